@@ -1,0 +1,130 @@
+package gorgonia
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"gorgonia.org/tensor"
+)
+
+// Name is the name this engine registers under.
+const Name = "gorgonia"
+
+func init() {
+	backend.Register(Name, Open)
+}
+
+// Open returns the Gorgonia engine. The only device it supports is the CPU
+// ("" or "cpu").
+func Open(device string) (backend.Backend, error) {
+	switch device {
+	case "", "cpu":
+		return &engine{}, nil
+	case "cuda":
+		return nil, fmt.Errorf("gorgonia:cuda is not supported yet: use %q, or \"libtorch:cuda\" for the GPU", Name)
+	}
+	return nil, fmt.Errorf("unknown device %q for gorgonia: it runs on \"cpu\" only", device)
+}
+
+type engine struct{}
+
+// engineTensor is the Backend's Tensor: a dense Gorgonia tensor.
+type engineTensor struct{ d *tensor.Dense }
+
+func (t engineTensor) Shape() backend.Shape { return backend.Shape(t.d.Shape().Clone()) }
+func (t engineTensor) DType() backend.DType { return fromDtype(t.d.Dtype()) }
+
+func (e *engine) Name() string { return Name }
+
+func (e *engine) Capabilities() backend.Capabilities {
+	return backend.Capabilities{DTypes: []backend.DType{backend.Float32, backend.Float64}, Device: "cpu"}
+}
+
+func (e *engine) FromFloat32(data []float32, s backend.Shape) (backend.Tensor, error) {
+	if s.Size() != len(data) {
+		return nil, fmt.Errorf("%d values do not fill shape %v", len(data), s)
+	}
+	return engineTensor{newDense(append([]float32(nil), data...), s)}, nil
+}
+
+func (e *engine) FromFloat64(data []float64, s backend.Shape) (backend.Tensor, error) {
+	if s.Size() != len(data) {
+		return nil, fmt.Errorf("%d values do not fill shape %v", len(data), s)
+	}
+	return engineTensor{newDense(append([]float64(nil), data...), s)}, nil
+}
+
+func newDense(backing any, s backend.Shape) *tensor.Dense {
+	if len(s) == 0 {
+		return tensor.New(tensor.WithShape(), tensor.WithBacking(backing))
+	}
+	return tensor.New(tensor.WithShape(s...), tensor.WithBacking(backing))
+}
+
+func (e *engine) ToFloat32(t backend.Tensor) ([]float32, error) {
+	d, err := dense(t)
+	if err != nil {
+		return nil, err
+	}
+	switch data := d.Data().(type) {
+	case []float32:
+		return append([]float32(nil), data...), nil
+	case []float64:
+		out := make([]float32, len(data))
+		for i, v := range data {
+			out[i] = float32(v)
+		}
+		return out, nil
+	case float32:
+		return []float32{data}, nil
+	case float64:
+		return []float32{float32(data)}, nil
+	}
+	return nil, fmt.Errorf("unsupported tensor data %T", d.Data())
+}
+
+func (e *engine) ToFloat64(t backend.Tensor) ([]float64, error) {
+	d, err := dense(t)
+	if err != nil {
+		return nil, err
+	}
+	switch data := d.Data().(type) {
+	case []float64:
+		return append([]float64(nil), data...), nil
+	case []float32:
+		out := make([]float64, len(data))
+		for i, v := range data {
+			out[i] = float64(v)
+		}
+		return out, nil
+	case float32:
+		return []float64{float64(data)}, nil
+	case float64:
+		return []float64{data}, nil
+	}
+	return nil, fmt.Errorf("unsupported tensor data %T", d.Data())
+}
+
+func (e *engine) Close() error { return nil }
+
+func dense(t backend.Tensor) (*tensor.Dense, error) {
+	et, ok := t.(engineTensor)
+	if !ok {
+		return nil, fmt.Errorf("tensor %T does not belong to the gorgonia backend", t)
+	}
+	return et.d, nil
+}
+
+func toDtype(d backend.DType) tensor.Dtype {
+	if d == backend.Float64 {
+		return tensor.Float64
+	}
+	return tensor.Float32
+}
+
+func fromDtype(d tensor.Dtype) backend.DType {
+	if d == tensor.Float64 {
+		return backend.Float64
+	}
+	return backend.Float32
+}

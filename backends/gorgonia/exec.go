@@ -1,0 +1,146 @@
+package gorgonia
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// program is a traced Func ready to run on a TapeMachine.
+type program struct {
+	inputs  []*G.Node
+	specs   []backend.Spec
+	outputs []G.Value // filled by the Read nodes on each run
+	vm      G.VM
+}
+
+func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.CompileOptions) (exe backend.Executable, err error) {
+	dtype := tensor.Float32
+	if len(specs) > 0 {
+		dtype = toDtype(specs[0].DType)
+	}
+	for i, s := range specs {
+		if toDtype(s.DType) != dtype {
+			return nil, fmt.Errorf("input %d is %v but input 0 is %v: a Func computes in one dtype", i, s.DType, specs[0].DType)
+		}
+	}
+	g := G.NewGraph()
+	ops := &graphOps{g: g, dtype: dtype, rng: rand.New(rand.NewPCG(uint64(opts.Seed), 0x6b657261736f))}
+	p := &program{specs: specs}
+	args := make([]backend.Value, len(specs))
+	for i, s := range specs {
+		var n *G.Node
+		name := fmt.Sprintf("in%d", i)
+		if len(s.Shape) == 0 {
+			n = G.NewScalar(g, dtype, G.WithName(name))
+		} else {
+			n = G.NewTensor(g, dtype, len(s.Shape), G.WithShape(s.Shape...), G.WithName(name))
+		}
+		p.inputs = append(p.inputs, n)
+		args[i] = value{n}
+	}
+	b := backend.NewBuilder(ops)
+	outs, err := callFunc(fn, b, args)
+	if err != nil {
+		return nil, err
+	}
+	p.outputs = make([]G.Value, len(outs))
+	for i, o := range outs {
+		G.Read(node(o), &p.outputs[i])
+	}
+	p.vm = G.NewTapeMachine(g)
+	return p, nil
+}
+
+// callFunc runs fn, turning a panic in user code into an error.
+func callFunc(fn backend.Func, b backend.Builder, args []backend.Value) (outs []backend.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("building the graph panicked: %v", r)
+		}
+	}()
+	outs, err = fn(b, args)
+	if err == nil {
+		err = b.Err()
+	}
+	return outs, err
+}
+
+func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error) {
+	if len(inputs) != len(p.inputs) {
+		return nil, fmt.Errorf("got %d inputs, the compiled function takes %d", len(inputs), len(p.inputs))
+	}
+	for i, t := range inputs {
+		d, err := dense(t)
+		if err != nil {
+			return nil, err
+		}
+		if !t.Shape().Equal(p.specs[i].Shape) || t.DType() != p.specs[i].DType {
+			return nil, fmt.Errorf("input %d is %v %v; the function was compiled for %v %v", i, t.DType(), t.Shape(), p.specs[i].DType, p.specs[i].Shape)
+		}
+		var v G.Value = d
+		if len(p.specs[i].Shape) == 0 {
+			v = scalarOf(d)
+		}
+		if err := G.Let(p.inputs[i], v); err != nil {
+			return nil, fmt.Errorf("feeding input %d: %w", i, err)
+		}
+	}
+	defer p.vm.Reset()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("gorgonia panicked while running the graph: %v", r)
+		}
+	}()
+	if err := p.vm.RunAll(); err != nil {
+		return nil, err
+	}
+	out = make([]backend.Tensor, len(p.outputs))
+	for i, v := range p.outputs {
+		d, err := copyOut(v)
+		if err != nil {
+			return nil, fmt.Errorf("output %d: %w", i, err)
+		}
+		out[i] = engineTensor{d}
+	}
+	return out, nil
+}
+
+// copyOut copies a value out of the machine's storage, which the next run
+// reuses.
+func copyOut(v G.Value) (*tensor.Dense, error) {
+	switch x := v.(type) {
+	case *tensor.Dense:
+		return x.Clone().(*tensor.Dense), nil
+	case *G.F32:
+		return tensor.New(tensor.WithShape(), tensor.WithBacking([]float32{float32(*x)})), nil
+	case *G.F64:
+		return tensor.New(tensor.WithShape(), tensor.WithBacking([]float64{float64(*x)})), nil
+	case nil:
+		return nil, errors.New("the graph produced no value")
+	}
+	return nil, fmt.Errorf("unsupported value %T", v)
+}
+
+func scalarOf(d *tensor.Dense) G.Value {
+	switch x := d.Data().(type) {
+	case []float32:
+		return G.NewF32(x[0])
+	case []float64:
+		return G.NewF64(x[0])
+	case float32:
+		return G.NewF32(x)
+	case float64:
+		return G.NewF64(x)
+	}
+	return d
+}
+
+func (p *program) Close() error {
+	p.vm.Close()
+	return nil
+}

@@ -1,0 +1,111 @@
+package gorgonia
+
+import (
+	"fmt"
+	"hash"
+	"sync/atomic"
+
+	"github.com/chewxy/hm"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// hostOp is a Gorgonia Op whose kernel is a plain Go function over dense
+// tensors. The adapter uses it for ops Gorgonia lacks (ArgMax, OneHot), gets
+// wrong for our purposes (random masks; see DESIGN.md on Dropout), or runs
+// slowly. Each instance hashes uniquely so Gorgonia never merges two of them
+// (two RandomUniform nodes of one shape must stay two).
+type hostOp struct {
+	name   string
+	id     uint64
+	inDims []int        // rank of each input
+	out    tensor.Shape // result shape
+	dtype  tensor.Dtype // result dtype
+	kernel func(out *tensor.Dense, in []*tensor.Dense) error
+	// diff returns the gradient of each input given the output's gradient;
+	// nil means the op is not differentiable.
+	diff func(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error)
+}
+
+var hostOpIDs atomic.Uint64
+
+func newHostOp(name string, out tensor.Shape, dtype tensor.Dtype, inputs []*G.Node,
+	kernel func(out *tensor.Dense, in []*tensor.Dense) error) *hostOp {
+	dims := make([]int, len(inputs))
+	for i, n := range inputs {
+		dims[i] = n.Shape().Dims()
+	}
+	return &hostOp{name: name, id: hostOpIDs.Add(1), inDims: dims, out: out, dtype: dtype, kernel: kernel}
+}
+
+func typeOfRank(dims int, of hm.Type) hm.Type {
+	if dims == 0 {
+		return of
+	}
+	return G.TensorType{Dims: dims, Of: of}
+}
+
+func (op *hostOp) Arity() int { return len(op.inDims) }
+
+func (op *hostOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	ts := make([]hm.Type, 0, len(op.inDims)+1)
+	for _, d := range op.inDims {
+		ts = append(ts, typeOfRank(d, a))
+	}
+	ts = append(ts, typeOfRank(op.out.Dims(), a))
+	return hm.NewFnType(ts...)
+}
+
+func (op *hostOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.out.Clone(), nil }
+
+func (op *hostOp) Do(vals ...G.Value) (G.Value, error) {
+	in := make([]*tensor.Dense, len(vals))
+	for i, v := range vals {
+		switch x := v.(type) {
+		case *tensor.Dense:
+			in[i] = x
+		case G.Scalar: // passed as nil: no kernel reads a scalar input
+		default:
+			return nil, fmt.Errorf("%s: input %d is %T, want a dense tensor", op.name, i, v)
+		}
+	}
+	out := tensor.New(tensor.Of(op.dtype), tensor.WithShape(op.out.Clone()...))
+	if err := op.kernel(out, in); err != nil {
+		return nil, fmt.Errorf("%s: %w", op.name, err)
+	}
+	return out, nil
+}
+
+func (op *hostOp) ReturnsPtr() bool      { return false }
+func (op *hostOp) CallsExtern() bool     { return false }
+func (op *hostOp) OverwritesInput() int  { return -1 }
+func (op *hostOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "kerasgo.%s#%d", op.name, op.id) }
+func (op *hostOp) Hashcode() uint32      { return uint32(op.id*2654435761) ^ uint32(op.id>>32) }
+func (op *hostOp) String() string        { return op.name }
+func (op *hostOp) DiffWRT(n int) []bool  { return make([]bool, n) }
+
+// diffHostOp is a hostOp with a gradient. It is a separate type because
+// Gorgonia decides differentiability from DiffWRT.
+type diffHostOp struct{ *hostOp }
+
+func (op diffHostOp) DiffWRT(n int) []bool {
+	out := make([]bool, n)
+	for i := range out {
+		out[i] = true
+	}
+	return out
+}
+
+func (op diffHostOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	return op.diff(inputs, output, grad)
+}
+
+// apply adds op to the graph over inputs (at least one: Gorgonia finds the
+// graph through them).
+func (op *hostOp) apply(inputs ...*G.Node) (*G.Node, error) {
+	if op.diff != nil {
+		return G.ApplyOp(diffHostOp{op}, inputs...)
+	}
+	return G.ApplyOp(op, inputs...)
+}

@@ -1,0 +1,78 @@
+package gorgonia
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"gorgonia.org/tensor"
+)
+
+// withFloats2 calls f with the backing slices of in and out, which must share
+// a float dtype.
+func withFloats2(in, out *tensor.Dense, f func(in, out any) error) error {
+	if in.Dtype() != out.Dtype() {
+		return fmt.Errorf("dtype mismatch: %v and %v", in.Dtype(), out.Dtype())
+	}
+	return f(in.Data(), out.Data())
+}
+
+func argMaxLastAxis(in, out any) error {
+	switch x := in.(type) {
+	case []float32:
+		argMax(x, out.([]float32))
+	case []float64:
+		argMax(x, out.([]float64))
+	default:
+		return fmt.Errorf("ArgMax: unsupported data %T", in)
+	}
+	return nil
+}
+
+func argMax[T float32 | float64](x, out []T) {
+	n := len(x) / len(out)
+	for r := range out {
+		row := x[r*n : (r+1)*n]
+		best := 0
+		for j, v := range row {
+			if v > row[best] {
+				best = j
+			}
+		}
+		out[r] = T(best)
+	}
+}
+
+func oneHot(idx, hot any, depth int) error {
+	switch x := idx.(type) {
+	case []float32:
+		return oneHotT(x, hot.([]float32), depth)
+	case []float64:
+		return oneHotT(x, hot.([]float64), depth)
+	}
+	return fmt.Errorf("OneHot: unsupported data %T", idx)
+}
+
+func oneHotT[T float32 | float64](idx, hot []T, depth int) error {
+	clear(hot)
+	for i, v := range idx {
+		c := int(v)
+		if c < 0 || c >= depth || T(c) != v {
+			return fmt.Errorf("label %v at position %d is not a class index in [0, %d)", v, i, depth)
+		}
+		hot[i*depth+c] = 1
+	}
+	return nil
+}
+
+func fillUniform(data any, rng *rand.Rand) {
+	switch x := data.(type) {
+	case []float32:
+		for i := range x {
+			x[i] = rng.Float32()
+		}
+	case []float64:
+		for i := range x {
+			x[i] = rng.Float64()
+		}
+	}
+}

@@ -1,0 +1,266 @@
+package gorgonia
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// value is a symbolic tensor in a Gorgonia graph.
+type value struct{ n *G.Node }
+
+func (v value) Shape() backend.Shape { return backend.Shape(v.n.Shape().Clone()) }
+func (v value) DType() backend.DType { return fromDtype(v.n.Dtype()) }
+
+func node(v backend.Value) *G.Node { return v.(value).n }
+
+func wrap(n *G.Node, err error) (backend.Value, error) {
+	if err != nil {
+		return nil, err
+	}
+	return value{n}, nil
+}
+
+// graphOps implements backend.Ops by adding nodes to one ExprGraph.
+type graphOps struct {
+	g     *G.ExprGraph
+	dtype tensor.Dtype
+	rng   *rand.Rand
+}
+
+func (o *graphOps) DType() backend.DType { return fromDtype(o.dtype) }
+
+func (o *graphOps) scalarValue(v float64) G.Value {
+	if o.dtype == tensor.Float64 {
+		return G.NewF64(v)
+	}
+	return G.NewF32(float32(v))
+}
+
+func (o *graphOps) Scalar(v float64) (backend.Value, error) {
+	return value{G.NewConstant(o.scalarValue(v), G.In(o.g))}, nil
+}
+
+func (o *graphOps) Constant(data []float64, s backend.Shape) (backend.Value, error) {
+	if len(s) == 0 {
+		return o.Scalar(data[0])
+	}
+	var backing any = append([]float64(nil), data...)
+	if o.dtype == tensor.Float32 {
+		f := make([]float32, len(data))
+		for i, v := range data {
+			f[i] = float32(v)
+		}
+		backing = f
+	}
+	return value{G.NewConstant(newDense(backing, s), G.In(o.g))}, nil
+}
+
+func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, error) {
+	n := node(x)
+	switch op {
+	case backend.OpNeg:
+		return wrap(G.Neg(n))
+	case backend.OpExp:
+		return wrap(G.Exp(n))
+	case backend.OpLog:
+		return wrap(G.Log(n))
+	case backend.OpSqrt:
+		return wrap(G.Sqrt(n))
+	case backend.OpSquare:
+		return wrap(G.Square(n))
+	case backend.OpRelu:
+		return wrap(G.Rectify(n))
+	case backend.OpSigmoid:
+		return wrap(G.Sigmoid(n))
+	case backend.OpTanh:
+		return wrap(G.Tanh(n))
+	case backend.OpSoftmax:
+		return wrap(G.SoftMax(n, n.Shape().Dims()-1))
+	case backend.OpLogSoftmax:
+		return wrap(G.LogSoftMax(n, n.Shape().Dims()-1))
+	}
+	return nil, fmt.Errorf("unary op %v is not implemented by gorgonia", op)
+}
+
+// broadcast reshapes a and b to the rank of out and repeats their size-1
+// axes, so that an elementwise Gorgonia op can combine them. Most Gorgonia
+// ops take a scalar operand as it is; scalarOK=false expands scalars too.
+func broadcast(a, b *G.Node, out backend.Shape, scalarOK bool) (*G.Node, *G.Node, error) {
+	if a.Shape().Eq(b.Shape()) || (scalarOK && (a.IsScalar() || b.IsScalar())) {
+		return a, b, nil
+	}
+	expand := func(n *G.Node) (*G.Node, []byte, error) {
+		s := n.Shape()
+		full := make(tensor.Shape, len(out))
+		for i := range full {
+			full[i] = 1
+		}
+		copy(full[len(out)-len(s):], s)
+		var axes []byte
+		for i := range full {
+			if full[i] == 1 && out[i] != 1 {
+				axes = append(axes, byte(i))
+			}
+		}
+		if !full.Eq(s) {
+			var err error
+			if n, err = G.Reshape(n, full); err != nil {
+				return nil, nil, err
+			}
+		}
+		return n, axes, nil
+	}
+	a, left, err := expand(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, right, err := expand(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return G.Broadcast(a, b, G.NewBroadcastPattern(left, right))
+}
+
+func (o *graphOps) Binary(op backend.BinaryOp, av, bv backend.Value, out backend.Shape) (backend.Value, error) {
+	a, b, err := broadcast(node(av), node(bv), out, op != backend.OpMaximum && op != backend.OpMinimum)
+	if err != nil {
+		return nil, err
+	}
+	switch op {
+	case backend.OpAdd:
+		return wrap(G.Add(a, b))
+	case backend.OpSub:
+		return wrap(G.Sub(a, b))
+	case backend.OpMul:
+		return wrap(G.HadamardProd(a, b))
+	case backend.OpDiv:
+		return wrap(G.HadamardDiv(a, b))
+	case backend.OpMaximum:
+		return wrap(G.MaxBetween(a, b))
+	case backend.OpMinimum:
+		return wrap(G.MinBetween(a, b))
+	case backend.OpEqual:
+		return wrap(G.Eq(a, b, true))
+	case backend.OpGreater:
+		return wrap(G.Gt(a, b, true))
+	}
+	return nil, fmt.Errorf("binary op %v is not implemented by gorgonia", op)
+}
+
+func (o *graphOps) MatMul(a, b backend.Value) (backend.Value, error) {
+	return wrap(G.Mul(node(a), node(b)))
+}
+
+func (o *graphOps) Reduce(op backend.ReduceOp, x backend.Value, axes []int) (backend.Value, error) {
+	switch op {
+	case backend.OpSum:
+		return wrap(G.Sum(node(x), axes...))
+	case backend.OpMean:
+		return wrap(G.Mean(node(x), axes...))
+	}
+	return nil, fmt.Errorf("reduction %v is not implemented by gorgonia", op)
+}
+
+func (o *graphOps) Reshape(x backend.Value, s backend.Shape) (backend.Value, error) {
+	return wrap(G.Reshape(node(x), tensor.Shape(s)))
+}
+
+// Conv2D runs Gorgonia's NCHW convolution between layout transposes.
+func (o *graphOps) Conv2D(x, k backend.Value, opt backend.ConvOptions, out backend.Shape) (backend.Value, error) {
+	xs, ks := x.Shape(), k.Shape()
+	_, padH, totH := backend.ConvOutputSize(xs[1], ks[0], opt.Strides[0], opt.Padding)
+	_, padW, totW := backend.ConvOutputSize(xs[2], ks[1], opt.Strides[1], opt.Padding)
+	if totH != 2*padH || totW != 2*padW {
+		return nil, fmt.Errorf("gorgonia supports only symmetric \"same\" padding; input %v, kernel %v and strides %v need uneven padding: use padding \"valid\"", xs, ks, opt.Strides)
+	}
+	nchw, err := G.Transpose(node(x), 0, 3, 1, 2)
+	if err != nil {
+		return nil, err
+	}
+	oihw, err := G.Transpose(node(k), 3, 2, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	y, err := G.Conv2d(nchw, oihw, tensor.Shape{ks[0], ks[1]}, []int{padH, padW}, opt.Strides[:], []int{1, 1})
+	if err != nil {
+		return nil, err
+	}
+	return wrap(G.Transpose(y, 0, 2, 3, 1))
+}
+
+// MaxPool2D runs Gorgonia's NCHW max pooling between layout transposes.
+func (o *graphOps) MaxPool2D(x backend.Value, opt backend.PoolOptions, out backend.Shape) (backend.Value, error) {
+	xs := x.Shape()
+	_, padH, totH := backend.ConvOutputSize(xs[1], opt.Size[0], opt.Strides[0], opt.Padding)
+	_, padW, totW := backend.ConvOutputSize(xs[2], opt.Size[1], opt.Strides[1], opt.Padding)
+	if totH != 2*padH || totW != 2*padW {
+		return nil, fmt.Errorf("gorgonia supports only symmetric \"same\" pooling; input %v with pool %v needs uneven padding: use padding \"valid\"", xs, opt.Size)
+	}
+	nchw, err := G.Transpose(node(x), 0, 3, 1, 2)
+	if err != nil {
+		return nil, err
+	}
+	y, err := G.MaxPool2D(nchw, tensor.Shape{opt.Size[0], opt.Size[1]}, []int{padH, padW}, opt.Strides[:])
+	if err != nil {
+		return nil, err
+	}
+	if got := y.Shape(); got[2] != out[1] || got[3] != out[2] {
+		return nil, fmt.Errorf("gorgonia pooled %v to %v, but Keras's rules give %v", xs, got, out)
+	}
+	return wrap(G.Transpose(y, 0, 2, 3, 1))
+}
+
+func (o *graphOps) ArgMax(x backend.Value) (backend.Value, error) {
+	n := node(x)
+	out := tensor.Shape(x.Shape()[:len(x.Shape())-1]).Clone()
+	if len(out) == 0 {
+		out = tensor.Shape{1}
+	}
+	op := newHostOp("ArgMax", out, o.dtype, []*G.Node{n}, func(out *tensor.Dense, in []*tensor.Dense) error {
+		return withFloats2(in[0], out, argMaxLastAxis)
+	})
+	y, err := op.apply(n)
+	if err != nil || len(x.Shape()) > 1 {
+		return wrap(y, err)
+	}
+	return wrap(G.Reshape(y, tensor.ScalarShape()))
+}
+
+func (o *graphOps) OneHot(indices backend.Value, depth int) (backend.Value, error) {
+	n := node(indices)
+	out := append(tensor.Shape(indices.Shape()).Clone(), depth)
+	op := newHostOp("OneHot", out, o.dtype, []*G.Node{n}, func(out *tensor.Dense, in []*tensor.Dense) error {
+		return withFloats2(in[0], out, func(idx, hot any) error { return oneHot(idx, hot, depth) })
+	})
+	return wrap(op.apply(n))
+}
+
+func (o *graphOps) RandomUniform(s backend.Shape) (backend.Value, error) {
+	seed := G.NewConstant(o.scalarValue(0), G.In(o.g))
+	rng := o.rng
+	op := newHostOp("RandomUniform", tensor.Shape(s).Clone(), o.dtype, []*G.Node{seed}, func(out *tensor.Dense, _ []*tensor.Dense) error {
+		fillUniform(out.Data(), rng)
+		return nil
+	})
+	return wrap(op.apply(seed))
+}
+
+func (o *graphOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Value, error) {
+	ns := make(G.Nodes, len(wrt))
+	for i, w := range wrt {
+		ns[i] = node(w)
+	}
+	grads, err := G.Grad(node(loss), ns...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]backend.Value, len(grads))
+	for i, g := range grads {
+		out[i] = value{g}
+	}
+	return out, nil
+}

@@ -1,0 +1,64 @@
+package backend
+
+// Backend is an engine that compiles and runs [Func]s. Implementations must be
+// safe to use from one goroutine at a time; kerasgo never calls one Backend
+// from two goroutines at once.
+type Backend interface {
+	// Name returns the name the backend was opened with, e.g. "gorgonia".
+	Name() string
+	// Capabilities reports what this engine supports.
+	Capabilities() Capabilities
+	// FromFloat32 copies host data into a new engine tensor of dtype Float32.
+	FromFloat32(data []float32, s Shape) (Tensor, error)
+	// FromFloat64 copies host data into a new engine tensor of dtype Float64.
+	FromFloat64(data []float64, s Shape) (Tensor, error)
+	// ToFloat32 copies an engine tensor to the host, converting to float32.
+	ToFloat32(t Tensor) ([]float32, error)
+	// ToFloat64 copies an engine tensor to the host, converting to float64.
+	ToFloat64(t Tensor) ([]float64, error)
+	// Compile prepares fn for inputs of the given specs. The returned
+	// Executable may only be run with inputs of exactly these shapes and
+	// dtypes; compile again for other shapes (kerasgo caches one Executable
+	// per shape).
+	Compile(fn Func, inputs []Spec, opts CompileOptions) (Executable, error)
+	// Close releases everything the backend holds.
+	Close() error
+}
+
+// CompileOptions tune how a Func is compiled.
+type CompileOptions struct {
+	// Seed seeds the engine's random ops (RandomUniform) in this Executable,
+	// so a training run is reproducible.
+	Seed int64
+}
+
+// Capabilities describes an engine.
+type Capabilities struct {
+	// DTypes lists the element types the engine computes in.
+	DTypes []DType
+	// Device names where computation runs, e.g. "cpu" or "cuda:0".
+	Device string
+}
+
+// Tensor is an engine-owned n-dimensional array. Copy it to the host with
+// the Backend's ToFloat32/ToFloat64.
+type Tensor interface {
+	Shape() Shape
+	DType() DType
+}
+
+// Func describes a computation: given symbolic inputs, it calls Builder ops
+// and returns the symbolic outputs. It must not keep the Values after it
+// returns. Errors from ops are sticky in the Builder (see Builder.Err), so a
+// Func may call ops without checking each one and return b.Err() at the end.
+type Func func(b Builder, inputs []Value) ([]Value, error)
+
+// Executable is a compiled Func.
+type Executable interface {
+	// Run executes the function. Inputs must match the specs given to
+	// Compile. The returned tensors belong to the caller and stay valid
+	// across later runs.
+	Run(inputs []Tensor) ([]Tensor, error)
+	// Close releases the compiled program.
+	Close() error
+}

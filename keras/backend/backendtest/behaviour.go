@@ -1,0 +1,143 @@
+package backendtest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+// checkErrors: invalid arguments are errors that name the op and the shapes,
+// never panics.
+func checkErrors(t *testing.T, be backend.Backend) {
+	bad := []struct {
+		name, want string
+		in         []array
+		fn         func(b backend.Builder, v []backend.Value) backend.Value
+	}{
+		{"MatMul", "MatMul needs (m, k) x (k, n)", []array{rnd(1, 0, 1, 2, 3), rnd(2, 0, 1, 2, 3)},
+			func(b backend.Builder, v []backend.Value) backend.Value { return b.MatMul(v[0], v[1]) }},
+		{"Add", "cannot be broadcast", []array{rnd(1, 0, 1, 2, 3), rnd(2, 0, 1, 4)},
+			func(b backend.Builder, v []backend.Value) backend.Value { return b.Add(v[0], v[1]) }},
+		{"Reshape", "cannot reshape (2, 3)", []array{rnd(1, 0, 1, 2, 3)},
+			func(b backend.Builder, v []backend.Value) backend.Value { return b.Reshape(v[0], backend.Shape{5}) }},
+		{"Conv2D", "channels", []array{rnd(1, 0, 1, 1, 5, 5, 2), rnd(2, 0, 1, 3, 3, 3, 1)},
+			func(b backend.Builder, v []backend.Value) backend.Value { return b.Conv2D(v[0], v[1], backend.ConvOptions{}) }},
+		{"Grad", "scalar loss", []array{rnd(1, 0, 1, 2, 3)},
+			func(b backend.Builder, v []backend.Value) backend.Value { return b.Grad(v[0], v)[0] }},
+		{"Sticky", "MatMul", []array{rnd(1, 0, 1, 2, 3)},
+			func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Exp(b.MatMul(v[0], v[0]))) }},
+	}
+	for _, c := range bad {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+				return []backend.Value{c.fn(b, v)}, nil
+			}, c.in)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error = %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+// checkRandom: RandomUniform gives fresh values in [0, 1) on every run and
+// the same sequence for the same seed.
+func checkRandom(t *testing.T, be backend.Backend) {
+	fn := func(b backend.Builder, _ []backend.Value) ([]backend.Value, error) {
+		return []backend.Value{b.RandomUniform(backend.Shape{2000})}, nil
+	}
+	x, _ := be.FromFloat32([]float32{0}, backend.Shape{1})
+	run := func(seed int64) (first, second []float64) {
+		exe, err := be.Compile(fn, []backend.Spec{{Shape: backend.Shape{1}}}, backend.CompileOptions{Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer exe.Close()
+		for i := 0; i < 2; i++ {
+			out, err := exe.Run([]backend.Tensor{x})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, _ := be.ToFloat64(out[0])
+			if i == 0 {
+				first = v
+			} else {
+				second = v
+			}
+		}
+		return first, second
+	}
+	a1, a2 := run(7)
+	b1, _ := run(7)
+	c1, _ := run(8)
+	sum := 0.0
+	for i, v := range a1 {
+		if v < 0 || v >= 1 {
+			t.Fatalf("sample %d = %v, outside [0, 1)", i, v)
+		}
+		sum += v
+	}
+	if m := sum / float64(len(a1)); m < 0.45 || m > 0.55 {
+		t.Errorf("mean of 2000 uniform samples = %v, want about 0.5", m)
+	}
+	if equal(a1, a2) {
+		t.Error("two runs gave the same random values")
+	}
+	if !equal(a1, b1) {
+		t.Error("the same seed gave different values")
+	}
+	if equal(a1, c1) {
+		t.Error("different seeds gave the same values")
+	}
+}
+
+func equal(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// checkExecutable: outputs stay valid across runs, inputs are checked
+// against the compiled specs, and the result of one run can be fed to the
+// next (how parameters are threaded through training steps).
+func checkExecutable(t *testing.T, be backend.Backend) {
+	fn := func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+		return []backend.Value{b.Add(v[0], b.Scalar(1)), b.Mul(v[0], b.Scalar(2))}, nil
+	}
+	spec := []backend.Spec{{Shape: backend.Shape{3}, DType: backend.Float32}}
+	exe, err := be.Compile(fn, spec, backend.CompileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exe.Close()
+	x, _ := be.FromFloat32([]float32{1, 2, 3}, backend.Shape{3})
+	first, err := exe.Run([]backend.Tensor{x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := exe.Run([]backend.Tensor{first[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		t    backend.Tensor
+		want []float32
+	}{{first[0], []float32{2, 3, 4}}, {first[1], []float32{2, 4, 6}}, {second[0], []float32{3, 4, 5}}, {second[1], []float32{4, 6, 8}}} {
+		got, err := be.ToFloat32(c.t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range c.want {
+			if got[i] != c.want[i] {
+				t.Fatalf("got %v, want %v", got, c.want)
+			}
+		}
+	}
+	wrong, _ := be.FromFloat32([]float32{1, 2}, backend.Shape{2})
+	if _, err := exe.Run([]backend.Tensor{wrong}); err == nil || !strings.Contains(err.Error(), "compiled for") {
+		t.Errorf("running with a wrong shape: error = %v, want one saying what it was compiled for", err)
+	}
+}

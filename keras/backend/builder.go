@@ -1,0 +1,109 @@
+package backend
+
+// Value is a symbolic tensor inside a [Func]: the result of a Builder op or
+// one of the Func's inputs. Its shape is concrete.
+type Value interface {
+	Shape() Shape
+	DType() DType
+}
+
+// Padding selects how Conv2D and MaxPool2D treat borders, as in Keras:
+// "valid" (no padding) or "same" (pad so that output size = ceil(in/stride)).
+type Padding string
+
+// The two Keras padding modes.
+const (
+	Valid Padding = "valid"
+	Same  Padding = "same"
+)
+
+// ConvOptions configures [Builder.Conv2D].
+type ConvOptions struct {
+	Strides [2]int // row and column stride; zero means 1
+	Padding Padding
+}
+
+// PoolOptions configures [Builder.MaxPool2D].
+type PoolOptions struct {
+	Size    [2]int // pool window rows and columns
+	Strides [2]int // zero means the window size, as in Keras
+	Padding Padding
+}
+
+// Builder is the op set that layers, losses, metrics and optimizers are
+// written with. Binary elementwise ops broadcast like NumPy. Every op
+// validates its arguments; the first failure is recorded and returned by Err,
+// and later ops return a placeholder Value, so a Func checks Err once at the
+// end (as with bufio.Scanner).
+type Builder interface {
+	// DType is the element type of the Func being built.
+	DType() DType
+
+	// Scalar returns a constant scalar of the Builder's dtype.
+	Scalar(v float64) Value
+	// Constant returns a constant tensor holding data (row-major) of shape s.
+	Constant(data []float64, s Shape) Value
+
+	// Add, Sub, Mul and Div are elementwise with broadcasting.
+	Add(a, b Value) Value
+	Sub(a, b Value) Value
+	Mul(a, b Value) Value
+	Div(a, b Value) Value
+	// Maximum is elementwise max(a, b) with broadcasting.
+	Maximum(a, b Value) Value
+	// Minimum is elementwise min(a, b) with broadcasting.
+	Minimum(a, b Value) Value
+
+	Neg(x Value) Value
+	Exp(x Value) Value
+	Log(x Value) Value
+	Sqrt(x Value) Value
+	Square(x Value) Value
+	Relu(x Value) Value
+	Sigmoid(x Value) Value
+	Tanh(x Value) Value
+	// Softmax normalises the last axis.
+	Softmax(x Value) Value
+	// LogSoftmax is log(Softmax(x)) computed stably over the last axis.
+	LogSoftmax(x Value) Value
+
+	// MatMul multiplies two matrices: (m, k) x (k, n) -> (m, n).
+	MatMul(a, b Value) Value
+	// Sum adds along the given axes (all axes if none), dropping them.
+	Sum(x Value, axes ...int) Value
+	// Mean averages along the given axes (all axes if none), dropping them.
+	Mean(x Value, axes ...int) Value
+	// Reshape returns x with a new shape of the same size.
+	Reshape(x Value, s Shape) Value
+
+	// Conv2D convolves x (batch, height, width, inChannels) with kernel
+	// (kernelH, kernelW, inChannels, outChannels), Keras's channels_last
+	// layout, giving (batch, outH, outW, outChannels). No bias.
+	Conv2D(x, kernel Value, o ConvOptions) Value
+	// MaxPool2D takes the maximum over windows of x (batch, height, width,
+	// channels).
+	MaxPool2D(x Value, o PoolOptions) Value
+
+	// The ops below are not differentiable; gradients do not flow through
+	// them.
+
+	// ArgMax returns the index of the largest element along the last axis,
+	// as a float tensor with that axis removed.
+	ArgMax(x Value) Value
+	// Equal returns 1 where a == b and 0 elsewhere (same shapes).
+	Equal(a, b Value) Value
+	// Greater returns 1 where a > b and 0 elsewhere (broadcasting).
+	Greater(a, b Value) Value
+	// OneHot turns class indices (any shape, float) into one-hot vectors
+	// along a new last axis of size depth.
+	OneHot(indices Value, depth int) Value
+	// RandomUniform returns fresh samples from [0, 1) of shape s on every
+	// run, from the Executable's seeded generator.
+	RandomUniform(s Shape) Value
+
+	// Grad returns d(loss)/d(w) for each w in wrt. loss must be a scalar.
+	Grad(loss Value, wrt []Value) []Value
+
+	// Err returns the first error any op met, or nil.
+	Err() error
+}

@@ -1,0 +1,261 @@
+package backend
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+// NewBuilder returns a Builder that validates each op's arguments, records
+// the first error, and calls ops for valid ones. Engine adapters use it so
+// that every engine reports shape errors the same way.
+func NewBuilder(ops Ops) Builder { return &checked{ops: ops} }
+
+type checked struct {
+	ops Ops
+	err error
+}
+
+// failed is the placeholder Value returned once an op has failed.
+type failed struct {
+	shape Shape
+	dtype DType
+}
+
+func (f failed) Shape() Shape { return f.shape }
+func (f failed) DType() DType { return f.dtype }
+
+func (c *checked) DType() DType { return c.ops.DType() }
+func (c *checked) Err() error   { return c.err }
+
+func (c *checked) fail(s Shape, format string, args ...any) Value {
+	if c.err == nil {
+		c.err = fmt.Errorf(format, args...)
+	}
+	return failed{shape: s, dtype: c.ops.DType()}
+}
+
+// ok reports whether the builder can go on: no error yet and no placeholder
+// among the arguments.
+func (c *checked) ok(vs ...Value) bool {
+	if c.err != nil {
+		return false
+	}
+	for _, v := range vs {
+		if v == nil {
+			c.fail(nil, "nil Value passed to a Builder op")
+			return false
+		}
+		if _, bad := v.(failed); bad {
+			return false
+		}
+	}
+	return true
+}
+
+// call runs an engine op, turning an error or a panic into the sticky error.
+func (c *checked) call(name string, s Shape, f func() (Value, error)) (v Value) {
+	defer func() {
+		if r := recover(); r != nil {
+			v = c.fail(s, "%s: engine panicked: %v\n%s", name, r, debug.Stack())
+		}
+	}()
+	v, err := f()
+	if err != nil {
+		return c.fail(s, "%s: %w", name, err)
+	}
+	return v
+}
+
+func (c *checked) Scalar(v float64) Value {
+	if !c.ok() {
+		return failed{shape: Shape{}, dtype: c.ops.DType()}
+	}
+	return c.call("Scalar", Shape{}, func() (Value, error) { return c.ops.Scalar(v) })
+}
+
+func (c *checked) Constant(data []float64, s Shape) Value {
+	if !c.ok() {
+		return failed{shape: s, dtype: c.ops.DType()}
+	}
+	if s.Size() != len(data) {
+		return c.fail(s, "Constant: %d values do not fill shape %v (size %d)", len(data), s, s.Size())
+	}
+	return c.call("Constant", s, func() (Value, error) { return c.ops.Constant(data, s.Clone()) })
+}
+
+func (c *checked) unary(op UnaryOp, x Value) Value {
+	if !c.ok(x) {
+		return failed{shape: shapeOf(x), dtype: c.ops.DType()}
+	}
+	if (op == OpSoftmax || op == OpLogSoftmax) && len(x.Shape()) == 0 {
+		return c.fail(x.Shape(), "%v needs at least one axis; got a scalar", op)
+	}
+	return c.call(op.String(), x.Shape(), func() (Value, error) { return c.ops.Unary(op, x) })
+}
+
+func (c *checked) binary(op BinaryOp, a, b Value) Value {
+	if !c.ok(a, b) {
+		return failed{shape: shapeOf(a), dtype: c.ops.DType()}
+	}
+	out, err := BroadcastShapes(a.Shape(), b.Shape())
+	if err != nil {
+		return c.fail(a.Shape(), "%v: %w", op, err)
+	}
+	return c.call(op.String(), out, func() (Value, error) { return c.ops.Binary(op, a, b, out) })
+}
+
+func (c *checked) Add(a, b Value) Value     { return c.binary(OpAdd, a, b) }
+func (c *checked) Sub(a, b Value) Value     { return c.binary(OpSub, a, b) }
+func (c *checked) Mul(a, b Value) Value     { return c.binary(OpMul, a, b) }
+func (c *checked) Div(a, b Value) Value     { return c.binary(OpDiv, a, b) }
+func (c *checked) Maximum(a, b Value) Value { return c.binary(OpMaximum, a, b) }
+func (c *checked) Minimum(a, b Value) Value { return c.binary(OpMinimum, a, b) }
+func (c *checked) Greater(a, b Value) Value { return c.binary(OpGreater, a, b) }
+
+func (c *checked) Equal(a, b Value) Value {
+	if c.ok(a, b) && !a.Shape().Equal(b.Shape()) {
+		return c.fail(a.Shape(), "Equal needs operands of one shape; got %v and %v", a.Shape(), b.Shape())
+	}
+	return c.binary(OpEqual, a, b)
+}
+
+func (c *checked) Neg(x Value) Value        { return c.unary(OpNeg, x) }
+func (c *checked) Exp(x Value) Value        { return c.unary(OpExp, x) }
+func (c *checked) Log(x Value) Value        { return c.unary(OpLog, x) }
+func (c *checked) Sqrt(x Value) Value       { return c.unary(OpSqrt, x) }
+func (c *checked) Square(x Value) Value     { return c.unary(OpSquare, x) }
+func (c *checked) Relu(x Value) Value       { return c.unary(OpRelu, x) }
+func (c *checked) Sigmoid(x Value) Value    { return c.unary(OpSigmoid, x) }
+func (c *checked) Tanh(x Value) Value       { return c.unary(OpTanh, x) }
+func (c *checked) Softmax(x Value) Value    { return c.unary(OpSoftmax, x) }
+func (c *checked) LogSoftmax(x Value) Value { return c.unary(OpLogSoftmax, x) }
+
+func (c *checked) MatMul(a, b Value) Value {
+	if !c.ok(a, b) {
+		return failed{shape: shapeOf(a), dtype: c.ops.DType()}
+	}
+	as, bs := a.Shape(), b.Shape()
+	if len(as) != 2 || len(bs) != 2 || as[1] != bs[0] {
+		return c.fail(as, "MatMul needs (m, k) x (k, n) matrices; got %v x %v", as, bs)
+	}
+	return c.call("MatMul", Shape{as[0], bs[1]}, func() (Value, error) { return c.ops.MatMul(a, b) })
+}
+
+func (c *checked) reduce(op ReduceOp, x Value, axes []int) Value {
+	if !c.ok(x) {
+		return failed{shape: Shape{}, dtype: c.ops.DType()}
+	}
+	norm, err := NormalizeAxes(len(x.Shape()), axes)
+	if err != nil {
+		return c.fail(Shape{}, "%v of %v: %w", op, x.Shape(), err)
+	}
+	if len(norm) == 0 { // reducing a scalar over all (zero) axes is the identity
+		return x
+	}
+	out := ReducedShape(x.Shape(), norm)
+	return c.call(op.String(), out, func() (Value, error) { return c.ops.Reduce(op, x, norm) })
+}
+
+func (c *checked) Sum(x Value, axes ...int) Value  { return c.reduce(OpSum, x, axes) }
+func (c *checked) Mean(x Value, axes ...int) Value { return c.reduce(OpMean, x, axes) }
+
+func (c *checked) Reshape(x Value, s Shape) Value {
+	if !c.ok(x) {
+		return failed{shape: s, dtype: c.ops.DType()}
+	}
+	if s.Size() != x.Shape().Size() {
+		return c.fail(s, "cannot reshape %v (%d values) to %v (%d values)", x.Shape(), x.Shape().Size(), s, s.Size())
+	}
+	if s.Equal(x.Shape()) {
+		return x
+	}
+	return c.call("Reshape", s, func() (Value, error) { return c.ops.Reshape(x, s.Clone()) })
+}
+
+func (c *checked) Conv2D(x, k Value, o ConvOptions) Value {
+	if !c.ok(x, k) {
+		return failed{shape: shapeOf(x), dtype: c.ops.DType()}
+	}
+	out, err := Conv2DShape(x.Shape(), k.Shape(), o)
+	if err != nil {
+		return c.fail(x.Shape(), "%w", err)
+	}
+	return c.call("Conv2D", out, func() (Value, error) { return c.ops.Conv2D(x, k, o.Normalized(), out) })
+}
+
+func (c *checked) MaxPool2D(x Value, o PoolOptions) Value {
+	if !c.ok(x) {
+		return failed{shape: shapeOf(x), dtype: c.ops.DType()}
+	}
+	out, err := MaxPool2DShape(x.Shape(), o)
+	if err != nil {
+		return c.fail(x.Shape(), "%w", err)
+	}
+	return c.call("MaxPool2D", out, func() (Value, error) { return c.ops.MaxPool2D(x, o.Normalized(), out) })
+}
+
+func (c *checked) ArgMax(x Value) Value {
+	if !c.ok(x) {
+		return failed{shape: shapeOf(x), dtype: c.ops.DType()}
+	}
+	s := x.Shape()
+	if len(s) == 0 {
+		return c.fail(s, "ArgMax needs at least one axis; got a scalar")
+	}
+	return c.call("ArgMax", s[:len(s)-1].Clone(), func() (Value, error) { return c.ops.ArgMax(x) })
+}
+
+func (c *checked) OneHot(x Value, depth int) Value {
+	if !c.ok(x) {
+		return failed{shape: shapeOf(x), dtype: c.ops.DType()}
+	}
+	out := append(x.Shape().Clone(), depth)
+	if depth <= 0 {
+		return c.fail(out, "OneHot needs a positive depth; got %d", depth)
+	}
+	return c.call("OneHot", out, func() (Value, error) { return c.ops.OneHot(x, depth) })
+}
+
+func (c *checked) RandomUniform(s Shape) Value {
+	if !c.ok() {
+		return failed{shape: s, dtype: c.ops.DType()}
+	}
+	if s.Size() < 0 {
+		return c.fail(s, "RandomUniform needs a concrete shape; got %v", s)
+	}
+	return c.call("RandomUniform", s, func() (Value, error) { return c.ops.RandomUniform(s.Clone()) })
+}
+
+func (c *checked) Grad(loss Value, wrt []Value) []Value {
+	fill := func() []Value {
+		out := make([]Value, len(wrt))
+		for i, w := range wrt {
+			out[i] = failed{shape: shapeOf(w), dtype: c.ops.DType()}
+		}
+		return out
+	}
+	if !c.ok(append([]Value{loss}, wrt...)...) {
+		return fill()
+	}
+	if len(loss.Shape()) != 0 {
+		c.fail(nil, "Grad needs a scalar loss; got shape %v", loss.Shape())
+		return fill()
+	}
+	var grads []Value
+	c.call("Grad", nil, func() (Value, error) {
+		g, err := c.ops.Grad(loss, wrt)
+		grads = g
+		return nil, err
+	})
+	if c.err != nil {
+		return fill()
+	}
+	return grads
+}
+
+func shapeOf(v Value) Shape {
+	if v == nil {
+		return nil
+	}
+	return v.Shape()
+}

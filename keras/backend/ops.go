@@ -1,0 +1,83 @@
+package backend
+
+// UnaryOp names an elementwise (or last-axis) op of one operand.
+type UnaryOp int
+
+// The unary ops an engine implements.
+const (
+	OpNeg UnaryOp = iota
+	OpExp
+	OpLog
+	OpSqrt
+	OpSquare
+	OpRelu
+	OpSigmoid
+	OpTanh
+	OpSoftmax    // over the last axis
+	OpLogSoftmax // over the last axis
+)
+
+var unaryNames = [...]string{"Neg", "Exp", "Log", "Sqrt", "Square", "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"}
+
+// String returns the op's Builder method name.
+func (o UnaryOp) String() string { return unaryNames[o] }
+
+// BinaryOp names an elementwise op of two broadcast operands.
+type BinaryOp int
+
+// The binary ops an engine implements. Equal and Greater are not
+// differentiable and return 1 or 0.
+const (
+	OpAdd BinaryOp = iota
+	OpSub
+	OpMul
+	OpDiv
+	OpMaximum
+	OpMinimum
+	OpEqual
+	OpGreater
+)
+
+var binaryNames = [...]string{"Add", "Sub", "Mul", "Div", "Maximum", "Minimum", "Equal", "Greater"}
+
+// String returns the op's Builder method name.
+func (o BinaryOp) String() string { return binaryNames[o] }
+
+// ReduceOp names a reduction.
+type ReduceOp int
+
+// The reductions an engine implements.
+const (
+	OpSum ReduceOp = iota
+	OpMean
+)
+
+// String returns the op's Builder method name.
+func (o ReduceOp) String() string { return [...]string{"Sum", "Mean"}[o] }
+
+// Ops is what an engine adapter implements to provide a [Builder]. Wrap it
+// with [NewBuilder], which validates every argument first, so an Ops method
+// may assume shapes are compatible, axes are normalised and out is the
+// correct result shape. Methods return errors only for engine failures.
+// A panic inside an Ops method is recovered by the Builder and reported as an
+// error naming the op.
+type Ops interface {
+	DType() DType
+	Scalar(v float64) (Value, error)
+	Constant(data []float64, s Shape) (Value, error)
+	Unary(op UnaryOp, x Value) (Value, error)
+	// Binary gets operands whose shapes broadcast to out.
+	Binary(op BinaryOp, a, b Value, out Shape) (Value, error)
+	MatMul(a, b Value) (Value, error)
+	// Reduce gets normalised, distinct axes (at least one).
+	Reduce(op ReduceOp, x Value, axes []int) (Value, error)
+	Reshape(x Value, s Shape) (Value, error)
+	// Conv2D gets normalised options and the output shape.
+	Conv2D(x, kernel Value, o ConvOptions, out Shape) (Value, error)
+	// MaxPool2D gets normalised options and the output shape.
+	MaxPool2D(x Value, o PoolOptions, out Shape) (Value, error)
+	ArgMax(x Value) (Value, error)
+	OneHot(indices Value, depth int) (Value, error)
+	RandomUniform(s Shape) (Value, error)
+	Grad(loss Value, wrt []Value) ([]Value, error)
+}

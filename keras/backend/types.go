@@ -1,0 +1,84 @@
+package backend
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DType is the element type of a tensor.
+type DType int
+
+// The element types kerasgo uses. Float32 is the training default; Float64
+// exists so gradient checks can run with enough precision.
+const (
+	Float32 DType = iota
+	Float64
+)
+
+// String returns the Keras name of the dtype ("float32", "float64").
+func (d DType) String() string {
+	switch d {
+	case Float32:
+		return "float32"
+	case Float64:
+		return "float64"
+	}
+	return fmt.Sprintf("DType(%d)", int(d))
+}
+
+// Shape is the size of each dimension of a tensor. A scalar has an empty
+// shape. In Keras-level shapes (before a batch size is known) the batch
+// dimension may be -1; shapes seen by a [Builder] are always concrete.
+type Shape []int
+
+// Size returns the number of elements (1 for a scalar). A shape with an
+// unknown (-1) dimension has size -1.
+func (s Shape) Size() int {
+	n := 1
+	for _, d := range s {
+		if d < 0 {
+			return -1
+		}
+		n *= d
+	}
+	return n
+}
+
+// Equal reports whether s and o have the same dimensions.
+func (s Shape) Equal(o Shape) bool {
+	if len(s) != len(o) {
+		return false
+	}
+	for i := range s {
+		if s[i] != o[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Clone returns a copy of s that does not share memory with it.
+func (s Shape) Clone() Shape { return append(Shape(nil), s...) }
+
+// String formats the shape the way Keras prints it, with None for an
+// unknown dimension: (None, 28, 28, 1).
+func (s Shape) String() string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		if d < 0 {
+			parts[i] = "None"
+		} else {
+			parts[i] = fmt.Sprint(d)
+		}
+	}
+	if len(s) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// Spec describes one input of a [Func]: its shape and dtype.
+type Spec struct {
+	Shape Shape
+	DType DType
+}
