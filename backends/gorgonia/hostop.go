@@ -83,7 +83,16 @@ func (op *hostOp) OverwritesInput() int  { return -1 }
 func (op *hostOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "kerasgo.%s#%d", op.name, op.id) }
 func (op *hostOp) Hashcode() uint32      { return uint32(op.id*2654435761) ^ uint32(op.id>>32) }
 func (op *hostOp) String() string        { return op.name }
-func (op *hostOp) DiffWRT(n int) []bool  { return make([]bool, n) }
+
+// DiffWRT says no input is differentiable. Gorgonia's differentiation
+// analysis reads it for every node on the loss's path, so even ops without
+// a gradient must answer.
+func (op *hostOp) DiffWRT(n int) []bool { return make([]bool, n) }
+
+// SymDiff is never called for an op whose DiffWRT is all false.
+func (op *hostOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
+	return nil, fmt.Errorf("%s is not differentiable", op.name)
+}
 
 // diffHostOp is a hostOp with a gradient. It is a separate type because
 // Gorgonia decides differentiability from DiffWRT.
@@ -109,3 +118,8 @@ func (op *hostOp) apply(inputs ...*G.Node) (*G.Node, error) {
 	}
 	return G.ApplyOp(op, inputs...)
 }
+
+var (
+	_ G.SDOp = (*hostOp)(nil)
+	_ G.SDOp = diffHostOp{}
+)

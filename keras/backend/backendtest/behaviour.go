@@ -22,7 +22,9 @@ func checkErrors(t *testing.T, be backend.Backend) {
 		{"Reshape", "cannot reshape (2, 3)", []array{rnd(1, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Reshape(v[0], backend.Shape{5}) }},
 		{"Conv2D", "channels", []array{rnd(1, 0, 1, 1, 5, 5, 2), rnd(2, 0, 1, 3, 3, 3, 1)},
-			func(b backend.Builder, v []backend.Value) backend.Value { return b.Conv2D(v[0], v[1], backend.ConvOptions{}) }},
+			func(b backend.Builder, v []backend.Value) backend.Value {
+				return b.Conv2D(v[0], v[1], backend.ConvOptions{})
+			}},
 		{"Grad", "scalar loss", []array{rnd(1, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Grad(v[0], v)[0] }},
 		{"Sticky", "MatMul", []array{rnd(1, 0, 1, 2, 3)},

@@ -130,6 +130,12 @@ func cases() []opCase {
 		opCase{name: "ArgMax", inputs: []array{rnd(63, -1, 1, 4, 5)},
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.ArgMax(x) }),
 			ref:   func(x []array) array { return refArgMax(x[0]) }},
+		opCase{name: "GradPastOneHot", inputs: []array{rnd(65, -1, 1, 6, 5)}, grad: yes,
+			build: one(func(b backend.Builder, x backend.Value) backend.Value {
+				hot := b.OneHot(b.Constant(labels(64, 5, 6).data, backend.Shape{6}), 5)
+				return b.Mul(x, hot)
+			}),
+			ref: func(x []array) array { return refBinary(backend.OpMul, x[0], refOneHot(labels(64, 5, 6), 5)) }},
 		opCase{name: "OneHot", inputs: []array{labels(64, 5, 6)},
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.OneHot(x, 5) }),
 			ref:   func(x []array) array { return refOneHot(x[0], 5) }},

@@ -1,0 +1,61 @@
+package keras
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+// Array is host data for Fit, Evaluate and Predict: float32 values in
+// row-major order with the number of samples as the first dimension, like a
+// NumPy array.
+type Array struct {
+	Shape []int
+	Data  []float32
+}
+
+// NewArray returns an Array over data, checking that shape fits it.
+func NewArray(data []float32, shape ...int) (Array, error) {
+	a := Array{Shape: shape, Data: data}
+	return a, a.check("array")
+}
+
+func (a Array) check(what string) error {
+	if len(a.Shape) == 0 {
+		return fmt.Errorf("%s has no shape: give its dimensions, samples first, e.g. (60000, 28, 28, 1)", what)
+	}
+	n := 1
+	for _, d := range a.Shape {
+		if d < 0 {
+			return fmt.Errorf("%s has shape %v with a negative dimension", what, a.Shape)
+		}
+		n *= d
+	}
+	if n != len(a.Data) {
+		return fmt.Errorf("%s has shape %v (%d values) but holds %d values", what, a.Shape, n, len(a.Data))
+	}
+	return nil
+}
+
+// Samples returns the number of samples (the first dimension).
+func (a Array) Samples() int { return a.Shape[0] }
+
+func (a Array) sampleSize() int { return backend.Shape(a.Shape[1:]).Size() }
+
+// rows returns a new Array holding the samples [from, to).
+func (a Array) rows(from, to int) Array {
+	n := a.sampleSize()
+	shape := append([]int{to - from}, a.Shape[1:]...)
+	return Array{Shape: shape, Data: a.Data[from*n : to*n]}
+}
+
+// gather copies the samples at idx into buf (grown as needed) and returns
+// them with their shape.
+func (a Array) gather(idx []int, buf []float32) ([]float32, backend.Shape) {
+	n := a.sampleSize()
+	buf = buf[:0]
+	for _, i := range idx {
+		buf = append(buf, a.Data[i*n:(i+1)*n]...)
+	}
+	return buf, append(backend.Shape{len(idx)}, a.Shape[1:]...)
+}

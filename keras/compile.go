@@ -1,0 +1,296 @@
+package keras
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/losses"
+	"github.com/kerasgo/kerasgo/keras/metrics"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+// CompileOptions configure training, like the arguments of Keras's
+// model.compile.
+type CompileOptions struct {
+	// Optimizer is a Keras name ("adam", "sgd", "rmsprop", "adadelta") or an
+	// optimizers.Optimizer. Default "rmsprop", as in Keras.
+	Optimizer any
+	// Loss is a Keras name ("categorical_crossentropy",
+	// "sparse_categorical_crossentropy", "binary_crossentropy", "mse") or a
+	// losses.Loss. Required.
+	Loss any
+	// Metrics are Keras names ("accuracy", ...) or metrics.Metric values.
+	Metrics []any
+	// Backend selects the engine, e.g. "gorgonia" or "libtorch:cuda".
+	// Empty means $KERASGO_BACKEND, then ~/.kerasgo/kerasgo.json, then
+	// "gorgonia" (see package backend).
+	Backend string
+	// Seed makes initial weights and dropout masks reproducible. Weights are
+	// initialised at the first Compile only; compiling again (for example on
+	// another engine) keeps the trained weights.
+	Seed int64
+}
+
+// compiled is a model's binding to an engine.
+type compiled struct {
+	be       backend.Backend
+	opts     CompileOptions
+	opt      optimizers.Optimizer
+	loss     losses.Loss
+	metrics  []metrics.Metric // resolved once the model is built
+	params   []backend.Tensor // weights on the engine; nil until ready
+	optSpecs []optimizers.StateSpec
+	optState []backend.Tensor
+	exes     map[exeKey]backend.Executable
+}
+
+type exeKind int
+
+const (
+	trainStep exeKind = iota
+	evalStep
+	predictStep
+)
+
+type exeKey struct {
+	kind  exeKind
+	batch int
+}
+
+// Compile binds the model to an engine with an optimizer, a loss and
+// metrics. Names are checked here; an unknown one is an error that lists
+// the known ones.
+func (m *Model) Compile(opts CompileOptions) error {
+	c := &compiled{opts: opts, exes: map[exeKey]backend.Executable{}}
+	var err error
+	switch o := opts.Optimizer.(type) {
+	case nil:
+		c.opt = &optimizers.RMSprop{}
+	case string:
+		if c.opt, err = optimizers.Get(o); err != nil {
+			return err
+		}
+	case optimizers.Optimizer:
+		c.opt = o
+	default:
+		return fmt.Errorf("Optimizer is a %T: give a name such as \"adam\" or an optimizers.Optimizer", o)
+	}
+	switch l := opts.Loss.(type) {
+	case nil:
+		return errors.New("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\"")
+	case string:
+		if c.loss, err = losses.Get(l); err != nil {
+			return err
+		}
+	case losses.Loss:
+		c.loss = l
+	default:
+		return fmt.Errorf("Loss is a %T: give a name such as \"mse\" or a losses.Loss", l)
+	}
+	for i, mt := range opts.Metrics {
+		switch v := mt.(type) {
+		case string:
+			// Resolved in ready, when the output shape is known; check the
+			// name now with a placeholder shape.
+			if _, err := metrics.Get(v, c.loss.Name(), backend.Shape{-1, 2}); err != nil {
+				return err
+			}
+		case metrics.Metric:
+		default:
+			return fmt.Errorf("metric %d is a %T: give a name such as \"accuracy\" or a metrics.Metric", i, mt)
+		}
+	}
+	be, err := backend.Open(opts.Backend)
+	if err != nil {
+		return err
+	}
+	c.be = be
+	if m.compiled != nil {
+		// Keep trained weights: bring them to the host before leaving the
+		// old engine.
+		if err := m.syncToHost(); err != nil {
+			be.Close()
+			return err
+		}
+		m.compiled.close()
+	}
+	m.compiled = c
+	if m.Built() {
+		return m.ready()
+	}
+	return nil
+}
+
+// Backend returns the engine the model is compiled on, or nil.
+func (m *Model) Backend() backend.Backend {
+	if m.compiled == nil {
+		return nil
+	}
+	return m.compiled.be
+}
+
+func (c *compiled) close() {
+	for _, e := range c.exes {
+		e.Close()
+	}
+	c.be.Close()
+}
+
+// ready initialises weights, resolves metrics and puts the weights and
+// optimizer state on the engine. It runs once the model is built and
+// compiled.
+func (m *Model) ready() error {
+	c := m.compiled
+	if c.params != nil {
+		return nil
+	}
+	if c.metrics == nil {
+		for _, mt := range c.opts.Metrics {
+			switch v := mt.(type) {
+			case string:
+				r, err := metrics.Get(v, c.loss.Name(), m.output.Shape())
+				if err != nil {
+					return err
+				}
+				c.metrics = append(c.metrics, r)
+			case metrics.Metric:
+				c.metrics = append(c.metrics, v)
+			}
+		}
+	}
+	if m.values == nil {
+		m.initWeights(c.opts.Seed)
+	}
+	params, err := m.upload(m.values, weightShapes(m))
+	if err != nil {
+		return err
+	}
+	c.optSpecs = c.opt.State(weightShapes(m))
+	init := make([][]float32, len(c.optSpecs))
+	shapes := make([]backend.Shape, len(c.optSpecs))
+	for i, s := range c.optSpecs {
+		init[i] = make([]float32, s.Shape.Size())
+		for j := range init[i] {
+			init[i][j] = float32(s.Init)
+		}
+		shapes[i] = s.Shape
+	}
+	state, err := m.upload(init, shapes)
+	if err != nil {
+		return err
+	}
+	c.params, c.optState = params, state
+	return nil
+}
+
+func weightShapes(m *Model) []backend.Shape {
+	out := make([]backend.Shape, len(m.weights))
+	for i, w := range m.weights {
+		out[i] = w.Shape
+	}
+	return out
+}
+
+func (m *Model) upload(values [][]float32, shapes []backend.Shape) ([]backend.Tensor, error) {
+	out := make([]backend.Tensor, len(values))
+	for i, v := range values {
+		t, err := m.compiled.be.FromFloat32(v, shapes[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// initWeights draws every weight from its initializer with a generator
+// seeded from seed and the weight's layer and name, so that a weight's
+// starting value does not depend on the other layers.
+func (m *Model) initWeights(seed int64) {
+	m.values = make([][]float32, len(m.weights))
+	owner := map[*layers.Weight]string{}
+	for _, n := range m.nodes {
+		for _, w := range n.Layer().Common().Weights() {
+			owner[w] = n.Layer().Common().Name
+		}
+	}
+	for i, w := range m.weights {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s/%s", owner[w], w.Name)
+		rng := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
+		m.values[i] = w.Initializer.Init(w.Shape, rng)
+	}
+}
+
+// syncToHost copies the engine's current weights into m.values.
+func (m *Model) syncToHost() error {
+	c := m.compiled
+	if c == nil || c.params == nil {
+		return nil
+	}
+	for i, t := range c.params {
+		v, err := c.be.ToFloat32(t)
+		if err != nil {
+			return err
+		}
+		m.values[i] = v
+	}
+	return nil
+}
+
+// GetWeights returns a copy of every weight's values, in layer order
+// (kernel before bias), like Keras's get_weights.
+func (m *Model) GetWeights() ([][]float32, error) {
+	if !m.Built() {
+		return nil, m.errNotBuilt()
+	}
+	if m.values == nil {
+		if m.compiled != nil {
+			if err := m.ready(); err != nil {
+				return nil, err
+			}
+		} else {
+			m.initWeights(0)
+		}
+	}
+	if err := m.syncToHost(); err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(m.values))
+	for i, v := range m.values {
+		out[i] = append([]float32(nil), v...)
+	}
+	return out, nil
+}
+
+// SetWeights replaces every weight's values; the list must match
+// GetWeights in length and sizes.
+func (m *Model) SetWeights(values [][]float32) error {
+	if !m.Built() {
+		return m.errNotBuilt()
+	}
+	if len(values) != len(m.weights) {
+		return fmt.Errorf("SetWeights got %d arrays; the model has %d weights", len(values), len(m.weights))
+	}
+	for i, w := range m.weights {
+		if len(values[i]) != w.Shape.Size() {
+			return fmt.Errorf("SetWeights: weight %d (%s, shape %v) needs %d values, got %d", i, w.Name, w.Shape, w.Shape.Size(), len(values[i]))
+		}
+	}
+	m.values = make([][]float32, len(values))
+	for i, v := range values {
+		m.values[i] = append([]float32(nil), v...)
+	}
+	if c := m.compiled; c != nil && c.params != nil {
+		params, err := m.upload(m.values, weightShapes(m))
+		if err != nil {
+			return err
+		}
+		c.params = params
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/activations"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+)
+
+// Conv2D is a 2-D convolution over channels_last input (batch, rows, cols,
+// channels), like keras.layers.Conv2D.
+type Conv2D struct {
+	Filters           int    // output channels; required
+	KernelSize        [2]int // required
+	Strides           [2]int // default (1, 1)
+	Padding           string // "valid" (default) or "same"
+	Activation        string // empty is linear
+	NoBias            bool   // Keras's use_bias=False
+	KernelInitializer string // default "glorot_uniform"
+	BiasInitializer   string // default "zeros"
+	Base
+
+	kernel, bias *Weight
+	act          activations.Func
+}
+
+// ClassName returns "Conv2D".
+func (c *Conv2D) ClassName() string { return "Conv2D" }
+
+func (c *Conv2D) options() backend.ConvOptions {
+	return backend.ConvOptions{Strides: c.Strides, Padding: backend.Padding(c.Padding)}.Normalized()
+}
+
+// Build creates kernel (rows, cols, in, filters) and bias (filters).
+func (c *Conv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if c.Filters <= 0 || c.KernelSize[0] <= 0 || c.KernelSize[1] <= 0 {
+		return nil, fmt.Errorf("Filters and KernelSize must be positive, got %d and %v", c.Filters, c.KernelSize)
+	}
+	if len(in) != 4 {
+		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v: reshape the data, e.g. with a Reshape layer", in)
+	}
+	if c.act, err = activations.Get(c.Activation); err != nil {
+		return nil, err
+	}
+	kshape := backend.Shape{c.KernelSize[0], c.KernelSize[1], in[3], c.Filters}
+	out, err := backend.Conv2DShape(in, kshape, c.options())
+	if err != nil {
+		return nil, err
+	}
+	kinit, err := initializers.Get(c.KernelInitializer, initializers.GlorotUniform{})
+	if err != nil {
+		return nil, err
+	}
+	if c.kernel, err = c.AddWeight("kernel", kshape, kinit); err != nil {
+		return nil, err
+	}
+	if !c.NoBias {
+		binit, err := initializers.Get(c.BiasInitializer, initializers.Constant{})
+		if err != nil {
+			return nil, err
+		}
+		if c.bias, err = c.AddWeight("bias", backend.Shape{c.Filters}, binit); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Call convolves, adds the bias and applies the activation.
+func (c *Conv2D) Call(ctx *Context, inputs []backend.Value) backend.Value {
+	b := ctx.B
+	y := b.Conv2D(inputs[0], ctx.Weight(c.kernel), c.options())
+	if c.bias != nil {
+		y = b.Add(y, ctx.Weight(c.bias))
+	}
+	return c.act(b, y)
+}
+
+// MaxPooling2D takes the maximum over windows of channels_last input, like
+// keras.layers.MaxPooling2D.
+type MaxPooling2D struct {
+	PoolSize [2]int // default (2, 2)
+	Strides  [2]int // default PoolSize
+	Padding  string // "valid" (default) or "same"
+	Base
+}
+
+// ClassName returns "MaxPooling2D".
+func (p *MaxPooling2D) ClassName() string { return "MaxPooling2D" }
+
+func (p *MaxPooling2D) options() backend.PoolOptions {
+	size := p.PoolSize
+	if size == [2]int{} {
+		size = [2]int{2, 2}
+	}
+	return backend.PoolOptions{Size: size, Strides: p.Strides, Padding: backend.Padding(p.Padding)}.Normalized()
+}
+
+// Build computes the pooled shape.
+func (p *MaxPooling2D) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if len(in) != 4 {
+		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v", in)
+	}
+	return backend.MaxPool2DShape(in, p.options())
+}
+
+// Call pools.
+func (p *MaxPooling2D) Call(ctx *Context, inputs []backend.Value) backend.Value {
+	return ctx.B.MaxPool2D(inputs[0], p.options())
+}

@@ -1,0 +1,171 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+)
+
+// Layer is a Keras layer. Implementations embed [Base].
+type Layer interface {
+	// ClassName is the Keras class name, e.g. "Dense".
+	ClassName() string
+	// Common returns the state every layer has (name, weights).
+	Common() *Base
+	// Build checks the input shapes (batch dimension -1), creates the
+	// layer's weights on first use with AddWeight, and returns the output
+	// shape. Errors need not name the layer; Apply adds that.
+	Build(inputs []backend.Shape) (backend.Shape, error)
+	// Call computes the layer's output from its inputs.
+	Call(ctx *Context, inputs []backend.Value) backend.Value
+}
+
+// Base is the state shared by every layer. Embed it in a layer struct.
+type Base struct {
+	// Name is the layer's name in summaries and saved models. Left empty,
+	// the model assigns Keras's default ("dense", "dense_1", ...).
+	Name    string
+	weights []*Weight
+}
+
+// Common returns c; it lets *Base's embedders satisfy Layer.
+func (c *Base) Common() *Base { return c }
+
+// Weights returns the layer's weights in creation order.
+func (c *Base) Weights() []*Weight { return c.weights }
+
+// AddWeight returns the layer's weight called name, creating it with shape
+// s and initializer init the first time. Creating it again with another
+// shape is an error (a layer applied to inputs of two shapes).
+func (c *Base) AddWeight(name string, s backend.Shape, init initializers.Initializer) (*Weight, error) {
+	for _, w := range c.weights {
+		if w.Name == name {
+			if !w.Shape.Equal(s) {
+				return nil, fmt.Errorf("weight %q was built with shape %v, now needs %v: a layer can only be applied to inputs of one shape", name, w.Shape, s)
+			}
+			return w, nil
+		}
+	}
+	w := &Weight{Name: name, Shape: s.Clone(), Initializer: init, Trainable: true}
+	c.weights = append(c.weights, w)
+	return w, nil
+}
+
+// Weight is a variable of a layer: its name, shape and initializer. The
+// model holds its values.
+type Weight struct {
+	Name        string // "kernel", "bias"
+	Shape       backend.Shape
+	Initializer initializers.Initializer
+	Trainable   bool
+}
+
+// Context is what a layer's Call sees besides its inputs.
+type Context struct {
+	// B builds the computation.
+	B backend.Builder
+	// Training is true in a training step (Dropout is active).
+	Training bool
+	// Values maps each weight to its value in this computation.
+	Values map[*Weight]backend.Value
+}
+
+// Weight returns the value of w in this computation.
+func (ctx *Context) Weight(w *Weight) backend.Value { return ctx.Values[w] }
+
+// KerasTensor is a symbolic tensor of the functional API: an input of a
+// model or the output of a layer applied to other KerasTensors. It records
+// its shape (batch dimension -1) and where it came from. Errors are sticky:
+// applying a layer to a KerasTensor that holds an error passes the error on,
+// and keras.NewModel reports it.
+type KerasTensor struct {
+	shape  backend.Shape
+	layer  Layer
+	inputs []*KerasTensor
+	err    error
+}
+
+// Shape returns the tensor's shape, with -1 for the batch dimension.
+func (t *KerasTensor) Shape() backend.Shape { return t.shape.Clone() }
+
+// Layer returns the layer that produced t (an *InputLayer for inputs).
+func (t *KerasTensor) Layer() Layer { return t.layer }
+
+// Inputs returns the tensors t's layer was applied to.
+func (t *KerasTensor) Inputs() []*KerasTensor { return t.inputs }
+
+// Err returns the first error met while building t.
+func (t *KerasTensor) Err() error { return t.err }
+
+// Input returns a model input of the given shape, not counting the batch
+// dimension, like keras.Input(shape=...).
+func Input(shape ...int) *KerasTensor {
+	l := &InputLayer{Shape: shape}
+	out, err := l.Build(nil)
+	return &KerasTensor{shape: out, layer: l, err: err}
+}
+
+// Apply applies layer to inputs and returns the symbolic output. Shape
+// errors are recorded in the result (see KerasTensor.Err) and name the
+// layer.
+func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
+	shapes := make([]backend.Shape, len(inputs))
+	for i, in := range inputs {
+		if in == nil {
+			return &KerasTensor{layer: layer, err: fmt.Errorf("layer %s: input %d is nil", Describe(layer), i)}
+		}
+		if in.err != nil {
+			return &KerasTensor{layer: layer, inputs: inputs, err: in.err}
+		}
+		shapes[i] = in.shape
+	}
+	out, err := layer.Build(shapes)
+	if err != nil {
+		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
+	}
+	return &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err}
+}
+
+// Describe names a layer for messages: "\"dense_1\" (Dense)", or just the
+// class before the model has named it.
+func Describe(l Layer) string {
+	if n := l.Common().Name; n != "" {
+		return fmt.Sprintf("%q (%s)", n, l.ClassName())
+	}
+	return l.ClassName()
+}
+
+// one checks that a layer got exactly one input.
+func one(inputs []backend.Shape) (backend.Shape, error) {
+	if len(inputs) != 1 {
+		return nil, fmt.Errorf("expects 1 input, received %d", len(inputs))
+	}
+	return inputs[0], nil
+}
+
+// InputLayer is the source of a model's input (see Input). Shape excludes
+// the batch dimension.
+type InputLayer struct {
+	Shape []int
+	Base
+}
+
+// ClassName returns "InputLayer".
+func (l *InputLayer) ClassName() string { return "InputLayer" }
+
+// Build returns (None, Shape...).
+func (l *InputLayer) Build([]backend.Shape) (backend.Shape, error) {
+	if len(l.Shape) == 0 {
+		return nil, fmt.Errorf("an Input needs a shape, e.g. Input(28, 28, 1)")
+	}
+	for _, d := range l.Shape {
+		if d <= 0 {
+			return nil, fmt.Errorf("input shape %v has a dimension that is not positive", l.Shape)
+		}
+	}
+	return append(backend.Shape{-1}, l.Shape...), nil
+}
+
+// Call returns the input unchanged.
+func (l *InputLayer) Call(_ *Context, in []backend.Value) backend.Value { return in[0] }

@@ -1,0 +1,127 @@
+// Package metrics holds Keras's accuracy metrics. A metric is computed in
+// two halves: per-sample values on the engine (Compute, written once on the
+// Builder op set) and a running mean on the host (Mean), which is what makes
+// it stateful like a Keras metric (update_state / result / reset_state).
+package metrics
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+// Metric reports how well predictions match targets.
+type Metric interface {
+	// Name is how the metric appears in logs and History, e.g. "accuracy".
+	Name() string
+	// Compute returns one value per sample, shape (batch,).
+	Compute(b backend.Builder, yTrue, yPred backend.Value) backend.Value
+}
+
+// Get returns the metric a Keras name denotes. "accuracy" (or "acc")
+// becomes binary, sparse categorical or categorical accuracy depending on
+// the loss and the output, as Keras decides: pass the loss name and the
+// model's output shape.
+func Get(name, loss string, outShape backend.Shape) (Metric, error) {
+	switch name {
+	case "accuracy", "acc":
+		last := outShape[len(outShape)-1]
+		switch {
+		case loss == "binary_crossentropy" || last == 1:
+			return BinaryAccuracy{Label: name}, nil
+		case loss == "sparse_categorical_crossentropy":
+			return SparseCategoricalAccuracy{Label: name}, nil
+		default:
+			return CategoricalAccuracy{Label: name}, nil
+		}
+	case "categorical_accuracy":
+		return CategoricalAccuracy{}, nil
+	case "sparse_categorical_accuracy":
+		return SparseCategoricalAccuracy{}, nil
+	case "binary_accuracy":
+		return BinaryAccuracy{}, nil
+	}
+	return nil, fmt.Errorf("unknown metric %q: use accuracy, categorical_accuracy, sparse_categorical_accuracy or binary_accuracy (or pass a metrics.Metric)", name)
+}
+
+func labelOr(label, def string) string {
+	if label != "" {
+		return label
+	}
+	return def
+}
+
+// CategoricalAccuracy is the fraction of samples whose predicted class
+// (argmax) is the one-hot target's class.
+type CategoricalAccuracy struct{ Label string }
+
+// Name returns Label or "categorical_accuracy".
+func (m CategoricalAccuracy) Name() string { return labelOr(m.Label, "categorical_accuracy") }
+
+// Compute implements Metric.
+func (CategoricalAccuracy) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
+	return b.Equal(b.ArgMax(y), b.ArgMax(pred))
+}
+
+// SparseCategoricalAccuracy is the fraction of samples whose predicted class
+// (argmax) equals the integer target.
+type SparseCategoricalAccuracy struct{ Label string }
+
+// Name returns Label or "sparse_categorical_accuracy".
+func (m SparseCategoricalAccuracy) Name() string {
+	return labelOr(m.Label, "sparse_categorical_accuracy")
+}
+
+// Compute implements Metric.
+func (SparseCategoricalAccuracy) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
+	classes := b.ArgMax(pred)
+	if !y.Shape().Equal(classes.Shape()) { // targets of shape (batch, 1)
+		y = b.Reshape(y, classes.Shape())
+	}
+	return b.Equal(y, classes)
+}
+
+// BinaryAccuracy is the fraction of predictions on the right side of
+// Threshold (default 0.5), averaged over the last axis.
+type BinaryAccuracy struct {
+	Label     string
+	Threshold float64
+}
+
+// Name returns Label or "binary_accuracy".
+func (m BinaryAccuracy) Name() string { return labelOr(m.Label, "binary_accuracy") }
+
+// Compute implements Metric.
+func (m BinaryAccuracy) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
+	t := m.Threshold
+	if t == 0 {
+		t = 0.5
+	}
+	predicted := b.Greater(pred, b.Scalar(t))
+	truth := b.Greater(y, b.Scalar(0.5))
+	match := b.Equal(predicted, truth)
+	return b.Mean(match, len(pred.Shape())-1)
+}
+
+// Mean is a metric's running state: the mean of the values it has seen.
+type Mean struct {
+	total float64
+	count float64
+}
+
+// Update adds n values whose sum is sum.
+func (m *Mean) Update(sum float64, n int) {
+	m.total += sum
+	m.count += float64(n)
+}
+
+// Result returns the mean so far (0 before any update).
+func (m *Mean) Result() float64 {
+	if m.count == 0 {
+		return 0
+	}
+	return m.total / m.count
+}
+
+// Reset forgets every value seen.
+func (m *Mean) Reset() { *m = Mean{} }

@@ -1,0 +1,91 @@
+package keras
+
+import (
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+// The step functions below are what an engine compiles, in the stateless
+// form of DESIGN.md: every tensor they read is an input and every tensor
+// they change is an output.
+//
+//	train:   (params, optState, x, y) -> (loss, metricSums, params', optState')
+//	eval:    (params, x, y)           -> (loss, metricSums)
+//	predict: (params, x)              -> (yPred)
+
+func (m *Model) trainFunc() backend.Func {
+	c := m.compiled
+	nP, nS := len(m.weights), len(c.optSpecs)
+	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		params, state, x, y := in[:nP], in[nP:nP+nS], in[nP+nS], in[nP+nS+1]
+		pred := m.forward(b, params, x, true)
+		loss := c.loss.Compute(b, y, pred)
+		out := append([]backend.Value{loss}, m.metricSums(b, y, pred)...)
+		grads := b.Grad(loss, params)
+		newP, newS := c.opt.Update(b, params, grads, state)
+		out = append(out, newP...)
+		return append(out, newS...), nil
+	}
+}
+
+func (m *Model) evalFunc() backend.Func {
+	c := m.compiled
+	nP := len(m.weights)
+	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		params, x, y := in[:nP], in[nP], in[nP+1]
+		pred := m.forward(b, params, x, false)
+		loss := c.loss.Compute(b, y, pred)
+		return append([]backend.Value{loss}, m.metricSums(b, y, pred)...), nil
+	}
+}
+
+func (m *Model) predictFunc() backend.Func {
+	nP := len(m.weights)
+	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		return []backend.Value{m.forward(b, in[:nP], in[nP], false)}, nil
+	}
+}
+
+func (m *Model) metricSums(b backend.Builder, y, pred backend.Value) []backend.Value {
+	out := make([]backend.Value, len(m.compiled.metrics))
+	for i, mt := range m.compiled.metrics {
+		out[i] = b.Sum(mt.Compute(b, y, pred))
+	}
+	return out
+}
+
+// executable returns the compiled step of a kind for a batch shape,
+// compiling it on first use. One entry per batch size: the smaller last
+// batch of an epoch gets its own entry and is trained, not dropped.
+func (m *Model) executable(kind exeKind, x, y backend.Shape) (backend.Executable, error) {
+	c := m.compiled
+	key := exeKey{kind: kind, batch: x[0]}
+	if e, ok := c.exes[key]; ok {
+		return e, nil
+	}
+	var specs []backend.Spec
+	for _, w := range m.weights {
+		specs = append(specs, backend.Spec{Shape: w.Shape, DType: backend.Float32})
+	}
+	var fn backend.Func
+	switch kind {
+	case trainStep:
+		for _, s := range c.optSpecs {
+			specs = append(specs, backend.Spec{Shape: s.Shape, DType: backend.Float32})
+		}
+		fn = m.trainFunc()
+	case evalStep:
+		fn = m.evalFunc()
+	case predictStep:
+		fn = m.predictFunc()
+	}
+	specs = append(specs, backend.Spec{Shape: x, DType: backend.Float32})
+	if kind != predictStep {
+		specs = append(specs, backend.Spec{Shape: y, DType: backend.Float32})
+	}
+	e, err := c.be.Compile(fn, specs, backend.CompileOptions{Seed: c.opts.Seed + int64(key.batch)*7919 + int64(kind)})
+	if err != nil {
+		return nil, err
+	}
+	c.exes[key] = e
+	return e, nil
+}
