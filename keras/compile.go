@@ -77,7 +77,7 @@ func (m *Model) Compile(opts CompileOptions) error {
 	case optimizers.Optimizer:
 		c.opt = o
 	default:
-		return fmt.Errorf("Optimizer is a %T: give a name such as \"adam\" or an optimizers.Optimizer", o)
+		return fmt.Errorf("the optimizer is a %T: give a name such as \"adam\" or an optimizers.Optimizer", o)
 	}
 	switch l := opts.Loss.(type) {
 	case nil:
@@ -89,7 +89,7 @@ func (m *Model) Compile(opts CompileOptions) error {
 	case losses.Loss:
 		c.loss = l
 	default:
-		return fmt.Errorf("Loss is a %T: give a name such as \"mse\" or a losses.Loss", l)
+		return fmt.Errorf("the loss is a %T: give a name such as \"mse\" or a losses.Loss", l)
 	}
 	for i, mt := range opts.Metrics {
 		switch v := mt.(type) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/kerasgo/kerasgo/keras/backend"
 	"gorgonia.org/tensor"
 )
 
@@ -73,6 +74,62 @@ func fillUniform(data any, rng *rand.Rand) {
 	case []float64:
 		for i := range x {
 			x[i] = rng.Float64()
+		}
+	}
+}
+
+// tileInto fills dst (shape out) by repeating src (shape srcShape, same
+// rank, size-1 axes repeated).
+func tileInto(dst, src any, srcShape []int, out backend.Shape) error {
+	switch d := dst.(type) {
+	case []float32:
+		s, ok := src.([]float32)
+		if !ok {
+			return fmt.Errorf("BroadcastTo: source is %T, want []float32", src)
+		}
+		tile(d, s, srcShape, out)
+	case []float64:
+		s, ok := src.([]float64)
+		if !ok {
+			return fmt.Errorf("BroadcastTo: source is %T, want []float64", src)
+		}
+		tile(d, s, srcShape, out)
+	default:
+		return fmt.Errorf("BroadcastTo: unsupported data %T", dst)
+	}
+	return nil
+}
+
+func tile[T float32 | float64](dst, src []T, srcShape []int, out backend.Shape) {
+	n := len(out)
+	strides := make([]int, n) // 0 on repeated axes
+	acc := 1
+	for i := n - 1; i >= 0; i-- {
+		if srcShape[i] != 1 {
+			strides[i] = acc
+		}
+		acc *= srcShape[i]
+	}
+	last := out[n-1]
+	idx := make([]int, n)
+	off := 0
+	for o := 0; o < len(dst); o += last {
+		if strides[n-1] == 0 {
+			v := src[off]
+			for j := range last {
+				dst[o+j] = v
+			}
+		} else {
+			copy(dst[o:o+last], src[off:off+last])
+		}
+		for d := n - 2; d >= 0; d-- {
+			idx[d]++
+			off += strides[d]
+			if idx[d] < out[d] {
+				break
+			}
+			off -= strides[d] * out[d]
+			idx[d] = 0
 		}
 	}
 }

@@ -86,43 +86,69 @@ func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 	return nil, fmt.Errorf("unary op %v is not implemented by gorgonia", op)
 }
 
-// broadcast reshapes a and b to the rank of out and repeats their size-1
-// axes, so that an elementwise Gorgonia op can combine them. Most Gorgonia
-// ops take a scalar operand as it is; scalarOK=false expands scalars too.
+// broadcast returns a and b expanded to the shape out, so that an
+// elementwise Gorgonia op can combine them. Most Gorgonia ops take a scalar
+// operand as it is; scalarOK=false expands scalars too. Gorgonia's own
+// Broadcast is not used: its gradient is wrong when three axes are
+// broadcast (the conformance case Add/bias4D shows it).
 func broadcast(a, b *G.Node, out backend.Shape, scalarOK bool) (*G.Node, *G.Node, error) {
-	if a.Shape().Eq(b.Shape()) || (scalarOK && (a.IsScalar() || b.IsScalar())) {
+	if backend.Shape(a.Shape()).Equal(backend.Shape(b.Shape())) || (scalarOK && (a.IsScalar() || b.IsScalar())) {
 		return a, b, nil
 	}
-	expand := func(n *G.Node) (*G.Node, []byte, error) {
-		s := n.Shape()
-		full := make(tensor.Shape, len(out))
-		for i := range full {
-			full[i] = 1
-		}
-		copy(full[len(out)-len(s):], s)
-		var axes []byte
-		for i := range full {
-			if full[i] == 1 && out[i] != 1 {
-				axes = append(axes, byte(i))
-			}
-		}
-		if !full.Eq(s) {
-			var err error
-			if n, err = G.Reshape(n, full); err != nil {
-				return nil, nil, err
-			}
-		}
-		return n, axes, nil
-	}
-	a, left, err := expand(a)
-	if err != nil {
+	var err error
+	if a, err = broadcastTo(a, out); err != nil {
 		return nil, nil, err
 	}
-	b, right, err := expand(b)
-	if err != nil {
+	if b, err = broadcastTo(b, out); err != nil {
 		return nil, nil, err
 	}
-	return G.Broadcast(a, b, G.NewBroadcastPattern(left, right))
+	return a, b, nil
+}
+
+// broadcastTo tiles x to shape out (NumPy rules). Its gradient sums the
+// incoming gradient over the broadcast axes and reshapes it to x's shape.
+func broadcastTo(x *G.Node, out backend.Shape) (*G.Node, error) {
+	orig := x.Shape().Clone()
+	if out.Equal(backend.Shape(orig)) {
+		return x, nil
+	}
+	padded := make(tensor.Shape, len(out)) // x's shape left-padded with 1s
+	for i := range padded {
+		padded[i] = 1
+	}
+	copy(padded[len(out)-len(orig):], orig)
+	if !backend.Shape(padded).Equal(backend.Shape(orig)) {
+		var err error
+		if x, err = G.Reshape(x, padded); err != nil {
+			return nil, err
+		}
+	}
+	var axes []int
+	for i := range out {
+		if padded[i] == 1 && out[i] != 1 {
+			axes = append(axes, i)
+		}
+	}
+	op := newHostOp("BroadcastTo", tensor.Shape(out).Clone(), x.Dtype(), []*G.Node{x}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		return tileInto(dst.Data(), in[0].Data(), padded, out)
+	})
+	op.diff = func(_ G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+		g, err := G.Sum(grad, axes...)
+		if err != nil {
+			return nil, err
+		}
+		if !backend.Shape(g.Shape()).Equal(backend.Shape(padded)) {
+			if g, err = G.Reshape(g, padded.Clone()); err != nil {
+				return nil, err
+			}
+		}
+		return G.Nodes{g}, nil
+	}
+	y, err := op.apply(x)
+	if err != nil {
+		return nil, err
+	}
+	return y, nil
 }
 
 func (o *graphOps) Binary(op backend.BinaryOp, av, bv backend.Value, out backend.Shape) (backend.Value, error) {

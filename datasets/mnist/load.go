@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/kerasgo/kerasgo/keras"
 )
 
 // Split is one half of a dataset: Count images of Rows x Cols bytes, and
@@ -201,6 +203,15 @@ func (s Split) ImagesFloat32() []float32 {
 		out[i] = float32(p) / 255
 	}
 	return out
+}
+
+// Arrays returns the split ready for a Keras model: images of shape
+// (Count, Rows, Cols, 1) scaled to [0, 1], and class labels of shape
+// (Count), as Keras's MNIST examples prepare them.
+func (s Split) Arrays() (x, y keras.Array) {
+	x = keras.Array{Shape: []int{s.Count, s.Rows, s.Cols, 1}, Data: s.ImagesFloat32()}
+	y = keras.Array{Shape: []int{s.Count}, Data: s.LabelsFloat32()}
+	return x, y
 }
 
 // LabelsFloat32 returns the labels as float32 class indices.

@@ -79,6 +79,9 @@ func ConvOutputSize(in, window, stride int, p Padding) (out, padBefore, padTotal
 		padTotal = max((out-1)*stride+window-in, 0)
 		return out, padTotal / 2, padTotal
 	}
+	if in < window {
+		return 0, 0, 0
+	}
 	return (in-window)/stride + 1, 0, 0
 }
 

@@ -39,7 +39,7 @@ func (c *Conv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return nil, err
 	}
 	if c.Filters <= 0 || c.KernelSize[0] <= 0 || c.KernelSize[1] <= 0 {
-		return nil, fmt.Errorf("Filters and KernelSize must be positive, got %d and %v", c.Filters, c.KernelSize)
+		return nil, fmt.Errorf("filters and kernel size must be positive, got %d and %v", c.Filters, c.KernelSize)
 	}
 	if len(in) != 4 {
 		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v: reshape the data, e.g. with a Reshape layer", in)

@@ -32,7 +32,7 @@ func (d *Dense) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return nil, err
 	}
 	if d.Units <= 0 {
-		return nil, fmt.Errorf("Units must be positive, got %d", d.Units)
+		return nil, fmt.Errorf("units must be positive, got %d", d.Units)
 	}
 	if len(in) < 2 || in[len(in)-1] <= 0 {
 		return nil, fmt.Errorf("expected an input of shape (batch, ..., features), received %v", in)
@@ -130,7 +130,7 @@ func (d *Dropout) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return nil, err
 	}
 	if d.Rate < 0 || d.Rate >= 1 {
-		return nil, fmt.Errorf("Rate must be in [0, 1), got %v", d.Rate)
+		return nil, fmt.Errorf("rate must be in [0, 1), got %v", d.Rate)
 	}
 	return in.Clone(), nil
 }

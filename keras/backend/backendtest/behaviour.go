@@ -12,27 +12,27 @@ import (
 func checkErrors(t *testing.T, be backend.Backend) {
 	bad := []struct {
 		name, want string
-		in         []array
+		in         []Array
 		fn         func(b backend.Builder, v []backend.Value) backend.Value
 	}{
-		{"MatMul", "MatMul needs (m, k) x (k, n)", []array{rnd(1, 0, 1, 2, 3), rnd(2, 0, 1, 2, 3)},
+		{"MatMul", "MatMul needs (m, k) x (k, n)", []Array{Random(1, 0, 1, 2, 3), Random(2, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.MatMul(v[0], v[1]) }},
-		{"Add", "cannot be broadcast", []array{rnd(1, 0, 1, 2, 3), rnd(2, 0, 1, 4)},
+		{"Add", "cannot be broadcast", []Array{Random(1, 0, 1, 2, 3), Random(2, 0, 1, 4)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Add(v[0], v[1]) }},
-		{"Reshape", "cannot reshape (2, 3)", []array{rnd(1, 0, 1, 2, 3)},
+		{"Reshape", "cannot reshape (2, 3)", []Array{Random(1, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Reshape(v[0], backend.Shape{5}) }},
-		{"Conv2D", "channels", []array{rnd(1, 0, 1, 1, 5, 5, 2), rnd(2, 0, 1, 3, 3, 3, 1)},
+		{"Conv2D", "channels", []Array{Random(1, 0, 1, 1, 5, 5, 2), Random(2, 0, 1, 3, 3, 3, 1)},
 			func(b backend.Builder, v []backend.Value) backend.Value {
 				return b.Conv2D(v[0], v[1], backend.ConvOptions{})
 			}},
-		{"Grad", "scalar loss", []array{rnd(1, 0, 1, 2, 3)},
+		{"Grad", "scalar loss", []Array{Random(1, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Grad(v[0], v)[0] }},
-		{"Sticky", "MatMul", []array{rnd(1, 0, 1, 2, 3)},
+		{"Sticky", "MatMul", []Array{Random(1, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Exp(b.MatMul(v[0], v[0]))) }},
 	}
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			_, err := Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
 				return []backend.Value{c.fn(b, v)}, nil
 			}, c.in)
 			if err == nil || !strings.Contains(err.Error(), c.want) {

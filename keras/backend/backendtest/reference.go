@@ -6,10 +6,11 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
-// array is a host tensor for the reference implementations.
-type array struct {
-	shape backend.Shape
-	data  []float64
+// Array is a host tensor in float64: for reference values and for the
+// inputs and outputs of Eval.
+type Array struct {
+	Shape backend.Shape
+	Data  []float64
 }
 
 func strides(s backend.Shape) []int {
@@ -30,12 +31,12 @@ func unravel(i int, s backend.Shape, idx []int) {
 	}
 }
 
-func refUnary(op backend.UnaryOp, x array) array {
-	out := array{shape: x.shape, data: make([]float64, len(x.data))}
+func refUnary(op backend.UnaryOp, x Array) Array {
+	out := Array{Shape: x.Shape, Data: make([]float64, len(x.Data))}
 	if op == backend.OpSoftmax || op == backend.OpLogSoftmax {
-		n := x.shape[len(x.shape)-1]
-		for r := 0; r < len(x.data)/n; r++ {
-			row := x.data[r*n : (r+1)*n]
+		n := x.Shape[len(x.Shape)-1]
+		for r := 0; r < len(x.Data)/n; r++ {
+			row := x.Data[r*n : (r+1)*n]
 			m := math.Inf(-1)
 			for _, v := range row {
 				m = math.Max(m, v)
@@ -46,9 +47,9 @@ func refUnary(op backend.UnaryOp, x array) array {
 			}
 			for j, v := range row {
 				if op == backend.OpSoftmax {
-					out.data[r*n+j] = math.Exp(v-m) / sum
+					out.Data[r*n+j] = math.Exp(v-m) / sum
 				} else {
-					out.data[r*n+j] = v - m - math.Log(sum)
+					out.Data[r*n+j] = v - m - math.Log(sum)
 				}
 			}
 		}
@@ -64,8 +65,8 @@ func refUnary(op backend.UnaryOp, x array) array {
 		backend.OpSigmoid: func(v float64) float64 { return 1 / (1 + math.Exp(-v)) },
 		backend.OpTanh:    math.Tanh,
 	}[op]
-	for i, v := range x.data {
-		out.data[i] = f(v)
+	for i, v := range x.Data {
+		out.Data[i] = f(v)
 	}
 	return out
 }
@@ -77,8 +78,8 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-func refBinary(op backend.BinaryOp, a, b array) array {
-	s, err := backend.BroadcastShapes(a.shape, b.shape)
+func refBinary(op backend.BinaryOp, a, b Array) Array {
+	s, err := backend.BroadcastShapes(a.Shape, b.Shape)
 	if err != nil {
 		panic(err)
 	}
@@ -92,11 +93,11 @@ func refBinary(op backend.BinaryOp, a, b array) array {
 		backend.OpEqual:   func(x, y float64) float64 { return b2f(x == y) },
 		backend.OpGreater: func(x, y float64) float64 { return b2f(x > y) },
 	}[op]
-	out := array{shape: s, data: make([]float64, s.Size())}
+	out := Array{Shape: s, Data: make([]float64, s.Size())}
 	idx := make([]int, len(s))
-	for i := range out.data {
+	for i := range out.Data {
 		unravel(i, s, idx)
-		out.data[i] = f(a.data[broadcastOffset(idx, a.shape)], b.data[broadcastOffset(idx, b.shape)])
+		out.Data[i] = f(a.Data[broadcastOffset(idx, a.Shape)], b.Data[broadcastOffset(idx, b.Shape)])
 	}
 	return out
 }
@@ -116,35 +117,35 @@ func broadcastOffset(idx []int, s backend.Shape) int {
 	return off
 }
 
-func refMatMul(a, b array) array {
-	m, k, n := a.shape[0], a.shape[1], b.shape[1]
-	out := array{shape: backend.Shape{m, n}, data: make([]float64, m*n)}
+func refMatMul(a, b Array) Array {
+	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
+	out := Array{Shape: backend.Shape{m, n}, Data: make([]float64, m*n)}
 	for i := 0; i < m; i++ {
 		for j := 0; j < n; j++ {
 			s := 0.0
 			for p := 0; p < k; p++ {
-				s += a.data[i*k+p] * b.data[p*n+j]
+				s += a.Data[i*k+p] * b.Data[p*n+j]
 			}
-			out.data[i*n+j] = s
+			out.Data[i*n+j] = s
 		}
 	}
 	return out
 }
 
-func refReduce(op backend.ReduceOp, x array, axes []int) array {
-	axes, _ = backend.NormalizeAxes(len(x.shape), axes)
-	os := backend.ReducedShape(x.shape, axes)
-	out := array{shape: os, data: make([]float64, os.Size())}
+func refReduce(op backend.ReduceOp, x Array, axes []int) Array {
+	axes, _ = backend.NormalizeAxes(len(x.Shape), axes)
+	os := backend.ReducedShape(x.Shape, axes)
+	out := Array{Shape: os, Data: make([]float64, os.Size())}
 	drop := map[int]bool{}
 	count := 1
 	for _, a := range axes {
 		drop[a] = true
-		count *= x.shape[a]
+		count *= x.Shape[a]
 	}
-	idx := make([]int, len(x.shape))
+	idx := make([]int, len(x.Shape))
 	ost := strides(os)
-	for i, v := range x.data {
-		unravel(i, x.shape, idx)
+	for i, v := range x.Data {
+		unravel(i, x.Shape, idx)
 		off, k := 0, 0
 		for d := range idx {
 			if !drop[d] {
@@ -152,27 +153,27 @@ func refReduce(op backend.ReduceOp, x array, axes []int) array {
 				k++
 			}
 		}
-		out.data[off] += v
+		out.Data[off] += v
 	}
 	if op == backend.OpMean {
-		for i := range out.data {
-			out.data[i] /= float64(count)
+		for i := range out.Data {
+			out.Data[i] /= float64(count)
 		}
 	}
 	return out
 }
 
-func refConv2D(x, k array, o backend.ConvOptions) array {
+func refConv2D(x, k Array, o backend.ConvOptions) Array {
 	o = o.Normalized()
-	s, err := backend.Conv2DShape(x.shape, k.shape, o)
+	s, err := backend.Conv2DShape(x.Shape, k.Shape, o)
 	if err != nil {
 		panic(err)
 	}
-	_, padH, _ := backend.ConvOutputSize(x.shape[1], k.shape[0], o.Strides[0], o.Padding)
-	_, padW, _ := backend.ConvOutputSize(x.shape[2], k.shape[1], o.Strides[1], o.Padding)
-	out := array{shape: s, data: make([]float64, s.Size())}
-	H, W, C := x.shape[1], x.shape[2], x.shape[3]
-	KH, KW, F := k.shape[0], k.shape[1], k.shape[3]
+	_, padH, _ := backend.ConvOutputSize(x.Shape[1], k.Shape[0], o.Strides[0], o.Padding)
+	_, padW, _ := backend.ConvOutputSize(x.Shape[2], k.Shape[1], o.Strides[1], o.Padding)
+	out := Array{Shape: s, Data: make([]float64, s.Size())}
+	H, W, C := x.Shape[1], x.Shape[2], x.Shape[3]
+	KH, KW, F := k.Shape[0], k.Shape[1], k.Shape[3]
 	for n := 0; n < s[0]; n++ {
 		for i := 0; i < s[1]; i++ {
 			for j := 0; j < s[2]; j++ {
@@ -185,11 +186,11 @@ func refConv2D(x, k array, o backend.ConvOptions) array {
 								continue
 							}
 							for ch := 0; ch < C; ch++ {
-								sum += x.data[((n*H+r)*W+c)*C+ch] * k.data[((a*KW+b)*C+ch)*F+f]
+								sum += x.Data[((n*H+r)*W+c)*C+ch] * k.Data[((a*KW+b)*C+ch)*F+f]
 							}
 						}
 					}
-					out.data[((n*s[1]+i)*s[2]+j)*F+f] = sum
+					out.Data[((n*s[1]+i)*s[2]+j)*F+f] = sum
 				}
 			}
 		}
@@ -197,16 +198,16 @@ func refConv2D(x, k array, o backend.ConvOptions) array {
 	return out
 }
 
-func refMaxPool2D(x array, o backend.PoolOptions) array {
+func refMaxPool2D(x Array, o backend.PoolOptions) Array {
 	o = o.Normalized()
-	s, err := backend.MaxPool2DShape(x.shape, o)
+	s, err := backend.MaxPool2DShape(x.Shape, o)
 	if err != nil {
 		panic(err)
 	}
-	_, padH, _ := backend.ConvOutputSize(x.shape[1], o.Size[0], o.Strides[0], o.Padding)
-	_, padW, _ := backend.ConvOutputSize(x.shape[2], o.Size[1], o.Strides[1], o.Padding)
-	out := array{shape: s, data: make([]float64, s.Size())}
-	H, W, C := x.shape[1], x.shape[2], x.shape[3]
+	_, padH, _ := backend.ConvOutputSize(x.Shape[1], o.Size[0], o.Strides[0], o.Padding)
+	_, padW, _ := backend.ConvOutputSize(x.Shape[2], o.Size[1], o.Strides[1], o.Padding)
+	out := Array{Shape: s, Data: make([]float64, s.Size())}
+	H, W, C := x.Shape[1], x.Shape[2], x.Shape[3]
 	for n := 0; n < s[0]; n++ {
 		for i := 0; i < s[1]; i++ {
 			for j := 0; j < s[2]; j++ {
@@ -216,11 +217,11 @@ func refMaxPool2D(x array, o backend.PoolOptions) array {
 						for b := 0; b < o.Size[1]; b++ {
 							r, c := i*o.Strides[0]+a-padH, j*o.Strides[1]+b-padW
 							if r >= 0 && r < H && c >= 0 && c < W {
-								m = math.Max(m, x.data[((n*H+r)*W+c)*C+ch])
+								m = math.Max(m, x.Data[((n*H+r)*W+c)*C+ch])
 							}
 						}
 					}
-					out.data[((n*s[1]+i)*s[2]+j)*C+ch] = m
+					out.Data[((n*s[1]+i)*s[2]+j)*C+ch] = m
 				}
 			}
 		}
@@ -228,26 +229,26 @@ func refMaxPool2D(x array, o backend.PoolOptions) array {
 	return out
 }
 
-func refArgMax(x array) array {
-	n := x.shape[len(x.shape)-1]
-	s := x.shape[:len(x.shape)-1].Clone()
-	out := array{shape: s, data: make([]float64, len(x.data)/n)}
-	for r := range out.data {
+func refArgMax(x Array) Array {
+	n := x.Shape[len(x.Shape)-1]
+	s := x.Shape[:len(x.Shape)-1].Clone()
+	out := Array{Shape: s, Data: make([]float64, len(x.Data)/n)}
+	for r := range out.Data {
 		best := 0
 		for j := 1; j < n; j++ {
-			if x.data[r*n+j] > x.data[r*n+best] {
+			if x.Data[r*n+j] > x.Data[r*n+best] {
 				best = j
 			}
 		}
-		out.data[r] = float64(best)
+		out.Data[r] = float64(best)
 	}
 	return out
 }
 
-func refOneHot(x array, depth int) array {
-	out := array{shape: append(x.shape.Clone(), depth), data: make([]float64, len(x.data)*depth)}
-	for i, v := range x.data {
-		out.data[i*depth+int(v)] = 1
+func refOneHot(x Array, depth int) Array {
+	out := Array{Shape: append(x.Shape.Clone(), depth), Data: make([]float64, len(x.Data)*depth)}
+	for i, v := range x.Data {
+		out.Data[i*depth+int(v)] = 1
 	}
 	return out
 }

@@ -1,0 +1,35 @@
+# kerasgo: the README's first two commands are `make demo` and `make test`.
+GO          ?= go
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.7.0
+DEMO_FLAGS  ?=
+BENCH_FLAGS ?=
+
+.PHONY: demo test lint bench bench-go data setup
+
+## demo: set up a dataset if needed, then train the demo MLP for one epoch
+demo: data
+	$(GO) run ./cmd/demo $(DEMO_FLAGS)
+
+## data: make sure a dataset is available (Fashion-MNIST from Debian when offline)
+data:
+	@scripts/ensure-data.sh
+
+## test: vet, prove the default engine builds without cgo, run every test
+test:
+	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) build ./...
+	$(GO) test ./...
+
+## lint: gofmt, go vet and staticcheck must be clean
+lint:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+## bench: time per training step and peak memory, kerasgo against PyTorch (see docs/benchmarks.md)
+bench:
+	scripts/bench.sh $(BENCH_FLAGS)
+
+## bench-go: only the Go testing.B benchmarks
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem ./bench/...

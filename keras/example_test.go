@@ -1,0 +1,53 @@
+package keras_test
+
+import (
+	"context"
+	"fmt"
+
+	_ "github.com/kerasgo/kerasgo/backends/gorgonia"
+	"github.com/kerasgo/kerasgo/datasets/mnist"
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+// The classic Keras MNIST convnet, in 20 lines. (Not run by go test: one
+// epoch takes minutes. `go run ./cmd/demo -model cnn` runs the same model.)
+func Example_mnistConvnet() {
+	ctx := context.Background()
+	data := keras.Must(mnist.Load(ctx, "fashion", mnist.Options{Download: true}))
+	xTrain, yTrain := data.Train.Arrays()
+	xTest, yTest := data.Test.Arrays()
+	model := keras.Must(keras.NewSequential(
+		layers.Input(28, 28, 1),
+		&layers.Conv2D{Filters: 32, KernelSize: [2]int{3, 3}, Activation: "relu"},
+		&layers.Conv2D{Filters: 64, KernelSize: [2]int{3, 3}, Activation: "relu"},
+		&layers.MaxPooling2D{PoolSize: [2]int{2, 2}},
+		&layers.Dropout{Rate: 0.25},
+		&layers.Flatten{},
+		&layers.Dense{Units: 128, Activation: "relu"},
+		&layers.Dropout{Rate: 0.5},
+		&layers.Dense{Units: 10, Activation: "softmax"},
+	))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}}))
+	keras.Must(model.Fit(ctx, xTrain, yTrain, keras.FitOptions{BatchSize: 128, Epochs: 15, ValidationSplit: 0.1, Verbose: 1}))
+	score := keras.Must(model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{}))
+	fmt.Printf("Test loss: %.4f\n", score[0].Value)
+	fmt.Printf("Test accuracy: %.4f\n", score[1].Value)
+}
+
+// A runnable example on a toy problem: learn XOR.
+func ExampleModel_Fit() {
+	x := keras.Must(keras.NewArray([]float32{0, 0, 0, 1, 1, 0, 1, 1}, 4, 2))
+	y := keras.Must(keras.NewArray([]float32{0, 1, 1, 0}, 4, 1))
+	model := keras.Must(keras.NewSequential(
+		layers.Input(2),
+		&layers.Dense{Units: 8, Activation: "tanh"},
+		&layers.Dense{Units: 1, Activation: "sigmoid"},
+	))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Seed: 3}))
+	history := keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 300, BatchSize: 4}))
+	acc := history.Logs["accuracy"]
+	fmt.Println("final accuracy:", acc[len(acc)-1])
+	// Output: final accuracy: 1
+}

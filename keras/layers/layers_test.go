@@ -1,0 +1,210 @@
+package layers_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	_ "github.com/kerasgo/kerasgo/backends/all"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/layers"
+)
+
+// build applies l to an input of the given sample shape and returns the
+// output KerasTensor.
+func build(t *testing.T, l layers.Layer, sample ...int) *layers.KerasTensor {
+	t.Helper()
+	out := layers.Apply(l, layers.Input(sample...))
+	if out.Err() != nil {
+		t.Fatal(out.Err())
+	}
+	return out
+}
+
+// callFunc returns a Func computing l on input 0 with its weights as
+// inputs 1.. .
+func callFunc(l layers.Layer, training bool) func(b backend.Builder, v []backend.Value) backend.Value {
+	return func(b backend.Builder, v []backend.Value) backend.Value {
+		ctx := &layers.Context{B: b, Training: training, Values: map[*layers.Weight]backend.Value{}}
+		for i, w := range l.Common().Weights() {
+			ctx.Values[w] = v[1+i]
+		}
+		return l.Call(ctx, v[:1])
+	}
+}
+
+func inputsFor(l layers.Layer, batch int, sample []int) []backendtest.Array {
+	in := []backendtest.Array{backendtest.Random(1, -1, 1, append([]int{batch}, sample...)...)}
+	for i, w := range l.Common().Weights() {
+		in = append(in, backendtest.Random(uint64(10+i), -0.5, 0.5, w.Shape...))
+	}
+	return in
+}
+
+type layerCase struct {
+	name   string
+	layer  func() layers.Layer
+	sample []int
+	params int // Keras's parameter count
+}
+
+func layerCases() []layerCase {
+	return []layerCase{
+		{"Dense", func() layers.Layer { return &layers.Dense{Units: 4, Activation: "tanh"} }, []int{3}, 16},
+		{"Dense3D", func() layers.Layer { return &layers.Dense{Units: 2, NoBias: true} }, []int{2, 3}, 6},
+		{"Activation", func() layers.Layer { return &layers.Activation{Fn: "sigmoid"} }, []int{5}, 0},
+		{"Softmax", func() layers.Layer { return &layers.Activation{Fn: "softmax"} }, []int{5}, 0},
+		{"Flatten", func() layers.Layer { return &layers.Flatten{} }, []int{2, 3, 2}, 0},
+		{"Reshape", func() layers.Layer { return &layers.Reshape{TargetShape: []int{3, -1}} }, []int{6}, 0},
+		{"Conv2D", func() layers.Layer {
+			return &layers.Conv2D{Filters: 3, KernelSize: [2]int{2, 3}, Activation: "tanh"}
+		}, []int{4, 5, 2}, 2*3*2*3 + 3},
+		{"Conv2DSameStrided", func() layers.Layer {
+			return &layers.Conv2D{Filters: 2, KernelSize: [2]int{3, 3}, Padding: "same", Strides: [2]int{1, 1}}
+		}, []int{4, 4, 1}, 9*2 + 2},
+		{"MaxPooling2D", func() layers.Layer { return &layers.MaxPooling2D{} }, []int{4, 6, 2}, 0},
+		{"DropoutInference", func() layers.Layer { return &layers.Dropout{Rate: 0.5} }, []int{4}, 0},
+	}
+}
+
+// TestLayers checks, on every engine, that each layer's output has the
+// shape Build predicted, that its parameter count is Keras's, and that its
+// gradients (input and weights) match finite differences.
+func TestLayers(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, c := range layerCases() {
+			t.Run(c.name, func(t *testing.T) {
+				l := c.layer()
+				out := build(t, l, c.sample...)
+				params := 0
+				for _, w := range l.Common().Weights() {
+					params += w.Shape.Size()
+				}
+				if params != c.params {
+					t.Errorf("%d parameters, Keras has %d", params, c.params)
+				}
+				in := inputsFor(l, 2, c.sample)
+				fn := callFunc(l, false)
+				got, err := backendtest.Eval(be, backend.Float64, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+					return []backend.Value{fn(b, v)}, nil
+				}, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := out.Shape()
+				want[0] = 2
+				if !got[0].Shape.Equal(want) {
+					t.Fatalf("output shape %v, Build predicted %v", got[0].Shape, want)
+				}
+				if c.name == "MaxPooling2D" {
+					in[0] = distinct(in[0].Shape) // no ties within a finite-difference step
+				}
+				wts := backendtest.Random(99, -1, 1, got[0].Shape...)
+				all := make([]int, len(in))
+				for i := range all {
+					all[i] = i
+				}
+				backendtest.CheckGradient(t, be, func(b backend.Builder, v []backend.Value) backend.Value {
+					return b.Sum(b.Mul(fn(b, v), b.Constant(wts.Data, wts.Shape)))
+				}, in, all, 1e-5)
+			})
+		}
+	})
+}
+
+func distinct(s backend.Shape) backendtest.Array {
+	a := backendtest.Array{Shape: s, Data: make([]float64, s.Size())}
+	for i := range a.Data {
+		a.Data[i] = math.Sin(float64(i)*1.7) + float64(i)*1e-3
+	}
+	return a
+}
+
+// TestDenseValues checks Dense against x·W + b computed by hand.
+func TestDenseValues(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		l := &layers.Dense{Units: 2, Activation: "relu"}
+		build(t, l, 3)
+		x := backendtest.Array{Shape: backend.Shape{2, 3}, Data: []float64{1, 2, 3, -1, -2, -3}}
+		w := backendtest.Array{Shape: backend.Shape{3, 2}, Data: []float64{1, 0, 0, 1, 1, -1}}
+		b := backendtest.Array{Shape: backend.Shape{2}, Data: []float64{0.5, -0.5}}
+		fn := callFunc(l, false)
+		got, err := backendtest.Eval(be, backend.Float32, func(bl backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return []backend.Value{fn(bl, v)}, nil
+		}, []backendtest.Array{x, w, b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// row 1: (1+3+0.5, 2-3-0.5) = (4.5, -1.5) -> relu (4.5, 0)
+		// row 2: (-1-3+0.5, -2+3-0.5) = (-3.5, 0.5) -> relu (0, 0.5)
+		backendtest.AssertClose(t, "Dense", got[0], backendtest.Array{Shape: backend.Shape{2, 2}, Data: []float64{4.5, 0, 0, 0.5}}, 1e-6)
+	})
+}
+
+// TestDropoutTraining checks inverted dropout: in training about Rate of
+// the values are zero and the rest are scaled by 1/(1-Rate), so the mean is
+// kept; at inference the input passes unchanged (TestLayers).
+func TestDropoutTraining(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		l := &layers.Dropout{Rate: 0.25}
+		build(t, l, 1000)
+		ones := backendtest.Array{Shape: backend.Shape{4, 1000}, Data: make([]float64, 4000)}
+		for i := range ones.Data {
+			ones.Data[i] = 1
+		}
+		fn := callFunc(l, true)
+		got, err := backendtest.Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return []backend.Value{fn(b, v)}, nil
+		}, []backendtest.Array{ones})
+		if err != nil {
+			t.Fatal(err)
+		}
+		zeros := 0
+		for _, v := range got[0].Data {
+			switch {
+			case v == 0:
+				zeros++
+			case math.Abs(v-1/0.75) > 1e-6:
+				t.Fatalf("kept value %v, want 1/(1-0.25)", v)
+			}
+		}
+		if frac := float64(zeros) / 4000; frac < 0.22 || frac > 0.28 {
+			t.Errorf("dropped %.3f of the values, want about 0.25", frac)
+		}
+	})
+}
+
+func TestShapeErrorsNameTheLayer(t *testing.T) {
+	cases := []struct {
+		layer  layers.Layer
+		sample []int
+		want   []string
+	}{
+		{&layers.Conv2D{Filters: 2, KernelSize: [2]int{3, 3}, Base: layers.Base{Name: "conv"}}, []int{784}, []string{`"conv" (Conv2D)`, "(None, 784)", "(batch, rows, cols, channels)"}},
+		{&layers.Conv2D{Filters: 2, KernelSize: [2]int{5, 5}}, []int{3, 3, 1}, []string{"Conv2D", "larger than"}},
+		{&layers.Dense{Units: 0}, []int{3}, []string{"Dense", "units must be positive"}},
+		{&layers.Dense{Units: 2, Activation: "swish2"}, []int{3}, []string{"unknown activation", "relu"}},
+		{&layers.Reshape{TargetShape: []int{4, 4}}, []int{10}, []string{"Reshape", "cannot reshape 10 values"}},
+		{&layers.Dropout{Rate: 1}, []int{3}, []string{"rate must be in [0, 1)"}},
+		{&layers.MaxPooling2D{}, []int{1, 1, 1}, []string{"MaxPooling2D", "larger than"}},
+	}
+	for _, c := range cases {
+		out := layers.Apply(c.layer, layers.Input(c.sample...))
+		if out.Err() == nil {
+			t.Errorf("%s on %v: no error", c.layer.ClassName(), c.sample)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out.Err().Error(), w) {
+				t.Errorf("error %q does not mention %q", out.Err(), w)
+			}
+		}
+	}
+	// A Dense layer built for 3 features rejects 4.
+	d := &layers.Dense{Units: 2}
+	layers.Apply(d, layers.Input(3))
+	if err := layers.Apply(d, layers.Input(4)).Err(); err == nil || !strings.Contains(err.Error(), "expected axis -1 of input shape to have value 3") {
+		t.Errorf("reusing Dense on another width: %v", err)
+	}
+}
