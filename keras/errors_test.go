@@ -1,0 +1,123 @@
+package keras_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+func mlp(t *testing.T, in, out int, act string) *keras.Model {
+	t.Helper()
+	m, err := keras.NewSequential(layers.Input(in), &layers.Dense{Units: 8, Activation: "relu"}, &layers.Dense{Units: out, Activation: act})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func wantErr(t *testing.T, err error, parts ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error, want one mentioning %q", parts)
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("error %q does not mention %q", err, p)
+		}
+	}
+}
+
+func TestCompileRejectsUnknownNames(t *testing.T) {
+	m := mlp(t, 2, 3, "softmax")
+	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: "adamw9", Loss: "mse"}), `unknown optimizer "adamw9"`, "adam")
+	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "hinge9"}), `unknown loss "hinge9"`)
+	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Metrics: []any{"f1"}}), `unknown metric "f1"`)
+	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: "sgd"}), "needs a Loss")
+	wantErr(t, m.Compile(keras.CompileOptions{Loss: "mse", Backend: "tensorflow"}), `unknown kerasgo backend "tensorflow"`, "gorgonia", "import _")
+	wantErr(t, m.Compile(keras.CompileOptions{Loss: "mse", Backend: "gorgonia:cuda"}), "not supported")
+}
+
+func TestFitRejectsBadData(t *testing.T) {
+	ctx := context.Background()
+	m, err := keras.NewSequential(layers.Input(4, 4, 1), &layers.Flatten{}, &layers.Dense{Units: 3, Activation: "softmax"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy"}); err != nil {
+		t.Fatal(err)
+	}
+	x := keras.Array{Shape: []int{2, 16}, Data: make([]float32, 32)}
+	y := keras.Array{Shape: []int{2}, Data: []float32{0, 1}}
+	_, err = m.Fit(ctx, x, y, keras.FitOptions{})
+	wantErr(t, err, `layer "input_layer"`, "expected shape (None, 4, 4, 1)", "received data of shape (2, 16)")
+
+	x = keras.Array{Shape: []int{2, 4, 4, 1}, Data: make([]float32, 32)}
+	_, err = m.Fit(ctx, x, keras.Array{Shape: []int{2}, Data: []float32{0, 3}}, keras.FitOptions{})
+	wantErr(t, err, "label 3 at index 1 is out of range", "3 classes")
+
+	_, err = m.Fit(ctx, x, keras.Array{Shape: []int{3}, Data: []float32{0, 1, 2}}, keras.FitOptions{})
+	wantErr(t, err, "x has 2 samples but y has 3")
+
+	_, err = m.Fit(ctx, keras.Array{Shape: []int{2, 4, 4, 1}, Data: make([]float32, 31)}, y, keras.FitOptions{})
+	wantErr(t, err, "holds 31 values")
+
+	_, err = m.Evaluate(ctx, x, keras.Array{Shape: []int{2, 3}, Data: make([]float32, 6)}, keras.EvaluateOptions{})
+	wantErr(t, err, "not class indices", "categorical_crossentropy")
+}
+
+func TestUncompiledAndUnbuilt(t *testing.T) {
+	m, err := keras.NewSequential(&layers.Dense{Units: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Summary()
+	wantErr(t, err, "not built yet")
+	x := keras.Array{Shape: []int{1, 3}, Data: []float32{1, 2, 3}}
+	_, err = m.Predict(context.Background(), x, keras.EvaluateOptions{})
+	wantErr(t, err, "must be compiled")
+}
+
+func TestNaNLossStopsTrainingAndKeepsWeights(t *testing.T) {
+	m := mlp(t, 2, 1, "")
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 1e30}, Loss: "mse"}); err != nil {
+		t.Fatal(err)
+	}
+	x := keras.Array{Shape: []int{8, 2}, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}}
+	y := keras.Array{Shape: []int{8, 1}, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8}}
+	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 5, BatchSize: 2})
+	if !errors.Is(err, keras.ErrNaNLoss) {
+		t.Fatalf("error = %v, want ErrNaNLoss", err)
+	}
+	wantErr(t, err, "at epoch", "batch", "TerminateOnNaN")
+	w, err := m.GetWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range w {
+		for _, f := range v {
+			if math.IsNaN(float64(f)) {
+				t.Fatal("weights hold NaN after the stop; want those of the last good step")
+			}
+		}
+	}
+}
+
+func TestFitStopsOnCancel(t *testing.T) {
+	m := mlp(t, 2, 3, "softmax")
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy"}); err != nil {
+		t.Fatal(err)
+	}
+	x, y := blobs(64, 3, 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: 2})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error = %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,142 @@
+package losses_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	_ "github.com/kerasgo/kerasgo/backends/all"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/losses"
+)
+
+func arr(shape []int, data ...float64) backendtest.Array {
+	return backendtest.Array{Shape: backend.Shape(shape), Data: data}
+}
+
+// Reference values computed from the formulas in float64.
+func softmaxRow(z []float64) []float64 {
+	m := math.Inf(-1)
+	for _, v := range z {
+		m = math.Max(m, v)
+	}
+	s := 0.0
+	out := make([]float64, len(z))
+	for i, v := range z {
+		out[i] = math.Exp(v - m)
+		s += out[i]
+	}
+	for i := range out {
+		out[i] /= s
+	}
+	return out
+}
+
+type lossCase struct {
+	name        string
+	loss        losses.Loss
+	yTrue, pred backendtest.Array
+	want        float64
+}
+
+func lossCases() []lossCase {
+	probs := arr([]int{2, 3}, 0.7, 0.2, 0.1, 0.1, 0.3, 0.6)
+	onehot := arr([]int{2, 3}, 1, 0, 0, 0, 0, 1)
+	sparse := arr([]int{2}, 0, 2)
+	ce := -(math.Log(0.7) + math.Log(0.6)) / 2
+	logits := arr([]int{2, 3}, 2, -1, 0.5, 0.3, 0.1, 1.7)
+	s0, s1 := softmaxRow(logits.Data[:3]), softmaxRow(logits.Data[3:])
+	ceLogits := -(math.Log(s0[0]) + math.Log(s1[2])) / 2
+	bin := arr([]int{2, 2}, 0.9, 0.2, 0.4, 0.7)
+	binTrue := arr([]int{2, 2}, 1, 0, 0, 1)
+	bce := -(math.Log(0.9) + math.Log(0.8) + math.Log(0.6) + math.Log(0.7)) / 4
+	sig := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+	binLogits := arr([]int{2, 2}, 2.2, -1.4, -0.4, 0.8)
+	bceLogits := -(math.Log(sig(2.2)) + math.Log(1-sig(-1.4)) + math.Log(1-sig(-0.4)) + math.Log(sig(0.8))) / 4
+	mse := ((0.7-1)*(0.7-1) + 0.2*0.2 + 0.1*0.1 + 0.1*0.1 + 0.3*0.3 + (0.6-1)*(0.6-1)) / 6
+	return []lossCase{
+		{"categorical", losses.CategoricalCrossentropy{}, onehot, probs, ce},
+		{"categoricalLogits", losses.CategoricalCrossentropy{FromLogits: true}, onehot, logits, ceLogits},
+		{"sparse", losses.SparseCategoricalCrossentropy{}, sparse, probs, ce},
+		{"sparseColumn", losses.SparseCategoricalCrossentropy{}, arr([]int{2, 1}, 0, 2), probs, ce},
+		{"sparseLogits", losses.SparseCategoricalCrossentropy{FromLogits: true}, sparse, logits, ceLogits},
+		{"binary", losses.BinaryCrossentropy{}, binTrue, bin, bce},
+		{"binaryLogits", losses.BinaryCrossentropy{FromLogits: true}, binTrue, binLogits, bceLogits},
+		{"mse", losses.MeanSquaredError{}, onehot, probs, mse},
+	}
+}
+
+// TestLosses checks each loss's value against its formula and its gradient
+// with respect to the prediction against finite differences, on every
+// engine.
+func TestLosses(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, c := range lossCases() {
+			t.Run(c.name, func(t *testing.T) {
+				fn := func(b backend.Builder, v []backend.Value) backend.Value { return c.loss.Compute(b, v[0], v[1]) }
+				for _, dt := range []backend.DType{backend.Float64, backend.Float32} {
+					got, err := backendtest.Eval(be, dt, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+						return []backend.Value{fn(b, v)}, nil
+					}, []backendtest.Array{c.yTrue, c.pred})
+					if err != nil {
+						t.Fatal(err)
+					}
+					tol := 1e-9
+					if dt == backend.Float32 {
+						tol = 1e-5
+					}
+					backendtest.AssertClose(t, c.loss.Name()+" "+dt.String(), got[0], arr(nil, c.want), tol)
+				}
+				backendtest.CheckGradient(t, be, fn, []backendtest.Array{c.yTrue, c.pred}, []int{1}, 1e-5)
+			})
+		}
+	})
+}
+
+func TestProbabilitiesAreClipped(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		got, err := backendtest.Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return []backend.Value{losses.CategoricalCrossentropy{}.Compute(b, v[0], v[1])}, nil
+		}, []backendtest.Array{arr([]int{1, 2}, 1, 0), arr([]int{1, 2}, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := -math.Log(losses.Epsilon); math.Abs(got[0].Data[0]-want) > 1e-3 {
+			t.Errorf("loss of a confident wrong prediction = %v, want -log(epsilon) = %v", got[0].Data[0], want)
+		}
+	})
+}
+
+func TestCheckTargets(t *testing.T) {
+	pred := backend.Shape{-1, 10}
+	cases := []struct {
+		loss  losses.Loss
+		y     []float32
+		shape backend.Shape
+		want  string
+	}{
+		{losses.SparseCategoricalCrossentropy{}, []float32{3, 10}, backend.Shape{2}, "label 10 at index 1 is out of range"},
+		{losses.SparseCategoricalCrossentropy{}, []float32{-1}, backend.Shape{1}, "out of range"},
+		{losses.SparseCategoricalCrossentropy{}, []float32{1.5}, backend.Shape{1}, "out of range"},
+		{losses.CategoricalCrossentropy{}, []float32{3, 4}, backend.Shape{2}, "sparse_categorical_crossentropy"},
+		{losses.BinaryCrossentropy{}, make([]float32, 20), backend.Shape{2, 10}, ""},
+		{losses.BinaryCrossentropy{}, append(make([]float32, 19), 2), backend.Shape{2, 10}, "out of range"},
+		{losses.MeanSquaredError{}, make([]float32, 4), backend.Shape{2, 2}, "do not match"},
+	}
+	for _, c := range cases {
+		err := c.loss.CheckTargets(c.y, c.shape, pred)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s %v: unexpected error %v", c.loss.Name(), c.y, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %v: error %v, want one containing %q", c.loss.Name(), c.y, err, c.want)
+		}
+	}
+	if _, err := losses.Get("hinge2"); err == nil || !strings.Contains(err.Error(), "sparse_categorical_crossentropy") {
+		t.Errorf("unknown loss: %v", err)
+	}
+}

@@ -1,0 +1,220 @@
+package keras_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/callbacks"
+	"github.com/kerasgo/kerasgo/keras/layers"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// The Keras MNIST convnet's summary, with Keras's parameter counts:
+// 320, 18496, 1179776, 1290; 1,199,882 in all.
+func TestSummaryGolden(t *testing.T) {
+	m, err := keras.NewSequential(
+		layers.Input(28, 28, 1),
+		&layers.Conv2D{Filters: 32, KernelSize: [2]int{3, 3}, Activation: "relu"},
+		&layers.Conv2D{Filters: 64, KernelSize: [2]int{3, 3}, Activation: "relu"},
+		&layers.MaxPooling2D{PoolSize: [2]int{2, 2}},
+		&layers.Dropout{Rate: 0.25},
+		&layers.Flatten{},
+		&layers.Dense{Units: 128, Activation: "relu"},
+		&layers.Dropout{Rate: 0.5},
+		&layers.Dense{Units: 10, Activation: "softmax"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Summary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.CountParams() != 1199882 {
+		t.Errorf("CountParams = %d, Keras gives 1199882", m.CountParams())
+	}
+	golden(t, "convnet_summary.txt", s)
+}
+
+func TestProgressOutputFormat(t *testing.T) {
+	x, y := blobs(100, 3, 3)
+	for _, verbose := range []int{1, 2} {
+		m := mlp(t, 2, 3, "softmax")
+		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}}); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 2, BatchSize: 32, Verbose: verbose, Output: &out, ValidationSplit: 0.2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var line string
+		if verbose == 1 { // not a terminal: one line per epoch
+			line = `3/3 \[==============================\] - \d+s \d+(ms|us|s)/step - loss: \d\.\d{4} - accuracy: \d\.\d{4} - val_loss: \d\.\d{4} - val_accuracy: \d\.\d{4}\n`
+		} else {
+			line = `3/3 - \d+s - \d+(ms|us|s)/step - loss: \d\.\d{4} - accuracy: \d\.\d{4} - val_loss: \d\.\d{4} - val_accuracy: \d\.\d{4}\n`
+		}
+		want := regexp.MustCompile(`^Epoch 1/2\n` + line + `Epoch 2/2\n` + line + `$`)
+		if !want.MatchString(out.String()) {
+			t.Errorf("verbose %d output:\n%s", verbose, out.String())
+		}
+	}
+}
+
+func TestProgbarInPlace(t *testing.T) {
+	live := true
+	var out bytes.Buffer
+	p := &callbacks.Progbar{W: &out, Verbose: 1, Live: &live}
+	p.OnTrainBegin(callbacks.Params{Epochs: 1, Steps: 3})
+	p.OnEpochBegin(0)
+	p.OnBatchEnd(0, callbacks.Logs{{Name: "loss", Value: 0.5}})
+	p.OnEpochEnd(0, callbacks.Logs{{Name: "loss", Value: 0.25}})
+	want := regexp.MustCompile(`^Epoch 1/1\n\r1/3 \[=========>\.{20}\] - ETA: \d+s - loss: 0\.5000\r3/3 \[={30}\] - \d+s \d+\w+/step - loss: 0\.2500\n$`)
+	if !want.MatchString(out.String()) {
+		t.Errorf("output %q", out.String())
+	}
+	if got := callbacks.Bar(37, 469); got != " 37/469 [=>............................]" {
+		t.Errorf("Bar(37, 469) = %q", got)
+	}
+	if got := callbacks.FormatLogs(callbacks.Logs{{Name: "loss", Value: 0.00012}}); got != " - loss: 1.2000e-04" {
+		t.Errorf("small value formatted %q", got)
+	}
+}
+
+func TestValidationAndHistory(t *testing.T) {
+	x, y := blobs(200, 3, 4)
+	vx, vy := blobs(50, 3, 5)
+	m := mlp(t, 2, 3, "softmax")
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, ValidationData: &keras.Data{X: vx, Y: vy}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := h.Names()
+	if len(names) != 4 || names[0] != "loss" || names[1] != "accuracy" || names[2] != "val_loss" || names[3] != "val_accuracy" {
+		t.Errorf("history names %v", names)
+	}
+	if len(h.Epochs) != 3 || len(h.Logs["val_loss"]) != 3 {
+		t.Errorf("history %+v", h)
+	}
+	// val_loss is the loss Evaluate reports on the same data.
+	logs, err := m.Evaluate(context.Background(), vx, vy, keras.EvaluateOptions{BatchSize: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := logs.Get("loss"); abs(v-h.Logs["val_loss"][2]) > 1e-5 {
+		t.Errorf("Evaluate loss %v, last val_loss %v", v, h.Logs["val_loss"][2])
+	}
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func TestFunctionalModelAndWeights(t *testing.T) {
+	in := layers.Input(2)
+	h := layers.Apply(&layers.Dense{Units: 4, Activation: "relu"}, in)
+	out := layers.Apply(&layers.Dense{Units: 1}, h)
+	m, err := keras.NewModel(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := m.GetWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w) != 4 || len(w[0]) != 8 || len(w[3]) != 1 {
+		t.Fatalf("weights have sizes %d", len(w))
+	}
+	// Set known weights: out = sum(relu(x·I)) for x >= 0.
+	w[0] = []float32{1, 0, 0, 0, 0, 1, 0, 0}
+	w[1] = make([]float32, 4)
+	w[2] = []float32{1, 1, 1, 1}
+	w[3] = []float32{0.5}
+	if err := m.SetWeights(w); err != nil {
+		t.Fatal(err)
+	}
+	x := keras.Array{Shape: []int{3, 2}, Data: []float32{1, 2, 3, 4, 0, 0}}
+	pred, err := m.Predict(context.Background(), x, keras.EvaluateOptions{BatchSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{3.5, 7.5, 0.5}
+	if len(pred.Data) != 3 || pred.Shape[0] != 3 || pred.Shape[1] != 1 {
+		t.Fatalf("prediction %v", pred)
+	}
+	for i := range want {
+		if pred.Data[i] != want[i] {
+			t.Errorf("prediction %v, want %v", pred.Data, want)
+		}
+	}
+	if err := m.SetWeights(w[:2]); err == nil {
+		t.Error("SetWeights with too few arrays: no error")
+	}
+	// Compiling again keeps the weights.
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse"}); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := m.Predict(context.Background(), x, keras.EvaluateOptions{})
+	for i := range want {
+		if again.Data[i] != want[i] {
+			t.Errorf("after recompiling: prediction %v, want %v", again.Data, want)
+		}
+	}
+}
+
+func TestSameSeedSameTraining(t *testing.T) {
+	x, y := blobs(64, 3, 6)
+	run := func() []float64 {
+		m, err := keras.NewSequential(layers.Input(2), &layers.Dense{Units: 8, Activation: "relu"}, &layers.Dropout{Rate: 0.3}, &layers.Dense{Units: 3, Activation: "softmax"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Seed: 5}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, BatchSize: 16, Seed: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.Logs["loss"]
+	}
+	a, b := run(), run()
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("two runs with the same seeds: losses %v and %v", a, b)
+		}
+	}
+}
