@@ -18,9 +18,9 @@ import (
 
 	_ "github.com/kerasgo/kerasgo/backends/gorgonia"
 	"github.com/kerasgo/kerasgo/datasets/mnist"
+	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
-	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
 func main() {
@@ -49,7 +49,7 @@ func run(ctx context.Context, be, modelName, dataset, dataDir string, epochs, ba
 		return err
 	}
 	fmt.Printf("Dataset: %s (%d training, %d test images) from %s\n", ds.Title, ds.Train.Count, ds.Test.Count, ds.Source)
-	model, err := buildModel(modelName)
+	model, err := models.New(modelName)
 	if err != nil {
 		return err
 	}
@@ -106,30 +106,4 @@ func loadData(ctx context.Context, name, dir string) (*mnist.Dataset, error) {
 	}
 	fmt.Printf("MNIST is not available (%v); using Fashion-MNIST instead\n", err)
 	return mnist.Load(ctx, "fashion", mnist.Options{Dir: dir, Download: true})
-}
-
-func buildModel(name string) (*keras.Model, error) {
-	switch name {
-	case "mlp":
-		return keras.NewSequential(
-			layers.Input(28, 28, 1),
-			&layers.Flatten{},
-			&layers.Dense{Units: 512, Activation: "relu"},
-			&layers.Dense{Units: 512, Activation: "relu"},
-			&layers.Dense{Units: 10, Activation: "softmax"},
-		)
-	case "cnn": // the classic Keras MNIST convnet
-		return keras.NewSequential(
-			layers.Input(28, 28, 1),
-			&layers.Conv2D{Filters: 32, KernelSize: [2]int{3, 3}, Activation: "relu"},
-			&layers.Conv2D{Filters: 64, KernelSize: [2]int{3, 3}, Activation: "relu"},
-			&layers.MaxPooling2D{PoolSize: [2]int{2, 2}},
-			&layers.Dropout{Rate: 0.25},
-			&layers.Flatten{},
-			&layers.Dense{Units: 128, Activation: "relu"},
-			&layers.Dropout{Rate: 0.5},
-			&layers.Dense{Units: 10, Activation: "softmax"},
-		)
-	}
-	return nil, fmt.Errorf("unknown model %q: use mlp or cnn", name)
 }

@@ -1,4 +1,3 @@
-// Package activations maps Keras's activation names to Builder ops.
 package activations
 
 import (

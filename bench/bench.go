@@ -1,0 +1,101 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kerasgo/kerasgo/internal/models"
+	"github.com/kerasgo/kerasgo/keras"
+)
+
+// Data returns n random 28x28x1 images and labels: step time does not
+// depend on the values, so benchmarks need no dataset.
+func Data(n int, seed uint64) (keras.Array, keras.Array) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	x := make([]float32, n*28*28)
+	for i := range x {
+		x[i] = r.Float32()
+	}
+	y := make([]float32, n)
+	for i := range y {
+		y[i] = float32(r.IntN(10))
+	}
+	return keras.Array{Shape: []int{n, 28, 28, 1}, Data: x}, keras.Array{Shape: []int{n}, Data: y}
+}
+
+// Compiled returns the named model compiled as the demo compiles it.
+func Compiled(model, engine string) (*keras.Model, error) {
+	m, err := models.New(model)
+	if err != nil {
+		return nil, err
+	}
+	err = m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: engine, Seed: 1})
+	return m, err
+}
+
+// Result is one measurement.
+type Result struct {
+	Model    string
+	Engine   string
+	Batch    int
+	Steps    int
+	PerStep  time.Duration
+	PeakRSS  int64 // bytes, the process's high-water mark
+	Threads  int
+	Compiled time.Duration // first (compiling) step
+}
+
+// StepTime trains steps batches (after warmup ones, which compile) with
+// Fit and returns the mean time per step.
+func StepTime(ctx context.Context, model, engine string, batch, warmup, steps int) (Result, error) {
+	m, err := Compiled(model, engine)
+	if err != nil {
+		return Result{}, err
+	}
+	x, y := Data(batch*steps, 1)
+	wx, wy := Data(batch*warmup, 2)
+	start := time.Now()
+	if _, err := m.Fit(ctx, wx, wy, keras.FitOptions{BatchSize: batch, NoShuffle: true}); err != nil {
+		return Result{}, err
+	}
+	compiled := time.Since(start)
+	start = time.Now()
+	if _, err := m.Fit(ctx, x, y, keras.FitOptions{BatchSize: batch, NoShuffle: true}); err != nil {
+		return Result{}, err
+	}
+	per := time.Since(start) / time.Duration(steps)
+	return Result{Model: model, Engine: m.Backend().Name(), Batch: batch, Steps: steps, PerStep: per,
+		PeakRSS: PeakRSS(), Threads: runtime.GOMAXPROCS(0), Compiled: compiled}, nil
+}
+
+// PeakRSS returns the process's peak resident set size (VmHWM) in bytes,
+// or -1 where /proc is not available.
+func PeakRSS() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				return -1
+			}
+			return kb * 1024
+		}
+	}
+	return -1
+}
+
+// String formats r as one line of key=value pairs that scripts/bench.sh
+// parses.
+func (r Result) String() string {
+	return fmt.Sprintf("impl=kerasgo-%s model=%s batch=%d steps=%d threads=%d ms_per_step=%.2f peak_rss_mb=%.0f",
+		r.Engine, r.Model, r.Batch, r.Steps, r.Threads, float64(r.PerStep.Microseconds())/1000, float64(r.PeakRSS)/(1<<20))
+}

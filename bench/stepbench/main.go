@@ -1,0 +1,30 @@
+// Command stepbench measures kerasgo's training step time and peak memory
+// for the demo's MLP or CNN, and prints one line for scripts/bench.sh:
+//
+//	go run ./bench/stepbench -model cnn -steps 10
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	_ "github.com/kerasgo/kerasgo/backends/all"
+	"github.com/kerasgo/kerasgo/bench"
+)
+
+func main() {
+	model := flag.String("model", "mlp", "mlp or cnn")
+	engine := flag.String("backend", "", "engine (default: as kerasgo selects)")
+	batch := flag.Int("batch", 128, "batch size")
+	warmup := flag.Int("warmup", 3, "untimed steps first (they compile)")
+	steps := flag.Int("steps", 20, "timed steps")
+	flag.Parse()
+	r, err := bench.StepTime(context.Background(), *model, *engine, *batch, *warmup, *steps)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepbench:", err)
+		os.Exit(1)
+	}
+	fmt.Println(r)
+}

@@ -1,0 +1,2 @@
+// Package activations maps Keras's activation names to Builder ops.
+package activations

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# make bench: time per training step and peak RSS for the demo MLP and CNN
+# (batch 128) on kerasgo's engines and, in the same run, on PyTorch (Debian's
+# python3-torch) with as many threads as Go uses; prints the ratios.
+#
+#   scripts/bench.sh [-steps-mlp N] [-steps-cnn N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+steps_mlp=30
+steps_cnn=8
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -steps-mlp) steps_mlp=$2; shift 2 ;;
+    -steps-cnn) steps_cnn=$2; shift 2 ;;
+    *) echo "bench: unknown flag $1" >&2; exit 2 ;;
+  esac
+done
+threads=$(go run ./bench/threads 2>/dev/null || nproc)
+py=/usr/bin/python3
+blas=$(readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null || echo "unknown")
+echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $threads, libblas.so.3 -> $blas"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+go build -o "$out.stepbench" ./bench/stepbench
+run() { echo "$1" >&2; "${@:2}" | tee -a "$out"; }
+for model in mlp cnn; do
+  steps=$steps_mlp; [ "$model" = cnn ] && steps=$steps_cnn
+  run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -steps "$steps"
+  if "$py" -c 'import torch' 2>/dev/null; then
+    run "pytorch $model..." "$py" bench/torch_step.py --model "$model" --threads "$threads" --steps "$steps"
+  else
+    echo "# PyTorch not found for $py: install python3-torch to compare" >&2
+  fi
+done
+rm -f "$out.stepbench"
+echo
+echo "# ratios (kerasgo / PyTorch, lower is better)"
+awk '
+  { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    key = f["model"]
+    if (f["impl"] ~ /^pytorch/) { pt[key] = f["ms_per_step"]; prss[key] = f["peak_rss_mb"] }
+    else { impl[++n] = f["impl"]; mdl[n] = key; ms[n] = f["ms_per_step"]; rss[n] = f["peak_rss_mb"] } }
+  END { for (i = 1; i <= n; i++) if (pt[mdl[i]] > 0)
+          printf "%-18s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
+            impl[i], mdl[i], ms[i], pt[mdl[i]], ms[i] / pt[mdl[i]], rss[i], prss[mdl[i]], rss[i] / prss[mdl[i]] }' "$out"
