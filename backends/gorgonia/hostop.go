@@ -64,6 +64,9 @@ func (op *hostOp) Do(vals ...G.Value) (G.Value, error) {
 	for i, v := range vals {
 		switch x := v.(type) {
 		case *tensor.Dense:
+			if x.RequiresIterator() { // a strided view: kernels want row-major data
+				x = x.Materialize().(*tensor.Dense)
+			}
 			in[i] = x
 		case G.Scalar: // passed as nil: no kernel reads a scalar input
 		default:

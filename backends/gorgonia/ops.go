@@ -195,49 +195,15 @@ func (o *graphOps) Reshape(x backend.Value, s backend.Shape) (backend.Value, err
 	return wrap(G.Reshape(node(x), tensor.Shape(s)))
 }
 
-// Conv2D runs Gorgonia's NCHW convolution between layout transposes.
+// Conv2D is an own channels_last kernel (conv.go): Gorgonia's Conv2d is
+// NCHW and the transposes around it cost a quarter of a CNN step.
 func (o *graphOps) Conv2D(x, k backend.Value, opt backend.ConvOptions, out backend.Shape) (backend.Value, error) {
-	xs, ks := x.Shape(), k.Shape()
-	_, padH, totH := backend.ConvOutputSize(xs[1], ks[0], opt.Strides[0], opt.Padding)
-	_, padW, totW := backend.ConvOutputSize(xs[2], ks[1], opt.Strides[1], opt.Padding)
-	if totH != 2*padH || totW != 2*padW {
-		return nil, fmt.Errorf("gorgonia supports only symmetric \"same\" padding; input %v, kernel %v and strides %v need uneven padding: use padding \"valid\"", xs, ks, opt.Strides)
-	}
-	nchw, err := G.Transpose(node(x), 0, 3, 1, 2)
-	if err != nil {
-		return nil, err
-	}
-	oihw, err := G.Transpose(node(k), 3, 2, 0, 1)
-	if err != nil {
-		return nil, err
-	}
-	y, err := G.Conv2d(nchw, oihw, tensor.Shape{ks[0], ks[1]}, []int{padH, padW}, opt.Strides[:], []int{1, 1})
-	if err != nil {
-		return nil, err
-	}
-	return wrap(G.Transpose(y, 0, 2, 3, 1))
+	return wrap(conv2D(node(x), node(k), opt, out))
 }
 
-// MaxPool2D runs Gorgonia's NCHW max pooling between layout transposes.
+// MaxPool2D is an own channels_last kernel (pool.go).
 func (o *graphOps) MaxPool2D(x backend.Value, opt backend.PoolOptions, out backend.Shape) (backend.Value, error) {
-	xs := x.Shape()
-	_, padH, totH := backend.ConvOutputSize(xs[1], opt.Size[0], opt.Strides[0], opt.Padding)
-	_, padW, totW := backend.ConvOutputSize(xs[2], opt.Size[1], opt.Strides[1], opt.Padding)
-	if totH != 2*padH || totW != 2*padW {
-		return nil, fmt.Errorf("gorgonia supports only symmetric \"same\" pooling; input %v with pool %v needs uneven padding: use padding \"valid\"", xs, opt.Size)
-	}
-	nchw, err := G.Transpose(node(x), 0, 3, 1, 2)
-	if err != nil {
-		return nil, err
-	}
-	y, err := G.MaxPool2D(nchw, tensor.Shape{opt.Size[0], opt.Size[1]}, []int{padH, padW}, opt.Strides[:])
-	if err != nil {
-		return nil, err
-	}
-	if got := y.Shape(); got[2] != out[1] || got[3] != out[2] {
-		return nil, fmt.Errorf("gorgonia pooled %v to %v, but Keras's rules give %v", xs, got, out)
-	}
-	return wrap(G.Transpose(y, 0, 2, 3, 1))
+	return wrap(maxPool2D(node(x), opt, out))
 }
 
 func (o *graphOps) ArgMax(x backend.Value) (backend.Value, error) {

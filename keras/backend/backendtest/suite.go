@@ -165,6 +165,7 @@ func cases() []opCase {
 		{"valid", []int{2, 5, 6, 3}, []int{3, 3, 3, 4}, backend.ConvOptions{}},
 		{"same", []int{2, 5, 5, 2}, []int{3, 3, 2, 3}, backend.ConvOptions{Padding: backend.Same}},
 		{"stride2", []int{1, 7, 7, 2}, []int{3, 3, 2, 2}, backend.ConvOptions{Strides: [2]int{2, 2}}},
+		{"sameUneven", []int{2, 6, 5, 2}, []int{3, 2, 2, 3}, backend.ConvOptions{Strides: [2]int{2, 2}, Padding: backend.Same}},
 	}
 	for _, c := range convs {
 		cs = append(cs, opCase{name: "Conv2D/" + c.name, inputs: []Array{Random(80, -1, 1, c.x...), Random(81, -1, 1, c.k...)}, grad: yes2,
@@ -179,6 +180,7 @@ func cases() []opCase {
 		{"2x2", []int{2, 4, 6, 3}, backend.PoolOptions{Size: [2]int{2, 2}}},
 		{"odd", []int{1, 5, 5, 2}, backend.PoolOptions{Size: [2]int{2, 2}}},
 		{"3x3stride1", []int{1, 5, 5, 2}, backend.PoolOptions{Size: [2]int{3, 3}, Strides: [2]int{1, 1}}},
+		{"sameUneven", []int{2, 5, 6, 2}, backend.PoolOptions{Size: [2]int{2, 2}, Padding: backend.Same}},
 	}
 	for _, p := range pools {
 		cs = append(cs, opCase{name: "MaxPool2D/" + p.name, inputs: []Array{distinct(90, p.x...)}, grad: yes,
