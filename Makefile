@@ -4,7 +4,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.7.0
 DEMO_FLAGS  ?=
 BENCH_FLAGS ?=
 
-.PHONY: demo test lint bench bench-go data setup
+.PHONY: demo test test-openblas lint bench bench-go data
 
 ## demo: set up a dataset if needed, then train the demo MLP for one epoch
 demo: data
@@ -19,6 +19,10 @@ test:
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build ./...
 	$(GO) test ./...
+
+## test-openblas: the opt-in OpenBLAS build (cgo, libopenblas-dev) passes the engine's tests
+test-openblas:
+	CGO_ENABLED=1 $(GO) test -tags openblas ./backends/... ./keras/... ./bench/...
 
 ## lint: gofmt, go vet and staticcheck must be clean
 lint:

@@ -41,6 +41,7 @@ func Compiled(model, engine string) (*keras.Model, error) {
 
 // Result is one measurement.
 type Result struct {
+	Label    string // how the implementation is named in the output
 	Model    string
 	Engine   string
 	Batch    int
@@ -96,6 +97,10 @@ func PeakRSS() int64 {
 // String formats r as one line of key=value pairs that scripts/bench.sh
 // parses.
 func (r Result) String() string {
-	return fmt.Sprintf("impl=kerasgo-%s model=%s batch=%d steps=%d threads=%d ms_per_step=%.2f peak_rss_mb=%.0f",
-		r.Engine, r.Model, r.Batch, r.Steps, r.Threads, float64(r.PerStep.Microseconds())/1000, float64(r.PeakRSS)/(1<<20))
+	label := r.Label
+	if label == "" {
+		label = "kerasgo-" + r.Engine
+	}
+	return fmt.Sprintf("impl=%s model=%s batch=%d steps=%d threads=%d ms_per_step=%.2f peak_rss_mb=%.0f",
+		label, r.Model, r.Batch, r.Steps, r.Threads, float64(r.PerStep.Microseconds())/1000, float64(r.PeakRSS)/(1<<20))
 }

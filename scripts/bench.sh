@@ -22,17 +22,27 @@ echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $th
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 go build -o "$out.stepbench" ./bench/stepbench
+# The opt-in OpenBLAS build (cgo, -tags openblas, libopenblas-dev).
+openblas=""
+if CGO_ENABLED=1 go build -tags openblas -o "$out.stepbench-openblas" ./bench/stepbench 2>/dev/null; then
+  openblas="$out.stepbench-openblas"
+else
+  echo "# OpenBLAS build skipped: install libopenblas-dev (and a C compiler) to measure it" >&2
+fi
 run() { echo "$1" >&2; "${@:2}" | tee -a "$out"; }
 for model in mlp cnn; do
   steps=$steps_mlp; [ "$model" = cnn ] && steps=$steps_cnn
-  run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -steps "$steps"
+  run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -steps "$steps" -label kerasgo-gorgonia
+  if [ -n "$openblas" ]; then
+    run "kerasgo gorgonia+openblas $model..." "$openblas" -model "$model" -backend gorgonia -steps "$steps" -label kerasgo-gorgonia+openblas
+  fi
   if "$py" -c 'import torch' 2>/dev/null; then
     run "pytorch $model..." "$py" bench/torch_step.py --model "$model" --threads "$threads" --steps "$steps"
   else
     echo "# PyTorch not found for $py: install python3-torch to compare" >&2
   fi
 done
-rm -f "$out.stepbench"
+rm -f "$out.stepbench" "$out.stepbench-openblas"
 echo
 echo "# ratios (kerasgo / PyTorch, lower is better)"
 awk '
@@ -41,5 +51,5 @@ awk '
     if (f["impl"] ~ /^pytorch/) { pt[key] = f["ms_per_step"]; prss[key] = f["peak_rss_mb"] }
     else { impl[++n] = f["impl"]; mdl[n] = key; ms[n] = f["ms_per_step"]; rss[n] = f["peak_rss_mb"] } }
   END { for (i = 1; i <= n; i++) if (pt[mdl[i]] > 0)
-          printf "%-18s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
+          printf "%-26s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
             impl[i], mdl[i], ms[i], pt[mdl[i]], ms[i] / pt[mdl[i]], rss[i], prss[mdl[i]], rss[i] / prss[mdl[i]] }' "$out"

@@ -20,11 +20,13 @@ func main() {
 	batch := flag.Int("batch", 128, "batch size")
 	warmup := flag.Int("warmup", 3, "untimed steps first (they compile)")
 	steps := flag.Int("steps", 20, "timed steps")
+	label := flag.String("label", "", "name for this build in the output (default kerasgo-<engine>)")
 	flag.Parse()
 	r, err := bench.StepTime(context.Background(), *model, *engine, *batch, *warmup, *steps)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stepbench:", err)
 		os.Exit(1)
 	}
+	r.Label = *label
 	fmt.Println(r)
 }
