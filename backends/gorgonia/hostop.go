@@ -25,6 +25,10 @@ type hostOp struct {
 	// diff returns the gradient of each input given the output's gradient;
 	// nil means the op is not differentiable.
 	diff func(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error)
+	// buf is the result tensor, reused from run to run: kernels overwrite
+	// every value. It is safe because a program's outputs are copied out
+	// after each run (program.Run) and nothing else outlives a run.
+	buf *tensor.Dense
 }
 
 var hostOpIDs atomic.Uint64
@@ -73,7 +77,10 @@ func (op *hostOp) Do(vals ...G.Value) (G.Value, error) {
 			return nil, fmt.Errorf("%s: input %d is %T, want a dense tensor", op.name, i, v)
 		}
 	}
-	out := tensor.New(tensor.Of(op.dtype), tensor.WithShape(op.out.Clone()...))
+	if op.buf == nil {
+		op.buf = tensor.New(tensor.Of(op.dtype), tensor.WithShape(op.out.Clone()...))
+	}
+	out := op.buf
 	if err := op.kernel(out, in); err != nil {
 		return nil, fmt.Errorf("%s: %w", op.name, err)
 	}

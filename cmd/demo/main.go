@@ -80,7 +80,7 @@ func run(ctx context.Context, be, modelName, dataset, dataDir string, epochs, ba
 		return err
 	}
 	fmt.Printf("Training took %s\n", time.Since(start).Round(time.Millisecond))
-	score, err := model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{BatchSize: 512})
+	score, err := model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{BatchSize: batch})
 	if err != nil {
 		return err
 	}
