@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
@@ -36,17 +37,7 @@ func golden(t *testing.T, name, got string) {
 // The Keras MNIST convnet's summary, with Keras's parameter counts:
 // 320, 18496, 1179776, 1290; 1,199,882 in all.
 func TestSummaryGolden(t *testing.T) {
-	m, err := keras.NewSequential(
-		layers.Input(28, 28, 1),
-		&layers.Conv2D{Filters: 32, KernelSize: [2]int{3, 3}, Activation: "relu"},
-		&layers.Conv2D{Filters: 64, KernelSize: [2]int{3, 3}, Activation: "relu"},
-		&layers.MaxPooling2D{PoolSize: [2]int{2, 2}},
-		&layers.Dropout{Rate: 0.25},
-		&layers.Flatten{},
-		&layers.Dense{Units: 128, Activation: "relu"},
-		&layers.Dropout{Rate: 0.5},
-		&layers.Dense{Units: 10, Activation: "softmax"},
-	)
+	m, err := models.New("cnn")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
-	"github.com/kerasgo/kerasgo/keras/initializers"
 )
 
 // Conv2D is a 2-D convolution over channels_last input (batch, rows, cols,
@@ -52,21 +51,8 @@ func (c *Conv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	kinit, err := initializers.Get(c.KernelInitializer, initializers.GlorotUniform{})
-	if err != nil {
+	if c.kernel, c.bias, err = c.addKernelAndBias(kshape, c.Filters, c.KernelInitializer, c.BiasInitializer, c.NoBias); err != nil {
 		return nil, err
-	}
-	if c.kernel, err = c.AddWeight("kernel", kshape, kinit); err != nil {
-		return nil, err
-	}
-	if !c.NoBias {
-		binit, err := initializers.Get(c.BiasInitializer, initializers.Constant{})
-		if err != nil {
-			return nil, err
-		}
-		if c.bias, err = c.AddWeight("bias", backend.Shape{c.Filters}, binit); err != nil {
-			return nil, err
-		}
 	}
 	return out, nil
 }

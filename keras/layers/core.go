@@ -5,7 +5,6 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
-	"github.com/kerasgo/kerasgo/keras/initializers"
 )
 
 // Dense is a densely connected layer: activation(x·kernel + bias), applied
@@ -44,21 +43,8 @@ func (d *Dense) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if d.kernel != nil && d.kernel.Shape[0] != features {
 		return nil, fmt.Errorf("expected axis -1 of input shape to have value %d, but received input with shape %v", d.kernel.Shape[0], in)
 	}
-	kinit, err := initializers.Get(d.KernelInitializer, initializers.GlorotUniform{})
-	if err != nil {
+	if d.kernel, d.bias, err = d.addKernelAndBias(backend.Shape{features, d.Units}, d.Units, d.KernelInitializer, d.BiasInitializer, d.NoBias); err != nil {
 		return nil, err
-	}
-	if d.kernel, err = d.AddWeight("kernel", backend.Shape{features, d.Units}, kinit); err != nil {
-		return nil, err
-	}
-	if !d.NoBias {
-		binit, err := initializers.Get(d.BiasInitializer, initializers.Constant{})
-		if err != nil {
-			return nil, err
-		}
-		if d.bias, err = d.AddWeight("bias", backend.Shape{d.Units}, binit); err != nil {
-			return nil, err
-		}
 	}
 	out := in.Clone()
 	out[len(out)-1] = d.Units

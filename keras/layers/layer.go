@@ -169,3 +169,22 @@ func (l *InputLayer) Build([]backend.Shape) (backend.Shape, error) {
 
 // Call returns the input unchanged.
 func (l *InputLayer) Call(_ *Context, in []backend.Value) backend.Value { return in[0] }
+
+// addKernelAndBias creates a layer's kernel of shape kshape and, unless
+// noBias, a bias of size units, from Keras initializer names (defaults
+// glorot_uniform and zeros). Dense and Conv2D share it.
+func (c *Base) addKernelAndBias(kshape backend.Shape, units int, kernelInit, biasInit string, noBias bool) (kernel, bias *Weight, err error) {
+	kinit, err := initializers.Get(kernelInit, initializers.GlorotUniform{})
+	if err != nil {
+		return nil, nil, err
+	}
+	if kernel, err = c.AddWeight("kernel", kshape, kinit); err != nil || noBias {
+		return kernel, nil, err
+	}
+	binit, err := initializers.Get(biasInit, initializers.Constant{})
+	if err != nil {
+		return nil, nil, err
+	}
+	bias, err = c.AddWeight("bias", backend.Shape{units}, binit)
+	return kernel, bias, err
+}
