@@ -4,7 +4,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.7.0
 DEMO_FLAGS  ?=
 BENCH_FLAGS ?=
 
-.PHONY: demo test test-openblas lint bench bench-go data
+.PHONY: demo test test-openblas lint bench bench-go data libtorch
 
 ## demo: set up a dataset if needed, then train the demo MLP for one epoch
 demo: data
@@ -37,3 +37,7 @@ bench:
 ## bench-go: only the Go testing.B benchmarks
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./bench/...
+
+## libtorch: find libtorch and generate build/gotch (overlay + alternate go.mod) for -tags libtorch
+libtorch:
+	$(GO) run ./cmd/kerasgo libtorch

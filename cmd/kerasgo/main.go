@@ -1,0 +1,67 @@
+// Command kerasgo holds kerasgo's setup tools.
+//
+//	kerasgo libtorch [-out build/gotch]   find libtorch and generate the gotch build overlay
+//
+// `make libtorch` runs the first; its output says how to build with the
+// libtorch engine.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/kerasgo/kerasgo/internal/libtorchbuild"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	var err error
+	switch os.Args[1] {
+	case "libtorch":
+		err = setupLibtorch(os.Args[2:])
+	default:
+		usage()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "kerasgo:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: kerasgo libtorch [-out dir]")
+	os.Exit(2)
+}
+
+func setupLibtorch(args []string) error {
+	fs := flag.NewFlagSet("libtorch", flag.ExitOnError)
+	out := fs.String("out", "build/gotch", "directory for the generated overlay")
+	fs.Parse(args)
+	inst, err := libtorchbuild.Find()
+	if err != nil {
+		return err
+	}
+	fmt.Println("found", inst.Describe())
+	dir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/sugarme/gotch").Output()
+	if err != nil || strings.TrimSpace(string(dir)) == "" {
+		return fmt.Errorf("gotch's source is not in the module cache (go list -m github.com/sugarme/gotch: %v): run go mod download", err)
+	}
+	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		return fmt.Errorf("locating kerasgo's module: %v", err)
+	}
+	ov, err := libtorchbuild.Generate(inst, strings.TrimSpace(string(dir)), strings.TrimSpace(string(root)), *out, os.Stdout)
+	if err != nil {
+		return err
+	}
+	if len(ov.Stubbed) > 0 {
+		fmt.Printf("stubbed %d gotch wrappers that do not exist in libtorch %s (they return an error if called)\n", len(ov.Stubbed), inst.Version)
+	}
+	fmt.Printf("wrote %s\nbuild with: go build %s ./...\n", ov.File, ov.GoFlags())
+	return nil
+}

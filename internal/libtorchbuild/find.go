@@ -1,0 +1,110 @@
+package libtorchbuild
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Install is a libtorch found on this machine.
+type Install struct {
+	Source      string   // "LIBTORCH", "debian" or "python"
+	Root        string   // where it was found
+	IncludeDirs []string // for the C++ compiler
+	LibDir      string   // holds libtorch.so
+	Version     string   // e.g. "1.13.1"
+	CUDA        bool     // libtorch_cuda.so is present
+	CXX11ABI    bool     // built with _GLIBCXX_USE_CXX11_ABI=1
+}
+
+// TargetVersion is the libtorch gotch v0.9.1 was generated for.
+const TargetVersion = "2.1.0"
+
+// ErrNotFound is returned when no libtorch is installed.
+var ErrNotFound = errors.New("no libtorch found")
+
+// Find looks for libtorch: the directory in $LIBTORCH (the official
+// libtorch layout, include/ and lib/), else Debian's libtorch-dev, else the
+// libtorch inside a Python torch install (python3 on PATH, then
+// /usr/bin/python3).
+func Find() (*Install, error) {
+	if root := os.Getenv("LIBTORCH"); root != "" {
+		inst, err := fromLayout("LIBTORCH", root, filepath.Join(root, "include"), filepath.Join(root, "lib"))
+		if err != nil {
+			return nil, fmt.Errorf("LIBTORCH=%s: %w", root, err)
+		}
+		return inst, nil
+	}
+	if inst, err := fromLayout("debian", "/usr", "/usr/include", "/usr/lib/x86_64-linux-gnu"); err == nil {
+		return inst, nil
+	}
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		out, err := exec.Command(py, "-c", "import torch, os; print(os.path.dirname(torch.__file__))").Output()
+		if err != nil {
+			continue
+		}
+		root := strings.TrimSpace(string(out))
+		if inst, err := fromLayout("python", root, filepath.Join(root, "include"), filepath.Join(root, "lib")); err == nil {
+			return inst, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: install Debian's libtorch-dev (apt-get install libtorch-dev libopenblas-dev), "+
+		"or set LIBTORCH to an unpacked official libtorch, or install PyTorch for python3", ErrNotFound)
+}
+
+var versionRE = regexp.MustCompile(`#define TORCH_VERSION_(MAJOR|MINOR|PATCH) (\d+)`)
+
+func fromLayout(source, root, include, lib string) (*Install, error) {
+	api := filepath.Join(include, "torch", "csrc", "api", "include")
+	data, err := os.ReadFile(filepath.Join(api, "torch", "version.h"))
+	if err != nil {
+		return nil, fmt.Errorf("no libtorch headers under %s: %w", include, err)
+	}
+	parts := map[string]string{}
+	for _, m := range versionRE.FindAllStringSubmatch(string(data), -1) {
+		parts[m[1]] = m[2]
+	}
+	if len(parts) != 3 {
+		return nil, fmt.Errorf("cannot read the libtorch version from %s", filepath.Join(api, "torch", "version.h"))
+	}
+	c10, err := os.ReadFile(filepath.Join(lib, "libc10.so"))
+	if err != nil {
+		return nil, fmt.Errorf("no libtorch libraries in %s: %w", lib, err)
+	}
+	if _, err := os.Stat(filepath.Join(lib, "libtorch_cpu.so")); err != nil {
+		return nil, fmt.Errorf("no libtorch_cpu.so in %s", lib)
+	}
+	_, cudaErr := os.Stat(filepath.Join(lib, "libtorch_cuda.so"))
+	includes := []string{include, api}
+	if include == "/usr/include" { // a system directory: naming it with -I breaks libstdc++'s #include_next
+		includes = []string{api}
+	}
+	return &Install{
+		Source: source, Root: root, IncludeDirs: includes, LibDir: lib,
+		Version: parts["MAJOR"] + "." + parts["MINOR"] + "." + parts["PATCH"],
+		CUDA:    cudaErr == nil,
+		// Libraries built with the C++11 ABI mangle std::string as
+		// std::__cxx11::basic_string.
+		CXX11ABI: bytes.Contains(c10, []byte("St7__cxx11")),
+	}, nil
+}
+
+// NeedsStubs reports whether this libtorch differs from the one gotch was
+// generated for, so that some wrappers may not compile.
+func (i *Install) NeedsStubs() bool {
+	return !strings.HasPrefix(i.Version, strings.TrimSuffix(TargetVersion, ".0"))
+}
+
+// Describe is a one-line summary for people.
+func (i *Install) Describe() string {
+	dev := "CPU"
+	if i.CUDA {
+		dev = "CUDA"
+	}
+	return fmt.Sprintf("libtorch %s (%s, from %s at %s)", i.Version, dev, i.Source, i.Root)
+}
