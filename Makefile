@@ -26,7 +26,7 @@ test-openblas:
 
 ## lint: gofmt, go vet and staticcheck must be clean
 lint:
-	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@out=$$(git ls-files '*.go' | xargs gofmt -l); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
