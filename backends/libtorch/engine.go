@@ -1,0 +1,178 @@
+//go:build libtorch
+
+package libtorch
+
+// extern void at_manual_seed(long long);
+// extern void at_set_num_threads(int);
+// extern int at_get_num_threads();
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/sugarme/gotch"
+	"github.com/sugarme/gotch/ts"
+)
+
+func init() {
+	backend.Register(Name, Open)
+}
+
+// the worker is shared: libtorch state (threads, seeds) is process-wide.
+var sharedWorker = newWorker()
+
+// Open returns the engine on device "" or "cpu", "cuda" or "cuda:N".
+func Open(device string) (backend.Backend, error) {
+	e := &engine{w: sharedWorker}
+	err := e.w.do(func() error {
+		C.at_set_num_threads(C.int(runtime.GOMAXPROCS(0)))
+		switch {
+		case device == "" || device == "cpu":
+			e.device, e.devName = gotch.CPU, "cpu"
+			return nil
+		case device == "cuda" || strings.HasPrefix(device, "cuda:"):
+			var cu gotch.Cuda
+			if !cu.IsAvailable() {
+				return fmt.Errorf("no CUDA device is available to this libtorch (%s): use \"libtorch:cpu\", or a libtorch built with CUDA on a machine with an NVIDIA GPU", device)
+			}
+			idx := 0
+			if n, ok := strings.CutPrefix(device, "cuda:"); ok {
+				var err error
+				if idx, err = strconv.Atoi(n); err != nil || idx < 0 {
+					return fmt.Errorf("bad CUDA device %q: use cuda or cuda:N", device)
+				}
+			}
+			if count := int(cu.DeviceCount()); idx >= count {
+				return fmt.Errorf("CUDA device %d does not exist: this machine has %d", idx, count)
+			}
+			e.device, e.devName = gotch.CudaBuilder(uint(idx)), fmt.Sprintf("cuda:%d", idx)
+			return nil
+		}
+		return fmt.Errorf("unknown libtorch device %q: use cpu, cuda or cuda:N", device)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+type engine struct {
+	w       *worker
+	device  gotch.Device
+	devName string
+}
+
+// tensor is the engine's Tensor. It owns its libtorch tensor.
+type tensor struct {
+	t     *ts.Tensor
+	shape backend.Shape
+	dtype backend.DType
+}
+
+func (t *tensor) Shape() backend.Shape { return t.shape.Clone() }
+func (t *tensor) DType() backend.DType { return t.dtype }
+
+func (e *engine) Name() string { return Name }
+
+func (e *engine) Capabilities() backend.Capabilities {
+	return backend.Capabilities{DTypes: []backend.DType{backend.Float32, backend.Float64}, Device: e.devName}
+}
+
+func kind(d backend.DType) gotch.DType {
+	if d == backend.Float64 {
+		return gotch.Double
+	}
+	return gotch.Float
+}
+
+func dims(s backend.Shape) []int64 {
+	out := make([]int64, len(s))
+	for i, d := range s {
+		out[i] = int64(d)
+	}
+	return out
+}
+
+// upload copies host data (a []float32 or []float64) to the device.
+func (e *engine) upload(data any, n int, s backend.Shape, dt backend.DType) (backend.Tensor, error) {
+	if s.Size() != n {
+		return nil, fmt.Errorf("%d values do not fill shape %v", n, s)
+	}
+	var out *tensor
+	err := e.w.do(func() error {
+		flat, err := ts.OfSlice(data)
+		if err != nil {
+			return err
+		}
+		shaped, err := reshape(flat, s)
+		flat.Drop()
+		if err != nil {
+			return err
+		}
+		if e.devName != "cpu" {
+			if shaped, err = shaped.ToDevice(e.device, kind(dt), false, false, true); err != nil {
+				return err
+			}
+		}
+		out = &tensor{t: shaped, shape: s.Clone(), dtype: dt}
+		return nil
+	})
+	return out, err
+}
+
+func (e *engine) FromFloat32(data []float32, s backend.Shape) (backend.Tensor, error) {
+	if len(data) == 0 {
+		data = []float32{}
+	}
+	return e.upload(data, len(data), s, backend.Float32)
+}
+
+func (e *engine) FromFloat64(data []float64, s backend.Shape) (backend.Tensor, error) {
+	return e.upload(data, len(data), s, backend.Float64)
+}
+
+// download copies a tensor to the host as dtype want.
+func (e *engine) download(t backend.Tensor, want gotch.DType, dst any) error {
+	lt, ok := t.(*tensor)
+	if !ok {
+		return fmt.Errorf("tensor %T does not belong to the libtorch backend", t)
+	}
+	return e.w.do(func() error {
+		host, err := lt.t.ToDevice(gotch.CPU, want, false, true, false)
+		if err != nil {
+			return err
+		}
+		defer host.Drop()
+		c, err := host.Contiguous(false)
+		if err != nil {
+			return err
+		}
+		defer c.Drop()
+		return c.CopyData(dst, uint(lt.shape.Size()))
+	})
+}
+
+func (e *engine) ToFloat32(t backend.Tensor) ([]float32, error) {
+	out := make([]float32, t.Shape().Size())
+	if len(out) == 0 {
+		return out, nil
+	}
+	return out, e.download(t, gotch.Float, out)
+}
+
+func (e *engine) ToFloat64(t backend.Tensor) ([]float64, error) {
+	out := make([]float64, t.Shape().Size())
+	if len(out) == 0 {
+		return out, nil
+	}
+	return out, e.download(t, gotch.Double, out)
+}
+
+func (e *engine) Close() error { return nil }
+
+// seed seeds libtorch's global generator (RandomUniform).
+func seed(s int64) { C.at_manual_seed(C.longlong(s)) }

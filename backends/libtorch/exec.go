@@ -1,0 +1,109 @@
+//go:build libtorch
+
+package libtorch
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/sugarme/gotch/ts"
+)
+
+// program is a Func ready to run eagerly.
+type program struct {
+	e     *engine
+	fn    backend.Func
+	specs []backend.Spec
+	info  backend.TraceInfo
+	seed  int64
+	runs  int64
+}
+
+// Compile checks fn with a shape-only trace (so shape errors surface here,
+// as on a graph engine) and records which inputs need gradients.
+func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.CompileOptions) (backend.Executable, error) {
+	info, err := backend.Trace(fn, specs)
+	if err != nil {
+		return nil, err
+	}
+	if info.GradOther {
+		return nil, errors.New("the libtorch engine takes Grad only with respect to a Func's inputs")
+	}
+	return &program{e: e, fn: fn, specs: specs, info: info, seed: opts.Seed}, nil
+}
+
+func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error) {
+	if len(inputs) != len(p.specs) {
+		return nil, fmt.Errorf("got %d inputs, the compiled function takes %d", len(inputs), len(p.specs))
+	}
+	for i, t := range inputs {
+		if _, ok := t.(*tensor); !ok {
+			return nil, fmt.Errorf("input %d is a %T, not a libtorch tensor", i, t)
+		}
+		if !t.Shape().Equal(p.specs[i].Shape) || t.DType() != p.specs[i].DType {
+			return nil, fmt.Errorf("input %d is %v %v; the function was compiled for %v %v", i, t.DType(), t.Shape(), p.specs[i].DType, p.specs[i].Shape)
+		}
+	}
+	err = p.e.w.do(func() error {
+		ops := &eagerOps{e: p.e, dtype: p.specs0DType()}
+		defer func() {
+			for _, t := range ops.arena {
+				t.Drop()
+			}
+			ts.GradSetEnabled(true)
+		}()
+		p.runs++
+		seed(p.seed*1_000_003 + p.runs)
+		if _, err := ts.GradSetEnabled(true); err != nil {
+			return err
+		}
+		args := make([]backend.Value, len(inputs))
+		for i, in := range inputs {
+			t := in.(*tensor).t
+			if p.info.GradInputs[i] {
+				// A fresh leaf that shares the input's storage and tracks
+				// gradients for this Run only.
+				d, err := t.Detach(false)
+				if err != nil {
+					return err
+				}
+				ops.arena = append(ops.arena, d)
+				if t, err = d.SetRequiresGrad(true, false); err != nil {
+					return err
+				}
+				ops.arena = append(ops.arena, t)
+			}
+			args[i] = &value{t: t, shape: in.Shape()}
+		}
+		b := backend.NewBuilder(ops)
+		results, err := p.fn(b, args)
+		if err == nil {
+			err = b.Err()
+		}
+		if err != nil {
+			return err
+		}
+		out = make([]backend.Tensor, len(results))
+		for i, r := range results {
+			// Detach: the caller gets a tensor with no autograd history,
+			// which survives the arena.
+			d, err := tv(r).Detach(false)
+			if err != nil {
+				return err
+			}
+			out[i] = &tensor{t: d, shape: r.Shape().Clone(), dtype: ops.dtype}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (p *program) specs0DType() backend.DType {
+	if len(p.specs) == 0 {
+		return backend.Float32
+	}
+	return p.specs[0].DType
+}
+
+func (p *program) Close() error { return nil }

@@ -1,0 +1,307 @@
+//go:build libtorch
+
+package libtorch
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/sugarme/gotch"
+	"github.com/sugarme/gotch/ts"
+)
+
+// value is a tensor computed during one Run.
+type value struct {
+	t     *ts.Tensor
+	shape backend.Shape
+}
+
+func (v *value) Shape() backend.Shape { return v.shape }
+func (v *value) DType() backend.DType { return backend.Float32 } // refined by eagerOps.dtype in practice
+
+// eagerOps implements backend.Ops by running each op at once. Every tensor
+// it creates is recorded in the arena and freed when the Run ends, unless
+// it is returned.
+type eagerOps struct {
+	e     *engine
+	dtype backend.DType
+	arena []*ts.Tensor
+	// leaves are the inputs that track gradients (Grad's wrt).
+	gradDone bool
+}
+
+func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value, error) {
+	if err != nil {
+		return nil, err
+	}
+	o.arena = append(o.arena, t)
+	return &value{t: t, shape: s.Clone()}, nil
+}
+
+func tv(v backend.Value) *ts.Tensor { return v.(*value).t }
+
+func (o *eagerOps) DType() backend.DType { return o.dtype }
+
+func (o *eagerOps) fromHost(data []float64, s backend.Shape) (backend.Value, error) {
+	var host *ts.Tensor
+	var err error
+	if o.dtype == backend.Float64 {
+		host, err = ts.OfSlice(data)
+	} else {
+		f := make([]float32, len(data))
+		for i, v := range data {
+			f[i] = float32(v)
+		}
+		host, err = ts.OfSlice(f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	o.arena = append(o.arena, host)
+	shaped, err := reshape(host, s)
+	if err == nil && o.e.devName != "cpu" {
+		o.arena = append(o.arena, shaped)
+		shaped, err = shaped.ToDevice(o.e.device, kind(o.dtype), false, false, false)
+	}
+	return o.keep(shaped, err, s)
+}
+
+func (o *eagerOps) Scalar(v float64) (backend.Value, error) {
+	return o.fromHost([]float64{v}, backend.Shape{})
+}
+
+func (o *eagerOps) Constant(data []float64, s backend.Shape) (backend.Value, error) {
+	return o.fromHost(data, s)
+}
+
+func (o *eagerOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, error) {
+	t := tv(x)
+	last := int64(len(x.Shape()) - 1)
+	var r *ts.Tensor
+	var err error
+	switch op {
+	case backend.OpNeg:
+		r, err = t.Neg(false)
+	case backend.OpExp:
+		r, err = t.Exp(false)
+	case backend.OpLog:
+		r, err = t.Log(false)
+	case backend.OpSqrt:
+		r, err = t.Sqrt(false)
+	case backend.OpSquare:
+		r, err = t.Square(false)
+	case backend.OpRelu:
+		r, err = t.Relu(false)
+	case backend.OpSigmoid:
+		r, err = t.Sigmoid(false)
+	case backend.OpTanh:
+		r, err = t.Tanh(false)
+	case backend.OpSoftmax:
+		r, err = t.Softmax(last, kind(o.dtype), false)
+	case backend.OpLogSoftmax:
+		r, err = t.LogSoftmax(last, kind(o.dtype), false)
+	default:
+		return nil, fmt.Errorf("unary op %v is not implemented by libtorch", op)
+	}
+	return o.keep(r, err, x.Shape())
+}
+
+// float casts a boolean comparison result to the Func's dtype.
+func (o *eagerOps) float(t *ts.Tensor, err error) (*ts.Tensor, error) {
+	if err != nil {
+		return nil, err
+	}
+	o.arena = append(o.arena, t)
+	return t.Totype(kind(o.dtype), false)
+}
+
+func (o *eagerOps) Binary(op backend.BinaryOp, a, b backend.Value, out backend.Shape) (backend.Value, error) {
+	x, y := tv(a), tv(b)
+	var r *ts.Tensor
+	var err error
+	switch op {
+	case backend.OpAdd:
+		r, err = x.Add(y, false)
+	case backend.OpSub:
+		r, err = x.Sub(y, false)
+	case backend.OpMul:
+		r, err = x.Mul(y, false)
+	case backend.OpDiv:
+		r, err = x.Div(y, false)
+	case backend.OpMaximum:
+		r, err = x.Maximum(y, false)
+	case backend.OpMinimum:
+		r, err = x.Minimum(y, false)
+	case backend.OpEqual:
+		r, err = o.float(x.EqTensor(y, false))
+	case backend.OpGreater:
+		r, err = o.float(x.GtTensor(y, false))
+	default:
+		return nil, fmt.Errorf("binary op %v is not implemented by libtorch", op)
+	}
+	return o.keep(r, err, out)
+}
+
+func (o *eagerOps) MatMul(a, b backend.Value) (backend.Value, error) {
+	r, err := tv(a).Matmul(tv(b), false)
+	return o.keep(r, err, backend.Shape{a.Shape()[0], b.Shape()[1]})
+}
+
+func (o *eagerOps) Reduce(op backend.ReduceOp, x backend.Value, axes []int) (backend.Value, error) {
+	ax := make([]int64, len(axes))
+	for i, a := range axes {
+		ax[i] = int64(a)
+	}
+	var r *ts.Tensor
+	var err error
+	if op == backend.OpMean {
+		r, err = tv(x).MeanDim(ax, false, kind(o.dtype), false)
+	} else {
+		r, err = tv(x).SumDimIntlist(ax, false, kind(o.dtype), false)
+	}
+	return o.keep(r, err, backend.ReducedShape(x.Shape(), axes))
+}
+
+func (o *eagerOps) Reshape(x backend.Value, s backend.Shape) (backend.Value, error) {
+	r, err := reshape(tv(x), s)
+	return o.keep(r, err, s)
+}
+
+// reshape is Reshape, also to a scalar shape (gotch's Reshape cannot take
+// an empty shape).
+func reshape(t *ts.Tensor, s backend.Shape) (*ts.Tensor, error) {
+	if len(s) == 0 {
+		return t.Squeeze(false)
+	}
+	return t.Reshape(dims(s), false)
+}
+
+// nchw permutes a channels_last tensor to PyTorch's layout (a view).
+func (o *eagerOps) permute(t *ts.Tensor, perm ...int64) (*ts.Tensor, error) {
+	r, err := t.Permute(perm, false)
+	if err == nil {
+		o.arena = append(o.arena, r)
+	}
+	return r, err
+}
+
+// padUneven pads an NCHW tensor where Keras's "same" needs more padding
+// after than before, and returns the symmetric padding left for the op.
+func (o *eagerOps) padUneven(t *ts.Tensor, xs backend.Shape, window, strides [2]int, p backend.Padding, fill float64) (*ts.Tensor, []int64, error) {
+	_, bh, th := backend.ConvOutputSize(xs[1], window[0], strides[0], p)
+	_, bw, tw := backend.ConvOutputSize(xs[2], window[1], strides[1], p)
+	if th == 2*bh && tw == 2*bw {
+		return t, []int64{int64(bh), int64(bw)}, nil
+	}
+	pad := []int64{int64(bw), int64(tw - bw), int64(bh), int64(th - bh)} // last dim first
+	r, err := t.ConstantPadNdWithVal(pad, ts.FloatScalar(fill), false)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.arena = append(o.arena, r)
+	return r, []int64{0, 0}, nil
+}
+
+func (o *eagerOps) Conv2D(x, k backend.Value, opt backend.ConvOptions, out backend.Shape) (backend.Value, error) {
+	xs, ks := x.Shape(), k.Shape()
+	in, err := o.permute(tv(x), 0, 3, 1, 2)
+	if err != nil {
+		return nil, err
+	}
+	w, err := o.permute(tv(k), 3, 2, 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	in, pad, err := o.padUneven(in, xs, [2]int{ks[0], ks[1]}, opt.Strides, opt.Padding, 0)
+	if err != nil {
+		return nil, err
+	}
+	noBias := ts.NewTensor() // undefined: gotch dereferences a nil bias
+	o.arena = append(o.arena, noBias)
+	y, err := ts.Conv2d(in, w, noBias, []int64{int64(opt.Strides[0]), int64(opt.Strides[1])}, pad, []int64{1, 1}, 1)
+	if err != nil {
+		return nil, err
+	}
+	o.arena = append(o.arena, y)
+	r, err := y.Permute([]int64{0, 2, 3, 1}, false)
+	return o.keep(r, err, out)
+}
+
+func (o *eagerOps) MaxPool2D(x backend.Value, opt backend.PoolOptions, out backend.Shape) (backend.Value, error) {
+	in, err := o.permute(tv(x), 0, 3, 1, 2)
+	if err != nil {
+		return nil, err
+	}
+	in, pad, err := o.padUneven(in, x.Shape(), opt.Size, opt.Strides, opt.Padding, math.Inf(-1))
+	if err != nil {
+		return nil, err
+	}
+	y, err := in.MaxPool2d([]int64{int64(opt.Size[0]), int64(opt.Size[1])}, []int64{int64(opt.Strides[0]), int64(opt.Strides[1])}, pad, []int64{1, 1}, false, false)
+	if err != nil {
+		return nil, err
+	}
+	o.arena = append(o.arena, y)
+	r, err := y.Permute([]int64{0, 2, 3, 1}, false)
+	return o.keep(r, err, out)
+}
+
+func (o *eagerOps) ArgMax(x backend.Value) (backend.Value, error) {
+	s := x.Shape()
+	r, err := o.float(tv(x).Argmax([]int64{int64(len(s) - 1)}, false, false))
+	return o.keep(r, err, s[:len(s)-1])
+}
+
+func (o *eagerOps) OneHot(x backend.Value, depth int) (backend.Value, error) {
+	idx, err := tv(x).Totype(gotch.Int64, false)
+	if err != nil {
+		return nil, err
+	}
+	o.arena = append(o.arena, idx)
+	r, err := o.float(idx.OneHot(int64(depth), false))
+	return o.keep(r, err, append(x.Shape().Clone(), depth))
+}
+
+func (o *eagerOps) RandomUniform(s backend.Shape) (backend.Value, error) {
+	r, err := ts.Rand(dims(s), kind(o.dtype), o.e.device)
+	return o.keep(r, err, s)
+}
+
+// Grad back-propagates from loss into the inputs that track gradients and
+// reads their .grad; from here on the Run is in no-grad mode (an optimizer
+// update must not be recorded).
+func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Value, error) {
+	if o.gradDone {
+		return nil, errors.New("Grad may be called once per Func on libtorch")
+	}
+	o.gradDone = true
+	if err := tv(loss).Backward(); err != nil {
+		return nil, err
+	}
+	if _, err := ts.GradSetEnabled(false); err != nil {
+		return nil, err
+	}
+	out := make([]backend.Value, len(wrt))
+	for i, w := range wrt {
+		g, err := tv(w).Grad(false)
+		if err != nil {
+			return nil, err
+		}
+		defined, err := g.Defined()
+		if err != nil {
+			return nil, err
+		}
+		if !defined { // w does not influence loss: its gradient is zero
+			o.arena = append(o.arena, g)
+			g, err = ts.Zeros(dims(w.Shape()), kind(o.dtype), o.e.device)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if out[i], err = o.keep(g, nil, w.Shape()); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
