@@ -3,22 +3,33 @@ GO          ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.7.0
 DEMO_FLAGS  ?=
 BENCH_FLAGS ?=
+# Flags for the libtorch engine; `make libtorch` generates the files they name.
+LIBTORCH_FLAGS = -tags=libtorch -modfile=$(CURDIR)/build/gotch/go.mod -overlay=$(CURDIR)/build/gotch/overlay.json
 
 .PHONY: demo test test-openblas lint bench bench-go data libtorch
 
 ## demo: set up a dataset if needed, then train the demo MLP for one epoch
+## (KERASGO_BACKEND=libtorch make demo, or DEMO_FLAGS=-backend=libtorch, builds with the libtorch engine)
 demo: data
-	$(GO) run ./cmd/demo $(DEMO_FLAGS)
+	@case "$(KERASGO_BACKEND) $(DEMO_FLAGS)" in \
+	*libtorch*) $(GO) run ./cmd/kerasgo libtorch >/dev/null && set -x && $(GO) run $(LIBTORCH_FLAGS) ./cmd/demo $(DEMO_FLAGS) ;; \
+	*) set -x && $(GO) run ./cmd/demo $(DEMO_FLAGS) ;; \
+	esac
 
 ## data: make sure a dataset is available (Fashion-MNIST from Debian when offline)
 data:
 	@scripts/ensure-data.sh
 
-## test: vet, prove the default engine builds without cgo, run every test
+## test: vet, prove the default engine builds without cgo, run every test;
+## with libtorch installed, run everything again with the libtorch engine compiled in
 test:
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build ./...
 	$(GO) test ./...
+	@$(GO) run ./cmd/kerasgo libtorch; status=$$?; \
+	if [ $$status = 3 ]; then echo "libtorch is not installed: the libtorch engine's tests were skipped (apt-get install libtorch-dev)"; \
+	elif [ $$status != 0 ]; then exit $$status; \
+	else set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test $(LIBTORCH_FLAGS) ./...; fi
 
 ## test-openblas: the opt-in OpenBLAS build (cgo, libopenblas-dev) passes the engine's tests
 test-openblas:

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	_ "github.com/kerasgo/kerasgo/backends/gorgonia"
+	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
 )

@@ -16,7 +16,7 @@ import (
 	"os/signal"
 	"time"
 
-	_ "github.com/kerasgo/kerasgo/backends/gorgonia"
+	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/datasets/mnist"
 	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"

@@ -1,12 +1,13 @@
 // Command kerasgo holds kerasgo's setup tools.
 //
-//	kerasgo libtorch [-out build/gotch]   find libtorch and generate the gotch build overlay
+//	kerasgo libtorch [-out build/gotch]   find libtorch and generate the gotch build files
 //
-// `make libtorch` runs the first; its output says how to build with the
-// libtorch engine.
+// `make libtorch` runs it; its output says how to build with the libtorch
+// engine. It exits with status 3 when no libtorch is installed.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -43,6 +44,10 @@ func setupLibtorch(args []string) error {
 	out := fs.String("out", "build/gotch", "directory for the generated overlay")
 	fs.Parse(args)
 	inst, err := libtorchbuild.Find()
+	if errors.Is(err, libtorchbuild.ErrNotFound) {
+		fmt.Fprintln(os.Stderr, "kerasgo:", err)
+		os.Exit(3) // make test skips the libtorch tests on this code
+	}
 	if err != nil {
 		return err
 	}
@@ -55,7 +60,12 @@ func setupLibtorch(args []string) error {
 	if err != nil {
 		return fmt.Errorf("locating kerasgo's module: %v", err)
 	}
-	ov, err := libtorchbuild.Generate(inst, strings.TrimSpace(string(dir)), strings.TrimSpace(string(root)), *out, os.Stdout)
+	gotchDir, moduleRoot := strings.TrimSpace(string(dir)), strings.TrimSpace(string(root))
+	if ov, ok := libtorchbuild.Current(inst, gotchDir, moduleRoot, *out); ok {
+		fmt.Printf("%s is up to date\nbuild with: go build %s ./...\n", *out, ov.GoFlags())
+		return nil
+	}
+	ov, err := libtorchbuild.Generate(inst, gotchDir, moduleRoot, *out, os.Stdout)
 	if err != nil {
 		return err
 	}

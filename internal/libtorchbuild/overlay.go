@@ -2,6 +2,8 @@ package libtorchbuild
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,8 +15,13 @@ import (
 	"strings"
 )
 
+// generatorVersion changes whenever Generate's output would; a change
+// invalidates build files written before.
+const generatorVersion = 1
+
 // Overlay is what Generate wrote.
 type Overlay struct {
+	Key      string // what the files were generated from; see Current
 	Install  Install
 	File     string   // the overlay JSON for go build -overlay
 	ModFile  string   // the alternate go.mod for go build -modfile
@@ -115,7 +122,11 @@ func Generate(inst *Install, gotchDir, moduleRoot, outDir string, log io.Writer)
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	o := &Overlay{Install: *inst, File: file, ModFile: modFile, Stubbed: names, GotchDir: gotchDir}
+	key, err := buildKey(inst, gotchDir, moduleRoot)
+	if err != nil {
+		return nil, err
+	}
+	o := &Overlay{Key: key, Install: *inst, File: file, ModFile: modFile, Stubbed: names, GotchDir: gotchDir}
 	info, _ := json.MarshalIndent(o, "", "  ")
 	if err := writeFileAtomic(filepath.Join(outDir, "libtorch.json"), info); err != nil {
 		return nil, err
@@ -327,4 +338,42 @@ func writeModFile(moduleRoot, outDir, gotchCopy string) (string, error) {
 		return "", err
 	}
 	return path, writeFileAtomic(filepath.Join(outDir, "go.sum"), sum)
+}
+
+// buildKey identifies the inputs of Generate: the libtorch, gotch, and
+// kerasgo's go.mod and go.sum (copied into the alternate module file).
+func buildKey(inst *Install, gotchDir, moduleRoot string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "v%d\n%+v\n%s\n", generatorVersion, *inst, gotchDir)
+	for _, f := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(moduleRoot, f))
+		if err != nil {
+			return "", err
+		}
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Current returns the build files in outDir if they were generated from
+// the same inputs, so Generate need not run again.
+func Current(inst *Install, gotchDir, moduleRoot, outDir string) (*Overlay, bool) {
+	data, err := os.ReadFile(filepath.Join(outDir, "libtorch.json"))
+	if err != nil {
+		return nil, false
+	}
+	var o Overlay
+	if json.Unmarshal(data, &o) != nil {
+		return nil, false
+	}
+	key, err := buildKey(inst, gotchDir, moduleRoot)
+	if err != nil || key != o.Key {
+		return nil, false
+	}
+	for _, f := range []string{o.File, o.ModFile} {
+		if _, err := os.Stat(f); err != nil {
+			return nil, false
+		}
+	}
+	return &o, true
 }

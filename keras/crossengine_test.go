@@ -1,0 +1,95 @@
+package keras_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+// crossEngineModel is a small convnet without dropout (whose masks come
+// from each engine's own generator), so two engines can agree exactly.
+func crossEngineModel(t *testing.T) *keras.Model {
+	t.Helper()
+	m, err := keras.NewSequential(
+		layers.Input(8, 8, 1),
+		&layers.Conv2D{Filters: 4, KernelSize: [2]int{3, 3}, Activation: "relu"},
+		&layers.MaxPooling2D{},
+		&layers.Flatten{},
+		&layers.Dense{Units: 16, Activation: "tanh"},
+		&layers.Dense{Units: 3, Activation: "softmax"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestCrossEngine compiles one model with the same weights on every engine
+// available: predictions agree within 1e-5, and after 100 SGD steps on the
+// same batches the losses agree within 1e-3.
+func TestCrossEngine(t *testing.T) {
+	var engines []string
+	for _, spec := range backendtest.Engines() {
+		if be, err := backend.Open(spec); err == nil {
+			be.Close()
+			engines = append(engines, spec)
+		}
+	}
+	if len(engines) < 2 {
+		t.Skipf("needs two engines, have %v (build with the libtorch engine: make test does when libtorch is installed)", engines)
+	}
+	x, _ := blobs(64, 3, 11)
+	img := keras.Array{Shape: []int{64, 8, 8, 1}, Data: make([]float32, 64*64)}
+	for i := range img.Data { // deterministic images derived from the blobs
+		img.Data[i] = float32(math.Sin(float64(i)*0.37)) * x.Data[i%len(x.Data)]
+	}
+	_, y := blobs(64, 3, 11)
+	ctx := context.Background()
+	var weights [][]float32
+	var preds [][]float32
+	var losses [][]float64
+	for i, spec := range engines {
+		m := crossEngineModel(t)
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.05}, Loss: "sparse_categorical_crossentropy", Backend: spec, Seed: 4}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			w, err := m.GetWeights()
+			if err != nil {
+				t.Fatal(err)
+			}
+			weights = w
+		} else if err := m.SetWeights(weights); err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Predict(ctx, img, keras.EvaluateOptions{BatchSize: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		preds = append(preds, p.Data)
+		h, err := m.Fit(ctx, img, y, keras.FitOptions{Epochs: 25, BatchSize: 16, NoShuffle: true})
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		losses = append(losses, h.Logs["loss"]) // 25 epochs x 4 batches = 100 steps
+	}
+	for i := 1; i < len(engines); i++ {
+		for j := range preds[0] {
+			if d := math.Abs(float64(preds[i][j] - preds[0][j])); d > 1e-5 {
+				t.Fatalf("prediction %d: %s %v, %s %v (|diff| %.2g > 1e-5)", j, engines[0], preds[0][j], engines[i], preds[i][j], d)
+			}
+		}
+		for e := range losses[0] {
+			if d := math.Abs(losses[i][e] - losses[0][e]); d > 1e-3 {
+				t.Fatalf("epoch %d loss: %s %v, %s %v (|diff| %.2g > 1e-3)", e+1, engines[0], losses[0][e], engines[i], losses[i][e], d)
+			}
+		}
+		t.Logf("%s vs %s: final loss %.6f vs %.6f after 100 steps", engines[0], engines[i], losses[0][len(losses[0])-1], losses[i][len(losses[i])-1])
+	}
+}
