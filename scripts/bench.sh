@@ -29,6 +29,16 @@ if CGO_ENABLED=1 go build -tags openblas -o "$out.stepbench-openblas" ./bench/st
 else
   echo "# OpenBLAS build skipped: install libopenblas-dev (and a C compiler) to measure it" >&2
 fi
+# The libtorch engine and the raw gotch reference, when libtorch is here.
+libtorch=""
+if go run ./cmd/kerasgo libtorch >/dev/null 2>&1; then
+  lt="-tags=libtorch -modfile=$PWD/build/gotch/go.mod -overlay=$PWD/build/gotch/overlay.json"
+  if go build $lt -o "$out.stepbench-libtorch" ./bench/stepbench && go build $lt -o "$out.gotchraw" ./bench/gotchraw; then
+    libtorch=yes
+  fi
+else
+  echo "# libtorch rows skipped: make libtorch says why" >&2
+fi
 run() { echo "$1" >&2; "${@:2}" | tee -a "$out"; }
 for model in mlp cnn; do
   steps=$steps_mlp; [ "$model" = cnn ] && steps=$steps_cnn
@@ -36,20 +46,29 @@ for model in mlp cnn; do
   if [ -n "$openblas" ]; then
     run "kerasgo gorgonia+openblas $model..." "$openblas" -model "$model" -backend gorgonia -steps "$steps" -label kerasgo-gorgonia+openblas
   fi
+  if [ -n "$libtorch" ]; then
+    run "kerasgo libtorch $model..." "$out.stepbench-libtorch" -model "$model" -backend libtorch -steps "$steps" -label kerasgo-libtorch
+    run "gotch raw $model..." "$out.gotchraw" -model "$model" -steps "$steps"
+  fi
   if "$py" -c 'import torch' 2>/dev/null; then
     run "pytorch $model..." "$py" bench/torch_step.py --model "$model" --threads "$threads" --steps "$steps"
   else
     echo "# PyTorch not found for $py: install python3-torch to compare" >&2
   fi
 done
-rm -f "$out.stepbench" "$out.stepbench-openblas"
+rm -f "$out.stepbench" "$out.stepbench-openblas" "$out.stepbench-libtorch" "$out.gotchraw"
 echo
 echo "# ratios (kerasgo / PyTorch, lower is better)"
 awk '
   { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
     key = f["model"]
     if (f["impl"] ~ /^pytorch/) { pt[key] = f["ms_per_step"]; prss[key] = f["peak_rss_mb"] }
+    else if (f["impl"] == "gotch-raw") { raw[key] = f["ms_per_step"]; rrss[key] = f["peak_rss_mb"]; impl[++n] = f["impl"]; mdl[n] = key; ms[n] = f["ms_per_step"]; rss[n] = f["peak_rss_mb"] }
     else { impl[++n] = f["impl"]; mdl[n] = key; ms[n] = f["ms_per_step"]; rss[n] = f["peak_rss_mb"] } }
   END { for (i = 1; i <= n; i++) if (pt[mdl[i]] > 0)
           printf "%-26s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
-            impl[i], mdl[i], ms[i], pt[mdl[i]], ms[i] / pt[mdl[i]], rss[i], prss[mdl[i]], rss[i] / prss[mdl[i]] }' "$out"
+            impl[i], mdl[i], ms[i], pt[mdl[i]], ms[i] / pt[mdl[i]], rss[i], prss[mdl[i]], rss[i] / prss[mdl[i]]
+        for (i = 1; i <= n; i++) if (impl[i] == "kerasgo-libtorch" && raw[mdl[i]] > 0) {
+          if (!hdr++) print "\n# kerasgo on libtorch / raw gotch (lower is better)"
+          printf "%-26s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
+            impl[i], mdl[i], ms[i], raw[mdl[i]], ms[i] / raw[mdl[i]], rss[i], rrss[mdl[i]], rss[i] / rrss[mdl[i]] } }' "$out"
