@@ -6,6 +6,10 @@
 #   scripts/bench.sh [-steps-mlp N] [-steps-cnn N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# libgomp (OpenMP in libtorch and PyTorch) spin-waits between parallel
+# regions by default, which starves the next op on 2 cores; it reads this
+# at load time, so it must come from the environment. Every row gets it.
+export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 steps_mlp=30
 steps_cnn=8
 while [ $# -gt 0 ]; do
@@ -18,7 +22,7 @@ done
 threads=$(go run ./bench/threads 2>/dev/null || nproc)
 py=/usr/bin/python3
 blas=$(readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null || echo "unknown")
-echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $threads, libblas.so.3 -> $blas"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $threads, libblas.so.3 -> $blas, OMP_WAIT_POLICY=$OMP_WAIT_POLICY"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 go build -o "$out.stepbench" ./bench/stepbench

@@ -51,6 +51,9 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 			for _, t := range ops.arena {
 				t.Drop()
 			}
+			for _, sc := range ops.scalars {
+				sc.Drop()
+			}
 			ts.GradSetEnabled(true)
 		}()
 		p.runs++
@@ -86,9 +89,13 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 		}
 		out = make([]backend.Tensor, len(results))
 		for i, r := range results {
+			t, err := ops.tensor(r)
+			if err != nil {
+				return err
+			}
 			// Detach: the caller gets a tensor with no autograd history,
 			// which survives the arena.
-			d, err := tv(r).Detach(false)
+			d, err := t.Detach(false)
 			if err != nil {
 				return err
 			}

@@ -12,10 +12,15 @@ import (
 	"github.com/sugarme/gotch/ts"
 )
 
-// value is a tensor computed during one Run.
+// value is a tensor computed during one Run, or a constant scalar from
+// Builder.Scalar, kept as a number (isConst) so that ops with a constant
+// operand use libtorch's scalar forms (AddScalar, ...) and make no tensor
+// for it. A constant becomes a tensor only where an op needs one.
 type value struct {
-	t     *ts.Tensor
-	shape backend.Shape
+	t       *ts.Tensor
+	shape   backend.Shape
+	isConst bool
+	c       float64
 }
 
 func (v *value) Shape() backend.Shape { return v.shape }
@@ -27,8 +32,9 @@ func (v *value) DType() backend.DType { return backend.Float32 } // refined by e
 type eagerOps struct {
 	e     *engine
 	dtype backend.DType
-	arena []*ts.Tensor
-	// leaves are the inputs that track gradients (Grad's wrt).
+	arena   []*ts.Tensor
+	scalars []*ts.Scalar
+	// gradDone is set once Grad has run: later ops are not recorded.
 	gradDone bool
 }
 
@@ -40,7 +46,40 @@ func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value
 	return &value{t: t, shape: s.Clone()}, nil
 }
 
-func tv(v backend.Value) *ts.Tensor { return v.(*value).t }
+// tv returns v's tensor, making one for a constant; a failure panics,
+// which the Builder reports as the op's error.
+func (o *eagerOps) tv(v backend.Value) *ts.Tensor {
+	t, err := o.tensor(v)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func (o *eagerOps) tensor(v backend.Value) (*ts.Tensor, error) {
+	val := v.(*value)
+	if val.t == nil && val.isConst {
+		m, err := o.fromHost([]float64{val.c}, backend.Shape{})
+		if err != nil {
+			return nil, err
+		}
+		val.t = m.(*value).t
+	}
+	return val.t, nil
+}
+
+// constant reports v's value if it is a constant scalar.
+func constant(v backend.Value) (float64, bool) {
+	val := v.(*value)
+	return val.c, val.isConst
+}
+
+// scalar returns a libtorch Scalar for c, freed with the arena.
+func (o *eagerOps) scalar(c float64) *ts.Scalar {
+	sc := ts.FloatScalar(c)
+	o.scalars = append(o.scalars, sc)
+	return sc
+}
 
 func (o *eagerOps) DType() backend.DType { return o.dtype }
 
@@ -69,7 +108,7 @@ func (o *eagerOps) fromHost(data []float64, s backend.Shape) (backend.Value, err
 }
 
 func (o *eagerOps) Scalar(v float64) (backend.Value, error) {
-	return o.fromHost([]float64{v}, backend.Shape{})
+	return &value{shape: backend.Shape{}, isConst: true, c: v}, nil
 }
 
 func (o *eagerOps) Constant(data []float64, s backend.Shape) (backend.Value, error) {
@@ -77,10 +116,12 @@ func (o *eagerOps) Constant(data []float64, s backend.Shape) (backend.Value, err
 }
 
 func (o *eagerOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, error) {
-	t := tv(x)
+	t, err := o.tensor(x)
+	if err != nil {
+		return nil, err
+	}
 	last := int64(len(x.Shape()) - 1)
 	var r *ts.Tensor
-	var err error
 	switch op {
 	case backend.OpNeg:
 		r, err = t.Neg(false)
@@ -118,9 +159,18 @@ func (o *eagerOps) float(t *ts.Tensor, err error) (*ts.Tensor, error) {
 }
 
 func (o *eagerOps) Binary(op backend.BinaryOp, a, b backend.Value, out backend.Shape) (backend.Value, error) {
-	x, y := tv(a), tv(b)
+	if v, done, err := o.binaryConst(op, a, b, out); done {
+		return v, err
+	}
+	x, err := o.tensor(a)
+	if err != nil {
+		return nil, err
+	}
+	y, err := o.tensor(b)
+	if err != nil {
+		return nil, err
+	}
 	var r *ts.Tensor
-	var err error
 	switch op {
 	case backend.OpAdd:
 		r, err = x.Add(y, false)
@@ -144,8 +194,74 @@ func (o *eagerOps) Binary(op backend.BinaryOp, a, b backend.Value, out backend.S
 	return o.keep(r, err, out)
 }
 
+// binaryConst computes ops with a constant scalar operand without making a
+// tensor for it; done is false when the general path must run.
+func (o *eagerOps) binaryConst(op backend.BinaryOp, a, b backend.Value, out backend.Shape) (backend.Value, bool, error) {
+	ca, aConst := constant(a)
+	cb, bConst := constant(b)
+	if aConst && bConst { // fold two constants in Go
+		f := map[backend.BinaryOp]func(x, y float64) float64{
+			backend.OpAdd: func(x, y float64) float64 { return x + y }, backend.OpSub: func(x, y float64) float64 { return x - y },
+			backend.OpMul: func(x, y float64) float64 { return x * y }, backend.OpDiv: func(x, y float64) float64 { return x / y },
+			backend.OpMaximum: math.Max, backend.OpMinimum: math.Min,
+		}[op]
+		if f == nil {
+			return nil, false, nil
+		}
+		return &value{shape: backend.Shape{}, isConst: true, c: f(ca, cb)}, true, nil
+	}
+	if !aConst && !bConst {
+		return nil, false, nil
+	}
+	commutes := op == backend.OpAdd || op == backend.OpMul || op == backend.OpMaximum || op == backend.OpMinimum
+	if aConst && commutes {
+		a, b, cb, aConst = b, a, ca, false
+	} else if aConst && op != backend.OpSub && op != backend.OpDiv {
+		return nil, false, nil
+	}
+	if aConst { // c - x or c / x
+		x := o.tv(b)
+		var r *ts.Tensor
+		var err error
+		if op == backend.OpSub {
+			r, err = x.RsubScalar(o.scalar(ca), false)
+		} else {
+			var inv *ts.Tensor
+			if inv, err = x.Reciprocal(false); err == nil {
+				o.arena = append(o.arena, inv)
+				r, err = inv.MulScalar(o.scalar(ca), false)
+			}
+		}
+		v, err := o.keep(r, err, out)
+		return v, true, err
+	}
+	x, sc := o.tv(a), o.scalar(cb)
+	var r *ts.Tensor
+	var err error
+	switch op {
+	case backend.OpAdd:
+		r, err = x.AddScalar(sc, false)
+	case backend.OpSub:
+		r, err = x.SubScalar(sc, false)
+	case backend.OpMul:
+		r, err = x.MulScalar(sc, false)
+	case backend.OpDiv:
+		r, err = x.DivScalar(sc, false)
+	case backend.OpMaximum:
+		r, err = x.ClampMin(sc, false)
+	case backend.OpMinimum:
+		r, err = x.ClampMax(sc, false)
+	case backend.OpGreater:
+		r, err = o.float(x.Gt(sc, false))
+	default:
+		return nil, false, nil
+	}
+	v, err := o.keep(r, err, out)
+	return v, true, err
+}
+
 func (o *eagerOps) MatMul(a, b backend.Value) (backend.Value, error) {
-	r, err := tv(a).Matmul(tv(b), false)
+	r, err := o.tv(a).Matmul(o.tv(b), false)
 	return o.keep(r, err, backend.Shape{a.Shape()[0], b.Shape()[1]})
 }
 
@@ -157,15 +273,15 @@ func (o *eagerOps) Reduce(op backend.ReduceOp, x backend.Value, axes []int) (bac
 	var r *ts.Tensor
 	var err error
 	if op == backend.OpMean {
-		r, err = tv(x).MeanDim(ax, false, kind(o.dtype), false)
+		r, err = o.tv(x).MeanDim(ax, false, kind(o.dtype), false)
 	} else {
-		r, err = tv(x).SumDimIntlist(ax, false, kind(o.dtype), false)
+		r, err = o.tv(x).SumDimIntlist(ax, false, kind(o.dtype), false)
 	}
 	return o.keep(r, err, backend.ReducedShape(x.Shape(), axes))
 }
 
 func (o *eagerOps) Reshape(x backend.Value, s backend.Shape) (backend.Value, error) {
-	r, err := reshape(tv(x), s)
+	r, err := reshape(o.tv(x), s)
 	return o.keep(r, err, s)
 }
 
@@ -206,11 +322,11 @@ func (o *eagerOps) padUneven(t *ts.Tensor, xs backend.Shape, window, strides [2]
 
 func (o *eagerOps) Conv2D(x, k backend.Value, opt backend.ConvOptions, out backend.Shape) (backend.Value, error) {
 	xs, ks := x.Shape(), k.Shape()
-	in, err := o.permute(tv(x), 0, 3, 1, 2)
+	in, err := o.permute(o.tv(x), 0, 3, 1, 2)
 	if err != nil {
 		return nil, err
 	}
-	w, err := o.permute(tv(k), 3, 2, 0, 1)
+	w, err := o.permute(o.tv(k), 3, 2, 0, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +346,7 @@ func (o *eagerOps) Conv2D(x, k backend.Value, opt backend.ConvOptions, out backe
 }
 
 func (o *eagerOps) MaxPool2D(x backend.Value, opt backend.PoolOptions, out backend.Shape) (backend.Value, error) {
-	in, err := o.permute(tv(x), 0, 3, 1, 2)
+	in, err := o.permute(o.tv(x), 0, 3, 1, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -249,12 +365,12 @@ func (o *eagerOps) MaxPool2D(x backend.Value, opt backend.PoolOptions, out backe
 
 func (o *eagerOps) ArgMax(x backend.Value) (backend.Value, error) {
 	s := x.Shape()
-	r, err := o.float(tv(x).Argmax([]int64{int64(len(s) - 1)}, false, false))
+	r, err := o.float(o.tv(x).Argmax([]int64{int64(len(s) - 1)}, false, false))
 	return o.keep(r, err, s[:len(s)-1])
 }
 
 func (o *eagerOps) OneHot(x backend.Value, depth int) (backend.Value, error) {
-	idx, err := tv(x).Totype(gotch.Int64, false)
+	idx, err := o.tv(x).Totype(gotch.Int64, false)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +392,7 @@ func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 		return nil, errors.New("Grad may be called once per Func on libtorch")
 	}
 	o.gradDone = true
-	if err := tv(loss).Backward(); err != nil {
+	if err := o.tv(loss).Backward(); err != nil {
 		return nil, err
 	}
 	if _, err := ts.GradSetEnabled(false); err != nil {
@@ -284,7 +400,7 @@ func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 	}
 	out := make([]backend.Value, len(wrt))
 	for i, w := range wrt {
-		g, err := tv(w).Grad(false)
+		g, err := o.tv(w).Grad(false)
 		if err != nil {
 			return nil, err
 		}
