@@ -30,8 +30,8 @@ func (v *value) DType() backend.DType { return backend.Float32 } // refined by e
 // it creates is recorded in the arena and freed when the Run ends, unless
 // it is returned.
 type eagerOps struct {
-	e     *engine
-	dtype backend.DType
+	e       *engine
+	dtype   backend.DType
 	arena   []*ts.Tensor
 	scalars []*ts.Scalar
 	// gradDone is set once Grad has run: later ops are not recorded.
