@@ -6,7 +6,7 @@ BENCH_FLAGS ?=
 # Flags for the libtorch engine; `make libtorch` generates the files they name.
 LIBTORCH_FLAGS = -tags=libtorch -modfile=$(CURDIR)/build/gotch/go.mod -overlay=$(CURDIR)/build/gotch/overlay.json
 
-.PHONY: demo test test-openblas lint bench bench-go data libtorch
+.PHONY: demo test test-openblas lint bench bench-go data libtorch doctor
 
 ## demo: set up a dataset if needed, then train the demo MLP for one epoch
 ## (KERASGO_BACKEND=libtorch make demo, or DEMO_FLAGS=-backend=libtorch, builds with the libtorch engine)
@@ -52,3 +52,7 @@ bench-go:
 ## libtorch: find libtorch and generate build/gotch (overlay + alternate go.mod) for -tags libtorch
 libtorch:
 	$(GO) run ./cmd/kerasgo libtorch
+
+## doctor: which engines work here, libtorch and CUDA found, and what fixes the rest
+doctor:
+	@if $(GO) run ./cmd/kerasgo libtorch >/dev/null 2>&1; then $(GO) run $(LIBTORCH_FLAGS) ./cmd/kerasgo doctor; else $(GO) run ./cmd/kerasgo doctor; fi

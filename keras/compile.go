@@ -137,6 +137,8 @@ func (c *compiled) close() {
 	for _, e := range c.exes {
 		e.Close()
 	}
+	c.be.Release(c.params...)
+	c.be.Release(c.optState...)
 	c.be.Close()
 }
 
@@ -290,6 +292,7 @@ func (m *Model) SetWeights(values [][]float32) error {
 		if err != nil {
 			return err
 		}
+		c.be.Release(c.params...)
 		c.params = params
 	}
 	return nil

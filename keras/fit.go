@@ -222,18 +222,23 @@ func (m *Model) trainEpoch(ctx context.Context, d Data, order []int, batch, epoc
 		in := make([]backend.Tensor, 0, nP+nS+2)
 		in = append(append(append(in, c.params...), c.optState...), xt, yt)
 		out, err := exe.Run(in)
+		c.be.Release(xt, yt)
 		if err != nil {
 			return nil, fmt.Errorf("training step at epoch %d, batch %d: %w", epoch+1, step+1, err)
 		}
 		loss, sums, err := m.scalars(out[:1+len(c.metrics)])
+		c.be.Release(out[:1+len(c.metrics)]...)
 		if err != nil {
 			return nil, err
 		}
+		rest := out[1+len(c.metrics):]
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
+			c.be.Release(rest...)
 			return nil, fmt.Errorf("%w (%v) at epoch %d, batch %d: training stopped (TerminateOnNaN) and the weights are those before this batch; lower the learning rate or check the data for NaN or huge values",
 				ErrNaNLoss, loss, epoch+1, step+1)
 		}
-		rest := out[1+len(c.metrics):]
+		c.be.Release(c.params...)
+		c.be.Release(c.optState...)
 		c.params, c.optState = rest[:nP], rest[nP:]
 		lossMean.Update(loss*float64(len(idx)), len(idx))
 		logs = callbacks.Logs{{Name: "loss", Value: lossMean.Result()}}
@@ -297,10 +302,12 @@ func (m *Model) evaluate(ctx context.Context, d Data, batch int) (callbacks.Logs
 			return nil, err
 		}
 		out, err := exe.Run(append(append([]backend.Tensor{}, c.params...), xt, yt))
+		c.be.Release(xt, yt)
 		if err != nil {
 			return nil, err
 		}
 		loss, sums, err := m.scalars(out)
+		c.be.Release(out...)
 		if err != nil {
 			return nil, err
 		}
@@ -344,10 +351,12 @@ func (m *Model) Predict(ctx context.Context, x Array, opts EvaluateOptions) (Arr
 			return Array{}, err
 		}
 		out, err := exe.Run(append(append([]backend.Tensor{}, c.params...), xt))
+		c.be.Release(xt)
 		if err != nil {
 			return Array{}, err
 		}
 		v, err := c.be.ToFloat32(out[0])
+		c.be.Release(out...)
 		if err != nil {
 			return Array{}, err
 		}

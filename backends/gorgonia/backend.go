@@ -107,6 +107,10 @@ func (e *engine) ToFloat64(t backend.Tensor) ([]float64, error) {
 
 func (e *engine) Close() error { return nil }
 
+// Release does nothing: Gorgonia's tensors are Go memory, which the garbage
+// collector frees.
+func (e *engine) Release(...backend.Tensor) {}
+
 func dense(t backend.Tensor) (*tensor.Dense, error) {
 	et, ok := t.(engineTensor)
 	if !ok {

@@ -174,5 +174,17 @@ func (e *engine) ToFloat64(t backend.Tensor) ([]float64, error) {
 
 func (e *engine) Close() error { return nil }
 
+// Release frees the tensors' libtorch memory now.
+func (e *engine) Release(tensors ...backend.Tensor) {
+	e.w.do(func() error {
+		for _, t := range tensors {
+			if lt, ok := t.(*tensor); ok && lt != nil {
+				lt.t.Drop()
+			}
+		}
+		return nil
+	})
+}
+
 // seed seeds libtorch's global generator (RandomUniform).
 func seed(s int64) { C.at_manual_seed(C.longlong(s)) }

@@ -1,6 +1,7 @@
 // Command kerasgo holds kerasgo's setup tools.
 //
 //	kerasgo libtorch [-out build/gotch]   find libtorch and generate the gotch build files
+//	kerasgo doctor                        report the engines, libtorch and CUDA
 //
 // `make libtorch` runs it; its output says how to build with the libtorch
 // engine. It exits with status 3 when no libtorch is installed.
@@ -25,6 +26,8 @@ func main() {
 	switch os.Args[1] {
 	case "libtorch":
 		err = setupLibtorch(os.Args[2:])
+	case "doctor":
+		doctor(os.Stdout)
 	default:
 		usage()
 	}
@@ -35,7 +38,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: kerasgo libtorch [-out dir]")
+	fmt.Fprintln(os.Stderr, "usage: kerasgo libtorch [-out dir] | kerasgo doctor")
 	os.Exit(2)
 }
 

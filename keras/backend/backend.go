@@ -21,6 +21,10 @@ type Backend interface {
 	// dtypes; compile again for other shapes (kerasgo caches one Executable
 	// per shape).
 	Compile(fn Func, inputs []Spec, opts CompileOptions) (Executable, error)
+	// Release frees the memory of tensors the caller will not use again,
+	// now rather than when Go's garbage collector finds them (which knows
+	// nothing of C or GPU memory). Releasing nil is allowed.
+	Release(ts ...Tensor)
 	// Close releases everything the backend holds.
 	Close() error
 }
