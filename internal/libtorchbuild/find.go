@@ -97,7 +97,16 @@ func fromLayout(source, root, include, lib string) (*Install, error) {
 // NeedsStubs reports whether this libtorch differs from the one gotch was
 // generated for, so that some wrappers may not compile.
 func (i *Install) NeedsStubs() bool {
-	return !strings.HasPrefix(i.Version, strings.TrimSuffix(TargetVersion, ".0"))
+	return majorMinor(i.Version) != majorMinor(TargetVersion)
+}
+
+// majorMinor returns "2.1" for "2.1.0" (and "2.11" for "2.11.0").
+func majorMinor(v string) string {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return v
+	}
+	return parts[0] + "." + parts[1]
 }
 
 // Describe is a one-line summary for people.
