@@ -55,9 +55,14 @@ func setupLibtorch(args []string) error {
 		return err
 	}
 	fmt.Println("found", inst.Describe())
+	// Nothing in the default build imports gotch, so a fresh checkout may
+	// not have downloaded it yet.
+	if out, err := exec.Command("go", "mod", "download", "github.com/sugarme/gotch").CombinedOutput(); err != nil {
+		return fmt.Errorf("downloading gotch (go mod download github.com/sugarme/gotch): %v\n%s", err, out)
+	}
 	dir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/sugarme/gotch").Output()
 	if err != nil || strings.TrimSpace(string(dir)) == "" {
-		return fmt.Errorf("gotch's source is not in the module cache (go list -m github.com/sugarme/gotch: %v): run go mod download", err)
+		return fmt.Errorf("gotch's source is not in the module cache (go list -m github.com/sugarme/gotch: %v)", err)
 	}
 	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
 	if err != nil {
