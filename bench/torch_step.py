@@ -36,15 +36,17 @@ def main():
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--device", default="cpu", help="cpu or cuda")
     a = p.parse_args()
+    dev = torch.device(a.device)
     torch.manual_seed(1)
     torch.set_num_threads(a.threads)
-    model = build(a.model)
+    model = build(a.model).to(dev)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
     loss_fn = nn.CrossEntropyLoss()
     n = a.batch * (a.warmup + a.steps)
-    x = torch.rand(n, 1, 28, 28)
-    y = torch.randint(0, 10, (n,))
+    x = torch.rand(n, 1, 28, 28, device=dev)
+    y = torch.randint(0, 10, (n,), device=dev)
     model.train()
 
     def step(i):
@@ -59,13 +61,18 @@ def main():
 
     for i in range(a.warmup):
         step(i)
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
     start = time.perf_counter()
     for i in range(a.warmup, a.warmup + a.steps):
-        step(i)
+        step(i)  # .item() in step synchronizes, as kerasgo's step does
     per = (time.perf_counter() - start) / a.steps
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"impl=pytorch-{torch.__version__} model={a.model} batch={a.batch} steps={a.steps} "
-          f"threads={a.threads} ms_per_step={per * 1000:.2f} peak_rss_mb={rss_mb:.0f}")
+    extra = ""
+    if dev.type == "cuda":
+        extra = f" gpu_peak_mb={torch.cuda.max_memory_allocated() / 2**20:.0f} device={torch.cuda.get_device_name()}"
+    print(f"impl=pytorch-{torch.__version__}-{a.device} model={a.model} batch={a.batch} steps={a.steps} "
+          f"threads={a.threads} ms_per_step={per * 1000:.2f} peak_rss_mb={rss_mb:.0f}{extra}")
 
 
 if __name__ == "__main__":

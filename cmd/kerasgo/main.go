@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/kerasgo/kerasgo/internal/libtorchbuild"
@@ -45,6 +46,7 @@ func usage() {
 func setupLibtorch(args []string) error {
 	fs := flag.NewFlagSet("libtorch", flag.ExitOnError)
 	out := fs.String("out", "build/gotch", "directory for the generated overlay")
+	vendored := fs.String("gotch", "", "gotch's source directory, e.g. vendor/github.com/sugarme/gotch (default: the module cache)")
 	fs.Parse(args)
 	inst, err := libtorchbuild.Find()
 	if errors.Is(err, libtorchbuild.ErrNotFound) {
@@ -55,20 +57,24 @@ func setupLibtorch(args []string) error {
 		return err
 	}
 	fmt.Println("found", inst.Describe())
-	// Nothing in the default build imports gotch, so a fresh checkout may
-	// not have downloaded it yet.
-	if out, err := exec.Command("go", "mod", "download", "github.com/sugarme/gotch").CombinedOutput(); err != nil {
-		return fmt.Errorf("downloading gotch (go mod download github.com/sugarme/gotch): %v\n%s", err, out)
+	dir := []byte(*vendored)
+	if *vendored == "" {
+		// Nothing in the default build imports gotch, so a fresh checkout
+		// may not have downloaded it yet.
+		if out, err := exec.Command("go", "mod", "download", "github.com/sugarme/gotch").CombinedOutput(); err != nil {
+			return fmt.Errorf("downloading gotch (go mod download github.com/sugarme/gotch): %v\n%s", err, out)
+		}
+		if dir, err = exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/sugarme/gotch").Output(); err != nil || strings.TrimSpace(string(dir)) == "" {
+			return fmt.Errorf("gotch's source is not in the module cache (go list -m github.com/sugarme/gotch: %v)", err)
+		}
+	} else if abs, err := filepath.Abs(*vendored); err == nil {
+		dir = []byte(abs)
 	}
-	dir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/sugarme/gotch").Output()
-	if err != nil || strings.TrimSpace(string(dir)) == "" {
-		return fmt.Errorf("gotch's source is not in the module cache (go list -m github.com/sugarme/gotch: %v)", err)
-	}
-	root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	root, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		return fmt.Errorf("locating kerasgo's module: %v", err)
 	}
-	gotchDir, moduleRoot := strings.TrimSpace(string(dir)), strings.TrimSpace(string(root))
+	gotchDir, moduleRoot := strings.TrimSpace(string(dir)), filepath.Dir(strings.TrimSpace(string(root)))
 	if ov, ok := libtorchbuild.Current(inst, gotchDir, moduleRoot, *out); ok {
 		fmt.Printf("%s is up to date\nbuild with: go build %s ./...\n", *out, ov.GoFlags())
 		return nil

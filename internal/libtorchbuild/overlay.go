@@ -31,7 +31,22 @@ type Overlay struct {
 
 // GoFlags returns the flags that build with the libtorch engine.
 func (o *Overlay) GoFlags() string {
+	if o.ModFile == "" { // gotch is vendored: the overlay patches it in place
+		return fmt.Sprintf("-tags=libtorch -overlay=%s", o.File)
+	}
 	return fmt.Sprintf("-tags=libtorch -modfile=%s -overlay=%s", o.ModFile, o.File)
+}
+
+// inModuleCache reports whether dir is under GOMODCACHE, where the go
+// command refuses overlays.
+func inModuleCache(dir string) bool {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	cache := strings.TrimSpace(string(out))
+	if err != nil || cache == "" {
+		return true
+	}
+	rel, err := filepath.Rel(cache, dir)
+	return err == nil && !strings.HasPrefix(rel, "..")
 }
 
 // Generate writes the build files for inst into outDir (for example
@@ -50,16 +65,18 @@ func Generate(inst *Install, gotchDir, moduleRoot, outDir string, log io.Writer)
 	if err != nil {
 		return nil, err
 	}
-	src := filepath.Join(outDir, "src")
-	if err := os.RemoveAll(src); err != nil {
-		return nil, err
-	}
-	if err := copyTree(gotchDir, src, map[string]bool{"example": true, "gen": true}); err != nil {
-		return nil, fmt.Errorf("copying gotch to %s: %w", src, err)
-	}
-	modFile, err := writeModFile(moduleRoot, outDir, src)
-	if err != nil {
-		return nil, err
+	src, modFile := gotchDir, ""
+	if inModuleCache(gotchDir) {
+		src = filepath.Join(outDir, "src")
+		if err := os.RemoveAll(src); err != nil {
+			return nil, err
+		}
+		if err := copyTree(gotchDir, src, map[string]bool{"example": true, "gen": true}); err != nil {
+			return nil, fmt.Errorf("copying gotch to %s: %w", src, err)
+		}
+		if modFile, err = writeModFile(moduleRoot, outDir, src); err != nil {
+			return nil, err
+		}
 	}
 	libtch := filepath.Join(src, "libtch")
 	api, err := os.ReadFile(filepath.Join(libtch, "torch_api.cpp"))
@@ -371,7 +388,7 @@ func Current(inst *Install, gotchDir, moduleRoot, outDir string) (*Overlay, bool
 		return nil, false
 	}
 	for _, f := range []string{o.File, o.ModFile} {
-		if _, err := os.Stat(f); err != nil {
+		if _, err := os.Stat(f); f != "" && err != nil {
 			return nil, false
 		}
 	}
