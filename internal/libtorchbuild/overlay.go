@@ -65,6 +65,9 @@ func Generate(inst *Install, gotchDir, moduleRoot, outDir string, log io.Writer)
 	if err != nil {
 		return nil, err
 	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
 	src, modFile := gotchDir, ""
 	if inModuleCache(gotchDir) {
 		src = filepath.Join(outDir, "src")
