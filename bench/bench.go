@@ -49,7 +49,7 @@ type Result struct {
 	PerStep  time.Duration
 	PeakRSS  int64 // bytes, the process's high-water mark
 	Threads  int
-	Compiled time.Duration // first (compiling) step
+	Compiled time.Duration // the warm-up steps, which compile the step
 }
 
 // StepTime trains steps batches (after warmup ones, which compile) with
@@ -101,6 +101,6 @@ func (r Result) String() string {
 	if label == "" {
 		label = "kerasgo-" + r.Engine
 	}
-	return fmt.Sprintf("impl=%s model=%s batch=%d steps=%d threads=%d ms_per_step=%.2f peak_rss_mb=%.0f",
-		label, r.Model, r.Batch, r.Steps, r.Threads, float64(r.PerStep.Microseconds())/1000, float64(r.PeakRSS)/(1<<20))
+	return fmt.Sprintf("impl=%s model=%s batch=%d steps=%d threads=%d ms_per_step=%.2f peak_rss_mb=%.0f warmup_with_compile_ms=%.0f",
+		label, r.Model, r.Batch, r.Steps, r.Threads, float64(r.PerStep.Microseconds())/1000, float64(r.PeakRSS)/(1<<20), float64(r.Compiled.Milliseconds()))
 }

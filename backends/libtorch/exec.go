@@ -78,7 +78,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 				}
 				ops.arena = append(ops.arena, t)
 			}
-			args[i] = &value{t: t, shape: in.Shape()}
+			args[i] = &value{t: t, shape: in.Shape(), dtype: in.DType()}
 		}
 		b := backend.NewBuilder(ops)
 		results, err := p.fn(b, args)

@@ -19,12 +19,13 @@ import (
 type value struct {
 	t       *ts.Tensor
 	shape   backend.Shape
+	dtype   backend.DType
 	isConst bool
 	c       float64
 }
 
 func (v *value) Shape() backend.Shape { return v.shape }
-func (v *value) DType() backend.DType { return backend.Float32 } // refined by eagerOps.dtype in practice
+func (v *value) DType() backend.DType { return v.dtype }
 
 // eagerOps implements backend.Ops by running each op at once. Every tensor
 // it creates is recorded in the arena and freed when the Run ends, unless
@@ -43,7 +44,7 @@ func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value
 		return nil, err
 	}
 	o.arena = append(o.arena, t)
-	return &value{t: t, shape: s.Clone()}, nil
+	return &value{t: t, shape: s.Clone(), dtype: o.dtype}, nil
 }
 
 // tv returns v's tensor, making one for a constant; a failure panics,
@@ -108,7 +109,7 @@ func (o *eagerOps) fromHost(data []float64, s backend.Shape) (backend.Value, err
 }
 
 func (o *eagerOps) Scalar(v float64) (backend.Value, error) {
-	return &value{shape: backend.Shape{}, isConst: true, c: v}, nil
+	return &value{shape: backend.Shape{}, dtype: o.dtype, isConst: true, c: v}, nil
 }
 
 func (o *eagerOps) Constant(data []float64, s backend.Shape) (backend.Value, error) {
@@ -208,7 +209,7 @@ func (o *eagerOps) binaryConst(op backend.BinaryOp, a, b backend.Value, out back
 		if f == nil {
 			return nil, false, nil
 		}
-		return &value{shape: backend.Shape{}, isConst: true, c: f(ca, cb)}, true, nil
+		return &value{shape: backend.Shape{}, dtype: o.dtype, isConst: true, c: f(ca, cb)}, true, nil
 	}
 	if !aConst && !bConst {
 		return nil, false, nil
