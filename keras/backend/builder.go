@@ -101,6 +101,12 @@ type Builder interface {
 	// run, from the Executable's seeded generator.
 	RandomUniform(s Shape) Value
 
+	// AdamUpdate is one Adam step for one parameter p with gradient g and
+	// moments m and v (all one shape) and the scalar step size alpha; see
+	// [AdamReference] for the rule. Engines may fuse it ([AdamOps]). Not
+	// differentiable.
+	AdamUpdate(p, g, m, v, alpha Value, beta1, beta2, eps float64) (newP, newM, newV Value)
+
 	// Grad returns d(loss)/d(w) for each w in wrt. loss must be a scalar.
 	Grad(loss Value, wrt []Value) []Value
 

@@ -125,16 +125,12 @@ func (o *Adam) Update(b backend.Builder, params, grads, state []backend.Value) (
 	b2p := b.Mul(state[1], b.Scalar(b2))
 	one := b.Scalar(1)
 	alpha := b.Div(b.Mul(b.Scalar(or(o.LearningRate, 0.001)), b.Sqrt(b.Sub(one, b2p))), b.Sub(one, b1p))
-	eps := b.Scalar(or(o.Epsilon, 1e-7))
+	eps := or(o.Epsilon, 1e-7)
 	newP := make([]backend.Value, n)
 	newS := make([]backend.Value, len(state))
 	newS[0], newS[1] = b1p, b2p
 	for i, p := range params {
-		g := grads[i]
-		m := b.Add(state[2+i], b.Mul(b.Sub(g, state[2+i]), b.Scalar(1-b1)))
-		v := b.Add(state[2+n+i], b.Mul(b.Sub(b.Square(g), state[2+n+i]), b.Scalar(1-b2)))
-		newS[2+i], newS[2+n+i] = m, v
-		newP[i] = b.Sub(p, b.Div(b.Mul(m, alpha), b.Add(b.Sqrt(v), eps)))
+		newP[i], newS[2+i], newS[2+n+i] = b.AdamUpdate(p, grads[i], state[2+i], state[2+n+i], alpha, b1, b2, eps)
 	}
 	return newP, newS
 }

@@ -27,6 +27,11 @@ func checkErrors(t *testing.T, be backend.Backend) {
 			}},
 		{"Grad", "scalar loss", []Array{Random(1, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Grad(v[0], v)[0] }},
+		{"AdamUpdate", "AdamUpdate needs parameter, gradient and moments of one shape", []Array{Random(1, 0, 1, 2, 3), Random(2, 0, 1, 3, 2)},
+			func(b backend.Builder, v []backend.Value) backend.Value {
+				p, _, _ := b.AdamUpdate(v[0], v[1], v[0], v[0], b.Scalar(0.1), 0.9, 0.999, 1e-7)
+				return p
+			}},
 		{"Sticky", "MatMul", []Array{Random(1, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Exp(b.MatMul(v[0], v[0]))) }},
 	}

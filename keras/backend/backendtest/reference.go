@@ -252,3 +252,20 @@ func refOneHot(x Array, depth int) Array {
 	}
 	return out
 }
+
+// refAdam is Keras's Adam rule for in = p, g, m, v, alpha; it returns
+// p', m', v'.
+func refAdam(in []Array, beta1, beta2, eps float64) [3]Array {
+	p, g, m, v, alpha := in[0], in[1], in[2], in[3], in[4].Data[0]
+	var out [3]Array
+	for i := range out {
+		out[i] = Array{Shape: p.Shape, Data: make([]float64, len(p.Data))}
+	}
+	for i := range p.Data {
+		m2 := m.Data[i] + (g.Data[i]-m.Data[i])*(1-beta1)
+		v2 := v.Data[i] + (g.Data[i]*g.Data[i]-v.Data[i])*(1-beta2)
+		out[0].Data[i] = p.Data[i] - alpha*m2/(math.Sqrt(v2)+eps)
+		out[1].Data[i], out[2].Data[i] = m2, v2
+	}
+	return out
+}
