@@ -2,7 +2,6 @@
 
 package libtorch
 
-// #include <malloc.h>
 // extern void at_manual_seed(long long);
 // extern void at_set_num_threads(int);
 import "C"
@@ -12,9 +11,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/sugarme/gotch"
+	lib "github.com/sugarme/gotch/libtch"
 	"github.com/sugarme/gotch/ts"
 )
 
@@ -24,25 +25,6 @@ func init() {
 
 // the worker is shared: libtorch state (threads, seeds) is process-wide.
 var sharedWorker = newWorker()
-
-// trimEvery is how many runs pass between two malloc_trim calls. glibc
-// raises its mmap threshold by itself (up to 32 MB) once large blocks are
-// freed; after that a step's tensors come from the heap, which keeps the
-// freed pages: measured, RSS grew 40% over 10,000 MLP steps while the Go
-// heap stayed at 45 MB, and a malloc_trim brought it below its starting
-// point. Pinning the threshold instead (mallopt) stopped the growth but
-// spent half the CPU in mmap, munmap and page faults.
-const trimEvery = 200
-
-var runsSinceTrim int // touched only on the worker
-
-// afterRun is called on the worker after every run.
-func afterRun() {
-	if runsSinceTrim++; runsSinceTrim >= trimEvery {
-		runsSinceTrim = 0
-		C.malloc_trim(0)
-	}
-}
 
 // Open returns the engine on device "" or "cpu", "cuda" or "cuda:N".
 func Open(device string) (backend.Backend, error) {
@@ -116,42 +98,52 @@ func dims(s backend.Shape) []int64 {
 	return out
 }
 
-// upload copies host data (a []float32 or []float64) to the device.
-func (e *engine) upload(data any, n int, s backend.Shape, dt backend.DType) (backend.Tensor, error) {
+// upload copies n host values at data (float32s or float64s, as dt says)
+// into a new tensor on the device. libtorch reads the Go memory directly
+// (one copy; gotch's OfSlice would encode it through encoding/binary first).
+func (e *engine) upload(data unsafe.Pointer, n int, s backend.Shape, dt backend.DType) (backend.Tensor, error) {
 	if s.Size() != n {
 		return nil, fmt.Errorf("%d values do not fill shape %v", n, s)
 	}
+	var empty float64
+	if n == 0 {
+		data = unsafe.Pointer(&empty)
+	}
+	elem := uint(4)
+	if dt == backend.Float64 {
+		elem = 8
+	}
+	d := dims(s)
+	rank := uint(len(d))
+	if rank == 0 {
+		d = []int64{1} // libtorch reads no dimension, but gotch takes &d[0]
+	}
 	var out *tensor
 	err := e.w.do(func() error {
-		flat, err := ts.OfSlice(data)
-		if err != nil {
+		c := lib.AtTensorOfData(data, d, rank, elem, int(kind(dt).CKind()))
+		if err := ts.TorchErr(); err != nil {
 			return err
 		}
-		shaped, err := reshape(flat, s)
-		flat.Drop()
-		if err != nil {
-			return err
-		}
+		t := ts.New(c)
 		if e.devName != "cpu" {
-			if shaped, err = shaped.ToDevice(e.device, kind(dt), false, false, true); err != nil {
+			var err error
+			if t, err = t.ToDevice(e.device, kind(dt), false, false, true); err != nil {
 				return err
 			}
 		}
-		out = &tensor{t: shaped, shape: s.Clone(), dtype: dt}
+		out = &tensor{t: t, shape: s.Clone(), dtype: dt}
 		return nil
 	})
+	runtime.KeepAlive(data)
 	return out, err
 }
 
 func (e *engine) FromFloat32(data []float32, s backend.Shape) (backend.Tensor, error) {
-	if len(data) == 0 {
-		data = []float32{}
-	}
-	return e.upload(data, len(data), s, backend.Float32)
+	return e.upload(unsafe.Pointer(unsafe.SliceData(data)), len(data), s, backend.Float32)
 }
 
 func (e *engine) FromFloat64(data []float64, s backend.Shape) (backend.Tensor, error) {
-	return e.upload(data, len(data), s, backend.Float64)
+	return e.upload(unsafe.Pointer(unsafe.SliceData(data)), len(data), s, backend.Float64)
 }
 
 // download copies a tensor to the host as dtype want.

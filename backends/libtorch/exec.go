@@ -55,7 +55,6 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 				sc.Drop()
 			}
 			ts.GradSetEnabled(true)
-			afterRun()
 		}()
 		p.runs++
 		seed(p.seed*1_000_003 + p.runs)

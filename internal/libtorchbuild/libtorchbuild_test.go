@@ -103,3 +103,68 @@ func TestFailingFunctionsAndStubs(t *testing.T) {
 		t.Errorf("stubs:\n%s", stubbed)
 	}
 }
+
+// A shortened copy of two wrappers from gotch v0.9.1's ts/tensor-generated.go.
+const sampleWrappers = `package ts
+
+// #include "stdlib.h"
+import "C"
+
+func(ts *Tensor) Abs_()(err error) { 
+  ptr := (*lib.Ctensor)(unsafe.Pointer(C.malloc(0)))
+  
+    lib.AtgAbs_(ptr, ts.ctensor)
+  if err = TorchErr(); err != nil {
+    return err
+  }
+  ts.ctensor = *ptr
+  
+  return err
+} 
+
+func(ts *Tensor) Aminmax(del bool)(retVal0 *Tensor, retVal1 *Tensor, err error) { 
+  ctensorPtr0 := (*lib.Ctensor)(unsafe.Pointer(C.malloc(0)))
+  ctensorPtr1 := (*lib.Ctensor)(unsafe.Pointer(uintptr(unsafe.Pointer(ctensorPtr0)) + unsafe.Sizeof(ctensorPtr0)))
+    lib.AtgAminmax(ctensorPtr0, ts.ctensor)
+  retVal0 = newTensor(*ctensorPtr0, "Aminmax_0")
+  retVal1 = newTensor(*ctensorPtr1, "Aminmax_1")
+  return retVal0, retVal1, err
+} 
+`
+
+func TestPatchTensorWrappers(t *testing.T) {
+	out, err := PatchTensorWrappers([]byte(sampleWrappers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, want := range []string{
+		"  ptr := (*lib.Ctensor)(C.calloc(8, C.size_t(unsafe.Sizeof(uintptr(0)))))\n  defer C.free(unsafe.Pointer(ptr))\n",
+		"  ctensorPtr0 := (*lib.Ctensor)(C.calloc(8, C.size_t(unsafe.Sizeof(uintptr(0)))))\n  defer C.free(unsafe.Pointer(ctensorPtr0))\n",
+		"  lib.AtFree(ts.ctensor)\n  ts.ctensor = *ptr\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("patched wrappers lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "malloc(0)") {
+		t.Errorf("a malloc(0) is left:\n%s", got)
+	}
+	if _, err := PatchTensorWrappers([]byte("package ts\n")); err == nil || !strings.Contains(err.Error(), "gotch v0.9.1") {
+		t.Errorf("unexpected file: error = %v, want one naming the supported gotch", err)
+	}
+}
+
+func TestPatchTensorBallast(t *testing.T) {
+	src := "func newTensor(ctensor lib.Ctensor) *Tensor {\n\tx := new(Tensor)\n\tx.ctensor = ctensor\n\tx.d = new(bigStruct)\n\treturn x\n}\n"
+	out, err := PatchTensorBallast([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "new(bigStruct)") || !strings.Contains(string(out), "\tx.ctensor = ctensor\n") {
+		t.Errorf("patched newTensor:\n%s", out)
+	}
+	if _, err := PatchTensorBallast([]byte("package ts\n")); err == nil {
+		t.Error("a file without the ballast was accepted")
+	}
+}

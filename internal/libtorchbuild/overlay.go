@@ -17,16 +17,20 @@ import (
 
 // generatorVersion changes whenever Generate's output would; a change
 // invalidates build files written before.
-const generatorVersion = 1
+const generatorVersion = 3
 
 // Overlay is what Generate wrote.
 type Overlay struct {
-	Key      string // what the files were generated from; see Current
-	Install  Install
-	File     string   // the overlay JSON for go build -overlay
-	ModFile  string   // the alternate go.mod for go build -modfile
-	Stubbed  []string // wrappers replaced because they do not compile
-	GotchDir string   // gotch's module in the module cache
+	Key     string // what the files were generated from; see Current
+	Install Install
+	File    string // the overlay JSON for go build -overlay
+	// UnpatchedFile is an overlay without kerasgo's fixes to gotch's Go
+	// sources (see PatchTensorWrappers): gotch as released, for the
+	// benchmarks' raw gotch reference.
+	UnpatchedFile string
+	ModFile       string   // the alternate go.mod for go build -modfile
+	Stubbed       []string // wrappers replaced because they do not compile
+	GotchDir      string   // gotch's module in the module cache
 }
 
 // GoFlags returns the flags that build with the libtorch engine.
@@ -57,9 +61,10 @@ func inModuleCache(dir string) bool {
 // copied (read only, without its examples and generator) to outDir/src, an
 // alternate go.mod (outDir/go.mod, for -modfile) replaces gotch with that
 // copy, and the overlay swaps the copy's lib.go and torch_api.cpp for the
-// generated ones. For a libtorch other than 2.1 the wrappers are compiled
-// (syntax only, with $CXX or g++) and those that fail are stubbed, until
-// the file compiles. Progress goes to log.
+// generated ones and two of its Go files for fixed ones (sourcePatches:
+// memory leaks and a per-tensor ballast). For a libtorch other than 2.1
+// the wrappers are compiled (syntax only, with $CXX or g++) and those that
+// fail are stubbed, until the file compiles. Progress goes to log.
 func Generate(inst *Install, gotchDir, moduleRoot, outDir string, log io.Writer) (*Overlay, error) {
 	outDir, err := filepath.Abs(outDir)
 	if err != nil {
@@ -128,13 +133,34 @@ func Generate(inst *Install, gotchDir, moduleRoot, outDir string, log io.Writer)
 	if err := writeFileAtomic(libGo, []byte(cgoFile(inst))); err != nil {
 		return nil, err
 	}
-	ov := struct{ Replace map[string]string }{Replace: map[string]string{
+	replace := map[string]string{
 		filepath.Join(libtch, "lib.go"):        libGo,
 		filepath.Join(libtch, "torch_api.cpp"): cppPath,
-	}}
-	data, _ := json.MarshalIndent(ov, "", "  ")
-	file := filepath.Join(outDir, "overlay.json")
-	if err := writeFileAtomic(file, data); err != nil {
+	}
+	unpatched, err := writeOverlay(filepath.Join(outDir, "overlay-unpatched.json"), replace)
+	if err != nil {
+		return nil, err
+	}
+	for _, sp := range sourcePatches {
+		in := filepath.Join(src, filepath.FromSlash(sp.file))
+		code, err := os.ReadFile(in)
+		if err != nil {
+			return nil, fmt.Errorf("reading gotch's %s: %w", sp.file, err)
+		}
+		if code, err = sp.patch(code); err != nil {
+			return nil, err
+		}
+		out := filepath.Join(outDir, "patched", filepath.FromSlash(sp.file))
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return nil, err
+		}
+		if err := writeFileAtomic(out, code); err != nil {
+			return nil, err
+		}
+		replace[in] = out
+	}
+	file, err := writeOverlay(filepath.Join(outDir, "overlay.json"), replace)
+	if err != nil {
 		return nil, err
 	}
 	names := make([]string, 0, len(stubbed))
@@ -146,7 +172,7 @@ func Generate(inst *Install, gotchDir, moduleRoot, outDir string, log io.Writer)
 	if err != nil {
 		return nil, err
 	}
-	o := &Overlay{Key: key, Install: *inst, File: file, ModFile: modFile, Stubbed: names, GotchDir: gotchDir}
+	o := &Overlay{Key: key, Install: *inst, File: file, UnpatchedFile: unpatched, ModFile: modFile, Stubbed: names, GotchDir: gotchDir}
 	info, _ := json.MarshalIndent(o, "", "  ")
 	if err := writeFileAtomic(filepath.Join(outDir, "libtorch.json"), info); err != nil {
 		return nil, err
@@ -375,6 +401,15 @@ func buildKey(inst *Install, gotchDir, moduleRoot string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// writeOverlay writes a go build -overlay file with these replacements.
+func writeOverlay(path string, replace map[string]string) (string, error) {
+	data, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	return path, writeFileAtomic(path, data)
+}
+
 // Current returns the build files in outDir if they were generated from
 // the same inputs, so Generate need not run again.
 func Current(inst *Install, gotchDir, moduleRoot, outDir string) (*Overlay, bool) {
@@ -390,7 +425,7 @@ func Current(inst *Install, gotchDir, moduleRoot, outDir string) (*Overlay, bool
 	if err != nil || key != o.Key {
 		return nil, false
 	}
-	for _, f := range []string{o.File, o.ModFile} {
+	for _, f := range []string{o.File, o.UnpatchedFile, o.ModFile} {
 		if _, err := os.Stat(f); f != "" && err != nil {
 			return nil, false
 		}
