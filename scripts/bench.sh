@@ -3,7 +3,11 @@
 # (batch 128) on kerasgo's engines and, in the same run, on PyTorch (Debian's
 # python3-torch) with as many threads as Go uses; prints the ratios.
 #
-#   scripts/bench.sh [-steps-mlp N] [-steps-cnn N]
+#   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-repeat N]
+#
+# With -repeat N every row runs N times, interleaved (all rows once, then
+# again), and the ratios use each row's median: timings on a shared machine
+# move by tens of percent between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # libgomp (OpenMP in libtorch and PyTorch) spin-waits between parallel
@@ -12,10 +16,12 @@ cd "$(dirname "$0")/.."
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 steps_mlp=30
 steps_cnn=8
+repeat=1
 while [ $# -gt 0 ]; do
   case "$1" in
     -steps-mlp) steps_mlp=$2; shift 2 ;;
     -steps-cnn) steps_cnn=$2; shift 2 ;;
+    -repeat) repeat=$2; shift 2 ;;
     *) echo "bench: unknown flag $1" >&2; exit 2 ;;
   esac
 done
@@ -36,14 +42,19 @@ fi
 # The libtorch engine and the raw gotch reference, when libtorch is here.
 libtorch=""
 if go run ./cmd/kerasgo libtorch >/dev/null 2>&1; then
-  lt="-tags=libtorch -modfile=$PWD/build/gotch/go.mod -overlay=$PWD/build/gotch/overlay.json"
-  if go build $lt -o "$out.stepbench-libtorch" ./bench/stepbench && go build $lt -o "$out.gotchraw" ./bench/gotchraw; then
+  lt="-tags=libtorch -modfile=$PWD/build/gotch/go.mod"
+  # The raw reference is gotch as released (overlay-unpatched.json: only
+  # the build files); kerasgo's build carries its fixes to gotch.
+  if go build $lt -overlay="$PWD/build/gotch/overlay.json" -o "$out.stepbench-libtorch" ./bench/stepbench &&
+    go build $lt -overlay="$PWD/build/gotch/overlay-unpatched.json" -o "$out.gotchraw" ./bench/gotchraw; then
     libtorch=yes
   fi
 else
   echo "# libtorch rows skipped: make libtorch says why" >&2
 fi
 run() { echo "$1" >&2; "${@:2}" | tee -a "$out"; }
+for round in $(seq "$repeat"); do
+[ "$repeat" -gt 1 ] && echo "# round $round of $repeat" >&2
 for model in mlp cnn; do
   steps=$steps_mlp; [ "$model" = cnn ] && steps=$steps_cnn
   run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -steps "$steps" -label kerasgo-gorgonia
@@ -60,19 +71,33 @@ for model in mlp cnn; do
     echo "# PyTorch not found for $py: install python3-torch to compare" >&2
   fi
 done
+done
 rm -f "$out.stepbench" "$out.stepbench-openblas" "$out.stepbench-libtorch" "$out.gotchraw"
 echo
+[ "$repeat" -gt 1 ] && echo "# medians of $repeat interleaved runs"
 echo "# ratios (kerasgo / PyTorch, lower is better)"
 awk '
-  { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-    key = f["model"]
-    if (f["impl"] ~ /^pytorch/) { pt[key] = f["ms_per_step"]; prss[key] = f["peak_rss_mb"] }
-    else if (f["impl"] == "gotch-raw") { raw[key] = f["ms_per_step"]; rrss[key] = f["peak_rss_mb"]; impl[++n] = f["impl"]; mdl[n] = key; ms[n] = f["ms_per_step"]; rss[n] = f["peak_rss_mb"] }
-    else { impl[++n] = f["impl"]; mdl[n] = key; ms[n] = f["ms_per_step"]; rss[n] = f["peak_rss_mb"] } }
-  END { for (i = 1; i <= n; i++) if (pt[mdl[i]] > 0)
-          printf "%-26s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
-            impl[i], mdl[i], ms[i], pt[mdl[i]], ms[i] / pt[mdl[i]], rss[i], prss[mdl[i]], rss[i] / prss[mdl[i]]
-        for (i = 1; i <= n; i++) if (impl[i] == "kerasgo-libtorch" && raw[mdl[i]] > 0) {
-          if (!hdr++) print "\n# kerasgo on libtorch / raw gotch (lower is better)"
-          printf "%-26s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
-            impl[i], mdl[i], ms[i], raw[mdl[i]], ms[i] / raw[mdl[i]], rss[i], rrss[mdl[i]], rss[i] / rrss[mdl[i]] } }' "$out"
+  function median(list,   v, n, i, j, t) {
+    n = split(list, v, " ")
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+  }
+  { delete f
+    for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+    key = f["impl"] SUBSEP f["model"]
+    if (!(key in ms)) { order[++n] = key }
+    ms[key] = ms[key] " " f["ms_per_step"]; rss[key] = rss[key] " " f["peak_rss_mb"] }
+  END {
+    for (i = 1; i <= n; i++) {
+      split(order[i], k, SUBSEP); impl[i] = k[1]; mdl[i] = k[2]
+      m[i] = median(ms[order[i]]); r[i] = median(rss[order[i]])
+      if (impl[i] ~ /^pytorch/) { pt[mdl[i]] = m[i]; prss[mdl[i]] = r[i] }
+      if (impl[i] == "gotch-raw") { raw[mdl[i]] = m[i]; rrss[mdl[i]] = r[i] }
+    }
+    for (i = 1; i <= n; i++) if (impl[i] !~ /^pytorch/ && pt[mdl[i]] > 0)
+      printf "%-26s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
+        impl[i], mdl[i], m[i], pt[mdl[i]], m[i] / pt[mdl[i]], r[i], prss[mdl[i]], r[i] / prss[mdl[i]]
+    for (i = 1; i <= n; i++) if (impl[i] == "kerasgo-libtorch" && raw[mdl[i]] > 0) {
+      if (!hdr++) print "\n# kerasgo on libtorch / raw gotch (lower is better)"
+      printf "%-26s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
+        impl[i], mdl[i], m[i], raw[mdl[i]], m[i] / raw[mdl[i]], r[i], rrss[mdl[i]], r[i] / rrss[mdl[i]] } }' "$out"
