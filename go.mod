@@ -7,7 +7,7 @@ require (
 	gorgonia.org/tensor v0.9.24
 )
 
-require golang.org/x/sys v0.38.0 // indirect
+require golang.org/x/sys v0.38.0
 
 require (
 	github.com/apache/arrow/go/arrow v0.0.0-20211112161151-bc219186db40 // indirect

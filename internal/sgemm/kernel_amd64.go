@@ -1,0 +1,13 @@
+package sgemm
+
+import "golang.org/x/sys/cpu"
+
+// haveKernel: the kernel needs AVX2 (256-bit integer/float ops and
+// broadcasts) and FMA3.
+var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// kernel adds the product of a packed mr x k panel of A and a packed
+// k x nr panel of B to the mr x nr tile of C at c (row stride ldc floats).
+//
+//go:noescape
+func kernel(k int, a, b, c *float32, ldc int)

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package sgemm
+
+const haveKernel = false
+
+func kernel(k int, a, b, c *float32, ldc int) { panic("sgemm: no kernel on this architecture") }

@@ -1,0 +1,229 @@
+package sgemm
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// The register block (mr rows of C by nr columns, fixed by the kernel) and
+// the cache blocks: kc of the inner dimension, mc rows of A and nc columns
+// of B at a time, so a packed A block (mc x kc) stays in L2 and a packed B
+// block (kc x nc) in L3.
+const (
+	mr = 6
+	nr = 16
+	kc = 384
+	mc = 96
+	nc = 2048
+)
+
+// Available reports whether this CPU runs the fast kernel.
+func Available() bool { return haveKernel }
+
+// Gemm computes C = alpha·op(A)·op(B) + beta·C for row-major matrices, where
+// op(X) is X or, if its flag is set, Xᵀ; C is m x n, op(A) m x k, op(B)
+// k x n, and lda, ldb, ldc are the row strides. It panics if Available is
+// false or the slices are too short (as a BLAS would).
+func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if !haveKernel {
+		panic("sgemm: the AVX2/FMA kernel is not available on this CPU; check Available first")
+	}
+	checkArgs(transA, transB, m, n, k, a, lda, b, ldb, c, ldc)
+	if m == 0 || n == 0 {
+		return
+	}
+	scale(m, n, beta, c, ldc)
+	if k == 0 || alpha == 0 {
+		return
+	}
+	workers := runtime.GOMAXPROCS(0)
+	// Row blocks of A: at least two per worker where m allows, so the
+	// workers finish together.
+	rowBlock := min(mc, roundUp(ceilDiv(m, 2*workers), mr))
+	blocks := ceilDiv(m, rowBlock)
+	workers = min(workers, blocks)
+	// Split k evenly: a short last block would pay the C tile's loads and
+	// stores for few multiply-adds.
+	kStep := ceilDiv(k, ceilDiv(k, kc))
+	bp := getBuf(kStep * roundUp(min(n, nc), nr))
+	defer putBuf(bp)
+	for jc := 0; jc < n; jc += nc {
+		ncur := min(nc, n-jc)
+		for pc := 0; pc < k; pc += kStep {
+			kcur := min(kStep, k-pc)
+			packB(transB, b, ldb, pc, jc, kcur, ncur, *bp)
+			var next atomic.Int64
+			work := func() {
+				ap := getBuf(kcur * rowBlock)
+				defer putBuf(ap)
+				for {
+					blk := int(next.Add(1) - 1)
+					if blk >= blocks {
+						return
+					}
+					ic := blk * rowBlock
+					mcur := min(rowBlock, m-ic)
+					packA(transA, a, lda, ic, pc, mcur, kcur, alpha, *ap)
+					macroKernel(mcur, ncur, kcur, *ap, *bp, c[ic*ldc+jc:], ldc)
+				}
+			}
+			if workers == 1 {
+				work()
+				continue
+			}
+			var wg sync.WaitGroup
+			for w := 0; w < workers; w++ {
+				wg.Go(work)
+			}
+			wg.Wait()
+		}
+	}
+}
+
+// macroKernel multiplies a packed mcur x kcur block of A by a packed
+// kcur x ncur block of B into C, one mr x nr tile at a time; tiles at the
+// edges go through a scratch tile.
+func macroKernel(mcur, ncur, kcur int, ap, bp, c []float32, ldc int) {
+	var edge [mr * nr]float32
+	for j := 0; j < ncur; j += nr {
+		bPanel := bp[j*kcur:]
+		nj := min(nr, ncur-j)
+		for i := 0; i < mcur; i += mr {
+			aPanel := ap[i*kcur:]
+			mi := min(mr, mcur-i)
+			if mi == mr && nj == nr {
+				kernel(kcur, &aPanel[0], &bPanel[0], &c[i*ldc+j], ldc)
+				continue
+			}
+			clear(edge[:])
+			kernel(kcur, &aPanel[0], &bPanel[0], &edge[0], nr)
+			for r := 0; r < mi; r++ {
+				row := c[(i+r)*ldc+j:]
+				for q := 0; q < nj; q++ {
+					row[q] += edge[r*nr+q]
+				}
+			}
+		}
+	}
+}
+
+// packA copies rows [ic, ic+mcur) and columns [pc, pc+kcur) of op(A), times
+// alpha, into panels of mr rows: panel p holds, for each column, its mr
+// values. Rows past the end are zero.
+func packA(trans bool, a []float32, lda, ic, pc, mcur, kcur int, alpha float32, ap []float32) {
+	for i0 := 0; i0 < mcur; i0 += mr {
+		panel := ap[i0*kcur : (i0+mr)*kcur]
+		rows := min(mr, mcur-i0)
+		if rows < mr {
+			clear(panel)
+		}
+		if trans { // op(A)[i][p] = A[p][i]: the mr values are contiguous
+			for p := 0; p < kcur; p++ {
+				src := a[(pc+p)*lda+ic+i0:]
+				src = src[:rows]
+				dst := panel[p*mr : p*mr+rows]
+				for r, v := range src {
+					dst[r] = alpha * v
+				}
+			}
+			continue
+		}
+		for r := 0; r < rows; r++ { // read each row of A contiguously
+			src := a[(ic+i0+r)*lda+pc:]
+			src = src[:kcur]
+			dst := panel[r:]
+			for p, v := range src {
+				dst[p*mr] = alpha * v
+			}
+		}
+	}
+}
+
+// packB copies rows [pc, pc+kcur) and columns [jc, jc+ncur) of op(B) into
+// panels of nr columns: panel q holds, for each row, its nr values.
+// Columns past the end are zero.
+func packB(trans bool, b []float32, ldb, pc, jc, kcur, ncur int, bp []float32) {
+	for j0 := 0; j0 < ncur; j0 += nr {
+		panel := bp[j0*kcur : (j0+nr)*kcur]
+		cols := min(nr, ncur-j0)
+		if cols < nr {
+			clear(panel)
+		}
+		if trans { // op(B)[p][j] = B[j][p]: read each row of B contiguously
+			for q := 0; q < cols; q++ {
+				src := b[(jc+j0+q)*ldb+pc:]
+				src = src[:kcur]
+				dst := panel[q:]
+				for p, v := range src {
+					dst[p*nr] = v
+				}
+			}
+			continue
+		}
+		for p := 0; p < kcur; p++ {
+			copy(panel[p*nr:p*nr+cols], b[(pc+p)*ldb+jc+j0:])
+		}
+	}
+}
+
+// scale multiplies C by beta (clearing it when beta is 0, so NaNs in C do
+// not survive, as in BLAS).
+func scale(m, n int, beta float32, c []float32, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+func checkArgs(transA, transB bool, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	if m < 0 || n < 0 || k < 0 {
+		panic(fmt.Sprintf("sgemm: negative dimension m=%d n=%d k=%d", m, n, k))
+	}
+	ar, ac := m, k
+	if transA {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if transB {
+		br, bc = n, k
+	}
+	need := func(name string, s []float32, rows, cols, ld int) {
+		if ld < max(1, cols) {
+			panic(fmt.Sprintf("sgemm: %s's stride %d is less than its %d columns", name, ld, cols))
+		}
+		if rows > 0 && cols > 0 && len(s) < (rows-1)*ld+cols {
+			panic(fmt.Sprintf("sgemm: %s has %d values, a %dx%d matrix with stride %d needs %d", name, len(s), rows, cols, ld, (rows-1)*ld+cols))
+		}
+	}
+	need("A", a, ar, ac, lda)
+	need("B", b, br, bc, ldb)
+	need("C", c, m, n, ldc)
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+func roundUp(a, b int) int { return ceilDiv(a, b) * b }
+
+// bufs recycles packing buffers between calls.
+var bufs sync.Pool
+
+func getBuf(n int) *[]float32 {
+	if p, ok := bufs.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]float32, n)
+	return &s
+}
+
+func putBuf(p *[]float32) { bufs.Put(p) }

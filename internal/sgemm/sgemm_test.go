@@ -1,0 +1,152 @@
+package sgemm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// naive is the textbook triple loop in float64.
+func naive(ta, tb bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) []float32 {
+	out := append([]float32(nil), c...)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var s float64
+			for p := 0; p < k; p++ {
+				av, bv := a[i*lda+p], b[p*ldb+j]
+				if ta {
+					av = a[p*lda+i]
+				}
+				if tb {
+					bv = b[j*ldb+p]
+				}
+				s += float64(av) * float64(bv)
+			}
+			v := float64(alpha) * s
+			if beta != 0 {
+				v += float64(beta) * float64(c[i*ldc+j])
+			}
+			out[i*ldc+j] = float32(v)
+		}
+	}
+	return out
+}
+
+func random(r *rand.Rand, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = r.Float32()*2 - 1
+	}
+	return s
+}
+
+func TestGemmMatchesNaive(t *testing.T) {
+	if !Available() {
+		t.Skip("no AVX2/FMA on this CPU: sgemm is not used here")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	sizes := [][3]int{{1, 1, 1}, {6, 16, 1}, {7, 17, 3}, {5, 15, 300}, {13, 33, 257}, {100, 64, 288}, {288, 64, 600}, {37, 2100, 9}, {64, 10, 512}, {0, 5, 5}, {5, 5, 0}}
+	for _, sz := range sizes {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, ta := range []bool{false, true} {
+			for _, tb := range []bool{false, true} {
+				for _, ab := range [][2]float32{{1, 0}, {0.5, 1}, {-2, 0.25}} {
+					name := fmt.Sprintf("%dx%dx%d/ta=%v/tb=%v/alpha=%v/beta=%v", m, n, k, ta, tb, ab[0], ab[1])
+					lda, ldb, ldc := k+3, n+1, n+2
+					if ta {
+						lda = m + 3
+					}
+					if tb {
+						ldb = k + 1
+					}
+					a := random(r, max(m, k)*lda+1)
+					b := random(r, max(n, k)*ldb+1)
+					c := random(r, m*ldc+1)
+					want := naive(ta, tb, m, n, k, ab[0], a, lda, b, ldb, ab[1], c, ldc)
+					Gemm(ta, tb, m, n, k, ab[0], a, lda, b, ldb, ab[1], c, ldc)
+					for i := range want {
+						if d := math.Abs(float64(c[i] - want[i])); d > 1e-4*math.Max(1, math.Sqrt(float64(k))) {
+							t.Fatalf("%s: c[%d] = %v, want %v", name, i, c[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestGemmBetaZeroClearsNaN(t *testing.T) {
+	if !Available() {
+		t.Skip("no AVX2/FMA on this CPU")
+	}
+	c := []float32{float32(math.NaN()), float32(math.Inf(1))}
+	Gemm(false, false, 1, 2, 1, 1, []float32{2}, 1, []float32{3, 4}, 2, 0, c, 2)
+	if c[0] != 6 || c[1] != 8 {
+		t.Fatalf("c = %v, want [6 8]", c)
+	}
+}
+
+func TestGemmShortSlicePanics(t *testing.T) {
+	if !Available() {
+		t.Skip("no AVX2/FMA on this CPU")
+	}
+	defer func() {
+		if r := recover(); r == nil {
+			t.Fatal("a 2x2 product into a 3-value C did not panic")
+		}
+	}()
+	Gemm(false, false, 2, 2, 2, 1, make([]float32, 4), 2, make([]float32, 4), 2, 0, make([]float32, 3), 2)
+}
+
+// The convolution GEMMs of the demo CNN's second layer for a chunk of 25
+// samples, and the first Dense layer's product.
+var benchShapes = []struct {
+	name    string
+	ta, tb  bool
+	m, n, k int
+}{
+	{"conv2-forward", false, false, 14400, 64, 288},
+	{"conv2-gradKernel", true, false, 288, 64, 14400},
+	{"conv2-gradInput", false, true, 14400, 288, 64},
+	{"dense-9216x128", false, false, 128, 128, 9216},
+}
+
+func BenchmarkGemm(b *testing.B) {
+	if !Available() {
+		b.Skip("no AVX2/FMA on this CPU")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, s := range benchShapes {
+		lda, ldb := s.k, s.n
+		if s.ta {
+			lda = s.m
+		}
+		if s.tb {
+			ldb = s.k
+		}
+		a, bm, c := random(r, s.m*s.k), random(r, s.k*s.n), make([]float32, s.m*s.n)
+		flops := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+		tr := func(t bool) blas.Transpose {
+			if t {
+				return blas.Trans
+			}
+			return blas.NoTrans
+		}
+		b.Run(s.name+"/sgemm", func(b *testing.B) {
+			for b.Loop() {
+				Gemm(s.ta, s.tb, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		b.Run(s.name+"/gonum", func(b *testing.B) {
+			for b.Loop() {
+				gonum.Implementation{}.Sgemm(tr(s.ta), tr(s.tb), s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+			}
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
