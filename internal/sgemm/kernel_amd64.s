@@ -2,18 +2,27 @@
 
 #include "textflag.h"
 
-// func kernel(k int, a, b, c *float32, ldc int)
+// func kernel(k int, a *float32, rs, cs int, b, c *float32, ldc int)
 //
-// C[6x16] += A[6xk]·B[kx16] with A packed as k groups of 6 values and B as
-// k rows of 16. Accumulators: Y0..Y11 (two YMM registers of 8 floats per
-// row of C); Y12, Y13 hold a row of B; Y14, Y15 a broadcast value of A.
-TEXT ·kernel(SB), NOSPLIT, $0-40
+// C[6x16] += A[6xk]·B[kx16]. Element (r, p) of A is at a + r·rs + p·cs
+// (strides in floats), so A may be a packed panel (rs 1, cs 6), rows of a
+// row-major matrix (rs lda, cs 1) or columns of one (rs 1, cs lda). B is
+// packed as k rows of 16. Accumulators: Y0..Y11 (two YMM registers of 8
+// floats per row of C); Y12, Y13 hold a row of B; Y14, Y15 a broadcast
+// value of A.
+TEXT ·kernel(SB), NOSPLIT, $0-56
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
-	MOVQ c+24(FP), DX
-	MOVQ ldc+32(FP), R8
+	MOVQ rs+16(FP), R9
+	MOVQ cs+24(FP), R13
+	MOVQ b+32(FP), DI
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R8
 	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R13
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R12
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -32,25 +41,25 @@ TEXT ·kernel(SB), NOSPLIT, $0-40
 loop:
 	VMOVUPS (DI), Y12
 	VMOVUPS 32(DI), Y13
-	VBROADCASTSS 0(SI), Y14
+	VBROADCASTSS (SI), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
-	VBROADCASTSS 4(SI), Y15
+	VBROADCASTSS (SI)(R9*1), Y15
 	VFMADD231PS Y12, Y15, Y2
 	VFMADD231PS Y13, Y15, Y3
-	VBROADCASTSS 8(SI), Y14
+	VBROADCASTSS (SI)(R9*2), Y14
 	VFMADD231PS Y12, Y14, Y4
 	VFMADD231PS Y13, Y14, Y5
-	VBROADCASTSS 12(SI), Y15
+	VBROADCASTSS (SI)(R10*1), Y15
 	VFMADD231PS Y12, Y15, Y6
 	VFMADD231PS Y13, Y15, Y7
-	VBROADCASTSS 16(SI), Y14
+	VBROADCASTSS (SI)(R9*4), Y14
 	VFMADD231PS Y12, Y14, Y8
 	VFMADD231PS Y13, Y14, Y9
-	VBROADCASTSS 20(SI), Y15
+	VBROADCASTSS (SI)(R12*1), Y15
 	VFMADD231PS Y12, Y15, Y10
 	VFMADD231PS Y13, Y15, Y11
-	ADDQ $24, SI
+	ADDQ R13, SI
 	ADDQ $64, DI
 	DECQ CX
 	JNZ loop

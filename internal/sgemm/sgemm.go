@@ -49,6 +49,10 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 	kStep := ceilDiv(k, ceilDiv(k, kc))
 	bp := getBuf(kStep * roundUp(min(n, nc), nr))
 	defer putBuf(bp)
+	// With alpha 1 the kernel reads A where it is (only a last partial
+	// panel of rows is copied): packing A costs about as much as the
+	// products when n is small, as in the convolutions' GEMMs.
+	direct := alpha == 1
 	for jc := 0; jc < n; jc += nc {
 		ncur := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kStep {
@@ -65,8 +69,17 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 					}
 					ic := blk * rowBlock
 					mcur := min(rowBlock, m-ic)
-					packA(transA, a, lda, ic, pc, mcur, kcur, alpha, *ap)
-					macroKernel(mcur, ncur, kcur, *ap, *bp, c[ic*ldc+jc:], ldc)
+					v := aView{trans: transA, a: a, lda: lda, ic: ic, pc: pc, direct: direct}
+					if direct {
+						if rem := mcur % mr; rem != 0 { // pack the partial panel alone
+							last := mcur - rem
+							packA(transA, a, lda, ic+last, pc, rem, kcur, 1, (*ap)[last*kcur:(last+mr)*kcur])
+						}
+					} else {
+						packA(transA, a, lda, ic, pc, mcur, kcur, alpha, *ap)
+					}
+					v.packed = *ap
+					macroKernel(v, mcur, ncur, kcur, *bp, c[ic*ldc+jc:], ldc)
 				}
 			}
 			if workers == 1 {
@@ -82,23 +95,44 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 	}
 }
 
-// macroKernel multiplies a packed mcur x kcur block of A by a packed
+// aView locates the mr-row panels of one block of op(A): in the packed
+// buffer, or, when direct, in A itself (all but a last partial panel).
+type aView struct {
+	trans, direct bool
+	a             []float32
+	lda, ic, pc   int
+	packed        []float32
+}
+
+// panel returns the panel at row i of the block (rows rows of it) as the
+// kernel takes it: a pointer and row and column strides.
+func (v aView) panel(i, rows, kcur int) (p *float32, rs, cs int) {
+	if !v.direct || rows < mr {
+		return &v.packed[i*kcur], 1, mr
+	}
+	if v.trans { // op(A)[i][p] = A[p][i]
+		return &v.a[v.pc*v.lda+v.ic+i], 1, v.lda
+	}
+	return &v.a[(v.ic+i)*v.lda+v.pc], v.lda, 1
+}
+
+// macroKernel multiplies an mcur x kcur block of op(A) by a packed
 // kcur x ncur block of B into C, one mr x nr tile at a time; tiles at the
 // edges go through a scratch tile.
-func macroKernel(mcur, ncur, kcur int, ap, bp, c []float32, ldc int) {
+func macroKernel(v aView, mcur, ncur, kcur int, bp, c []float32, ldc int) {
 	var edge [mr * nr]float32
 	for j := 0; j < ncur; j += nr {
-		bPanel := bp[j*kcur:]
+		bPanel := &bp[j*kcur]
 		nj := min(nr, ncur-j)
 		for i := 0; i < mcur; i += mr {
-			aPanel := ap[i*kcur:]
 			mi := min(mr, mcur-i)
+			ap, rs, cs := v.panel(i, mi, kcur)
 			if mi == mr && nj == nr {
-				kernel(kcur, &aPanel[0], &bPanel[0], &c[i*ldc+j], ldc)
+				kernel(kcur, ap, rs, cs, bPanel, &c[i*ldc+j], ldc)
 				continue
 			}
 			clear(edge[:])
-			kernel(kcur, &aPanel[0], &bPanel[0], &edge[0], nr)
+			kernel(kcur, ap, rs, cs, bPanel, &edge[0], nr)
 			for r := 0; r < mi; r++ {
 				row := c[(i+r)*ldc+j:]
 				for q := 0; q < nj; q++ {
