@@ -73,7 +73,7 @@ func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 	case backend.OpSquare:
 		return wrap(G.Square(n))
 	case backend.OpRelu:
-		return wrap(G.Rectify(n))
+		return wrap(relu(n))
 	case backend.OpSigmoid:
 		return wrap(G.Sigmoid(n))
 	case backend.OpTanh:

@@ -1,7 +1,8 @@
 package gorgonia
 
 import (
-	"math"
+	"runtime"
+	"sync"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	G "gorgonia.org/gorgonia"
@@ -17,11 +18,12 @@ func poolGeom(xs backend.Shape, o backend.PoolOptions, out backend.Shape) convGe
 		oh: out[1], ow: out[2], sh: o.Strides[0], sw: o.Strides[1], ph: ph, pw: pw}
 }
 
-// argmaxWindow returns the offset in x of the largest value of the window
-// at (s, oy, ox) in channel ch (the first one on ties), or -1 if the window
-// is all padding.
-func argmaxWindow[T float32 | float64](g convGeom, x []T, s, oy, ox, ch int) int {
-	best, bestV := -1, T(math.Inf(-1))
+// windowArgmax writes, for each channel of the window at (s, oy, ox), the
+// offset in x of its largest value (the first one on ties) into best, or
+// -1 if the window is all padding. Channels are innermost, so the
+// comparisons run over contiguous memory.
+func windowArgmax[T float32 | float64](g convGeom, x []T, s, oy, ox int, best []int, bestV []T) {
+	first := true
 	for a := 0; a < g.kh; a++ {
 		y := oy*g.sh + a - g.ph
 		if y < 0 || y >= g.h {
@@ -32,24 +34,55 @@ func argmaxWindow[T float32 | float64](g convGeom, x []T, s, oy, ox, ch int) int
 			if xx < 0 || xx >= g.w {
 				continue
 			}
-			i := ((s*g.h+y)*g.w+xx)*g.c + ch
-			if best < 0 || x[i] > bestV {
-				best, bestV = i, x[i]
+			base := ((s*g.h+y)*g.w + xx) * g.c
+			row := x[base : base+g.c]
+			if first {
+				copy(bestV, row)
+				for ch := range best {
+					best[ch] = base + ch
+				}
+				first = false
+				continue
+			}
+			for ch, v := range row {
+				if v > bestV[ch] {
+					bestV[ch], best[ch] = v, base+ch
+				}
 			}
 		}
 	}
-	return best
+	if first {
+		for ch := range best {
+			best[ch] = -1
+		}
+	}
+}
+
+// eachWindow calls f for every output position of sample s with the argmax
+// offsets of its window, in parallel over samples.
+func eachWindow[T float32 | float64](g convGeom, x []T, f func(o int, best []int)) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), g.n))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Go(func() {
+			best, bestV := make([]int, g.c), make([]T, g.c)
+			for s := w; s < g.n; s += workers {
+				for oy := 0; oy < g.oh; oy++ {
+					for ox := 0; ox < g.ow; ox++ {
+						windowArgmax(g, x, s, oy, ox, best, bestV)
+						f(((s*g.oh+oy)*g.ow+ox)*g.c, best)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func maxPoolForward[T float32 | float64](g convGeom, x, out []T) {
-	parallelFor(g.n, func(s int) {
-		for oy := 0; oy < g.oh; oy++ {
-			for ox := 0; ox < g.ow; ox++ {
-				o := ((s*g.oh+oy)*g.ow + ox) * g.c
-				for ch := 0; ch < g.c; ch++ {
-					out[o+ch] = x[argmaxWindow(g, x, s, oy, ox, ch)]
-				}
-			}
+	eachWindow(g, x, func(o int, best []int) {
+		for ch, i := range best {
+			out[o+ch] = x[i]
 		}
 	})
 }
@@ -58,14 +91,9 @@ func maxPoolForward[T float32 | float64](g convGeom, x, out []T) {
 // window's maximum.
 func maxPoolGrad[T float32 | float64](g convGeom, x, dy, dx []T) {
 	clear(dx)
-	parallelFor(g.n, func(s int) {
-		for oy := 0; oy < g.oh; oy++ {
-			for ox := 0; ox < g.ow; ox++ {
-				o := ((s*g.oh+oy)*g.ow + ox) * g.c
-				for ch := 0; ch < g.c; ch++ {
-					dx[argmaxWindow(g, x, s, oy, ox, ch)] += dy[o+ch]
-				}
-			}
+	eachWindow(g, x, func(o int, best []int) {
+		for ch, i := range best {
+			dx[i] += dy[o+ch]
 		}
 	})
 }
