@@ -29,6 +29,9 @@ type hostOp struct {
 	// every value. It is safe because a program's outputs are copied out
 	// after each run (program.Run) and nothing else outlives a run.
 	buf *tensor.Dense
+	// scalars holds, for this run, the value of each scalar input by
+	// position (scalar inputs reach kernels as nil tensors).
+	scalars []float64
 }
 
 var hostOpIDs atomic.Uint64
@@ -72,7 +75,15 @@ func (op *hostOp) Do(vals ...G.Value) (G.Value, error) {
 				x = x.Materialize().(*tensor.Dense)
 			}
 			in[i] = x
-		case G.Scalar: // passed as nil: no kernel reads a scalar input
+		case G.Scalar: // passed as nil; kernels read op.scalars instead
+			f, err := scalarFloat(x)
+			if err != nil {
+				return nil, fmt.Errorf("%s: input %d: %w", op.name, i, err)
+			}
+			if op.scalars == nil {
+				op.scalars = make([]float64, len(vals))
+			}
+			op.scalars[i] = f
 		default:
 			return nil, fmt.Errorf("%s: input %d is %T, want a dense tensor", op.name, i, v)
 		}
@@ -133,3 +144,14 @@ var (
 	_ G.SDOp = (*hostOp)(nil)
 	_ G.SDOp = diffHostOp{}
 )
+
+// scalarFloat returns a float scalar's value.
+func scalarFloat(s G.Scalar) (float64, error) {
+	switch v := s.Data().(type) {
+	case float32:
+		return float64(v), nil
+	case float64:
+		return v, nil
+	}
+	return 0, fmt.Errorf("scalar of type %T, want float32 or float64", s.Data())
+}
