@@ -2,7 +2,7 @@
 // on amd64 CPUs with AVX2 and FMA, a 6x16 register-blocked micro-kernel in
 // Go assembly (the layout of BLIS's Haswell kernel). It builds with
 // CGO_ENABLED=0. Where the kernel cannot run (other CPUs or architectures),
-// [Available] reports false and callers keep their own GEMM.
+// [Available] reports false and [Gemm] calls gonum's Sgemm.
 //
 // The Gorgonia engine routes its float32 matrix products here: on the
 // 2-core machine this project is measured on it is several times faster

@@ -4,4 +4,6 @@ package sgemm
 
 const haveKernel = false
 
-func kernel(k int, a *float32, rs, cs int, b, c *float32, ldc int) { panic("sgemm: no kernel on this architecture") }
+func kernel(k int, a *float32, rs, cs int, b, c *float32, ldc int) {
+	panic("sgemm: no kernel on this architecture")
+}

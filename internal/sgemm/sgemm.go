@@ -5,6 +5,9 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // The register block (mr rows of C by nr columns, fixed by the kernel) and
@@ -24,13 +27,15 @@ func Available() bool { return haveKernel }
 
 // Gemm computes C = alpha·op(A)·op(B) + beta·C for row-major matrices, where
 // op(X) is X or, if its flag is set, Xᵀ; C is m x n, op(A) m x k, op(B)
-// k x n, and lda, ldb, ldc are the row strides. It panics if Available is
-// false or the slices are too short (as a BLAS would).
+// k x n, and lda, ldb, ldc are the row strides. It panics if the slices
+// are too short (as a BLAS would). Where Available is false it calls
+// gonum's Sgemm.
 func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if !haveKernel {
-		panic("sgemm: the AVX2/FMA kernel is not available on this CPU; check Available first")
-	}
 	checkArgs(transA, transB, m, n, k, a, lda, b, ldb, c, ldc)
+	if !haveKernel {
+		gonum.Implementation{}.Sgemm(transpose(transA), transpose(transB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if m == 0 || n == 0 {
 		return
 	}
@@ -243,6 +248,13 @@ func checkArgs(transA, transB bool, m, n, k int, a []float32, lda int, b []float
 	need("A", a, ar, ac, lda)
 	need("B", b, br, bc, ldb)
 	need("C", c, m, n, ldc)
+}
+
+func transpose(t bool) blas.Transpose {
+	if t {
+		return blas.Trans
+	}
+	return blas.NoTrans
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
