@@ -152,6 +152,14 @@ func broadcastTo(x *G.Node, out backend.Shape) (*G.Node, error) {
 }
 
 func (o *graphOps) Binary(op backend.BinaryOp, av, bv backend.Value, out backend.Shape) (backend.Value, error) {
+	if op == backend.OpAdd && !av.Shape().Equal(bv.Shape()) {
+		switch {
+		case av.Shape().Equal(out) && trailing(bv.Shape(), out):
+			return wrap(addBias(node(av), node(bv)))
+		case bv.Shape().Equal(out) && trailing(av.Shape(), out):
+			return wrap(addBias(node(bv), node(av)))
+		}
+	}
 	a, b, err := broadcast(node(av), node(bv), out, op != backend.OpMaximum && op != backend.OpMinimum)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,65 @@
+package gorgonia
+
+import (
+	"github.com/kerasgo/kerasgo/keras/backend"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// trailing reports whether b's shape is the last len(b) axes of out (a
+// bias over the last axes, as Dense and Conv2D add one). A scalar is not.
+func trailing(b, out backend.Shape) bool {
+	if len(b) == 0 || len(b) > len(out) {
+		return false
+	}
+	return b.Equal(out[len(out)-len(b):])
+}
+
+// addBias is x + bias for a bias over x's trailing axes, as one pass and
+// no tiled copy of the bias. Its gradient passes the incoming gradient to
+// x unchanged and sums it over the leading axes for the bias. (Through
+// BroadcastTo and Gorgonia's Add it was a tile, a clone and an add forward
+// and a Sum backward, over the whole of x.)
+func addBias(x, bias *G.Node) (*G.Node, error) {
+	dt := x.Dtype()
+	fwd := newHostOp("AddBias", x.Shape().Clone(), dt, []*G.Node{x, bias}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		return floats(dst, func32(func(d []float32) { addRows(f32(in[0]), f32(in[1]), d) }),
+			func64(func(d []float64) { addRows(f64(in[0]), f64(in[1]), d) }))
+	})
+	fwd.diff = func(inputs G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+		sum := newHostOp("AddBiasGrad", inputs[1].Shape().Clone(), dt, []*G.Node{grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+			return floats(dst, func32(func(d []float32) { sumRows(f32(in[0]), d) }),
+				func64(func(d []float64) { sumRows(f64(in[0]), d) }))
+		})
+		db, err := sum.apply(grad)
+		if err != nil {
+			return nil, err
+		}
+		return G.Nodes{grad, db}, nil
+	}
+	return fwd.apply(x, bias)
+}
+
+// addRows adds bias to every row of x (rows of len(bias) values).
+func addRows[T float32 | float64](x, bias, dst []T) {
+	n := len(bias)
+	parallelChunks(len(dst)/n, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			row, out := x[r*n:(r+1)*n], dst[r*n:(r+1)*n]
+			for i, v := range row {
+				out[i] = v + bias[i]
+			}
+		}
+	})
+}
+
+// sumRows adds up the rows of g (rows of len(dst) values) into dst.
+func sumRows[T float32 | float64](g, dst []T) {
+	n := len(dst)
+	clear(dst)
+	for r := 0; r < len(g)/n; r++ {
+		for i, v := range g[r*n : (r+1)*n] {
+			dst[i] += v
+		}
+	}
+}
