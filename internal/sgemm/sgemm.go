@@ -20,6 +20,9 @@ const (
 	kc = 384
 	mc = 96
 	nc = 2048
+	// serialBelow is the product size (m·n·k) under which one goroutine
+	// does the whole product: starting workers costs more than they save.
+	serialBelow = 1 << 16
 )
 
 // Available reports whether this CPU runs the fast kernel.
@@ -44,6 +47,9 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 		return
 	}
 	workers := runtime.GOMAXPROCS(0)
+	if m*n*k < serialBelow {
+		workers = 1
+	}
 	// Row blocks of A: at least two per worker where m allows, so the
 	// workers finish together.
 	rowBlock := min(mc, roundUp(ceilDiv(m, 2*workers), mr))
@@ -62,7 +68,7 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 		ncur := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kStep {
 			kcur := min(kStep, k-pc)
-			packB(transB, b, ldb, pc, jc, kcur, ncur, *bp)
+			packBParallel(workers, transB, b, ldb, pc, jc, kcur, ncur, *bp)
 			var next atomic.Int64
 			work := func() {
 				ap := getBuf(kcur * rowBlock)
@@ -205,6 +211,24 @@ func packB(trans bool, b []float32, ldb, pc, jc, kcur, ncur int, bp []float32) {
 			copy(panel[p*nr:p*nr+cols], b[(pc+p)*ldb+jc+j0:])
 		}
 	}
+}
+
+// packBParallel is packB with the panels split among workers when the
+// block is large enough to gain from it (packing is a serial step between
+// the parallel products otherwise).
+func packBParallel(workers int, trans bool, b []float32, ldb, pc, jc, kcur, ncur int, bp []float32) {
+	panels := ceilDiv(ncur, nr)
+	if workers <= 1 || panels < 2 || kcur*ncur < 1<<15 {
+		packB(trans, b, ldb, pc, jc, kcur, ncur, bp)
+		return
+	}
+	per := ceilDiv(panels, workers) * nr
+	var wg sync.WaitGroup
+	for j0 := 0; j0 < ncur; j0 += per {
+		width := min(per, ncur-j0)
+		wg.Go(func() { packB(trans, b, ldb, pc, jc+j0, kcur, width, bp[j0*kcur:]) })
+	}
+	wg.Wait()
 }
 
 // scale multiplies C by beta (clearing it when beta is 0, so NaNs in C do
