@@ -6,7 +6,7 @@ BENCH_FLAGS ?=
 # Flags for the libtorch engine; `make libtorch` generates the files they name.
 LIBTORCH_FLAGS = -tags=libtorch -modfile=$(CURDIR)/build/gotch/go.mod -overlay=$(CURDIR)/build/gotch/overlay.json
 
-.PHONY: demo test test-openblas lint bench bench-go data libtorch doctor
+.PHONY: demo test test-openblas lint lint-libtorch bench bench-go data libtorch doctor
 
 ## demo: set up a dataset if needed, then train the demo MLP for one epoch
 ## (KERASGO_BACKEND=libtorch make demo, or DEMO_FLAGS=-backend=libtorch, builds with the libtorch engine)
@@ -40,6 +40,10 @@ lint:
 	@out=$$(git ls-files '*.go' | xargs gofmt -l); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+
+## lint-libtorch: staticcheck for the libtorch-tagged files too (a vendored copy; skipped without libtorch)
+lint-libtorch:
+	STATICCHECK=$(STATICCHECK) scripts/lint-libtorch.sh
 
 ## bench: time per training step and peak memory, kerasgo against PyTorch (see docs/benchmarks.md)
 bench:

@@ -1,6 +1,8 @@
 package libtorchbuild
 
 import (
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,5 +168,63 @@ func TestPatchTensorBallast(t *testing.T) {
 	}
 	if _, err := PatchTensorBallast([]byte("package ts\n")); err == nil {
 		t.Error("a file without the ballast was accepted")
+	}
+}
+
+// Generate on a gotch outside the module cache (vendored) patches it in
+// place: the overlay names gotch's own files, carries the Go fixes (and an
+// unpatched overlay without them), and the output directory gets a go.mod
+// of its own so that ./... skips the generated files.
+func TestGenerateVendored(t *testing.T) {
+	t.Setenv("LIBTORCH", fakeLibtorch(t, [3]string{"2", "1", "0"}, false, true))
+	inst, err := Find()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotch, module, out := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "gotch")
+	files := map[string]string{
+		"libtch/torch_api.cpp":             "#include \"torch_api.h\"\n#include \"torch_api_generated.cpp.h\"\n",
+		"libtch/torch_api_generated.cpp.h": "void atg_abs(tensor *out__, tensor self) {}\n",
+		"libtch/lib.go":                    "package libtch\n",
+		"ts/tensor-generated.go":           sampleWrappers,
+		"ts/tensor.go":                     "package ts\n\nfunc newTensor() *Tensor {\n\tx := new(Tensor)\n\tx.d = new(bigStruct)\n\treturn x\n}\n",
+	}
+	for name, text := range files {
+		path := filepath.Join(gotch, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(module, "go.mod"), []byte("module example.com/m\n"), 0o644)
+	os.WriteFile(filepath.Join(module, "go.sum"), nil, 0o644)
+	o, err := Generate(inst, gotch, module, out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.ModFile != "" || strings.Contains(o.GoFlags(), "-modfile") {
+		t.Errorf("a vendored gotch got an alternate go.mod: %+v", o)
+	}
+	if mod, err := os.ReadFile(filepath.Join(out, "go.mod")); err != nil || !strings.Contains(string(mod), "module kerasgo.invalid/") {
+		t.Errorf("output go.mod: %q, %v", mod, err)
+	}
+	read := func(path string) map[string]string {
+		var ov struct{ Replace map[string]string }
+		data, err := os.ReadFile(path)
+		if err != nil || json.Unmarshal(data, &ov) != nil {
+			t.Fatalf("reading %s: %v", path, err)
+		}
+		return ov.Replace
+	}
+	full, plain := read(o.File), read(o.UnpatchedFile)
+	if len(full) != 4 || len(plain) != 2 {
+		t.Fatalf("overlay replaces %d files, unpatched %d; want 4 and 2:\n%v\n%v", len(full), len(plain), full, plain)
+	}
+	patched, err := os.ReadFile(full[filepath.Join(gotch, "ts", "tensor.go")])
+	if err != nil || strings.Contains(string(patched), "bigStruct") {
+		t.Errorf("patched tensor.go: %v\n%s", err, patched)
+	}
+	if _, ok := plain[filepath.Join(gotch, "ts", "tensor-generated.go")]; ok {
+		t.Error("the unpatched overlay patches the wrappers")
 	}
 }
