@@ -2,8 +2,6 @@ package gorgonia
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"gonum.org/v1/gonum/blas"
@@ -94,28 +92,6 @@ func col2im[T float32 | float64](g convGeom, cols, dx []T, s0, s1 int) {
 			}
 		}
 	})
-}
-
-// parallelFor runs f(0..n-1) on up to GOMAXPROCS goroutines.
-func parallelFor(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			f(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				f(i)
-			}
-		}(w)
-	}
-	wg.Wait()
 }
 
 // gemm computes c = op(a)·op(b) + beta·c for row-major matrices, op

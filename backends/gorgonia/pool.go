@@ -1,9 +1,6 @@
 package gorgonia
 
 import (
-	"runtime"
-	"sync"
-
 	"github.com/kerasgo/kerasgo/keras/backend"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -58,25 +55,18 @@ func windowArgmax[T float32 | float64](g convGeom, x []T, s, oy, ox int, best []
 	}
 }
 
-// eachWindow calls f for every output position of sample s with the argmax
-// offsets of its window, in parallel over samples.
+// eachWindow calls f for every output position with the argmax offsets of
+// its window, in parallel over samples.
 func eachWindow[T float32 | float64](g convGeom, x []T, f func(o int, best []int)) {
-	workers := max(1, min(runtime.GOMAXPROCS(0), g.n))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Go(func() {
-			best, bestV := make([]int, g.c), make([]T, g.c)
-			for s := w; s < g.n; s += workers {
-				for oy := 0; oy < g.oh; oy++ {
-					for ox := 0; ox < g.ow; ox++ {
-						windowArgmax(g, x, s, oy, ox, best, bestV)
-						f(((s*g.oh+oy)*g.ow+ox)*g.c, best)
-					}
-				}
+	parallelFor(g.n, func(s int) {
+		best, bestV := make([]int, g.c), make([]T, g.c)
+		for oy := 0; oy < g.oh; oy++ {
+			for ox := 0; ox < g.ow; ox++ {
+				windowArgmax(g, x, s, oy, ox, best, bestV)
+				f(((s*g.oh+oy)*g.ow+ox)*g.c, best)
 			}
-		})
-	}
-	wg.Wait()
+		}
+	})
 }
 
 func maxPoolForward[T float32 | float64](g convGeom, x, out []T) {

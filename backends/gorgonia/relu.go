@@ -1,8 +1,6 @@
 package gorgonia
 
 import (
-	"runtime"
-
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -52,17 +50,4 @@ func reluGrad[T float32 | float64](y, dy, dx []T) {
 			}
 		}
 	})
-}
-
-// parallelChunks splits [0, n) into one contiguous range per worker for
-// elementwise loops long enough to gain from it.
-func parallelChunks(n int, f func(lo, hi int)) {
-	const minPerWorker = 1 << 15
-	workers := min(runtime.GOMAXPROCS(0), n/minPerWorker)
-	if workers <= 1 {
-		f(0, n)
-		return
-	}
-	per := (n + workers - 1) / workers
-	parallelFor(workers, func(w int) { f(w*per, min(n, (w+1)*per)) })
 }
