@@ -96,29 +96,23 @@ func col2im[T float32 | float64](g convGeom, cols, dx []T, s0, s1 int) {
 
 // gemm computes c = op(a)·op(b) + beta·c for row-major matrices, op
 // transposing when asked: c is m x n, op(a) m x k, op(b) k x n.
-func gemm[T float32 | float64](ta, tb bool, m, n, k int, a, b []T, beta T, c []T) {
-	tr := func(t bool) blas.Transpose {
-		if t {
-			return blas.Trans
-		}
-		return blas.NoTrans
-	}
+func gemm[T float32 | float64](ta, tb blas.Transpose, m, n, k int, a, b []T, beta T, c []T) {
 	ar, ac := m, k
-	if ta {
+	if ta == blas.Trans {
 		ar, ac = k, m
 	}
 	br, bc := k, n
-	if tb {
+	if tb == blas.Trans {
 		br, bc = n, k
 	}
 	switch a := any(a).(type) {
 	case []float32:
-		blas32.Gemm(tr(ta), tr(tb), 1,
+		blas32.Gemm(ta, tb, 1,
 			blas32.General{Rows: ar, Cols: ac, Stride: ac, Data: a},
 			blas32.General{Rows: br, Cols: bc, Stride: bc, Data: any(b).([]float32)},
 			float32(beta), blas32.General{Rows: m, Cols: n, Stride: n, Data: any(c).([]float32)})
 	case []float64:
-		blas64.Gemm(tr(ta), tr(tb), 1,
+		blas64.Gemm(ta, tb, 1,
 			blas64.General{Rows: ar, Cols: ac, Stride: ac, Data: a},
 			blas64.General{Rows: br, Cols: bc, Stride: bc, Data: any(b).([]float64)},
 			float64(beta), blas64.General{Rows: m, Cols: n, Stride: n, Data: any(c).([]float64)})
@@ -132,7 +126,7 @@ func convForward[T float32 | float64](g convGeom, x, k, out, cols []T) {
 		s1 := min(s0+ch, g.n)
 		im2col(g, x, cols, s0, s1)
 		m := (s1 - s0) * g.rows()
-		gemm(false, false, m, g.f, g.cols(), cols[:m*g.cols()], k, 0, out[s0*g.rows()*g.f:])
+		gemm(blas.NoTrans, blas.NoTrans, m, g.f, g.cols(), cols[:m*g.cols()], k, 0, out[s0*g.rows()*g.f:])
 	}
 }
 
@@ -147,7 +141,7 @@ func convGradKernel[T float32 | float64](g convGeom, x, dy, dk, cols []T) {
 		if s0 == 0 {
 			beta = 0
 		}
-		gemm(true, false, g.cols(), g.f, m, cols[:m*g.cols()], dy[s0*g.rows()*g.f:(s0*g.rows()+m)*g.f], beta, dk)
+		gemm(blas.Trans, blas.NoTrans, g.cols(), g.f, m, cols[:m*g.cols()], dy[s0*g.rows()*g.f:(s0*g.rows()+m)*g.f], beta, dk)
 	}
 }
 
@@ -158,7 +152,7 @@ func convGradInput[T float32 | float64](g convGeom, dy, k, dx, cols []T) {
 	for s0 := 0; s0 < g.n; s0 += ch {
 		s1 := min(s0+ch, g.n)
 		m := (s1 - s0) * g.rows()
-		gemm(false, true, m, g.cols(), g.f, dy[s0*g.rows()*g.f:(s0*g.rows()+m)*g.f], k, 0, cols[:m*g.cols()])
+		gemm(blas.NoTrans, blas.Trans, m, g.cols(), g.f, dy[s0*g.rows()*g.f:(s0*g.rows()+m)*g.f], k, 0, cols[:m*g.cols()])
 		col2im(g, cols, dx, s0, s1)
 	}
 }
