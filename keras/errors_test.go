@@ -121,3 +121,36 @@ func TestFitStopsOnCancel(t *testing.T) {
 		t.Fatalf("error = %v, want context.Canceled", err)
 	}
 }
+
+// The shape a Fit error asks for is printed correctly for every input rank
+// (it once read "(samples20,))").
+func TestFitShapeMismatchSuggestsTheRightShape(t *testing.T) {
+	cases := []struct {
+		input     []int
+		data      []int
+		want      string
+		wantModel string
+	}{
+		{[]int{20}, []int{2, 19}, "reshape the data to (samples, 20)", "expected shape (None, 20)"},
+		{[]int{1}, []int{2, 3}, "reshape the data to (samples, 1)", "expected shape (None, 1)"},
+		{[]int{4, 4, 1}, []int{2, 16}, "reshape the data to (samples, 4, 4, 1)", "expected shape (None, 4, 4, 1)"},
+		{[]int{3, 5}, []int{2, 5, 3}, "reshape the data to (samples, 3, 5)", "expected shape (None, 3, 5)"},
+	}
+	for _, c := range cases {
+		m, err := keras.NewSequential(layers.Input(c.input...), &layers.Flatten{}, &layers.Dense{Units: 2, Activation: "softmax"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy"}); err != nil {
+			t.Fatal(err)
+		}
+		n := 1
+		for _, d := range c.data {
+			n *= d
+		}
+		x := keras.Array{Shape: c.data, Data: make([]float32, n)}
+		y := keras.Array{Shape: []int{c.data[0]}, Data: make([]float32, c.data[0])}
+		_, err = m.Fit(context.Background(), x, y, keras.FitOptions{})
+		wantErr(t, err, c.want, c.wantModel)
+	}
+}

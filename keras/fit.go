@@ -93,8 +93,8 @@ func (m *Model) prepare(x Array, y *Array, what string) error {
 	}
 	in := m.input.Shape()
 	if len(x.Shape) != len(in) || !backend.Shape(x.Shape[1:]).Equal(in[1:]) {
-		return fmt.Errorf("input 0 of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to (samples%s)",
-			m.input.Layer().Common().Name, in, backend.Shape(x.Shape), fmt.Sprint(in[1:])[1:])
+		return fmt.Errorf("input 0 of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
+			m.input.Layer().Common().Name, in, backend.Shape(x.Shape), in[1:].WithLeading("samples"))
 	}
 	if y != nil {
 		if err := y.check("y"); err != nil {

@@ -10,7 +10,16 @@ import (
 
 func init() {
 	backend.Register(Name, func(string) (backend.Backend, error) {
-		return nil, errors.New("this program was built without the libtorch engine: run `make libtorch` " +
-			"(it finds libtorch and prints the go build flags), then build with -tags libtorch and those flags")
+		return nil, errors.New(disabledMessage)
 	})
 }
+
+// disabledMessage says how to build with the libtorch engine, both in
+// kerasgo's repository and in a user's own module.
+const disabledMessage = "this program was built without the libtorch engine. " +
+	"In your own module (one that requires github.com/kerasgo/kerasgo), run in its directory " +
+	"`go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch`: it finds libtorch, writes ./build/gotch " +
+	"and prints the flags; then build with them, e.g. " +
+	"`go run $(go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch -flags) .` " +
+	"(run it again after changing go.mod or go.sum; the first build compiles libtorch's C++ wrappers for a few minutes). " +
+	"In kerasgo's repository, `make libtorch` does the same. No libtorch yet? sudo apt-get install libtorch-dev libopenblas-dev"

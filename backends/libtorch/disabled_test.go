@@ -12,7 +12,12 @@ import (
 
 func TestWithoutTagSaysHowToEnable(t *testing.T) {
 	_, err := backend.Open("libtorch:cuda")
-	if err == nil || !strings.Contains(err.Error(), "make libtorch") || !strings.Contains(err.Error(), "-tags libtorch") {
-		t.Errorf("error = %v", err)
+	if err == nil {
+		t.Fatal("opening libtorch without the tag succeeded")
+	}
+	for _, want := range []string{"make libtorch", "go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch", "-flags", "go.mod", "a few minutes", "apt-get install libtorch-dev"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
 	}
 }

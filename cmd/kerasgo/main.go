@@ -1,16 +1,31 @@
 // Command kerasgo holds kerasgo's setup tools.
 //
-//	kerasgo libtorch [-out build/gotch]   find libtorch and generate the gotch build files
-//	kerasgo doctor                        report the engines, libtorch and CUDA
+//	kerasgo libtorch [-out build/gotch] [-flags]   find libtorch and generate the gotch build files
+//	kerasgo doctor                                 report the engines, libtorch and CUDA
 //
-// `make libtorch` runs it; its output says how to build with the libtorch
-// engine. It exits with status 3 when no libtorch is installed.
+// `kerasgo libtorch` works in kerasgo's repository (`make libtorch` runs
+// it) and in any module that requires kerasgo:
+//
+//	go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch
+//	go build $(go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch -flags) .
+//
+// It writes build files for the module in the current directory (its
+// go.mod and go.sum are copied into them) and prints the go build flags;
+// with -flags it prints only the flags, on standard output, and its
+// progress on standard error. Run it again after changing go.mod or go.sum
+// or installing another libtorch: it regenerates the files when they are
+// stale and otherwise returns at once.
+//
+// Exit status: 0 done, 1 failed, 2 bad usage, 3 no libtorch installed
+// (scripts run the built binary to see it: `go run` reports every failure
+// as status 1).
 package main
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,20 +58,37 @@ func usage() {
 	os.Exit(2)
 }
 
+// exitNoLibtorch is the exit status that tells scripts no libtorch is
+// installed (make test then skips the libtorch engine's tests).
+const exitNoLibtorch = 3
+
+// firstBuildNote warns that the first build is slow, so that nobody takes
+// the C++ compilation for a hang.
+const firstBuildNote = "the first build with these flags compiles gotch's C++ wrappers for libtorch: " +
+	"a few minutes on 2 cores, without output; later builds reuse Go's build cache"
+
 func setupLibtorch(args []string) error {
 	fs := flag.NewFlagSet("libtorch", flag.ExitOnError)
-	out := fs.String("out", "build/gotch", "directory for the generated overlay")
+	out := fs.String("out", "build/gotch", "directory for the generated build files")
+	flagsOnly := fs.Bool("flags", false, "print only the go build flags on standard output (progress goes to standard error)")
 	vendored := fs.String("gotch", "", "gotch's source directory, e.g. vendor/github.com/sugarme/gotch (default: the module cache)")
 	fs.Parse(args)
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q: usage: kerasgo libtorch [-out dir] [-flags] [-gotch dir]", fs.Args())
+	}
+	log := io.Writer(os.Stdout)
+	if *flagsOnly {
+		log = os.Stderr
+	}
 	inst, err := libtorchbuild.Find()
 	if errors.Is(err, libtorchbuild.ErrNotFound) {
 		fmt.Fprintln(os.Stderr, "kerasgo:", err)
-		os.Exit(3) // make test skips the libtorch tests on this code
+		os.Exit(exitNoLibtorch)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Println("found", inst.Describe())
+	fmt.Fprintln(log, "found", inst.Describe())
 	dir := []byte(*vendored)
 	if *vendored == "" {
 		// Nothing in the default build imports gotch, so a fresh checkout
@@ -65,27 +97,33 @@ func setupLibtorch(args []string) error {
 			return fmt.Errorf("downloading gotch (go mod download github.com/sugarme/gotch): %v\n%s", err, out)
 		}
 		if dir, err = exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/sugarme/gotch").Output(); err != nil || strings.TrimSpace(string(dir)) == "" {
-			return fmt.Errorf("gotch's source is not in the module cache (go list -m github.com/sugarme/gotch: %v)", err)
+			return fmt.Errorf("gotch's source is not in the module cache (go list -m github.com/sugarme/gotch: %v): run this in a module that requires github.com/kerasgo/kerasgo", err)
 		}
 	} else if abs, err := filepath.Abs(*vendored); err == nil {
 		dir = []byte(abs)
 	}
 	root, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return fmt.Errorf("locating kerasgo's module: %v", err)
+	if err != nil || strings.TrimSpace(string(root)) == "" || strings.TrimSpace(string(root)) == os.DevNull {
+		return fmt.Errorf("no go.mod here (go env GOMOD: %v): run kerasgo libtorch in your module's directory", err)
 	}
 	gotchDir, moduleRoot := strings.TrimSpace(string(dir)), filepath.Dir(strings.TrimSpace(string(root)))
-	if ov, ok := libtorchbuild.Current(inst, gotchDir, moduleRoot, *out); ok {
-		fmt.Printf("%s is up to date\nbuild with: go build %s ./...\n", *out, ov.GoFlags())
+	ov, ok := libtorchbuild.Current(inst, gotchDir, moduleRoot, *out)
+	if ok {
+		fmt.Fprintf(log, "%s is up to date\n", *out)
+	} else {
+		if ov, err = libtorchbuild.Generate(inst, gotchDir, moduleRoot, *out, log); err != nil {
+			return err
+		}
+		if len(ov.Stubbed) > 0 {
+			fmt.Fprintf(log, "stubbed %d gotch wrappers that do not exist in libtorch %s (they return an error if called)\n", len(ov.Stubbed), inst.Version)
+		}
+		fmt.Fprintf(log, "wrote %s (from %s's go.mod and go.sum: run kerasgo libtorch again after changing them)\n", ov.File, moduleRoot)
+	}
+	if *flagsOnly {
+		fmt.Fprintln(os.Stderr, "kerasgo:", firstBuildNote)
+		fmt.Println(ov.GoFlags())
 		return nil
 	}
-	ov, err := libtorchbuild.Generate(inst, gotchDir, moduleRoot, *out, os.Stdout)
-	if err != nil {
-		return err
-	}
-	if len(ov.Stubbed) > 0 {
-		fmt.Printf("stubbed %d gotch wrappers that do not exist in libtorch %s (they return an error if called)\n", len(ov.Stubbed), inst.Version)
-	}
-	fmt.Printf("wrote %s\nbuild with: go build %s ./...\n", ov.File, ov.GoFlags())
+	fmt.Printf("build with: go build %s ./...\nnote: %s\n", ov.GoFlags(), firstBuildNote)
 	return nil
 }

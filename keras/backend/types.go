@@ -77,6 +77,20 @@ func (s Shape) String() string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
+// WithLeading formats s after a named leading dimension, for messages that
+// tell a user what shape to give their data: Shape{20}.WithLeading("samples")
+// is "(samples, 20)", Shape{}.WithLeading("samples") is "(samples,)".
+func (s Shape) WithLeading(name string) string {
+	if len(s) == 0 {
+		return "(" + name + ",)"
+	}
+	inner := s.String()
+	if len(s) == 1 {
+		inner = strings.TrimSuffix(inner, ",)") + ")"
+	}
+	return "(" + name + ", " + inner[1:]
+}
+
 // Spec describes one input of a [Func]: its shape and dtype.
 type Spec struct {
 	Shape Shape
