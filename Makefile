@@ -46,7 +46,7 @@ test: $(KERASGO)
 ## test-user-module: the README's commands for a program outside this repository
 ## (a throwaway module requiring kerasgo) build and train on libtorch; skipped without libtorch
 test-user-module: $(KERASGO)
-	@$(KERASGO) libtorch >/dev/null; status=$$?; \
+	@$(KERASGO) libtorch -check >/dev/null; status=$$?; \
 	if [ $$status = 3 ]; then echo "make test-user-module: libtorch is not installed: SKIPPED (sudo apt-get install libtorch-dev libopenblas-dev)"; \
 	elif [ $$status != 0 ]; then exit $$status; \
 	else $(FIRST_LIBTORCH_BUILD); set -x; scripts/user-module-test.sh; fi

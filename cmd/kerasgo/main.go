@@ -1,6 +1,7 @@
 // Command kerasgo holds kerasgo's setup tools.
 //
 //	kerasgo libtorch [-out build/gotch] [-flags]   find libtorch and generate the gotch build files
+//	kerasgo libtorch -check                        only say whether libtorch is installed
 //	kerasgo doctor                                 report the engines, libtorch and CUDA
 //
 // `kerasgo libtorch` works in kerasgo's repository (`make libtorch` runs
@@ -71,6 +72,7 @@ func setupLibtorch(args []string) error {
 	fs := flag.NewFlagSet("libtorch", flag.ExitOnError)
 	out := fs.String("out", "build/gotch", "directory for the generated build files")
 	flagsOnly := fs.Bool("flags", false, "print only the go build flags on standard output (progress goes to standard error)")
+	check := fs.Bool("check", false, "only say whether libtorch is installed: exit 0 if it is, 3 if not; write nothing")
 	vendored := fs.String("gotch", "", "gotch's source directory, e.g. vendor/github.com/sugarme/gotch (default: the module cache)")
 	fs.Parse(args)
 	if fs.NArg() > 0 {
@@ -89,6 +91,9 @@ func setupLibtorch(args []string) error {
 		return err
 	}
 	fmt.Fprintln(log, "found", inst.Describe())
+	if *check {
+		return nil
+	}
 	dir := []byte(*vendored)
 	if *vendored == "" {
 		// Nothing in the default build imports gotch, so a fresh checkout
