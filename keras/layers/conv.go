@@ -5,6 +5,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Conv2D is a 2-D convolution over channels_last input (batch, rows, cols,
@@ -103,3 +104,22 @@ func (p *MaxPooling2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 func (p *MaxPooling2D) Call(ctx *Context, inputs []backend.Value) backend.Value {
 	return ctx.B.MaxPool2D(inputs[0], p.options())
 }
+
+// GetConfig returns Keras's Conv2D config.
+func (c *Conv2D) GetConfig() (serialization.Config, error) {
+	o := c.options()
+	cfg := serialization.Config{
+		"filters": c.Filters, "kernel_size": c.KernelSize[:], "strides": o.Strides[:], "padding": string(o.Padding),
+		"data_format": "channels_last", "dilation_rate": []int{1, 1}, "groups": 1,
+		"activation": activationName(c.Activation), "activity_regularizer": nil,
+	}
+	return cfg, kernelAndBiasConfig(cfg, c.NoBias, c.KernelInitializer, c.BiasInitializer)
+}
+
+// GetConfig returns Keras's MaxPooling2D config.
+func (p *MaxPooling2D) GetConfig() (serialization.Config, error) {
+	o := p.options()
+	return serialization.Config{"pool_size": o.Size[:], "padding": string(o.Padding), "strides": o.Strides[:], "data_format": "channels_last"}, nil
+}
+
+func (p *MaxPooling2D) withoutBuildConfig() {}

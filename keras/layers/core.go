@@ -5,6 +5,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Dense is a densely connected layer: activation(x·kernel + bias), applied
@@ -211,4 +212,34 @@ func (r *Reshape) Call(ctx *Context, inputs []backend.Value) backend.Value {
 	s := inputs[0].Shape()
 	target, _ := r.resolve(s[1:].Size()) // checked in Build
 	return ctx.B.Reshape(inputs[0], append(backend.Shape{s[0]}, target...))
+}
+
+// GetConfig returns Keras's Dense config.
+func (d *Dense) GetConfig() (serialization.Config, error) {
+	cfg := serialization.Config{"units": d.Units, "activation": activationName(d.Activation)}
+	return cfg, kernelAndBiasConfig(cfg, d.NoBias, d.KernelInitializer, d.BiasInitializer)
+}
+
+// GetConfig returns Keras's Activation config.
+func (a *Activation) GetConfig() (serialization.Config, error) {
+	return serialization.Config{"activation": activationName(a.Fn)}, nil
+}
+
+func (a *Activation) withoutBuildConfig() {}
+
+// GetConfig returns Keras's Dropout config.
+func (d *Dropout) GetConfig() (serialization.Config, error) {
+	return serialization.Config{"rate": d.Rate, "seed": nil, "noise_shape": nil}, nil
+}
+
+func (d *Dropout) withoutBuildConfig() {}
+
+// GetConfig returns Keras's Flatten config.
+func (f *Flatten) GetConfig() (serialization.Config, error) {
+	return serialization.Config{"data_format": "channels_last"}, nil
+}
+
+// GetConfig returns Keras's Reshape config.
+func (r *Reshape) GetConfig() (serialization.Config, error) {
+	return serialization.Config{"target_shape": r.TargetShape}, nil
 }

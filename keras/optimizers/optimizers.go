@@ -6,11 +6,21 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
-// StateSpec declares one state tensor: its shape and initial value.
+// StateSpec declares one state tensor: its shape and initial value, and
+// how it maps to the variables Keras saves (see package keras/saving).
 type StateSpec struct {
 	Name  string
 	Shape backend.Shape
 	Init  float64
+	// Param is the index of the parameter a per-parameter slot belongs to,
+	// and Slot which of the optimizer's slots it is (Adam: 0 momentum, 1
+	// velocity), in Keras's order. Param is -1 for a state tensor that is
+	// not a slot.
+	Param, Slot int
+	// PowerOf, when not zero, says the tensor is a scalar equal to
+	// PowerOf^iterations (Adam's beta1^t): Keras does not save it, and
+	// loading recomputes it from the saved iteration count.
+	PowerOf float64
 }
 
 // Optimizer updates parameters from their gradients.
@@ -47,9 +57,9 @@ func or(v, def float64) float64 {
 
 func slots(params []backend.Shape, names ...string) []StateSpec {
 	var out []StateSpec
-	for _, n := range names {
+	for slot, n := range names {
 		for i, p := range params {
-			out = append(out, StateSpec{Name: fmt.Sprintf("%s_%d", n, i), Shape: p.Clone()})
+			out = append(out, StateSpec{Name: fmt.Sprintf("%s_%d", n, i), Shape: p.Clone(), Param: i, Slot: slot})
 		}
 	}
 	return out
@@ -111,7 +121,10 @@ func (*Adam) Name() string { return "adam" }
 // State declares beta1^t and beta2^t (scalars, starting at 1) and the first
 // and second moments of every parameter.
 func (o *Adam) State(params []backend.Shape) []StateSpec {
-	powers := []StateSpec{{Name: "beta1_power", Shape: backend.Shape{}, Init: 1}, {Name: "beta2_power", Shape: backend.Shape{}, Init: 1}}
+	powers := []StateSpec{
+		{Name: "beta1_power", Shape: backend.Shape{}, Init: 1, Param: -1, PowerOf: or(o.Beta1, 0.9)},
+		{Name: "beta2_power", Shape: backend.Shape{}, Init: 1, Param: -1, PowerOf: or(o.Beta2, 0.999)},
+	}
 	return append(powers, slots(params, "m", "v")...)
 }
 

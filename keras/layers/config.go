@@ -1,0 +1,232 @@
+package layers
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/kerasgo/kerasgo/keras/activations"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// Serializable is a layer that can be saved in Keras's config.json.
+type Serializable interface {
+	Layer
+	// GetConfig returns the layer's own settings in Keras's schema, with
+	// Keras's snake_case keys and values, like Keras's get_config. The
+	// keys every layer has (name, trainable, dtype) are added by Config.
+	GetConfig() (serialization.Config, error)
+}
+
+// Factory builds a layer from its saved settings, read through r (which
+// has already read name, trainable and dtype). Read every setting through
+// r: a setting left unread that is not a default makes loading fail, so
+// that nothing is silently ignored.
+type Factory func(r *serialization.Reader) (Layer, error)
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Factory{}
+)
+
+// Register makes a layer class loadable from a saved model, like Keras's
+// register_keras_serializable. className is what the layer's ClassName
+// returns and what config.json holds. Registering a class twice is an
+// error.
+func Register(className string, f Factory) error {
+	if className == "" || f == nil {
+		return fmt.Errorf("layers.Register needs a class name and a factory")
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := registry[className]; dup {
+		return fmt.Errorf("a layer class %q is already registered", className)
+	}
+	registry[className] = f
+	return nil
+}
+
+func mustRegister(className string, f Factory) {
+	if err := Register(className, f); err != nil {
+		panic(err)
+	}
+}
+
+// Registered returns the registered layer classes, sorted.
+func Registered() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	out := make([]string, 0, len(registry))
+	for c := range registry {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FromConfig builds a layer of a Keras class from its saved config. An
+// unknown class, or a setting kerasgo does not implement, is an error
+// naming the layer and the setting.
+func FromConfig(className string, cfg serialization.Config) (Layer, error) {
+	name, _ := cfg["name"].(string)
+	what := fmt.Sprintf("layer %q (%s)", name, className)
+	registryMu.RLock()
+	f, ok := registry[className]
+	registryMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("%s: kerasgo has no %s layer yet (it has %v; register your own with keras.RegisterLayer)", what, className, Registered())
+	}
+	r := serialization.NewReader(what, cfg)
+	r.CommonLayerKeys()
+	l, err := f(r)
+	if err == nil {
+		err = r.Finish()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if l.ClassName() != className {
+		return nil, fmt.Errorf("%s: the factory registered for %s made a %s", what, className, l.ClassName())
+	}
+	l.Common().Name = name
+	return l, nil
+}
+
+// Config returns a layer's full Keras config: name, trainable and dtype,
+// then the layer's own settings.
+func Config(l Layer) (serialization.Config, error) {
+	s, ok := l.(Serializable)
+	if !ok {
+		return nil, fmt.Errorf("layer %s cannot be saved: give it a GetConfig method and register it with keras.RegisterLayer", Describe(l))
+	}
+	own, err := s.GetConfig()
+	if err != nil {
+		return nil, fmt.Errorf("layer %s: %w", Describe(l), err)
+	}
+	cfg := serialization.Config{"name": l.Common().Name, "trainable": true, "dtype": serialization.DTypePolicy()}
+	for k, v := range own {
+		cfg[k] = v
+	}
+	return cfg, nil
+}
+
+// HasBuildConfig reports whether Keras records a build_config for the
+// layer in config.json: layers that create weights or depend on the input
+// shape do; InputLayer, Dropout, Activation and pooling do not.
+func HasBuildConfig(l Layer) bool {
+	_, no := l.(interface{ withoutBuildConfig() })
+	return !no
+}
+
+// activationName is Keras's name for an activation setting ("" is linear).
+func activationName(a string) string {
+	if a == "" {
+		return "linear"
+	}
+	return a
+}
+
+// readActivation reads an activation setting and checks kerasgo has it.
+func readActivation(r *serialization.Reader, key string) string {
+	v, ok := r.Value(key)
+	if !ok {
+		return ""
+	}
+	name, _, isName := serialization.ClassOrName(v)
+	if !isName {
+		r.Fail(key, "cannot read activation %v", v)
+		return ""
+	}
+	if _, err := activations.Get(name); err != nil {
+		r.Fail(key, "%v", err)
+	}
+	if name == "linear" {
+		return ""
+	}
+	return name
+}
+
+// readInitializer reads an initializer setting as kerasgo's name.
+func readInitializer(r *serialization.Reader, key string) string {
+	v, ok := r.Value(key)
+	if !ok {
+		return ""
+	}
+	name, err := initializers.Deserialize(v)
+	if err != nil {
+		r.Fail(key, "%v", err)
+	}
+	return name
+}
+
+// kernelAndBiasConfig is the part of Dense's and Conv2D's configs about
+// the kernel and bias.
+func kernelAndBiasConfig(cfg serialization.Config, noBias bool, kernelInit, biasInit string) error {
+	k, err := initializers.Serialize(kernelInit, "glorot_uniform")
+	if err != nil {
+		return err
+	}
+	b, err := initializers.Serialize(biasInit, "zeros")
+	if err != nil {
+		return err
+	}
+	cfg["use_bias"] = !noBias
+	cfg["kernel_initializer"] = k
+	cfg["bias_initializer"] = b
+	for _, key := range []string{"kernel_regularizer", "bias_regularizer", "kernel_constraint", "bias_constraint"} {
+		cfg[key] = nil
+	}
+	return nil
+}
+
+// readKernelAndBias reads what kernelAndBiasConfig writes; regularizers,
+// constraints and activity regularizers are not supported.
+func readKernelAndBias(r *serialization.Reader) (noBias bool, kernelInit, biasInit string) {
+	noBias = !r.Bool("use_bias", true)
+	kernelInit = readInitializer(r, "kernel_initializer")
+	biasInit = readInitializer(r, "bias_initializer")
+	for _, key := range []string{"kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint"} {
+		r.ExpectNull(key)
+	}
+	return
+}
+
+func init() {
+	mustRegister("Dense", func(r *serialization.Reader) (Layer, error) {
+		d := &Dense{Units: r.Int("units", 0), Activation: readActivation(r, "activation")}
+		d.NoBias, d.KernelInitializer, d.BiasInitializer = readKernelAndBias(r)
+		return d, nil
+	})
+	mustRegister("Conv2D", func(r *serialization.Reader) (Layer, error) {
+		c := &Conv2D{Filters: r.Int("filters", 0), KernelSize: r.Pair("kernel_size", [2]int{}), Strides: r.Pair("strides", [2]int{1, 1}),
+			Padding: r.String("padding", "valid"), Activation: readActivation(r, "activation")}
+		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
+		r.Expect("dilation_rate", []any{1.0, 1.0}, "dilated convolutions are not implemented yet")
+		r.Expect("groups", 1.0, "grouped convolutions are not implemented yet")
+		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)
+		return c, nil
+	})
+	mustRegister("MaxPooling2D", func(r *serialization.Reader) (Layer, error) {
+		p := &MaxPooling2D{PoolSize: r.Pair("pool_size", [2]int{2, 2}), Padding: r.String("padding", "valid")}
+		p.Strides = r.Pair("strides", p.PoolSize)
+		r.Expect("data_format", "channels_last", "kerasgo's pooling takes channels_last input")
+		return p, nil
+	})
+	mustRegister("Flatten", func(r *serialization.Reader) (Layer, error) {
+		r.Expect("data_format", "channels_last", "")
+		return &Flatten{}, nil
+	})
+	mustRegister("Dropout", func(r *serialization.Reader) (Layer, error) {
+		d := &Dropout{Rate: r.Float("rate", 0)}
+		r.Ignore("seed") // only decides which units training drops
+		r.ExpectNull("noise_shape")
+		return d, nil
+	})
+	mustRegister("Activation", func(r *serialization.Reader) (Layer, error) {
+		return &Activation{Fn: readActivation(r, "activation")}, nil
+	})
+	mustRegister("Reshape", func(r *serialization.Reader) (Layer, error) {
+		return &Reshape{TargetShape: r.Ints("target_shape")}, nil
+	})
+}

@@ -1,0 +1,334 @@
+package serialization
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Config is the "config" object of a serialized Keras object, decoded
+// from JSON (numbers are float64, lists []any, objects map[string]any).
+type Config map[string]any
+
+// Object is a serialized Keras object: module, class and config.
+type Object struct {
+	Module         string `json:"module"`
+	ClassName      string `json:"class_name"`
+	Config         Config `json:"config"`
+	RegisteredName any    `json:"registered_name"`
+}
+
+// NewObject returns the serialized form of a built-in Keras object.
+func NewObject(module, class string, cfg Config) Object {
+	if cfg == nil {
+		cfg = Config{}
+	}
+	return Object{Module: module, ClassName: class, Config: cfg}
+}
+
+// DTypePolicy is how Keras 3 serializes a layer's float32 dtype policy.
+func DTypePolicy() Object {
+	return NewObject("keras", "DTypePolicy", Config{"name": "float32"})
+}
+
+// Reader reads a Config strictly. Each accessor records the key as
+// understood; Finish reports the first error and every key nobody read
+// whose value is not a default (null, false, empty), so that a Keras
+// setting kerasgo does not implement is never silently dropped. Errors
+// name the object (What) and the key.
+type Reader struct {
+	What string // e.g. `layer "dense" (Dense)`
+	cfg  Config
+	used map[string]bool
+	err  error
+}
+
+// NewReader returns a Reader over cfg; what names the object in errors.
+func NewReader(what string, cfg Config) *Reader {
+	return &Reader{What: what, cfg: cfg, used: map[string]bool{}}
+}
+
+// Err returns the first error met so far.
+func (r *Reader) Err() error { return r.err }
+
+// Fail records an error about key (the first one wins).
+func (r *Reader) Fail(key, format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s: option %q: %s", r.What, key, fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *Reader) get(key string) (any, bool) {
+	r.used[key] = true
+	v, ok := r.cfg[key]
+	if !ok || v == nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// Value returns the raw value of key, marking it read; ok is false when it
+// is absent or null.
+func (r *Reader) Value(key string) (v any, ok bool) { return r.get(key) }
+
+// Has reports whether key is present and not null.
+func (r *Reader) Has(key string) bool {
+	v, ok := r.cfg[key]
+	return ok && v != nil
+}
+
+// Ignore marks keys as understood without reading them (settings with no
+// effect on what kerasgo computes, such as an initializer's seed).
+func (r *Reader) Ignore(keys ...string) {
+	for _, k := range keys {
+		r.used[k] = true
+	}
+}
+
+// Int reads an integer (def when absent or null).
+func (r *Reader) Int(key string, def int) int {
+	v, ok := r.get(key)
+	if !ok {
+		return def
+	}
+	f, isNum := v.(float64)
+	if !isNum || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+		r.Fail(key, "want an integer, got %v", v)
+		return def
+	}
+	return int(f)
+}
+
+// Float reads a number (def when absent or null).
+func (r *Reader) Float(key string, def float64) float64 {
+	v, ok := r.get(key)
+	if !ok {
+		return def
+	}
+	f, isNum := v.(float64)
+	if !isNum {
+		r.Fail(key, "want a number, got %v", v)
+		return def
+	}
+	return f
+}
+
+// String reads a string (def when absent or null).
+func (r *Reader) String(key, def string) string {
+	v, ok := r.get(key)
+	if !ok {
+		return def
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		r.Fail(key, "want a string, got %v", describe(v))
+		return def
+	}
+	return s
+}
+
+// Bool reads a boolean (def when absent or null).
+func (r *Reader) Bool(key string, def bool) bool {
+	v, ok := r.get(key)
+	if !ok {
+		return def
+	}
+	b, isBool := v.(bool)
+	if !isBool {
+		r.Fail(key, "want true or false, got %v", v)
+		return def
+	}
+	return b
+}
+
+// Ints reads a list of integers; null entries (Keras's None for an unknown
+// dimension) become -1. Absent or null gives nil.
+func (r *Reader) Ints(key string) []int {
+	v, ok := r.get(key)
+	if !ok {
+		return nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		r.Fail(key, "want a list of integers, got %v", describe(v))
+		return nil
+	}
+	out := make([]int, len(list))
+	for i, e := range list {
+		if e == nil {
+			out[i] = -1
+			continue
+		}
+		f, isNum := e.(float64)
+		if !isNum || f != math.Trunc(f) || f < 0 || f > 1<<31 {
+			r.Fail(key, "want a list of non-negative integers, got %v", v)
+			return nil
+		}
+		out[i] = int(f)
+	}
+	return out
+}
+
+// Pair reads Keras's int-or-tuple of two integers (kernel_size, strides).
+func (r *Reader) Pair(key string, def [2]int) [2]int {
+	v, ok := r.cfg[key]
+	if !ok || v == nil {
+		r.used[key] = true
+		return def
+	}
+	if _, isNum := v.(float64); isNum {
+		n := r.Int(key, 0)
+		return [2]int{n, n}
+	}
+	l := r.Ints(key)
+	if r.err != nil {
+		return def
+	}
+	if len(l) != 2 {
+		r.Fail(key, "want two integers, got %v", v)
+		return def
+	}
+	return [2]int{l[0], l[1]}
+}
+
+// Expect checks that key holds Keras's default want (or is absent): for
+// settings kerasgo does not implement. want is compared after JSON
+// decoding (numbers as float64, lists as []any).
+func (r *Reader) Expect(key string, want any, hint string) {
+	v, ok := r.cfg[key]
+	r.used[key] = true
+	if !ok || v == nil || fmt.Sprint(v) == fmt.Sprint(want) {
+		return
+	}
+	msg := fmt.Sprintf("%v is not supported by kerasgo (only %v)", describe(v), want)
+	if hint != "" {
+		msg += ": " + hint
+	}
+	r.Fail(key, "%s", msg)
+}
+
+// ExpectNull checks that key is null or absent (regularizers, constraints).
+func (r *Reader) ExpectNull(key string) {
+	v, ok := r.cfg[key]
+	r.used[key] = true
+	if ok && v != nil {
+		r.Fail(key, "%v is not supported by kerasgo yet: remove it from the model to load it", describe(v))
+	}
+}
+
+// Finish returns the first error, or an error naming the first key that
+// no accessor read and that holds a setting (not null, false, 0 or empty).
+func (r *Reader) Finish() error {
+	if r.err != nil {
+		return r.err
+	}
+	keys := make([]string, 0, len(r.cfg))
+	for k := range r.cfg {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if r.used[k] || isDefault(r.cfg[k]) {
+			continue
+		}
+		return fmt.Errorf("%s: option %q = %v is not supported by kerasgo", r.What, k, describe(r.cfg[k]))
+	}
+	return nil
+}
+
+func isDefault(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !x
+	case float64:
+		return x == 0
+	case string:
+		return x == ""
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
+}
+
+// describe formats a JSON value compactly for messages.
+func describe(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := string(b)
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}
+
+// CommonLayerKeys reads the settings every Keras layer has: name,
+// trainable and dtype. kerasgo computes in float32 and trains every
+// layer, so another dtype or trainable=false is an error.
+func (r *Reader) CommonLayerKeys() string {
+	name := r.String("name", "")
+	if !r.Bool("trainable", true) {
+		r.Fail("trainable", "false (a frozen layer) is not supported by kerasgo yet")
+	}
+	r.DType("dtype")
+	return name
+}
+
+// DType reads a dtype setting, a string or a DTypePolicy object, and
+// accepts only float32.
+func (r *Reader) DType(key string) {
+	v, ok := r.get(key)
+	if !ok {
+		return
+	}
+	name := ""
+	switch x := v.(type) {
+	case string:
+		name = x
+	case map[string]any:
+		if cfg, ok := x["config"].(map[string]any); ok {
+			name, _ = cfg["name"].(string)
+		}
+	}
+	if name != "float32" {
+		r.Fail(key, "%s: kerasgo computes in float32 only", describe(v))
+	}
+}
+
+// ClassOrName returns the class name of a serialized object (a map with
+// "class_name") or the string itself, for settings Keras writes either
+// way (losses, metrics, initializers, activations).
+func ClassOrName(v any) (class string, cfg Config, ok bool) {
+	switch x := v.(type) {
+	case string:
+		return x, nil, true
+	case map[string]any:
+		c, _ := x["class_name"].(string)
+		inner, _ := x["config"].(map[string]any)
+		return c, Config(inner), c != ""
+	}
+	return "", nil, false
+}
+
+// SnakeCase converts a class name to Keras's snake_case
+// (keras/src/utils/naming.py, to_snake_case): "MaxPooling2D" ->
+// "max_pooling2d", "BatchNormalization" -> "batch_normalization".
+func SnakeCase(name string) string {
+	name = nonWord.ReplaceAllString(name, "")
+	name = snake1.ReplaceAllString(name, "${1}_${2}")
+	return strings.ToLower(snake2.ReplaceAllString(name, "${1}_${2}"))
+}
+
+var (
+	nonWord = regexp.MustCompile(`\W+`)
+	snake1  = regexp.MustCompile(`(.)([A-Z][a-z]+)`)
+	snake2  = regexp.MustCompile(`([a-z])([A-Z])`)
+)
