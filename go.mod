@@ -9,6 +9,8 @@ require (
 
 require golang.org/x/sys v0.38.0
 
+require github.com/stretchr/testify v1.11.1 // indirect
+
 require (
 	github.com/apache/arrow/go/arrow v0.0.0-20211112161151-bc219186db40 // indirect
 	github.com/awalterschulze/gographviz v2.0.3+incompatible // indirect

@@ -45,7 +45,10 @@ type compiled struct {
 	params   []backend.Tensor // weights on the engine; nil until ready
 	optSpecs []optimizers.StateSpec
 	optState []backend.Tensor
-	exes     map[exeKey]backend.Executable
+	// iterations counts the training steps taken with this optimizer
+	// state (Keras's optimizer.iterations, saved with the model).
+	iterations int64
+	exes       map[exeKey]backend.Executable
 }
 
 type exeKind int

@@ -240,6 +240,7 @@ func (m *Model) trainEpoch(ctx context.Context, d Data, order []int, batch, epoc
 		c.be.Release(c.params...)
 		c.be.Release(c.optState...)
 		c.params, c.optState = rest[:nP], rest[nP:]
+		c.iterations++
 		lossMean.Update(loss*float64(len(idx)), len(idx))
 		logs = callbacks.Logs{{Name: "loss", Value: lossMean.Result()}}
 		for i := range means {

@@ -3,11 +3,10 @@ package keras
 import (
 	"errors"
 	"fmt"
-	"regexp"
-	"strings"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Model is a network of layers with Keras's training API. Build one with
@@ -22,9 +21,10 @@ type Model struct {
 	nodes   []*layers.KerasTensor // every layer call, inputs first, in execution order
 	weights []*layers.Weight      // every weight, in layer order
 
-	values    [][]float32 // host values of weights; nil before initialisation
-	compiled  *compiled
-	nameCount map[string]int
+	values     [][]float32 // host values of weights; nil before initialisation
+	compiled   *compiled
+	nameCount  map[string]int
+	sequential bool // built by NewSequential (saved as Keras's Sequential)
 }
 
 // NewSequential returns a linear stack of layers, like keras.Sequential.
@@ -33,7 +33,7 @@ type Model struct {
 // reported here; otherwise it is built from the data's shape at the first
 // Fit, Evaluate or Predict (or by Build).
 func NewSequential(ls ...any) (*Model, error) {
-	m := &Model{Name: "sequential"}
+	m := &Model{Name: "sequential", sequential: true}
 	for i, l := range ls {
 		switch v := l.(type) {
 		case *layers.KerasTensor:
@@ -121,6 +121,7 @@ func NewModel(input, output *layers.KerasTensor) (*Model, error) {
 	if err := m.setGraph(input, output); err != nil {
 		return nil, err
 	}
+	m.nameLayer(input.Layer())
 	for _, n := range m.nodes {
 		m.nameLayer(n.Layer())
 	}
@@ -173,11 +174,6 @@ func (m *Model) setGraph(input, output *layers.KerasTensor) error {
 	return nil
 }
 
-var (
-	snake1 = regexp.MustCompile(`(.)([A-Z][a-z]+)`)
-	snake2 = regexp.MustCompile(`([a-z])([A-Z])`)
-)
-
 // nameLayer gives an unnamed layer Keras's default name: the class in
 // snake_case, with _1, _2, ... for later ones.
 func (m *Model) nameLayer(l layers.Layer) {
@@ -187,7 +183,7 @@ func (m *Model) nameLayer(l layers.Layer) {
 	if m.nameCount == nil {
 		m.nameCount = map[string]int{}
 	}
-	base := strings.ToLower(snake2.ReplaceAllString(snake1.ReplaceAllString(l.ClassName(), "${1}_${2}"), "${1}_${2}"))
+	base := serialization.SnakeCase(l.ClassName())
 	n := m.nameCount[base]
 	m.nameCount[base] = n + 1
 	if n == 0 {
@@ -222,11 +218,15 @@ func (m *Model) OutputShape() (backend.Shape, error) {
 }
 
 // Layers returns the model's layers in execution order, the input layer
-// first.
+// first; a layer applied more than once is listed once.
 func (m *Model) Layers() []layers.Layer {
 	out := []layers.Layer{m.input.Layer()}
+	seen := map[layers.Layer]bool{}
 	for _, n := range m.nodes {
-		out = append(out, n.Layer())
+		if l := n.Layer(); !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
 	}
 	return out
 }

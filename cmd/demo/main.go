@@ -5,6 +5,10 @@
 //
 // It prints the model summary, Keras's progress output, and ends with
 // "Test loss: ..." and "Test accuracy: ...".
+//
+//	go run ./cmd/demo -save model.keras   # train, then save in Keras's format
+//	go run ./cmd/demo -load model.keras   # load a saved model (kerasgo's or Keras's) and evaluate it
+//	go run ./cmd/demo -load model.keras -epochs 2 -save model.keras   # continue training where it stopped
 package main
 
 import (
@@ -33,60 +37,108 @@ func main() {
 		dataDir     = flag.String("data-dir", "", "directory holding the four IDX files (default: cache, Debian's package, download)")
 		verbose     = flag.Int("verbose", 1, "Keras verbosity: 0 silent, 1 progress bar, 2 one line per epoch")
 		seed        = flag.Int64("seed", 1, "seed for weights, dropout and shuffling")
+		save        = flag.String("save", "", "after training, save the model to this .keras file")
+		load        = flag.String("load", "", "load this .keras file instead of building a model; evaluate it, and train it further only if -epochs is given")
 	)
 	flag.Parse()
+	epochsGiven := false
+	flag.Visit(func(f *flag.Flag) { epochsGiven = epochsGiven || f.Name == "epochs" })
+	if *load != "" && !epochsGiven {
+		*epochs = 0
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *backendName, *modelName, *dataset, *dataDir, *epochs, *batchSize, *verbose, *seed); err != nil {
+	o := options{backend: *backendName, model: *modelName, dataset: *dataset, dataDir: *dataDir, epochs: *epochs,
+		batch: *batchSize, verbose: *verbose, seed: *seed, save: *save, load: *load}
+	if err := run(ctx, o); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, be, modelName, dataset, dataDir string, epochs, batch, verbose int, seed int64) error {
-	ds, err := loadData(ctx, dataset, dataDir)
+// options are the demo's flags.
+type options struct {
+	backend, model, dataset, dataDir, save, load string
+	epochs, batch, verbose                       int
+	seed                                         int64
+}
+
+func run(ctx context.Context, o options) error {
+	ds, err := loadData(ctx, o.dataset, o.dataDir)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("Dataset: %s (%d training, %d test images) from %s\n", ds.Title, ds.Train.Count, ds.Test.Count, ds.Source)
-	model, err := models.New(modelName)
+	model, err := buildOrLoad(o)
 	if err != nil {
 		return err
 	}
-	summary, err := model.Summary()
-	if err != nil {
-		return err
-	}
-	fmt.Print(summary)
-	err = model.Compile(keras.CompileOptions{
-		Optimizer: "adam",
-		Loss:      "sparse_categorical_crossentropy",
-		Metrics:   []any{"accuracy"},
-		Backend:   be,
-		Seed:      seed,
-	})
-	if err != nil {
-		return err
-	}
-	sel, _ := backend.Resolve(be)
+	sel, _ := backend.Resolve(o.backend)
 	fmt.Printf("Engine: %s (%s)\n", model.Backend().Name(), sel.Source)
 	xTrain, yTrain := ds.Train.Arrays()
 	xTest, yTest := ds.Test.Arrays()
-	start := time.Now()
-	_, err = model.Fit(ctx, xTrain, yTrain, keras.FitOptions{
-		Epochs: epochs, BatchSize: batch, ValidationSplit: 0.1, Verbose: verbose, Seed: uint64(seed),
-	})
-	if err != nil {
-		return err
+	if o.epochs > 0 {
+		start := time.Now()
+		_, err = model.Fit(ctx, xTrain, yTrain, keras.FitOptions{
+			Epochs: o.epochs, BatchSize: o.batch, ValidationSplit: 0.1, Verbose: o.verbose, Seed: uint64(o.seed),
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("Training took %s\n", time.Since(start).Round(time.Millisecond))
 	}
-	fmt.Printf("Training took %s\n", time.Since(start).Round(time.Millisecond))
-	score, err := model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{BatchSize: batch})
+	if o.save != "" {
+		if err := model.Save(o.save); err != nil {
+			return err
+		}
+		fmt.Printf("Saved the model to %s\n", o.save)
+	}
+	score, err := model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{BatchSize: o.batch})
 	if err != nil {
 		return err
 	}
 	loss, _ := score.Get("loss")
 	acc, _ := score.Get("accuracy")
 	fmt.Printf("Test loss: %.4f\nTest accuracy: %.4f\n", loss, acc)
+	return nil
+}
+
+// buildOrLoad returns the compiled model: loaded from -load, or built
+// from -model.
+func buildOrLoad(o options) (*keras.Model, error) {
+	if o.load != "" {
+		model, err := keras.LoadModel(o.load, keras.LoadOptions{Backend: o.backend})
+		if err != nil {
+			return nil, err
+		}
+		if model.Backend() == nil {
+			return nil, fmt.Errorf("%s holds no training configuration (compile_config): the demo needs a compiled model", o.load)
+		}
+		fmt.Printf("Loaded %s\n", o.load)
+		return model, printSummary(model)
+	}
+	model, err := models.New(o.model)
+	if err != nil {
+		return nil, err
+	}
+	if err := printSummary(model); err != nil {
+		return nil, err
+	}
+	return model, model.Compile(keras.CompileOptions{
+		Optimizer: "adam",
+		Loss:      "sparse_categorical_crossentropy",
+		Metrics:   []any{"accuracy"},
+		Backend:   o.backend,
+		Seed:      o.seed,
+	})
+}
+
+func printSummary(m *keras.Model) error {
+	summary, err := m.Summary()
+	if err != nil {
+		return err
+	}
+	fmt.Print(summary)
 	return nil
 }
 

@@ -1,0 +1,457 @@
+package keras
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/losses"
+	"github.com/kerasgo/kerasgo/keras/metrics"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// This file turns a model into Keras's config.json and back
+// (keras/src/models/sequential.py and functional.py, get_config and
+// from_config).
+
+// builtinLayers are the classes Keras itself defines; other registered
+// classes are saved with a registered_name, as Keras saves custom objects.
+var builtinLayers = map[string]bool{"InputLayer": true, "Dense": true, "Conv2D": true, "MaxPooling2D": true, "Flatten": true, "Dropout": true, "Activation": true, "Reshape": true}
+
+// jsonShape converts a shape with -1 for unknown dimensions to JSON with
+// null, as Keras writes it.
+func jsonShape(s []int) []any {
+	out := make([]any, len(s))
+	for i, d := range s {
+		if d >= 0 {
+			out[i] = d
+		}
+	}
+	return out
+}
+
+func inputLayerObject(l layers.Layer, shape []int) map[string]any {
+	return map[string]any{
+		"module": "keras.layers", "class_name": "InputLayer", "registered_name": nil,
+		"config": map[string]any{"batch_shape": jsonShape(shape), "dtype": "float32", "sparse": false, "ragged": false, "name": l.Common().Name},
+	}
+}
+
+func layerObject(l layers.Layer, inputShape []int) (map[string]any, error) {
+	cfg, err := layers.Config(l)
+	if err != nil {
+		return nil, err
+	}
+	obj := map[string]any{"module": "keras.layers", "class_name": l.ClassName(), "config": cfg, "registered_name": nil}
+	if !builtinLayers[l.ClassName()] {
+		obj["module"], obj["registered_name"] = nil, l.ClassName()
+	}
+	if layers.HasBuildConfig(l) && inputShape != nil {
+		obj["build_config"] = map[string]any{"input_shape": jsonShape(inputShape)}
+	}
+	return obj, nil
+}
+
+// modelConfig returns the model as Keras's config.json holds it.
+func (m *Model) modelConfig() (map[string]any, error) {
+	if !m.Built() {
+		return nil, m.errNotBuilt()
+	}
+	inShape := m.input.Shape()
+	var top map[string]any
+	if m.sequential {
+		ls := []any{inputLayerObject(m.input.Layer(), inShape)}
+		for _, n := range m.nodes {
+			obj, err := layerObject(n.Layer(), n.Inputs()[0].Shape())
+			if err != nil {
+				return nil, err
+			}
+			ls = append(ls, obj)
+		}
+		top = map[string]any{
+			"module": "keras", "class_name": "Sequential", "registered_name": nil,
+			"config":       map[string]any{"name": m.Name, "trainable": true, "dtype": serialization.DTypePolicy(), "layers": ls, "build_input_shape": jsonShape(inShape)},
+			"build_config": map[string]any{"input_shape": jsonShape(inShape)},
+		}
+	} else {
+		ls, err := m.functionalLayers()
+		if err != nil {
+			return nil, err
+		}
+		top = map[string]any{
+			"module": "keras.src.models.functional", "class_name": "Functional", "registered_name": "Functional",
+			"config": map[string]any{
+				"name": m.Name, "trainable": true, "layers": ls,
+				"input_layers":  []any{[]any{m.input.Layer().Common().Name, 0, 0}},
+				"output_layers": []any{[]any{m.output.Layer().Common().Name, m.nodeIndex(m.output), 0}},
+			},
+			"build_config": map[string]any{"input_shape": nil},
+		}
+	}
+	if m.compiled != nil {
+		cc, err := m.compiled.compileConfig()
+		if err != nil {
+			return nil, err
+		}
+		top["compile_config"] = cc
+	}
+	return top, nil
+}
+
+// nodeIndex returns which call of its layer produced t (Keras's node index).
+func (m *Model) nodeIndex(t *layers.KerasTensor) int {
+	i := 0
+	for _, n := range m.nodes {
+		if n == t {
+			return i
+		}
+		if n.Layer() == t.Layer() {
+			i++
+		}
+	}
+	return 0
+}
+
+// functionalLayers lists every layer once with its inbound nodes.
+func (m *Model) functionalLayers() ([]any, error) {
+	in := inputLayerObject(m.input.Layer(), m.input.Shape())
+	in["name"], in["inbound_nodes"] = m.input.Layer().Common().Name, []any{}
+	out := []any{in}
+	objs := map[layers.Layer]map[string]any{}
+	for _, n := range m.nodes {
+		l := n.Layer()
+		obj, seen := objs[l]
+		if !seen {
+			var err error
+			if obj, err = layerObject(l, n.Inputs()[0].Shape()); err != nil {
+				return nil, err
+			}
+			obj["name"], obj["inbound_nodes"] = l.Common().Name, []any{}
+			objs[l] = obj
+			out = append(out, obj)
+		}
+		args := make([]any, len(n.Inputs()))
+		for i, t := range n.Inputs() {
+			args[i] = map[string]any{"class_name": "__keras_tensor__", "config": map[string]any{
+				"shape": jsonShape(t.Shape()), "dtype": "float32", "keras_history": []any{t.Layer().Common().Name, m.nodeIndex(t), 0},
+			}}
+		}
+		if len(args) > 1 {
+			args = []any{args}
+		}
+		obj["inbound_nodes"] = append(obj["inbound_nodes"].([]any), map[string]any{"args": args, "kwargs": map[string]any{}})
+	}
+	return out, nil
+}
+
+// compileConfig is Keras's compile_config.
+func (c *compiled) compileConfig() (map[string]any, error) {
+	opt, err := optimizers.Serialize(c.opt)
+	if err != nil {
+		return nil, err
+	}
+	loss, err := losses.Serialize(c.loss)
+	if err != nil {
+		return nil, err
+	}
+	var ms []any
+	for _, mt := range c.opts.Metrics {
+		switch v := mt.(type) {
+		case string:
+			ms = append(ms, v)
+		case metrics.Metric:
+			s, err := metrics.Serialize(v)
+			if err != nil {
+				return nil, err
+			}
+			ms = append(ms, s)
+		}
+	}
+	return map[string]any{
+		"optimizer": opt, "loss": loss, "loss_weights": nil, "metrics": ms, "weighted_metrics": nil,
+		"run_eagerly": false, "steps_per_execution": 1, "jit_compile": false,
+	}, nil
+}
+
+// savedObject is a serialized Keras object as config.json holds it, with
+// the keys models and functional layers add.
+type savedObject struct {
+	Module        any                  `json:"module"`
+	ClassName     string               `json:"class_name"`
+	Config        serialization.Config `json:"config"`
+	BuildConfig   map[string]any       `json:"build_config"`
+	CompileConfig map[string]any       `json:"compile_config"`
+	Name          string               `json:"name"`
+	InboundNodes  []savedNode          `json:"inbound_nodes"`
+}
+
+type savedNode struct {
+	Args   []any          `json:"args"`
+	Kwargs map[string]any `json:"kwargs"`
+}
+
+// inputShape reads an InputLayer's batch_shape (Keras 3) or
+// batch_input_shape (Keras 2) and returns the shape without the batch.
+func inputShape(obj savedObject) ([]int, error) {
+	r := serialization.NewReader(fmt.Sprintf("layer %q (InputLayer)", obj.Config["name"]), obj.Config)
+	r.Ignore("name")
+	r.DType("dtype")
+	r.Expect("sparse", false, "")
+	r.Expect("ragged", false, "")
+	shape := r.Ints("batch_shape")
+	if shape == nil {
+		shape = r.Ints("batch_input_shape")
+	}
+	if err := r.Finish(); err != nil {
+		return nil, err
+	}
+	if len(shape) < 2 {
+		return nil, fmt.Errorf("layer %q (InputLayer): batch_shape %v: want (None, ...) with at least one more dimension", obj.Config["name"], shape)
+	}
+	for _, d := range shape[1:] {
+		if d < 0 {
+			return nil, fmt.Errorf("layer %q (InputLayer): batch_shape %v has an unknown dimension besides the batch: kerasgo needs every other dimension", obj.Config["name"], shape)
+		}
+	}
+	return shape[1:], nil
+}
+
+// fromConfig builds a model from config.json (without weights).
+func fromConfig(top savedObject) (*Model, error) {
+	switch top.ClassName {
+	case "Sequential":
+		return sequentialFromConfig(top)
+	case "Functional", "Model":
+		return functionalFromConfig(top)
+	}
+	return nil, fmt.Errorf("the saved model is a %s: kerasgo loads Sequential and Functional models", top.ClassName)
+}
+
+func decodeLayers(cfg serialization.Config) ([]savedObject, error) {
+	raw, ok := cfg["layers"].([]any)
+	if !ok {
+		return nil, fmt.Errorf("the model config has no layers list")
+	}
+	out := make([]savedObject, len(raw))
+	for i, r := range raw {
+		if err := remarshal(r, &out[i]); err != nil {
+			return nil, fmt.Errorf("layer %d of the model config: %v", i, err)
+		}
+		if out[i].Config == nil {
+			out[i].Config = serialization.Config{}
+		}
+	}
+	return out, nil
+}
+
+func sequentialFromConfig(top savedObject) (*Model, error) {
+	objs, err := decodeLayers(top.Config)
+	if err != nil {
+		return nil, err
+	}
+	var args []any
+	for i, obj := range objs {
+		if obj.ClassName == "InputLayer" {
+			if i != 0 {
+				return nil, fmt.Errorf("the Sequential model has an InputLayer at position %d: only the first layer may be one", i)
+			}
+			shape, err := inputShape(obj)
+			if err != nil {
+				return nil, err
+			}
+			in := layers.Input(shape...)
+			in.Layer().Common().Name, _ = obj.Config["name"].(string)
+			args = append(args, in)
+			continue
+		}
+		l, err := layers.FromConfig(obj.ClassName, obj.Config)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, l)
+	}
+	m, err := NewSequential(args...)
+	if err != nil {
+		return nil, err
+	}
+	if name, ok := top.Config["name"].(string); ok {
+		m.Name = name
+	}
+	if !m.Built() {
+		r := serialization.NewReader("the Sequential model", top.Config)
+		shape := r.Ints("build_input_shape")
+		if len(shape) >= 2 {
+			if err := m.Build(shape[1:]...); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}
+
+// kerasHistory reads a functional argument: a __keras_tensor__ with its
+// keras_history [layer, node index, tensor index].
+func kerasHistory(arg any) (layer string, node, tensor int, err error) {
+	obj, _ := arg.(map[string]any)
+	cfg, _ := obj["config"].(map[string]any)
+	h, _ := cfg["keras_history"].([]any)
+	if obj["class_name"] != "__keras_tensor__" || len(h) != 3 {
+		return "", 0, 0, fmt.Errorf("cannot read the layer input %v", arg)
+	}
+	layer, _ = h[0].(string)
+	n, ok1 := h[1].(float64)
+	t, ok2 := h[2].(float64)
+	if layer == "" || !ok1 || !ok2 {
+		return "", 0, 0, fmt.Errorf("cannot read keras_history %v", h)
+	}
+	return layer, int(n), int(t), nil
+}
+
+func functionalFromConfig(top savedObject) (*Model, error) {
+	objs, err := decodeLayers(top.Config)
+	if err != nil {
+		return nil, err
+	}
+	outputs := map[string][]*layers.KerasTensor{} // each layer's outputs, by node
+	lookup := func(arg any) (*layers.KerasTensor, error) {
+		name, node, tensor, err := kerasHistory(arg)
+		if err != nil {
+			return nil, err
+		}
+		outs := outputs[name]
+		if node < 0 || node >= len(outs) || tensor != 0 {
+			return nil, fmt.Errorf("input [%q, %d, %d] refers to a layer call not defined before it", name, node, tensor)
+		}
+		return outs[node], nil
+	}
+	for _, obj := range objs {
+		name := obj.Name
+		if name == "" {
+			name, _ = obj.Config["name"].(string)
+		}
+		if obj.ClassName == "InputLayer" {
+			shape, err := inputShape(obj)
+			if err != nil {
+				return nil, err
+			}
+			in := layers.Input(shape...)
+			in.Layer().Common().Name = name
+			outputs[name] = []*layers.KerasTensor{in}
+			continue
+		}
+		l, err := layers.FromConfig(obj.ClassName, obj.Config)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range obj.InboundNodes {
+			for k, v := range node.Kwargs {
+				if v != nil {
+					return nil, fmt.Errorf("layer %q (%s): call argument %s=%v is not supported by kerasgo", name, obj.ClassName, k, v)
+				}
+			}
+			args := node.Args
+			if len(args) == 1 {
+				if list, ok := args[0].([]any); ok {
+					args = list
+				}
+			}
+			ins := make([]*layers.KerasTensor, len(args))
+			for i, a := range args {
+				if ins[i], err = lookup(a); err != nil {
+					return nil, fmt.Errorf("layer %q (%s): %v", name, obj.ClassName, err)
+				}
+			}
+			out := layers.Apply(l, ins...)
+			if out.Err() != nil {
+				return nil, out.Err()
+			}
+			outputs[name] = append(outputs[name], out)
+		}
+	}
+	ends := func(key string) ([]*layers.KerasTensor, error) {
+		raw := top.Config[key]
+		list, _ := raw.([]any)
+		if len(list) == 3 { // a single [name, node, tensor]
+			if _, isName := list[0].(string); isName {
+				list = []any{list}
+			}
+		}
+		var out []*layers.KerasTensor
+		for _, e := range list {
+			h, _ := e.([]any)
+			if len(h) != 3 {
+				return nil, fmt.Errorf("cannot read %s %v", key, raw)
+			}
+			t, err := lookup(map[string]any{"class_name": "__keras_tensor__", "config": map[string]any{"keras_history": h}})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", key, err)
+			}
+			out = append(out, t)
+		}
+		return out, nil
+	}
+	ins, err := ends("input_layers")
+	if err != nil {
+		return nil, err
+	}
+	outs, err := ends("output_layers")
+	if err != nil {
+		return nil, err
+	}
+	if len(ins) != 1 || len(outs) != 1 {
+		return nil, fmt.Errorf("the saved model has %d inputs and %d outputs: kerasgo loads functional models with one of each so far", len(ins), len(outs))
+	}
+	m, err := NewModel(ins[0], outs[0])
+	if err != nil {
+		return nil, err
+	}
+	if name, ok := top.Config["name"].(string); ok {
+		m.Name = name
+	}
+	return m, nil
+}
+
+// compileFromConfig compiles m as compile_config says, on engine; a
+// positive learningRate (the one saved with the optimizer's state)
+// replaces the configured one.
+func (m *Model) compileFromConfig(cc map[string]any, engine string, learningRate float64) error {
+	opt, err := optimizers.Deserialize(cc["optimizer"])
+	if err != nil {
+		return fmt.Errorf("compile_config: %w", err)
+	}
+	if learningRate > 0 {
+		optimizers.SetLearningRate(opt, learningRate)
+	}
+	loss, err := losses.Deserialize(cc["loss"])
+	if err != nil {
+		return fmt.Errorf("compile_config: %w", err)
+	}
+	for _, key := range []string{"loss_weights", "weighted_metrics"} {
+		if cc[key] != nil {
+			return fmt.Errorf("compile_config: %s is not supported by kerasgo yet: load with LoadOptions{NoCompile: true} and compile again", key)
+		}
+	}
+	var ms []any
+	if list, ok := cc["metrics"].([]any); ok {
+		for _, v := range list {
+			name, err := metrics.Deserialize(v)
+			if err != nil {
+				return fmt.Errorf("compile_config: %w: load with LoadOptions{NoCompile: true} and compile with metrics kerasgo has", err)
+			}
+			ms = append(ms, name)
+		}
+	} else if cc["metrics"] != nil {
+		return fmt.Errorf("compile_config: cannot read metrics %v", cc["metrics"])
+	}
+	return m.Compile(CompileOptions{Optimizer: opt, Loss: loss, Metrics: ms, Backend: engine})
+}
+
+// remarshal decodes a generic JSON value into a typed one.
+func remarshal(from, to any) error {
+	b, err := json.Marshal(from)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, to)
+}

@@ -1,0 +1,465 @@
+package keras
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/kerasgo/kerasgo/internal/h5"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+	"github.com/kerasgo/kerasgo/keras/saving"
+)
+
+// Version is kerasgo's version; saved files record it.
+const Version = "0.1.0-dev"
+
+// Save writes the model to a .keras file in Keras 3's own format (a zip of
+// metadata.json, config.json and model.weights.h5), like Keras's
+// model.save: the architecture, the weights and, for a compiled model, the
+// compile settings and the optimizer's state, so that LoadModel (in Go or
+// in Python's keras.models.load_model) can continue training. The file is
+// written atomically: a crash leaves the previous file or the new one.
+func (m *Model) Save(path string) error {
+	if !strings.HasSuffix(path, ".keras") {
+		return fmt.Errorf("Save(%q): the path must end in .keras (Keras's format); for weights alone use SaveWeights with .weights.h5 or .safetensors", path)
+	}
+	cfg, err := m.modelConfig()
+	if err != nil {
+		return fmt.Errorf("Save: %w", err)
+	}
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		return fmt.Errorf("Save: encoding the config: %w", err)
+	}
+	weights, err := m.weightsTree(true)
+	if err != nil {
+		return fmt.Errorf("Save: %w", err)
+	}
+	engine := ""
+	if m.compiled != nil {
+		engine = m.compiled.be.Name()
+	}
+	return saving.WriteKeras(path, saving.NewMetadata(Version, engine), js, weights)
+}
+
+// LoadOptions configure LoadModel.
+type LoadOptions struct {
+	// Backend is the engine to compile the loaded model on; empty chooses
+	// as Compile does ($KERASGO_BACKEND, ~/.kerasgo/kerasgo.json,
+	// gorgonia).
+	Backend string
+	// NoCompile loads the architecture and weights only, ignoring the
+	// saved compile settings and optimizer state (Keras's compile=False).
+	NoCompile bool
+}
+
+// LoadModel reads a .keras file written by Keras 3 or by Save, like
+// keras.models.load_model. A file with compile settings gives a compiled
+// model whose optimizer continues from its saved state, so Fit picks up
+// where training stopped. A layer, option or setting kerasgo does not have
+// is an error that names it.
+func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
+	var o LoadOptions
+	if len(opts) > 1 {
+		return nil, errors.New("LoadModel takes at most one LoadOptions")
+	}
+	if len(opts) == 1 {
+		o = opts[0]
+	}
+	a, err := saving.OpenKeras(path)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	var top savedObject
+	if err := json.Unmarshal(a.Config, &top); err != nil {
+		return nil, fmt.Errorf("%s: config.json: %v", path, err)
+	}
+	m, err := fromConfig(top)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	// Weights first, on the host: their shapes are checked against the
+	// file before anything is allocated, so a config declaring huge layers
+	// fails here instead of allocating them.
+	if err := m.loadWeightsH5(a.Weights, false); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if top.CompileConfig != nil && !o.NoCompile {
+		if err := m.compileFromConfig(top.CompileConfig, o.Backend, savedLearningRate(a.Weights)); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if a.Weights.HasGroup(saving.OptimizerPath + "/vars") {
+			if err := m.loadOptimizerState(a.Weights); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+	}
+	return m, nil
+}
+
+// savedLearningRate returns the learning rate in a weights file's
+// optimizer variables (Keras saves the current one, which a callback may
+// have changed since compiling), or 0.
+func savedLearningRate(f *h5.File) float64 {
+	p := saving.OptimizerPath + "/vars/1"
+	if info := f.Dataset(p); info == nil || len(info.Shape) != 0 {
+		return 0
+	}
+	d, err := f.Read(p)
+	if err != nil || d.DType != h5.Float32 {
+		return 0
+	}
+	return float64(d.Float32[0])
+}
+
+// SaveWeights writes the model's weights alone, like Keras's
+// save_weights: to a Keras .weights.h5 file (with the optimizer's state if
+// the model is compiled) or to a .safetensors file (weights only, named
+// "layers/<layer>/vars/<i>" as in Keras's files), atomically.
+func (m *Model) SaveWeights(path string) error {
+	switch {
+	case strings.HasSuffix(path, ".weights.h5"):
+		tree, err := m.weightsTree(true)
+		if err != nil {
+			return fmt.Errorf("SaveWeights: %w", err)
+		}
+		return saving.WriteWeightsH5(path, tree)
+	case strings.HasSuffix(path, ".safetensors"):
+		tree, err := m.weightsTree(false)
+		if err != nil {
+			return fmt.Errorf("SaveWeights: %w", err)
+		}
+		var ts []saving.Tensor
+		tree.Walk(func(p string, d *h5.Dataset) {
+			ts = append(ts, saving.Tensor{Name: p, Shape: d.Shape, Data: d.Float32})
+		})
+		return saving.WriteSafetensors(path, ts, map[string]string{"format": "kerasgo", "kerasgo_version": Version})
+	}
+	return fmt.Errorf("SaveWeights(%q): the path must end in .weights.h5 (Keras) or .safetensors; for the whole model use Save with .keras", path)
+}
+
+// LoadWeights reads weights saved by SaveWeights or by Keras's
+// save_weights into a model of the same architecture. From a .weights.h5
+// file of a compiled model it also restores the optimizer's state when the
+// file holds one for the same optimizer (as Keras does, it is skipped
+// otherwise).
+func (m *Model) LoadWeights(path string) error {
+	if !m.Built() {
+		return fmt.Errorf("LoadWeights: %w", m.errNotBuilt())
+	}
+	switch {
+	case strings.HasSuffix(path, ".weights.h5"):
+		f, err := saving.OpenWeightsH5(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		err = m.loadWeightsH5(f, true)
+		if errors.Is(err, errOptimizerMismatch) {
+			return nil
+		}
+		return err
+	case strings.HasSuffix(path, ".safetensors"):
+		ts, err := saving.ReadSafetensors(path)
+		if err != nil {
+			return err
+		}
+		return m.loadWeightsFrom(path, func(p string, shape []int) ([]float32, error) {
+			t, ok := ts[p]
+			if !ok {
+				return nil, errMissing
+			}
+			if !sameShape(t.Shape, shape) {
+				return nil, fmt.Errorf("%s has shape %v, the layer needs %v", p, backend.Shape(t.Shape), backend.Shape(shape))
+			}
+			return t.Data, nil
+		}, func(prefix string) int {
+			n := 0
+			for name := range ts {
+				if rest, ok := strings.CutPrefix(name, prefix+"/"); ok && !strings.Contains(rest, "/") {
+					n++
+				}
+			}
+			return n
+		}, len(ts))
+	}
+	return fmt.Errorf("LoadWeights(%q): the path must end in .weights.h5 (Keras) or .safetensors", path)
+}
+
+var (
+	errMissing           = errors.New("missing")
+	errOptimizerMismatch = errors.New("the saved optimizer state does not fit this optimizer")
+)
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// kerasLayers returns the layers whose variables Keras saves, in its
+// order: Sequential's layers without the InputLayer, a Functional model's
+// with it.
+func (m *Model) kerasLayers() []layers.Layer {
+	ls := m.Layers()
+	if m.sequential {
+		return ls[1:]
+	}
+	return ls
+}
+
+func (m *Model) layerPaths() ([]layers.Layer, []string) {
+	ls := m.kerasLayers()
+	classes := make([]string, len(ls))
+	for i, l := range ls {
+		classes[i] = l.ClassName()
+	}
+	return ls, saving.LayerPaths(classes)
+}
+
+// weightsTree lays out the model's weights (and the optimizer's state)
+// as Keras's weights file holds them.
+func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
+	values, err := m.GetWeights()
+	if err != nil {
+		return nil, err
+	}
+	index := map[*layers.Weight]int{}
+	for i, w := range m.weights {
+		index[w] = i
+	}
+	root := h5.NewGroup()
+	root.Group("vars").Attrs["name"] = m.Name
+	ls, paths := m.layerPaths()
+	for i, l := range ls {
+		g := root.Group(paths[i] + "/vars")
+		g.Attrs["name"] = l.Common().Name
+		for j, w := range l.Common().Weights() {
+			g.Datasets[strconv.Itoa(j)] = &h5.Dataset{Shape: w.Shape.Clone(), DType: h5.Float32, Float32: values[index[w]]}
+		}
+	}
+	if c := m.compiled; withOptimizer && c != nil && c.params != nil {
+		g := root.Group(saving.OptimizerPath + "/vars")
+		g.Attrs["name"] = c.opt.Name()
+		vars, err := m.optimizerVars()
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range vars {
+			g.Datasets[strconv.Itoa(i)] = v
+		}
+	}
+	return root, nil
+}
+
+// slotCount is the number of per-parameter slots in an optimizer's state.
+func slotCount(specs []optimizers.StateSpec) int {
+	n := 0
+	for _, s := range specs {
+		if s.Param == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// optimizerVars returns the optimizer's state in Keras's order: the
+// iteration count, the learning rate, then for each parameter its slots.
+func (m *Model) optimizerVars() ([]*h5.Dataset, error) {
+	c := m.compiled
+	vars := []*h5.Dataset{
+		{DType: h5.Int64, Int64: []int64{c.iterations}},
+		{DType: h5.Float32, Float32: []float32{float32(optimizers.LearningRate(c.opt))}},
+	}
+	nSlots := slotCount(c.optSpecs)
+	slots := make([]*h5.Dataset, len(m.weights)*nSlots)
+	for i, s := range c.optSpecs {
+		if s.Param < 0 {
+			continue
+		}
+		v, err := c.be.ToFloat32(c.optState[i])
+		if err != nil {
+			return nil, err
+		}
+		slots[s.Param*nSlots+s.Slot] = &h5.Dataset{Shape: s.Shape.Clone(), DType: h5.Float32, Float32: v}
+	}
+	for i, s := range slots {
+		if s == nil {
+			return nil, fmt.Errorf("optimizer %s: no state for slot %d of parameter %d", c.opt.Name(), i%nSlots, i/nSlots)
+		}
+	}
+	return append(vars, slots...), nil
+}
+
+// loadWeightsH5 sets the model's weights (and, with withOptimizer, the
+// compiled optimizer's state) from a Keras weights file.
+func (m *Model) loadWeightsH5(f *h5.File, withOptimizer bool) error {
+	err := m.loadWeightsFrom("the weights file", func(p string, shape []int) ([]float32, error) {
+		info := f.Dataset(p)
+		if info == nil {
+			return nil, errMissing
+		}
+		if !sameShape(info.Shape, shape) {
+			return nil, fmt.Errorf("%s has shape %v, the layer needs %v", p, backend.Shape(info.Shape), backend.Shape(shape))
+		}
+		d, err := f.Read(p)
+		if err != nil {
+			return nil, err
+		}
+		switch d.DType {
+		case h5.Float32:
+			return d.Float32, nil
+		case h5.Float64:
+			out := make([]float32, len(d.Float64))
+			for i, v := range d.Float64 {
+				out[i] = float32(v)
+			}
+			return out, nil
+		}
+		return nil, fmt.Errorf("%s holds %v values, not floats", p, d.DType)
+	}, func(prefix string) int { return len(f.Children(prefix)) }, -1)
+	if err != nil {
+		return err
+	}
+	if extra := unexpectedLayers(f.Children("layers"), m); len(extra) > 0 {
+		return fmt.Errorf("the weights file has variables for layers this model does not have (%v): it was saved from another architecture", extra)
+	}
+	if !withOptimizer || m.compiled == nil || !f.HasGroup(saving.OptimizerPath+"/vars") {
+		return nil
+	}
+	return m.loadOptimizerState(f)
+}
+
+func unexpectedLayers(inFile []string, m *Model) []string {
+	_, paths := m.layerPaths()
+	ours := map[string]bool{}
+	for _, p := range paths {
+		ours[strings.TrimPrefix(p, "layers/")] = true
+	}
+	var extra []string
+	for _, n := range inFile {
+		if !ours[n] {
+			extra = append(extra, n)
+		}
+	}
+	return extra
+}
+
+// loadWeightsFrom reads each layer's variables through read (which
+// returns errMissing for an absent one) and checks that the file has no
+// more variables per layer than the layer has. total, when not negative,
+// is the number of tensors in the file, which must all be used.
+func (m *Model) loadWeightsFrom(file string, read func(path string, shape []int) ([]float32, error), count func(prefix string) int, total int) error {
+	index := map[*layers.Weight]int{}
+	for i, w := range m.weights {
+		index[w] = i
+	}
+	values := make([][]float32, len(m.weights))
+	used := 0
+	ls, paths := m.layerPaths()
+	for i, l := range ls {
+		prefix := paths[i] + "/vars"
+		ws := l.Common().Weights()
+		for j, w := range ws {
+			p := prefix + "/" + strconv.Itoa(j)
+			v, err := read(p, w.Shape)
+			if errors.Is(err, errMissing) {
+				return fmt.Errorf("layer %s: %s has no variable %s (the layer's %s, shape %v): it was saved from another architecture", layers.Describe(l), file, p, w.Name, w.Shape)
+			}
+			if err != nil {
+				return fmt.Errorf("layer %s: %w", layers.Describe(l), err)
+			}
+			values[index[w]] = v
+			used++
+		}
+		if n := count(prefix); n > len(ws) {
+			return fmt.Errorf("layer %s: %s holds %d variables under %s, the layer has %d: it was saved from another architecture", layers.Describe(l), file, n, prefix, len(ws))
+		}
+	}
+	if total >= 0 && total != used {
+		return fmt.Errorf("%s holds %d tensors, this model has %d weights: it was saved from another architecture", file, total, used)
+	}
+	return m.SetWeights(values)
+}
+
+// loadOptimizerState restores the compiled optimizer's state from Keras's
+// optimizer variables. A file whose variables do not fit the optimizer
+// gives errOptimizerMismatch.
+func (m *Model) loadOptimizerState(f *h5.File) error {
+	if err := m.ready(); err != nil {
+		return err
+	}
+	c := m.compiled
+	nSlots := slotCount(c.optSpecs)
+	want := 2 + len(m.weights)*nSlots
+	names := f.Children(saving.OptimizerPath + "/vars")
+	if len(names) != want {
+		return fmt.Errorf("%w: the file holds %d optimizer variables, %s needs %d", errOptimizerMismatch, len(names), c.opt.Name(), want)
+	}
+	readVar := func(i int, shape []int) (*h5.Dataset, error) {
+		p := fmt.Sprintf("%s/vars/%d", saving.OptimizerPath, i)
+		info := f.Dataset(p)
+		if info == nil || !sameShape(info.Shape, shape) {
+			return nil, fmt.Errorf("%w: %s is missing or not of shape %v", errOptimizerMismatch, p, shape)
+		}
+		return f.Read(p)
+	}
+	it, err := readVar(0, nil)
+	if err != nil {
+		return err
+	}
+	var iterations int64
+	switch it.DType {
+	case h5.Int64:
+		iterations = it.Int64[0]
+	case h5.Float32:
+		iterations = int64(it.Float32[0])
+	case h5.Float64:
+		iterations = int64(it.Float64[0])
+	}
+	if iterations < 0 {
+		return fmt.Errorf("the optimizer's saved iteration count %d is negative", iterations)
+	}
+	state := make([][]float32, len(c.optSpecs))
+	shapes := make([]backend.Shape, len(c.optSpecs))
+	for i, s := range c.optSpecs {
+		shapes[i] = s.Shape
+		switch {
+		case s.Param >= 0:
+			d, err := readVar(2+s.Param*nSlots+s.Slot, s.Shape)
+			if err != nil {
+				return err
+			}
+			if d.DType != h5.Float32 {
+				return fmt.Errorf("optimizer variable %d holds %v values, want float32", 2+s.Param*nSlots+s.Slot, d.DType)
+			}
+			state[i] = d.Float32
+		case s.PowerOf != 0:
+			state[i] = []float32{float32(math.Pow(s.PowerOf, float64(iterations)))}
+		default:
+			state[i] = make([]float32, s.Shape.Size())
+			for j := range state[i] {
+				state[i][j] = float32(s.Init)
+			}
+		}
+	}
+	uploaded, err := m.upload(state, shapes)
+	if err != nil {
+		return err
+	}
+	c.be.Release(c.optState...)
+	c.optState, c.iterations = uploaded, iterations
+	return nil
+}

@@ -1,0 +1,224 @@
+package saving
+
+import (
+	"archive/zip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/kerasgo/kerasgo/internal/h5"
+)
+
+// The entries of a .keras archive (saving_lib.py).
+const (
+	metadataEntry = "metadata.json"
+	configEntry   = "config.json"
+	weightsEntry  = "model.weights.h5"
+)
+
+// Limits on what OpenKeras accepts, so that a hostile archive cannot make
+// it allocate without bound.
+const (
+	maxJSONSize    = 64 << 20 // config.json and metadata.json
+	maxWeightsSize = 64 << 30 // model.weights.h5
+	maxEntries     = 10000
+)
+
+// KerasFormatVersion is the Keras version whose format kerasgo writes; it
+// goes into metadata.json's keras_version.
+const KerasFormatVersion = "3.10.0"
+
+// Metadata is metadata.json. Keras reads keras_version and date_saved and
+// ignores the rest; kerasgo adds its own version and the engine that
+// trained the model.
+type Metadata struct {
+	KerasVersion   string `json:"keras_version"`
+	DateSaved      string `json:"date_saved"`
+	KerasgoVersion string `json:"kerasgo_version,omitempty"`
+	KerasgoBackend string `json:"kerasgo_backend,omitempty"`
+}
+
+// NewMetadata returns metadata for a file saved now.
+func NewMetadata(kerasgoVersion, backend string) Metadata {
+	return Metadata{KerasVersion: KerasFormatVersion, DateSaved: time.Now().Format("2006-01-02@15:04:05"), KerasgoVersion: kerasgoVersion, KerasgoBackend: backend}
+}
+
+// WriteKeras writes a .keras archive atomically: metadata.json,
+// config.json (already encoded) and model.weights.h5 from weights.
+func WriteKeras(path string, meta Metadata, config []byte, weights *h5.Group) error {
+	if !json.Valid(config) {
+		return errors.New("saving: the model config is not valid JSON")
+	}
+	metaJSON, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	return WriteAtomic(path, func(w io.Writer) error {
+		zw := zip.NewWriter(w)
+		for _, e := range []struct {
+			name string
+			data []byte
+		}{{metadataEntry, metaJSON}, {configEntry, config}} {
+			f, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: zip.Deflate, Modified: time.Now()})
+			if err != nil {
+				return err
+			}
+			if _, err := f.Write(e.data); err != nil {
+				return err
+			}
+		}
+		// Keras stores the weights uncompressed (ZIP_STORED).
+		f, err := zw.CreateHeader(&zip.FileHeader{Name: weightsEntry, Method: zip.Store, Modified: time.Now()})
+		if err != nil {
+			return err
+		}
+		if _, err := h5.Write(f, weights); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
+}
+
+// Archive is an opened .keras file. Close removes the temporary copy of
+// its weights.
+type Archive struct {
+	Metadata Metadata
+	Config   []byte
+	Weights  *h5.File
+	tmp      string
+}
+
+// Close releases the weights file.
+func (a *Archive) Close() error {
+	var err error
+	if a.Weights != nil {
+		err = a.Weights.Close()
+	}
+	if a.tmp != "" {
+		os.Remove(a.tmp)
+	}
+	return err
+}
+
+// OpenKeras opens a .keras archive: it reads metadata.json and config.json
+// and opens model.weights.h5 (copied to a temporary file, since the HDF5
+// reader needs random access).
+func OpenKeras(path string) (_ *Archive, err error) {
+	var a *Archive
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no model file %s: save one with model.Save(%q)", path, path)
+		}
+		return nil, fmt.Errorf("%s is not a .keras file (a zip archive): %v", path, err)
+	}
+	defer zr.Close()
+	if len(zr.File) > maxEntries {
+		return nil, fmt.Errorf("%s: a .keras archive with %d entries is not one Keras wrote", path, len(zr.File))
+	}
+	entries := map[string]*zip.File{}
+	for _, f := range zr.File {
+		entries[f.Name] = f
+	}
+	for _, name := range []string{metadataEntry, configEntry, weightsEntry} {
+		if entries[name] == nil {
+			return nil, fmt.Errorf("%s: the .keras archive has no %s: the file is incomplete or was not written by Keras", path, name)
+		}
+	}
+	arch := &Archive{}
+	a = arch
+	defer func() {
+		if err != nil {
+			arch.Close()
+		}
+	}()
+	meta, err := readEntry(entries[metadataEntry], maxJSONSize)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := json.Unmarshal(meta, &a.Metadata); err != nil {
+		return nil, fmt.Errorf("%s: metadata.json: %v", path, err)
+	}
+	if a.Config, err = readEntry(entries[configEntry], maxJSONSize); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if a.tmp, err = extract(entries[weightsEntry], maxWeightsSize); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if a.Weights, err = h5.Open(a.tmp); err != nil {
+		return nil, fmt.Errorf("%s: model.weights.h5: %w", path, err)
+	}
+	return a, nil
+}
+
+// readEntry reads a zip entry of at most limit bytes; the zip reader
+// checks its CRC.
+func readEntry(f *zip.File, limit int64) ([]byte, error) {
+	if f.UncompressedSize64 > uint64(limit) {
+		return nil, fmt.Errorf("%s declares %d bytes, more than kerasgo reads (%d)", f.Name, f.UncompressedSize64, limit)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", f.Name, err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s is corrupt: %v", f.Name, err)
+	}
+	if uint64(len(data)) != f.UncompressedSize64 {
+		return nil, fmt.Errorf("%s holds %d bytes, its header says %d: the file is corrupt", f.Name, len(data), f.UncompressedSize64)
+	}
+	return data, nil
+}
+
+// extract copies a zip entry into a temporary file and returns its path.
+func extract(f *zip.File, limit int64) (string, error) {
+	if f.UncompressedSize64 > uint64(limit) {
+		return "", fmt.Errorf("%s declares %d bytes, more than kerasgo reads (%d)", f.Name, f.UncompressedSize64, limit)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", f.Name, err)
+	}
+	defer rc.Close()
+	tmp, err := os.CreateTemp("", "kerasgo-*.weights.h5")
+	if err != nil {
+		return "", err
+	}
+	n, err := io.Copy(tmp, io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && uint64(n) != f.UncompressedSize64 {
+		err = fmt.Errorf("holds %d bytes, its header says %d", n, f.UncompressedSize64)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("%s is corrupt: %v", f.Name, err)
+	}
+	return tmp.Name(), nil
+}
+
+// WriteWeightsH5 writes a Keras .weights.h5 file atomically.
+func WriteWeightsH5(path string, weights *h5.Group) error {
+	return WriteAtomic(path, func(w io.Writer) error {
+		_, err := h5.Write(w, weights)
+		return err
+	})
+}
+
+// OpenWeightsH5 opens a Keras .weights.h5 file.
+func OpenWeightsH5(path string) (*h5.File, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no weights file %s: %v", path, err)
+	}
+	f, err := h5.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,99 @@
+package keras_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/datasets/mnist"
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+)
+
+// fixturesDir holds real .keras files written by Python Keras (CI has
+// ../shared beside the clone; see its README).
+const fixturesDir = "../../shared/keras-fixtures"
+
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(fixturesDir, name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("Keras fixture %s is not here (%v): it lives in ../shared beside the repository", name, err)
+	}
+	return p
+}
+
+type imageRef struct {
+	Accuracy     float64     `json:"accuracy_10000"`
+	ProbsFirst64 [][]float64 `json:"probs_first64"`
+	ArgmaxAll    []int       `json:"argmax_all_10000"`
+}
+
+// A convnet trained and saved by Keras 3.10 in Python loads on every
+// engine and predicts what Keras predicts: the first 64 test images'
+// probabilities within 1e-5, and the reference accuracy on all 10,000.
+func TestLoadKerasFixtureCNN(t *testing.T) {
+	path := fixture(t, "Aman-21k__cnn-fashion-mnist-classifier.keras")
+	var ref imageRef
+	raw, err := os.ReadFile(strings.TrimSuffix(path, ".keras") + ".ref.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	data, err := mnist.Load(context.Background(), "fashion", mnist.Options{Dir: "/usr/share/datasets/fashion-mnist"})
+	if err != nil {
+		t.Skipf("Fashion-MNIST from Debian's dataset-fashion-mnist is needed: %v", err)
+	}
+	x, y := data.Test.Arrays()
+	for _, spec := range backendtest.Engines() {
+		t.Run(spec, func(t *testing.T) {
+			m, err := keras.LoadModel(path, keras.LoadOptions{Backend: spec})
+			if err != nil {
+				if strings.Contains(err.Error(), "built without") {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			pred, err := m.Predict(context.Background(), x, keras.EvaluateOptions{BatchSize: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			classes := pred.Shape[1]
+			worst := 0.0
+			for i, row := range ref.ProbsFirst64 {
+				for j, want := range row {
+					worst = math.Max(worst, math.Abs(float64(pred.Data[i*classes+j])-want))
+				}
+			}
+			if worst > 1e-5 {
+				t.Errorf("probabilities of the first 64 images differ from Keras's by up to %.3g (tolerance 1e-5)", worst)
+			}
+			correct, sameArgmax := 0, 0
+			for i := 0; i < pred.Shape[0]; i++ {
+				best := 0
+				for j := 1; j < classes; j++ {
+					if pred.Data[i*classes+j] > pred.Data[i*classes+best] {
+						best = j
+					}
+				}
+				if best == int(y.Data[i]) {
+					correct++
+				}
+				if best == ref.ArgmaxAll[i] {
+					sameArgmax++
+				}
+			}
+			acc := float64(correct) / float64(pred.Shape[0])
+			t.Logf("%s: max |p - p_keras| = %.3g over the first 64 images; accuracy %.4f (Keras %.4f); %d/10000 argmax agree", spec, worst, acc, ref.Accuracy, sameArgmax)
+			if math.Abs(acc-ref.Accuracy) > 1e-9 {
+				t.Errorf("accuracy %.4f, Keras's is %.4f", acc, ref.Accuracy)
+			}
+		})
+	}
+}
