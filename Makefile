@@ -13,7 +13,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo test test-openblas test-user-module lint lint-libtorch bench bench-go data libtorch doctor $(KERASGO)
+.PHONY: demo test test-openblas test-user-module fuzz lint lint-libtorch bench bench-go data libtorch doctor $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -50,6 +50,15 @@ test-user-module: $(KERASGO)
 	if [ $$status = 3 ]; then echo "make test-user-module: libtorch is not installed: SKIPPED (sudo apt-get install libtorch-dev libopenblas-dev)"; \
 	elif [ $$status != 0 ]; then exit $$status; \
 	else $(FIRST_LIBTORCH_BUILD); set -x; scripts/user-module-test.sh; fi
+
+## fuzz: fuzz every file reader (HDF5, .keras archives, safetensors, IDX) for FUZZTIME each
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) ./internal/h5/
+	$(GO) test -run '^$$' -fuzz '^FuzzOpenKeras$$' -fuzztime $(FUZZTIME) ./keras/saving/
+	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./keras/saving/
+	@for f in $$($(GO) test -list '^Fuzz' ./datasets/mnist/ | grep '^Fuzz'); do \
+		set -x; $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./datasets/mnist/ || exit 1; set +x; done
 
 ## test-openblas: the opt-in OpenBLAS build (cgo, libopenblas-dev) passes the engine's tests
 test-openblas:
