@@ -339,3 +339,59 @@ func TestSaveLoadWeights(t *testing.T) {
 		})
 	}
 }
+
+// A functional model saved by kerasgo has the config.json structure of a
+// functional model Keras saved (the SAHeart fixture, without what belongs
+// to its BatchNormalization layer and AUC metric, which kerasgo lacks):
+// layers with name and inbound_nodes, keras_history links, input_layers
+// and output_layers; and the same HDF5 tree for the layers both have.
+func TestSaveFunctionalMatchesKerasLayout(t *testing.T) {
+	ref := unzip(t, fixture(t, "Carine-Ashimwe__Summative-Assignment-SAHeart-Project.keras"))
+	in := layers.Input(11)
+	x := layers.Apply(&layers.Dense{Units: 128, Activation: "relu"}, in)
+	x = layers.Apply(&layers.Dropout{Rate: 0.4}, x)
+	x = layers.Apply(&layers.Dense{Units: 64, Activation: "relu"}, x)
+	out := layers.Apply(&layers.Dense{Units: 1, Activation: "sigmoid"}, x)
+	m, err := keras.NewModel(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Metrics: []any{"accuracy"}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "f.keras")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	got := unzip(t, path)
+	notShared := func(s string) bool {
+		for _, k := range []string{"kwargs.", "compile_config.metrics[].", ".axis", ".momentum", ".epsilon", ".center", ".scale", "beta_", "gamma_", "moving_", ".synchronized", "config.layers[].config.dtype."} {
+			if strings.Contains(s, k) {
+				return false
+			}
+		}
+		return true
+	}
+	filter := func(in []string) (out []string) {
+		for _, s := range in {
+			if notShared(s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	if a, b := diff(filter(structure(t, got["config.json"])), filter(structure(t, ref["config.json"]))); len(a)+len(b) > 0 {
+		t.Errorf("config.json structures differ:\n only kerasgo: %v\n only Keras: %v", a, b)
+	}
+	noBN := func(in []string) (out []string) {
+		for _, s := range in {
+			if !strings.Contains(s, "batch_normalization") && !strings.HasPrefix(s, "optimizer/vars/") {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	if a, b := diff(noBN(h5Tree(t, got["model.weights.h5"])), noBN(h5Tree(t, ref["model.weights.h5"]))); len(a)+len(b) > 0 {
+		t.Errorf("HDF5 trees differ:\n only kerasgo: %v\n only Keras: %v", a, b)
+	}
+}

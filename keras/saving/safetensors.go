@@ -159,7 +159,9 @@ func readSafetensors(r io.ReaderAt, size int64, path string) (map[string]Tensor,
 		}
 		spans = append(spans, span{name, th.DataOffsets[0], th.DataOffsets[1], shape})
 	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].begin < spans[j].begin || (spans[i].begin == spans[j].begin && spans[i].end < spans[j].end) })
+	sort.Slice(spans, func(i, j int) bool {
+		return spans[i].begin < spans[j].begin || (spans[i].begin == spans[j].begin && spans[i].end < spans[j].end)
+	})
 	var at int64
 	for _, s := range spans {
 		if s.begin != at {
