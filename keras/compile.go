@@ -59,6 +59,10 @@ const (
 	predictStep
 )
 
+func (k exeKind) String() string {
+	return [...]string{"training", "evaluation", "prediction"}[k]
+}
+
 type exeKey struct {
 	kind  exeKind
 	batch int
@@ -82,6 +86,7 @@ func (m *Model) Compile(opts CompileOptions) error {
 	default:
 		return fmt.Errorf("the optimizer is a %T: give a name such as \"adam\" or an optimizers.Optimizer", o)
 	}
+	optimizers.ResolveDefaults(c.opt)
 	switch l := opts.Loss.(type) {
 	case nil:
 		return errors.New("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\"")

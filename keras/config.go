@@ -420,8 +420,8 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, learningRate
 	if err != nil {
 		return fmt.Errorf("compile_config: %w", err)
 	}
-	if learningRate > 0 {
-		optimizers.SetLearningRate(opt, learningRate)
+	if lr := optimizers.LearningRate(opt); learningRate > 0 && lr != nil {
+		*lr = learningRate
 	}
 	loss, err := losses.Deserialize(cc["loss"])
 	if err != nil {

@@ -32,10 +32,10 @@ func crossEngineModel(t *testing.T) *keras.Model {
 	return m
 }
 
-// TestCrossEngine compiles one model with the same weights on every engine
-// available: predictions agree within 1e-5, and after 100 SGD steps on the
-// same batches the losses agree within 1e-3.
-func TestCrossEngine(t *testing.T) {
+// twoEngines returns the engines that open here, skipping the test unless
+// there are at least two.
+func twoEngines(t *testing.T) []string {
+	t.Helper()
 	var engines []string
 	for _, spec := range backendtest.Engines() {
 		if be, err := backend.Open(spec); err == nil {
@@ -46,6 +46,14 @@ func TestCrossEngine(t *testing.T) {
 	if len(engines) < 2 {
 		t.Skipf("needs two engines, have %v (build with the libtorch engine: make test does when libtorch is installed)", engines)
 	}
+	return engines
+}
+
+// TestCrossEngine compiles one model with the same weights on every engine
+// available: predictions agree within 1e-5, and after 100 SGD steps on the
+// same batches the losses agree within 1e-3.
+func TestCrossEngine(t *testing.T) {
+	engines := twoEngines(t)
 	x, _ := blobs(64, 3, 11)
 	img := keras.Array{Shape: []int{64, 8, 8, 1}, Data: make([]float32, 64*64)}
 	for i := range img.Data { // deterministic images derived from the blobs
@@ -70,7 +78,7 @@ func TestCrossEngine(t *testing.T) {
 		} else if err := m.SetWeights(weights); err != nil {
 			t.Fatal(err)
 		}
-		p, err := m.Predict(ctx, img, keras.EvaluateOptions{BatchSize: 16})
+		p, err := m.Predict(ctx, img, keras.PredictOptions{BatchSize: 16})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,16 +108,7 @@ func TestCrossEngine(t *testing.T) {
 // same within 1e-5, and continues training from the same optimizer state
 // (losses within 1e-4 over the next epoch), in every direction.
 func TestCrossEngineSaveLoad(t *testing.T) {
-	var engines []string
-	for _, spec := range backendtest.Engines() {
-		if be, err := backend.Open(spec); err == nil {
-			be.Close()
-			engines = append(engines, spec)
-		}
-	}
-	if len(engines) < 2 {
-		t.Skipf("needs two engines, have %v (build with the libtorch engine: make test does when libtorch is installed)", engines)
-	}
+	engines := twoEngines(t)
 	x, _ := blobs(64, 3, 11)
 	img := keras.Array{Shape: []int{64, 8, 8, 1}, Data: make([]float32, 64*64)}
 	for i := range img.Data {
@@ -142,11 +141,11 @@ func TestCrossEngineSaveLoad(t *testing.T) {
 				if got := loaded.Backend().Name(); !strings.HasPrefix(to, got) {
 					t.Fatalf("loaded on %s, want %s", got, to)
 				}
-				p1, err := m.Predict(ctx, img, keras.EvaluateOptions{})
+				p1, err := m.Predict(ctx, img, keras.PredictOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				p2, err := loaded.Predict(ctx, img, keras.EvaluateOptions{})
+				p2, err := loaded.Predict(ctx, img, keras.PredictOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -79,7 +79,7 @@ func TestUncompiledAndUnbuilt(t *testing.T) {
 	_, err = m.Summary()
 	wantErr(t, err, "not built yet")
 	x := keras.Array{Shape: []int{1, 3}, Data: []float32{1, 2, 3}}
-	_, err = m.Predict(context.Background(), x, keras.EvaluateOptions{})
+	_, err = m.Predict(context.Background(), x, keras.PredictOptions{})
 	wantErr(t, err, "must be compiled")
 }
 

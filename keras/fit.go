@@ -5,19 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
-	"github.com/kerasgo/kerasgo/keras/metrics"
 )
 
 // FitOptions configure training, like the arguments of Keras's model.fit.
 type FitOptions struct {
-	Epochs    int // default 1
-	BatchSize int // default 32
+	// Epochs is the number of passes over the data. Zero trains nothing,
+	// as Keras's epochs=0 does (Keras's default is 1: give it).
+	Epochs int
+	// BatchSize is the number of samples per step; 0 means Keras's
+	// default, 32. Negative is an error.
+	BatchSize int
 	// Verbose is Keras's verbosity: 0 silent, 1 progress bar (updated in
 	// place on a terminal, one line per epoch otherwise), 2 one line per
 	// epoch.
@@ -45,9 +47,21 @@ type Data struct {
 	X, Y Array
 }
 
-// EvaluateOptions configure Evaluate and Predict.
+// EvaluateOptions configure Evaluate, like the arguments of Keras's
+// model.evaluate.
 type EvaluateOptions struct {
-	BatchSize int // default 32
+	BatchSize int // 0 means 32; negative is an error
+	// Verbose 1 or 2 prints one line with the results, as Keras does.
+	Verbose   int
+	Callbacks []callbacks.Callback
+	Output    io.Writer // default os.Stdout
+}
+
+// PredictOptions configure Predict, like the arguments of Keras's
+// model.predict.
+type PredictOptions struct {
+	BatchSize int // 0 means 32; negative is an error
+	Callbacks []callbacks.Callback
 }
 
 // History records the logs of every epoch, like Keras's History.
@@ -74,8 +88,22 @@ func (h *History) add(epoch int, logs callbacks.Logs) {
 }
 
 // ErrNaNLoss is wrapped by the error Fit returns when the loss becomes NaN
-// or infinite (Keras's TerminateOnNaN, always on).
+// or infinite: training stops and the model keeps the weights from before
+// the failing batch (Keras's TerminateOnNaN, always on; a callback that
+// stops training on the NaN, such as callbacks.TerminateOnNaN, makes Fit
+// return without this error).
 var ErrNaNLoss = errors.New("loss is NaN")
+
+// batchSize checks a BatchSize option: 0 means Keras's default, 32.
+func batchSize(n int) (int, error) {
+	switch {
+	case n < 0:
+		return 0, fmt.Errorf("BatchSize must be positive (or 0 for Keras's default, 32), got %d", n)
+	case n == 0:
+		return 32, nil
+	}
+	return n, nil
+}
 
 // prepare builds the model from x if needed, checks x and y against the
 // model and the loss, and readies the engine.
@@ -85,6 +113,9 @@ func (m *Model) prepare(x Array, y *Array, what string) error {
 	}
 	if err := x.check("x"); err != nil {
 		return err
+	}
+	if x.Samples() == 0 {
+		return fmt.Errorf("%s got no samples: x has shape %v", what, backend.Shape(x.Shape))
 	}
 	if !m.Built() {
 		if err := m.Build(x.Shape[1:]...); err != nil {
@@ -112,13 +143,15 @@ func (m *Model) prepare(x Array, y *Array, what string) error {
 
 // Fit trains the model on (x, y), like Keras's model.fit. It stops with an
 // error when ctx is cancelled or the loss becomes NaN, returning the history
-// so far; the weights are then those of the last good step.
+// so far; the weights are then those of the last good step. A callback may
+// stop training early (callbacks.Model.StopTraining).
 func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History, error) {
-	if opts.Epochs <= 0 {
-		opts.Epochs = 1
+	if opts.Epochs < 0 {
+		return nil, fmt.Errorf("FitOptions.Epochs must be 0 or more, got %d", opts.Epochs)
 	}
-	if opts.BatchSize <= 0 {
-		opts.BatchSize = 32
+	batch, err := batchSize(opts.BatchSize)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Output == nil {
 		opts.Output = os.Stdout
@@ -127,8 +160,8 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 		return nil, err
 	}
 	train, val := Data{X: x, Y: y}, opts.ValidationData
-	if val == nil && opts.ValidationSplit > 0 {
-		if opts.ValidationSplit >= 1 {
+	if val == nil && opts.ValidationSplit != 0 {
+		if opts.ValidationSplit < 0 || opts.ValidationSplit >= 1 {
 			return nil, fmt.Errorf("ValidationSplit must be in [0, 1), got %v", opts.ValidationSplit)
 		}
 		at := int(float64(x.Samples()) * (1 - opts.ValidationSplit))
@@ -147,11 +180,10 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 	if opts.Verbose > 0 {
 		cbs = append([]callbacks.Callback{callbacks.NewProgbar(opts.Output, opts.Verbose)}, cbs...)
 	}
+	run := m.newRun(cbs)
 	n := train.X.Samples()
-	steps := (n + opts.BatchSize - 1) / opts.BatchSize
-	for _, cb := range cbs {
-		cb.OnTrainBegin(callbacks.Params{Epochs: opts.Epochs, Steps: steps})
-	}
+	steps := (n + batch - 1) / batch
+	run.each(func(cb callbacks.Callback) { cb.OnTrainBegin(callbacks.Params{Epochs: opts.Epochs, Steps: steps}) })
 	hist := &History{}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x73687566))
 	order := make([]int, n)
@@ -159,19 +191,17 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 		order[i] = i
 	}
 	var last callbacks.Logs
-	for epoch := 0; epoch < opts.Epochs; epoch++ {
-		for _, cb := range cbs {
-			cb.OnEpochBegin(epoch)
-		}
+	for epoch := 0; epoch < opts.Epochs && !m.stopRequested; epoch++ {
+		run.each(func(cb callbacks.Callback) { cb.OnEpochBegin(epoch) })
 		if !opts.NoShuffle {
 			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
-		logs, err := m.trainEpoch(ctx, train, order, opts.BatchSize, epoch, cbs)
+		logs, err := run.trainEpoch(ctx, train, order, batch, epoch)
 		if err != nil {
 			return hist, err
 		}
-		if val != nil {
-			vlogs, err := m.evaluate(ctx, *val, opts.BatchSize)
+		if val != nil && !m.stopRequested {
+			vlogs, err := run.evaluate(ctx, *val, batch)
 			if err != nil {
 				return hist, fmt.Errorf("validating after epoch %d: %w", epoch+1, err)
 			}
@@ -179,189 +209,43 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 				logs = append(logs, callbacks.Log{Name: "val_" + l.Name, Value: l.Value})
 			}
 		}
-		for _, cb := range cbs {
-			cb.OnEpochEnd(epoch, logs)
-		}
+		run.each(func(cb callbacks.Callback) { cb.OnEpochEnd(epoch, logs) })
 		hist.add(epoch, logs)
 		last = logs
 	}
-	for _, cb := range cbs {
-		cb.OnTrainEnd(last)
-	}
-	return hist, nil
-}
-
-func (m *Model) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch int, cbs []callbacks.Callback) (callbacks.Logs, error) {
-	c := m.compiled
-	lossMean := &metrics.Mean{}
-	means := make([]metrics.Mean, len(c.metrics))
-	var xbuf, ybuf []float32
-	steps := (len(order) + batch - 1) / batch
-	nP, nS := len(m.weights), len(c.optSpecs)
-	var logs callbacks.Logs
-	for step := 0; step < steps; step++ {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("training stopped at epoch %d, batch %d: %w", epoch+1, step+1, err)
-		}
-		idx := order[step*batch : min((step+1)*batch, len(order))]
-		var xs, ys backend.Shape
-		xbuf, xs = d.X.gather(idx, xbuf)
-		ybuf, ys = d.Y.gather(idx, ybuf)
-		exe, err := m.executable(trainStep, xs, ys)
-		if err != nil {
-			return nil, fmt.Errorf("compiling the training step for batch shape %v: %w", xs, err)
-		}
-		xt, err := c.be.FromFloat32(xbuf, xs)
-		if err != nil {
-			return nil, err
-		}
-		yt, err := c.be.FromFloat32(ybuf, ys)
-		if err != nil {
-			return nil, err
-		}
-		in := make([]backend.Tensor, 0, nP+nS+2)
-		in = append(append(append(in, c.params...), c.optState...), xt, yt)
-		out, err := exe.Run(in)
-		c.be.Release(xt, yt)
-		if err != nil {
-			return nil, fmt.Errorf("training step at epoch %d, batch %d: %w", epoch+1, step+1, err)
-		}
-		loss, sums, err := m.scalars(out[:1+len(c.metrics)])
-		c.be.Release(out[:1+len(c.metrics)]...)
-		if err != nil {
-			return nil, err
-		}
-		rest := out[1+len(c.metrics):]
-		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			c.be.Release(rest...)
-			return nil, fmt.Errorf("%w (%v) at epoch %d, batch %d: training stopped (TerminateOnNaN) and the weights are those before this batch; lower the learning rate or check the data for NaN or huge values",
-				ErrNaNLoss, loss, epoch+1, step+1)
-		}
-		c.be.Release(c.params...)
-		c.be.Release(c.optState...)
-		c.params, c.optState = rest[:nP], rest[nP:]
-		c.iterations++
-		lossMean.Update(loss*float64(len(idx)), len(idx))
-		logs = callbacks.Logs{{Name: "loss", Value: lossMean.Result()}}
-		for i := range means {
-			means[i].Update(sums[i], len(idx))
-			logs = append(logs, callbacks.Log{Name: c.metrics[i].Name(), Value: means[i].Result()})
-		}
-		for _, cb := range cbs {
-			cb.OnBatchEnd(step, logs)
-		}
-	}
-	return logs, nil
-}
-
-// scalars reads a step's loss and metric sums to the host.
-func (m *Model) scalars(ts []backend.Tensor) (float64, []float64, error) {
-	vals := make([]float64, len(ts))
-	for i, t := range ts {
-		v, err := m.compiled.be.ToFloat64(t)
-		if err != nil {
-			return 0, nil, err
-		}
-		vals[i] = v[0]
-	}
-	return vals[0], vals[1:], nil
+	run.each(func(cb callbacks.Callback) { cb.OnTrainEnd(last) })
+	return hist, run.failure()
 }
 
 // Evaluate returns the loss and metrics on (x, y), like Keras's
 // model.evaluate.
 func (m *Model) Evaluate(ctx context.Context, x, y Array, opts EvaluateOptions) (callbacks.Logs, error) {
+	batch, err := batchSize(opts.BatchSize)
+	if err != nil {
+		return nil, err
+	}
 	if err := m.prepare(x, &y, "Evaluate"); err != nil {
 		return nil, err
 	}
-	return m.evaluate(ctx, Data{X: x, Y: y}, opts.BatchSize)
-}
-
-func (m *Model) evaluate(ctx context.Context, d Data, batch int) (callbacks.Logs, error) {
-	if batch <= 0 {
-		batch = 32
+	cbs := opts.Callbacks
+	if opts.Verbose > 0 {
+		out := opts.Output
+		if out == nil {
+			out = os.Stdout
+		}
+		cbs = append([]callbacks.Callback{callbacks.NewProgbar(out, opts.Verbose)}, cbs...)
 	}
-	c := m.compiled
-	lossMean := &metrics.Mean{}
-	means := make([]metrics.Mean, len(c.metrics))
-	n := d.X.Samples()
-	for from := 0; from < n; from += batch {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		to := min(from+batch, n)
-		xb, yb := d.X.rows(from, to), d.Y.rows(from, to)
-		exe, err := m.executable(evalStep, backend.Shape(xb.Shape), backend.Shape(yb.Shape))
-		if err != nil {
-			return nil, fmt.Errorf("compiling the evaluation step for batch shape %v: %w", xb.Shape, err)
-		}
-		xt, err := c.be.FromFloat32(xb.Data, xb.Shape)
-		if err != nil {
-			return nil, err
-		}
-		yt, err := c.be.FromFloat32(yb.Data, yb.Shape)
-		if err != nil {
-			return nil, err
-		}
-		out, err := exe.Run(append(append([]backend.Tensor{}, c.params...), xt, yt))
-		c.be.Release(xt, yt)
-		if err != nil {
-			return nil, err
-		}
-		loss, sums, err := m.scalars(out)
-		c.be.Release(out...)
-		if err != nil {
-			return nil, err
-		}
-		lossMean.Update(loss*float64(to-from), to-from)
-		for i := range means {
-			means[i].Update(sums[i], to-from)
-		}
-	}
-	logs := callbacks.Logs{{Name: "loss", Value: lossMean.Result()}}
-	for i := range means {
-		logs = append(logs, callbacks.Log{Name: c.metrics[i].Name(), Value: means[i].Result()})
-	}
-	return logs, nil
+	return m.newRun(cbs).evaluate(ctx, Data{X: x, Y: y}, batch)
 }
 
 // Predict returns the model's outputs for x, like Keras's model.predict.
-func (m *Model) Predict(ctx context.Context, x Array, opts EvaluateOptions) (Array, error) {
+func (m *Model) Predict(ctx context.Context, x Array, opts PredictOptions) (Array, error) {
+	batch, err := batchSize(opts.BatchSize)
+	if err != nil {
+		return Array{}, err
+	}
 	if err := m.prepare(x, nil, "Predict"); err != nil {
 		return Array{}, err
 	}
-	batch := opts.BatchSize
-	if batch <= 0 {
-		batch = 32
-	}
-	c := m.compiled
-	n := x.Samples()
-	outShape := m.output.Shape()
-	outShape[0] = n
-	res := Array{Shape: outShape, Data: make([]float32, 0, outShape.Size())}
-	for from := 0; from < n; from += batch {
-		if err := ctx.Err(); err != nil {
-			return Array{}, err
-		}
-		xb := x.rows(from, min(from+batch, n))
-		exe, err := m.executable(predictStep, backend.Shape(xb.Shape), nil)
-		if err != nil {
-			return Array{}, fmt.Errorf("compiling the prediction step for batch shape %v: %w", xb.Shape, err)
-		}
-		xt, err := c.be.FromFloat32(xb.Data, xb.Shape)
-		if err != nil {
-			return Array{}, err
-		}
-		out, err := exe.Run(append(append([]backend.Tensor{}, c.params...), xt))
-		c.be.Release(xt)
-		if err != nil {
-			return Array{}, err
-		}
-		v, err := c.be.ToFloat32(out[0])
-		c.be.Release(out...)
-		if err != nil {
-			return Array{}, err
-		}
-		res.Data = append(res.Data, v...)
-	}
-	return res, nil
+	return m.newRun(opts.Callbacks).predict(ctx, x, batch)
 }

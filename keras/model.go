@@ -25,6 +25,9 @@ type Model struct {
 	compiled   *compiled
 	nameCount  map[string]int
 	sequential bool // built by NewSequential (saved as Keras's Sequential)
+	// stopRequested is Keras's model.stop_training: set by a callback,
+	// it ends Fit after the current batch.
+	stopRequested bool
 }
 
 // NewSequential returns a linear stack of layers, like keras.Sequential.

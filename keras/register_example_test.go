@@ -71,8 +71,8 @@ func ExampleRegisterLayer() {
 
 	loaded := keras.Must(keras.LoadModel(path))
 	x := keras.Array{Shape: []int{1, 3}, Data: []float32{1, 2, 3}}
-	a := keras.Must(model.Predict(context.Background(), x, keras.EvaluateOptions{}))
-	b := keras.Must(loaded.Predict(context.Background(), x, keras.EvaluateOptions{}))
+	a := keras.Must(model.Predict(context.Background(), x, keras.PredictOptions{}))
+	b := keras.Must(loaded.Predict(context.Background(), x, keras.PredictOptions{}))
 	fmt.Println(loaded.Layers()[1].ClassName(), loaded.Layers()[1].(*Scale).Gain)
 	fmt.Printf("same prediction: %v\n", a.Data[0] == b.Data[0])
 	// Output:

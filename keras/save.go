@@ -175,7 +175,7 @@ func (m *Model) LoadWeights(path string) error {
 			if !ok {
 				return nil, errMissing
 			}
-			if !sameShape(t.Shape, shape) {
+			if !backend.Shape(t.Shape).Equal(shape) {
 				return nil, fmt.Errorf("%s has shape %v, the layer needs %v", p, backend.Shape(t.Shape), backend.Shape(shape))
 			}
 			return t.Data, nil
@@ -196,18 +196,6 @@ var (
 	errMissing           = errors.New("missing")
 	errOptimizerMismatch = errors.New("the saved optimizer state does not fit this optimizer")
 )
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // kerasLayers returns the layers whose variables Keras saves, in its
 // order: Sequential's layers without the InputLayer, a Functional model's
@@ -281,7 +269,7 @@ func (m *Model) optimizerVars() ([]*h5.Dataset, error) {
 	c := m.compiled
 	vars := []*h5.Dataset{
 		{DType: h5.Int64, Int64: []int64{c.iterations}},
-		{DType: h5.Float32, Float32: []float32{float32(optimizers.LearningRate(c.opt))}},
+		{DType: h5.Float32, Float32: []float32{float32(c.learningRate())}},
 	}
 	nSlots := slotCount(c.optSpecs)
 	slots := make([]*h5.Dataset, len(m.weights)*nSlots)
@@ -311,7 +299,7 @@ func (m *Model) loadWeightsH5(f *h5.File, withOptimizer bool) error {
 		if info == nil {
 			return nil, errMissing
 		}
-		if !sameShape(info.Shape, shape) {
+		if !backend.Shape(info.Shape).Equal(shape) {
 			return nil, fmt.Errorf("%s has shape %v, the layer needs %v", p, backend.Shape(info.Shape), backend.Shape(shape))
 		}
 		d, err := f.Read(p)
@@ -411,7 +399,7 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 	readVar := func(i int, shape []int) (*h5.Dataset, error) {
 		p := fmt.Sprintf("%s/vars/%d", saving.OptimizerPath, i)
 		info := f.Dataset(p)
-		if info == nil || !sameShape(info.Shape, shape) {
+		if info == nil || !backend.Shape(info.Shape).Equal(shape) {
 			return nil, fmt.Errorf("%w: %s is missing or not of shape %v", errOptimizerMismatch, p, shape)
 		}
 		return f.Read(p)

@@ -60,7 +60,7 @@ func TestLoadKerasFixtureCNN(t *testing.T) {
 				}
 				t.Fatal(err)
 			}
-			pred, err := m.Predict(context.Background(), x, keras.EvaluateOptions{BatchSize: 500})
+			pred, err := m.Predict(context.Background(), x, keras.PredictOptions{BatchSize: 500})
 			if err != nil {
 				t.Fatal(err)
 			}

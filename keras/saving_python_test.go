@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
 type pyTensor struct {
@@ -69,7 +70,7 @@ func TestPythonReadsSavedFiles(t *testing.T) {
 				t.Errorf("Python does not see %s (it sees %d tensors)", name, len(got))
 				continue
 			}
-			if g.DType != "float32" || !sameInts(g.Shape, shapes[name]) {
+			if g.DType != "float32" || !backend.Shape(g.Shape).Equal(shapes[name]) {
 				t.Errorf("%s: Python sees %s %v, want float32 %v", name, g.DType, g.Shape, shapes[name])
 			}
 			for i, v := range vals {
@@ -101,16 +102,4 @@ func TestPythonReadsSavedFiles(t *testing.T) {
 		}
 		check(t, inspect(t, path, "torch"), 0)
 	})
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

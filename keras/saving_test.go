@@ -270,11 +270,11 @@ func TestSaveLoadContinuesTraining(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					p1, err := first.Predict(ctx, x, keras.EvaluateOptions{})
+					p1, err := first.Predict(ctx, x, keras.PredictOptions{})
 					if err != nil {
 						t.Fatal(err)
 					}
-					p2, err := loaded.Predict(ctx, x, keras.EvaluateOptions{})
+					p2, err := loaded.Predict(ctx, x, keras.PredictOptions{})
 					if err != nil {
 						t.Fatal(err)
 					}

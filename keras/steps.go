@@ -2,26 +2,31 @@ package keras
 
 import (
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // The step functions below are what an engine compiles, in the stateless
 // form of DESIGN.md: every tensor they read is an input and every tensor
 // they change is an output.
 //
-//	train:   (params, optState, x, y) -> (loss, metricSums, params', optState')
-//	eval:    (params, x, y)           -> (loss, metricSums)
-//	predict: (params, x)              -> (yPred)
+//	train:   (params, optState, lr, x, y) -> (stats, params', optState')
+//	eval:    (params, x, y)               -> (stats)
+//	predict: (params, x)                  -> (yPred)
+//
+// stats is one vector [loss, metric sums...], so that the loop reads a
+// step's scalars back in one copy. The learning rate is an input, not a
+// constant, so that callbacks can change it between steps.
 
 func (m *Model) trainFunc() backend.Func {
 	c := m.compiled
 	nP, nS := len(m.weights), len(c.optSpecs)
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		params, state, x, y := in[:nP], in[nP:nP+nS], in[nP+nS], in[nP+nS+1]
+		params, state, lr, x, y := in[:nP], in[nP:nP+nS], in[nP+nS], in[nP+nS+1], in[nP+nS+2]
 		pred := m.forward(b, params, x, true)
 		loss := c.loss.Compute(b, y, pred)
-		out := append([]backend.Value{loss}, m.metricSums(b, y, pred)...)
+		out := []backend.Value{m.stats(b, loss, y, pred)}
 		grads := b.Grad(loss, params)
-		newP, newS := c.opt.Update(b, params, grads, state)
+		newP, newS := c.opt.Update(b, optimizers.Hyperparameters{LearningRate: lr}, params, grads, state)
 		out = append(out, newP...)
 		return append(out, newS...), nil
 	}
@@ -34,8 +39,27 @@ func (m *Model) evalFunc() backend.Func {
 		params, x, y := in[:nP], in[nP], in[nP+1]
 		pred := m.forward(b, params, x, false)
 		loss := c.loss.Compute(b, y, pred)
-		return append([]backend.Value{loss}, m.metricSums(b, y, pred)...), nil
+		return []backend.Value{m.stats(b, loss, y, pred)}, nil
 	}
+}
+
+// stats packs the loss and the metric sums into one vector: the sum of
+// each scalar times its unit vector.
+func (m *Model) stats(b backend.Builder, loss, y, pred backend.Value) backend.Value {
+	vals := append([]backend.Value{loss}, m.metricSums(b, y, pred)...)
+	k := len(vals)
+	var out backend.Value
+	for i, v := range vals {
+		unit := make([]float64, k)
+		unit[i] = 1
+		term := b.Mul(b.Constant(unit, backend.Shape{k}), v)
+		if out == nil {
+			out = term
+		} else {
+			out = b.Add(out, term)
+		}
+	}
+	return out
 }
 
 func (m *Model) predictFunc() backend.Func {
@@ -72,6 +96,7 @@ func (m *Model) executable(kind exeKind, x, y backend.Shape) (backend.Executable
 		for _, s := range c.optSpecs {
 			specs = append(specs, backend.Spec{Shape: s.Shape, DType: backend.Float32})
 		}
+		specs = append(specs, backend.Spec{Shape: backend.Shape{}, DType: backend.Float32}) // learning rate
 		fn = m.trainFunc()
 	case evalStep:
 		fn = m.evalFunc()

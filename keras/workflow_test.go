@@ -82,7 +82,7 @@ func TestProgbarInPlace(t *testing.T) {
 	p := &callbacks.Progbar{W: &out, Verbose: 1, Live: &live}
 	p.OnTrainBegin(callbacks.Params{Epochs: 1, Steps: 3})
 	p.OnEpochBegin(0)
-	p.OnBatchEnd(0, callbacks.Logs{{Name: "loss", Value: 0.5}})
+	p.OnTrainBatchEnd(0, callbacks.Logs{{Name: "loss", Value: 0.5}})
 	p.OnEpochEnd(0, callbacks.Logs{{Name: "loss", Value: 0.25}})
 	want := regexp.MustCompile(`^Epoch 1/1\n\r1/3 \[=========>\.{20}\] - ETA: \d+s - loss: 0\.5000\r3/3 \[={30}\] - \d+s \d+\w+/step - loss: 0\.2500\n$`)
 	if !want.MatchString(out.String()) {
@@ -158,7 +158,7 @@ func TestFunctionalModelAndWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := keras.Array{Shape: []int{3, 2}, Data: []float32{1, 2, 3, 4, 0, 0}}
-	pred, err := m.Predict(context.Background(), x, keras.EvaluateOptions{BatchSize: 2})
+	pred, err := m.Predict(context.Background(), x, keras.PredictOptions{BatchSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestFunctionalModelAndWeights(t *testing.T) {
 	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse"}); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := m.Predict(context.Background(), x, keras.EvaluateOptions{})
+	again, _ := m.Predict(context.Background(), x, keras.PredictOptions{})
 	for i := range want {
 		if again.Data[i] != want[i] {
 			t.Errorf("after recompiling: prediction %v, want %v", again.Data, want)

@@ -43,7 +43,7 @@ type sampler struct {
 	out   map[int]int64
 }
 
-func (s *sampler) OnBatchEnd(int, callbacks.Logs) {
+func (s *sampler) OnTrainBatchEnd(int, callbacks.Logs) {
 	s.step++
 	if s.step%s.every == 0 {
 		runtime.GC() // count what is live, not garbage not yet collected

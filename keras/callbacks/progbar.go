@@ -31,7 +31,11 @@ type Progbar struct {
 	start      time.Time
 	lastUpdate time.Time
 	live       bool
+	inFit      bool // validation inside Fit prints no bar of its own
 }
+
+// ProgbarLogger is Keras's name for the progress bar callback.
+type ProgbarLogger = Progbar
 
 // NewProgbar returns the progress bar Fit uses for verbosity 1 or 2.
 func NewProgbar(w io.Writer, verbose int) *Progbar {
@@ -46,7 +50,7 @@ func IsTerminal(w io.Writer) bool {
 
 // OnTrainBegin records the run's size.
 func (p *Progbar) OnTrainBegin(params Params) {
-	p.params = params
+	p.params, p.inFit = params, true
 	if p.Live != nil {
 		p.live = *p.Live
 	} else {
@@ -62,8 +66,28 @@ func (p *Progbar) OnEpochBegin(epoch int) {
 	p.lastUpdate = time.Time{}
 }
 
-// OnBatchEnd redraws the bar in place, at most 20 times a second.
-func (p *Progbar) OnBatchEnd(batch int, logs Logs) {
+// OnTrainEnd ends the run.
+func (p *Progbar) OnTrainEnd(Logs) { p.inFit = false }
+
+// OnTestBegin starts timing an evaluation (outside Fit).
+func (p *Progbar) OnTestBegin(params Params) {
+	if !p.inFit {
+		p.params, p.start = params, time.Now()
+	}
+}
+
+// OnTestEnd prints the evaluation's line (outside Fit), as Keras's
+// evaluate does: "313/313 - 1s - 3ms/step - loss: 0.2518 - accuracy: 0.9051".
+func (p *Progbar) OnTestEnd(logs Logs) {
+	if p.inFit {
+		return
+	}
+	elapsed := time.Since(p.start)
+	fmt.Fprintf(p.W, "%d/%d - %s - %s%s\n", p.params.Steps, p.params.Steps, FormatDuration(elapsed), FormatPerStep(elapsed, p.params.Steps), FormatLogs(logs))
+}
+
+// OnTrainBatchEnd redraws the bar in place, at most 20 times a second.
+func (p *Progbar) OnTrainBatchEnd(batch int, logs Logs) {
 	if !p.live || batch+1 >= p.params.Steps {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 // Serialize returns an optimizer in Keras's schema, as compile_config
 // holds it: {"module": "keras.optimizers", "class_name": "Adam", "config": {...}}.
 func Serialize(o Optimizer) (serialization.Object, error) {
+	ResolveDefaults(o)
 	cfg := serialization.Config{
 		"name": o.Name(), "weight_decay": nil, "clipnorm": nil, "global_clipnorm": nil, "clipvalue": nil,
 		"use_ema": false, "ema_momentum": 0.99, "ema_overwrite_frequency": nil, "loss_scale_factor": nil,
@@ -18,50 +19,52 @@ func Serialize(o Optimizer) (serialization.Object, error) {
 	switch v := o.(type) {
 	case *SGD:
 		class = "SGD"
-		cfg["learning_rate"], cfg["momentum"], cfg["nesterov"] = or(v.LearningRate, 0.01), v.Momentum, v.Nesterov
+		cfg["learning_rate"], cfg["momentum"], cfg["nesterov"] = *LearningRate(v), v.Momentum, v.Nesterov
 	case *Adam:
 		class = "Adam"
-		cfg["learning_rate"], cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["amsgrad"] = or(v.LearningRate, 0.001), or(v.Beta1, 0.9), or(v.Beta2, 0.999), or(v.Epsilon, 1e-7), false
+		cfg["learning_rate"], cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["amsgrad"] = *LearningRate(v), or(v.Beta1, 0.9), or(v.Beta2, 0.999), or(v.Epsilon, 1e-7), false
 	case *RMSprop:
 		class = "RMSprop"
-		cfg["learning_rate"], cfg["rho"], cfg["momentum"], cfg["epsilon"], cfg["centered"] = or(v.LearningRate, 0.001), or(v.Rho, 0.9), 0.0, or(v.Epsilon, 1e-7), false
+		cfg["learning_rate"], cfg["rho"], cfg["momentum"], cfg["epsilon"], cfg["centered"] = *LearningRate(v), or(v.Rho, 0.9), 0.0, or(v.Epsilon, 1e-7), false
 	case *Adadelta:
 		class = "Adadelta"
-		cfg["learning_rate"], cfg["rho"], cfg["epsilon"] = or(v.LearningRate, 0.001), or(v.Rho, 0.95), or(v.Epsilon, 1e-7)
+		cfg["learning_rate"], cfg["rho"], cfg["epsilon"] = *LearningRate(v), or(v.Rho, 0.95), or(v.Epsilon, 1e-7)
 	default:
 		return serialization.Object{}, fmt.Errorf("optimizer %s (%T) cannot be saved in Keras's format", o.Name(), o)
 	}
 	return serialization.NewObject("keras.optimizers", class, cfg), nil
 }
 
-// LearningRate returns the learning rate the optimizer uses, for the
-// learning_rate variable Keras saves.
-func LearningRate(o Optimizer) float64 {
+// LearningRate returns a pointer to the optimizer's learning rate, or nil
+// for an optimizer kerasgo does not know. Training reads it before every
+// step, so a change through it (by a callback, or by setting the field)
+// takes effect at the next step. Compile first replaces an unset (zero)
+// rate by Keras's default (ResolveDefaults); after that zero means zero.
+func LearningRate(o Optimizer) *float64 {
 	switch v := o.(type) {
 	case *SGD:
-		return or(v.LearningRate, 0.01)
+		return &v.LearningRate
 	case *Adam:
-		return or(v.LearningRate, 0.001)
+		return &v.LearningRate
 	case *RMSprop:
-		return or(v.LearningRate, 0.001)
+		return &v.LearningRate
 	case *Adadelta:
-		return or(v.LearningRate, 0.001)
+		return &v.LearningRate
 	}
-	return 0
+	return nil
 }
 
-// SetLearningRate sets the learning rate of the built-in optimizers (for
-// a loaded optimizer whose saved learning rate differs from its config).
-func SetLearningRate(o Optimizer, lr float64) {
-	switch v := o.(type) {
-	case *SGD:
-		v.LearningRate = lr
-	case *Adam:
-		v.LearningRate = lr
-	case *RMSprop:
-		v.LearningRate = lr
-	case *Adadelta:
-		v.LearningRate = lr
+// ResolveDefaults replaces an unset (zero) learning rate by Keras's
+// default for the optimizer (SGD 0.01, the others 0.001).
+func ResolveDefaults(o Optimizer) {
+	p := LearningRate(o)
+	if p == nil || *p != 0 {
+		return
+	}
+	if _, ok := o.(*SGD); ok {
+		*p = 0.01
+	} else {
+		*p = 0.001
 	}
 }
 

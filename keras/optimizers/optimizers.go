@@ -29,8 +29,17 @@ type Optimizer interface {
 	Name() string
 	// State declares the state tensors for parameters of these shapes.
 	State(params []backend.Shape) []StateSpec
-	// Update returns the new parameters and state.
-	Update(b backend.Builder, params, grads, state []backend.Value) (newParams, newState []backend.Value)
+	// Update returns the new parameters and state. Settings that may
+	// change during training arrive in hp as inputs of the step.
+	Update(b backend.Builder, hp Hyperparameters, params, grads, state []backend.Value) (newParams, newState []backend.Value)
+}
+
+// Hyperparameters are the settings a training step reads as inputs rather
+// than as constants compiled into it, so that callbacks and schedules can
+// change them between steps without recompiling (Keras keeps them in
+// variables for the same reason).
+type Hyperparameters struct {
+	LearningRate backend.Value // a scalar
 }
 
 // Get returns the optimizer a Keras name denotes, with Keras's defaults.
@@ -85,8 +94,8 @@ func (o *SGD) State(params []backend.Shape) []StateSpec {
 
 // Update implements Keras 3's rule: v = momentum*v - lr*g; then
 // p += v, or p += momentum*v - lr*g with Nesterov.
-func (o *SGD) Update(b backend.Builder, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
-	lr := b.Scalar(or(o.LearningRate, 0.01))
+func (o *SGD) Update(b backend.Builder, hp Hyperparameters, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
+	lr := hp.LearningRate
 	newP := make([]backend.Value, len(params))
 	newS := make([]backend.Value, len(state))
 	for i, p := range params {
@@ -131,13 +140,13 @@ func (o *Adam) State(params []backend.Shape) []StateSpec {
 // Update implements Keras 3's rule:
 // alpha = lr*sqrt(1-beta2^t)/(1-beta1^t); m += (g-m)(1-beta1);
 // v += (g²-v)(1-beta2); p -= alpha*m/(sqrt(v)+eps).
-func (o *Adam) Update(b backend.Builder, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
+func (o *Adam) Update(b backend.Builder, hp Hyperparameters, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
 	b1, b2 := or(o.Beta1, 0.9), or(o.Beta2, 0.999)
 	n := len(params)
 	b1p := b.Mul(state[0], b.Scalar(b1))
 	b2p := b.Mul(state[1], b.Scalar(b2))
 	one := b.Scalar(1)
-	alpha := b.Div(b.Mul(b.Scalar(or(o.LearningRate, 0.001)), b.Sqrt(b.Sub(one, b2p))), b.Sub(one, b1p))
+	alpha := b.Div(b.Mul(hp.LearningRate, b.Sqrt(b.Sub(one, b2p))), b.Sub(one, b1p))
 	eps := or(o.Epsilon, 1e-7)
 	newP := make([]backend.Value, n)
 	newS := make([]backend.Value, len(state))
@@ -163,9 +172,9 @@ func (o *RMSprop) State(params []backend.Shape) []StateSpec { return slots(param
 
 // Update implements Keras 3's rule: v = rho*v + (1-rho)*g²;
 // p -= lr*g/sqrt(v+eps).
-func (o *RMSprop) Update(b backend.Builder, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
+func (o *RMSprop) Update(b backend.Builder, hp Hyperparameters, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
 	rho := or(o.Rho, 0.9)
-	lr, eps := b.Scalar(or(o.LearningRate, 0.001)), b.Scalar(or(o.Epsilon, 1e-7))
+	lr, eps := hp.LearningRate, b.Scalar(or(o.Epsilon, 1e-7))
 	newP := make([]backend.Value, len(params))
 	newS := make([]backend.Value, len(state))
 	for i, p := range params {
@@ -195,9 +204,9 @@ func (o *Adadelta) State(params []backend.Shape) []StateSpec {
 
 // Update implements Keras 3's rule: G = rho*G + (1-rho)*g²;
 // d = -sqrt(D+eps)*g/sqrt(G+eps); D = rho*D + (1-rho)*d²; p += lr*d.
-func (o *Adadelta) Update(b backend.Builder, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
+func (o *Adadelta) Update(b backend.Builder, hp Hyperparameters, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
 	rho := or(o.Rho, 0.95)
-	lr, eps := b.Scalar(or(o.LearningRate, 0.001)), b.Scalar(or(o.Epsilon, 1e-7))
+	lr, eps := hp.LearningRate, b.Scalar(or(o.Epsilon, 1e-7))
 	r, r1 := b.Scalar(rho), b.Scalar(1-rho)
 	n := len(params)
 	newP := make([]backend.Value, n)

@@ -98,10 +98,12 @@ func TestUpdatesMatchKerasFormulas(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
+				optimizers.ResolveDefaults(c.opt)
 				specs := c.opt.State(shapes)
 				nP, nS := len(shapes), len(specs)
 				fn := func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
-					p, s := c.opt.Update(b, v[:nP], v[nP:2*nP], v[2*nP:])
+					hp := optimizers.Hyperparameters{LearningRate: b.Scalar(*optimizers.LearningRate(c.opt))}
+					p, s := c.opt.Update(b, hp, v[:nP], v[nP:2*nP], v[2*nP:])
 					return append(p, s...), nil
 				}
 				params := []backendtest.Array{backendtest.Random(1, -1, 1, 2, 3), backendtest.Random(2, -1, 1, 3)}

@@ -1,0 +1,245 @@
+package keras_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/callbacks"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+func compiledMLP(t *testing.T, be backend.Backend, opt any) *keras.Model {
+	t.Helper()
+	m := smallMLP(t, false)
+	if err := m.Compile(keras.CompileOptions{Optimizer: opt, Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name(), Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// The learning rate is an input of the compiled step: a callback that
+// sets it to zero stops the weights from moving at the next step, without
+// recompiling; setting the optimizer's field directly works the same way.
+func TestLearningRateChangesTakeEffect(t *testing.T) {
+	x, y := smallData(64)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, how := range []string{"SetLearningRate", "field"} {
+			sgd := &optimizers.SGD{LearningRate: 0.1}
+			m := compiledMLP(t, be, sgd)
+			var after0 [][]float32
+			cb := &callbacks.Lambda{
+				EpochEnd: func(epoch int, _ callbacks.Logs) {
+					if epoch == 0 {
+						after0, _ = m.GetWeights()
+						if how == "field" {
+							sgd.LearningRate = 0
+						} else if err := m.SetLearningRate(0); err != nil {
+							t.Fatal(err)
+						}
+					}
+				},
+			}
+			if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, BatchSize: 16, Callbacks: []callbacks.Callback{cb}}); err != nil {
+				t.Fatal(err)
+			}
+			final, _ := m.GetWeights()
+			for i := range final {
+				if d := maxDiff(final[i], after0[i]); d != 0 {
+					t.Errorf("%s: with learning rate 0 from epoch 2 on, weight %d still moved by %g", how, i, d)
+				}
+			}
+			if lr, _ := m.LearningRate(); lr != 0 {
+				t.Errorf("%s: LearningRate() = %v after setting 0", how, lr)
+			}
+		}
+	})
+}
+
+// Options Keras rejects are errors naming the option; Epochs 0 trains
+// nothing.
+func TestFitOptionErrors(t *testing.T) {
+	ctx := context.Background()
+	x, y := smallData(16)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		m := compiledMLP(t, be, "sgd")
+		_, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: -3})
+		wantErr(t, err, "Epochs must be 0 or more", "-3")
+		_, err = m.Fit(ctx, x, y, keras.FitOptions{Epochs: 1, BatchSize: -5})
+		wantErr(t, err, "BatchSize must be positive", "-5")
+		_, err = m.Fit(ctx, x, y, keras.FitOptions{Epochs: 1, ValidationSplit: -0.1})
+		wantErr(t, err, "ValidationSplit must be in [0, 1)")
+		_, err = m.Fit(ctx, keras.Array{Shape: []int{0, 6}}, keras.Array{Shape: []int{0}}, keras.FitOptions{Epochs: 1})
+		wantErr(t, err, "Fit got no samples")
+		_, err = m.Evaluate(ctx, x, y, keras.EvaluateOptions{BatchSize: -1})
+		wantErr(t, err, "BatchSize must be positive")
+		_, err = m.Predict(ctx, x, keras.PredictOptions{BatchSize: -1})
+		wantErr(t, err, "BatchSize must be positive")
+		before, _ := m.GetWeights()
+		h, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, _ := m.GetWeights()
+		if len(h.Epochs) != 0 || maxDiff(before[0], after[0]) != 0 {
+			t.Errorf("Epochs 0 trained: %d epochs, weights moved by %g", len(h.Epochs), maxDiff(before[0], after[0]))
+		}
+	})
+}
+
+// EarlyStopping in a real Fit stops when val_loss stops improving and,
+// with RestoreBestWeights, leaves the weights of the best epoch (checked
+// against a copy taken at each epoch's end).
+func TestEarlyStoppingInFit(t *testing.T) {
+	x, y := smallData(96)
+	vx, vy := smallData(40)
+	vy.Data = append([]float32(nil), vy.Data...)
+	for i := range vy.Data { // validation labels the model cannot learn: val_loss soon rises
+		vy.Data[i] = float32((int(vy.Data[i]) + i) % 3)
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		m := compiledMLP(t, be, &optimizers.Adam{LearningRate: 0.05})
+		es, err := callbacks.NewEarlyStopping(callbacks.EarlyStoppingOptions{Patience: 2, RestoreBestWeights: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var perEpoch [][][]float32
+		record := &callbacks.Lambda{EpochEnd: func(int, callbacks.Logs) {
+			w, _ := m.GetWeights()
+			perEpoch = append(perEpoch, w)
+		}}
+		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 40, BatchSize: 16, ValidationData: &keras.Data{X: vx, Y: vy}, Callbacks: []callbacks.Callback{record, es}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if es.StoppedEpoch() == 0 || len(h.Epochs) != es.StoppedEpoch()+1 {
+			t.Fatalf("did not stop early: %d epochs, StoppedEpoch %d", len(h.Epochs), es.StoppedEpoch())
+		}
+		best := 0
+		for e, v := range h.Logs["val_loss"] {
+			if v < h.Logs["val_loss"][best] {
+				best = e
+			}
+		}
+		if es.BestEpoch() != best {
+			t.Errorf("BestEpoch %d, the history's best val_loss is at epoch %d", es.BestEpoch(), best)
+		}
+		final, _ := m.GetWeights()
+		for i := range final {
+			if d := maxDiff(final[i], perEpoch[best][i]); d != 0 {
+				t.Errorf("weight %d differs by %g from the best epoch's", i, d)
+			}
+		}
+	})
+}
+
+// ModelCheckpoint with SaveBestOnly leaves exactly the best epoch's model
+// at the path, and it loads.
+func TestModelCheckpointInFit(t *testing.T) {
+	x, y := smallData(96)
+	vx, vy := smallData(40)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "best.keras")
+		m := compiledMLP(t, be, &optimizers.Adam{LearningRate: 0.05})
+		ck, err := callbacks.NewModelCheckpoint(callbacks.ModelCheckpointOptions{Path: path, SaveBestOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var perEpoch [][][]float32
+		record := &callbacks.Lambda{EpochEnd: func(int, callbacks.Logs) {
+			w, _ := m.GetWeights()
+			perEpoch = append(perEpoch, w)
+		}}
+		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 6, BatchSize: 16, ValidationData: &keras.Data{X: vx, Y: vy}, Callbacks: []callbacks.Callback{record, ck}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := 0
+		for e, v := range h.Logs["val_loss"] {
+			if v < h.Logs["val_loss"][best] {
+				best = e
+			}
+		}
+		loaded, err := keras.LoadModel(path, keras.LoadOptions{Backend: be.Name()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := loaded.GetWeights()
+		for i := range w {
+			if d := maxDiff(w[i], perEpoch[best][i]); d != 0 {
+				t.Errorf("the checkpoint's weight %d differs by %g from the best epoch's (%d)", i, d, best+1)
+			}
+		}
+		left, _ := filepath.Glob(filepath.Join(dir, "*"))
+		if len(left) != 1 {
+			t.Errorf("the checkpoint directory holds %v, want only best.keras", left)
+		}
+	})
+}
+
+// A NaN loss: without TerminateOnNaN Fit fails with ErrNaNLoss; with it Fit
+// stops quietly. Either way the weights are those before the bad batch.
+func TestTerminateOnNaN(t *testing.T) {
+	x, y := smallData(32)
+	bad := keras.Array{Shape: x.Shape, Data: append([]float32(nil), x.Data...)}
+	bad.Data[0] = float32(math.NaN())
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, quiet := range []bool{false, true} {
+			m := compiledMLP(t, be, "sgd")
+			before, _ := m.GetWeights()
+			var cbs []callbacks.Callback
+			if quiet {
+				cbs = append(cbs, &callbacks.TerminateOnNaN{Output: &discard{}})
+			}
+			_, err := m.Fit(context.Background(), bad, y, keras.FitOptions{Epochs: 2, BatchSize: 32, NoShuffle: true, Callbacks: cbs})
+			if quiet && err != nil {
+				t.Errorf("with TerminateOnNaN: %v", err)
+			}
+			if !quiet && !errors.Is(err, keras.ErrNaNLoss) {
+				t.Errorf("without TerminateOnNaN: error %v, want ErrNaNLoss", err)
+			}
+			after, _ := m.GetWeights()
+			for i := range after {
+				if d := maxDiff(before[i], after[i]); d != 0 {
+					t.Errorf("quiet=%v: weight %d changed by %g although the only batch failed", quiet, i, d)
+				}
+			}
+		}
+	})
+}
+
+type discard struct{}
+
+func (*discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// CSVLogger in a real Fit writes a header and one row per epoch.
+func TestCSVLoggerInFit(t *testing.T) {
+	x, y := smallData(32)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		path := filepath.Join(t.TempDir(), "log.csv")
+		m := compiledMLP(t, be, "adam")
+		if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, BatchSize: 8, Callbacks: []callbacks.Callback{callbacks.NewCSVLogger(path, false)}}); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := 0
+		for _, c := range data {
+			if c == '\n' {
+				lines++
+			}
+		}
+		if lines != 4 || string(data[:len("epoch,accuracy,loss\n")]) != "epoch,accuracy,loss\n" {
+			t.Errorf("log file:\n%s", data)
+		}
+	})
+}

@@ -1,0 +1,291 @@
+package keras
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/callbacks"
+	"github.com/kerasgo/kerasgo/keras/metrics"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+// run is one call of Fit, Evaluate or Predict: its callbacks, and the one
+// batch loop all three share (runBatches).
+type run struct {
+	m   *Model
+	cbs []callbacks.Callback
+}
+
+func (m *Model) newRun(cbs []callbacks.Callback) *run {
+	m.stopRequested = false
+	for _, cb := range cbs {
+		cb.SetModel(m)
+	}
+	return &run{m: m, cbs: cbs}
+}
+
+// failure returns the first error a callback reports (callbacks.Failer).
+func (r *run) failure() error {
+	for _, cb := range r.cbs {
+		if f, ok := cb.(callbacks.Failer); ok && f.Err() != nil {
+			return f.Err()
+		}
+	}
+	return nil
+}
+
+func (r *run) each(f func(callbacks.Callback)) {
+	for _, cb := range r.cbs {
+		f(cb)
+	}
+}
+
+// batchOut is what a step returned for one batch: its size and the
+// output tensors, which the handler owns (and must release).
+type batchOut struct {
+	step, size int
+	out        []backend.Tensor
+}
+
+// runBatches runs the step of kind over d in batches (the samples of
+// order, or all in their order when order is nil), calling handle after
+// each step. It is the only batch loop: Fit's epochs, validation,
+// Evaluate and Predict all go through it.
+func (r *run) runBatches(ctx context.Context, kind exeKind, d Data, order []int, batch int, handle func(batchOut) error) error {
+	m, c := r.m, r.m.compiled
+	n := d.X.Samples()
+	if order != nil {
+		n = len(order)
+	}
+	var xbuf, ybuf []float32
+	idx := make([]int, 0, batch)
+	for step, from := 0, 0; from < n; step, from = step+1, from+batch {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("stopped at batch %d: %w", step+1, err)
+		}
+		to := min(from+batch, n)
+		idx = idx[:0]
+		for i := from; i < to; i++ {
+			if order != nil {
+				idx = append(idx, order[i])
+			} else {
+				idx = append(idx, i)
+			}
+		}
+		var xs, ys backend.Shape
+		xbuf, xs = d.X.gather(idx, xbuf)
+		if kind != predictStep {
+			ybuf, ys = d.Y.gather(idx, ybuf)
+		}
+		exe, err := m.executable(kind, xs, ys)
+		if err != nil {
+			return fmt.Errorf("compiling the %s step for batch shape %v: %w", kind, xs, err)
+		}
+		in := make([]backend.Tensor, 0, len(c.params)+len(c.optState)+3)
+		in = append(in, c.params...)
+		var owned []backend.Tensor // uploaded for this step only
+		if kind == trainStep {
+			lr, err := c.be.FromFloat32([]float32{float32(c.learningRate())}, backend.Shape{})
+			if err != nil {
+				return err
+			}
+			in = append(append(in, c.optState...), lr)
+			owned = append(owned, lr)
+		}
+		xt, err := c.be.FromFloat32(xbuf, xs)
+		if err != nil {
+			c.be.Release(owned...)
+			return err
+		}
+		in, owned = append(in, xt), append(owned, xt)
+		if kind != predictStep {
+			yt, err := c.be.FromFloat32(ybuf, ys)
+			if err != nil {
+				c.be.Release(owned...)
+				return err
+			}
+			in, owned = append(in, yt), append(owned, yt)
+		}
+		out, err := exe.Run(in)
+		c.be.Release(owned...)
+		if err != nil {
+			return fmt.Errorf("%s step at batch %d: %w", kind, step+1, err)
+		}
+		if err := handle(batchOut{step: step, size: to - from, out: out}); err != nil {
+			return err
+		}
+		if kind == trainStep && m.stopRequested {
+			return nil
+		}
+	}
+	return nil
+}
+
+// stats reads a step's packed [loss, metric sums...] vector in one copy.
+func (r *run) stats(t backend.Tensor) ([]float64, error) {
+	v, err := r.m.compiled.be.ToFloat64(t)
+	r.m.compiled.be.Release(t)
+	return v, err
+}
+
+// means accumulates the per-sample loss and metric sums of batches into
+// Keras's running means.
+type means struct {
+	loss    metrics.Mean
+	metrics []metrics.Mean
+	names   []metrics.Metric
+}
+
+func newMeans(ms []metrics.Metric) *means {
+	return &means{metrics: make([]metrics.Mean, len(ms)), names: ms}
+}
+
+func (a *means) add(stats []float64, n int) {
+	a.loss.Update(stats[0]*float64(n), n)
+	for i := range a.metrics {
+		a.metrics[i].Update(stats[1+i], n)
+	}
+}
+
+func (a *means) logs() callbacks.Logs {
+	logs := callbacks.Logs{{Name: "loss", Value: a.loss.Result()}}
+	for i := range a.metrics {
+		logs = append(logs, callbacks.Log{Name: a.names[i].Name(), Value: a.metrics[i].Result()})
+	}
+	return logs
+}
+
+func (r *run) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch int) (callbacks.Logs, error) {
+	c := r.m.compiled
+	acc := newMeans(c.metrics)
+	nP := len(r.m.weights)
+	var logs callbacks.Logs
+	err := r.runBatches(ctx, trainStep, d, order, batch, func(b batchOut) error {
+		r.each(func(cb callbacks.Callback) { cb.OnTrainBatchBegin(b.step) })
+		stats, err := r.stats(b.out[0])
+		rest := b.out[1:]
+		if err != nil {
+			c.be.Release(rest...)
+			return err
+		}
+		if loss := stats[0]; math.IsNaN(loss) || math.IsInf(loss, 0) {
+			// Keep the weights from before this batch; callbacks see the
+			// NaN and may stop training (TerminateOnNaN), else it is an error.
+			c.be.Release(rest...)
+			r.each(func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, callbacks.Logs{{Name: "loss", Value: loss}}) })
+			if r.m.stopRequested {
+				return nil
+			}
+			return fmt.Errorf("%w (%v) at epoch %d, batch %d: training stopped (TerminateOnNaN) and the weights are those before this batch; lower the learning rate or check the data for NaN or huge values",
+				ErrNaNLoss, loss, epoch+1, b.step+1)
+		}
+		c.be.Release(c.params...)
+		c.be.Release(c.optState...)
+		c.params, c.optState = rest[:nP], rest[nP:]
+		c.iterations++
+		acc.add(stats, b.size)
+		logs = acc.logs()
+		r.each(func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, logs) })
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("training epoch %d: %w", epoch+1, err)
+	}
+	return logs, nil
+}
+
+func (r *run) evaluate(ctx context.Context, d Data, batch int) (callbacks.Logs, error) {
+	c := r.m.compiled
+	acc := newMeans(c.metrics)
+	r.each(func(cb callbacks.Callback) {
+		cb.OnTestBegin(callbacks.Params{Steps: (d.X.Samples() + batch - 1) / batch})
+	})
+	err := r.runBatches(ctx, evalStep, d, nil, batch, func(b batchOut) error {
+		r.each(func(cb callbacks.Callback) { cb.OnTestBatchBegin(b.step) })
+		stats, err := r.stats(b.out[0])
+		if err != nil {
+			return err
+		}
+		acc.add(stats, b.size)
+		logs := acc.logs()
+		r.each(func(cb callbacks.Callback) { cb.OnTestBatchEnd(b.step, logs) })
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	logs := acc.logs()
+	r.each(func(cb callbacks.Callback) { cb.OnTestEnd(logs) })
+	return logs, nil
+}
+
+func (r *run) predict(ctx context.Context, x Array, batch int) (Array, error) {
+	c := r.m.compiled
+	n := x.Samples()
+	outShape := r.m.output.Shape()
+	outShape[0] = n
+	res := Array{Shape: outShape, Data: make([]float32, 0, outShape.Size())}
+	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: (n + batch - 1) / batch}) })
+	err := r.runBatches(ctx, predictStep, Data{X: x}, nil, batch, func(b batchOut) error {
+		r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(b.step) })
+		v, err := c.be.ToFloat32(b.out[0])
+		c.be.Release(b.out...)
+		if err != nil {
+			return err
+		}
+		res.Data = append(res.Data, v...)
+		r.each(func(cb callbacks.Callback) { cb.OnPredictBatchEnd(b.step) })
+		return nil
+	})
+	if err != nil {
+		return Array{}, err
+	}
+	r.each(func(cb callbacks.Callback) { cb.OnPredictEnd() })
+	return res, nil
+}
+
+// learningRate is the learning rate fed to the next training step: the
+// optimizer's field, read every step so that a change takes effect at once.
+func (c *compiled) learningRate() float64 {
+	if p := optimizers.LearningRate(c.opt); p != nil {
+		return *p
+	}
+	return 0
+}
+
+// The model seen by callbacks (callbacks.Model).
+
+// StopTraining makes Fit stop after the current batch, like setting
+// Keras's model.stop_training.
+func (m *Model) StopTraining() { m.stopRequested = true }
+
+// LearningRate returns the compiled optimizer's current learning rate.
+func (m *Model) LearningRate() (float64, error) {
+	if m.compiled == nil {
+		return 0, fmt.Errorf("model %q is not compiled: it has no optimizer", m.Name)
+	}
+	p := optimizers.LearningRate(m.compiled.opt)
+	if p == nil {
+		return 0, fmt.Errorf("optimizer %s has no learning rate kerasgo knows how to read", m.compiled.opt.Name())
+	}
+	return *p, nil
+}
+
+// SetLearningRate changes the optimizer's learning rate from the next
+// training step on, without recompiling.
+func (m *Model) SetLearningRate(lr float64) error {
+	if lr < 0 || math.IsNaN(lr) || math.IsInf(lr, 0) {
+		return fmt.Errorf("SetLearningRate(%v): the learning rate must be a finite number >= 0", lr)
+	}
+	if m.compiled == nil {
+		return fmt.Errorf("model %q is not compiled: it has no optimizer", m.Name)
+	}
+	p := optimizers.LearningRate(m.compiled.opt)
+	if p == nil {
+		return fmt.Errorf("optimizer %s has no learning rate kerasgo knows how to set", m.compiled.opt.Name())
+	}
+	*p = lr
+	return nil
+}
