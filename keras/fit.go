@@ -17,6 +17,11 @@ type FitOptions struct {
 	// Epochs is the number of passes over the data. Zero trains nothing,
 	// as Keras's epochs=0 does (Keras's default is 1: give it).
 	Epochs int
+	// InitialEpoch is the epoch to start at (from 0), to resume an earlier
+	// run: epochs InitialEpoch..Epochs-1 are trained, with the shuffling
+	// order those epochs would have had. A BackupAndRestore callback sets
+	// it from its backup.
+	InitialEpoch int
 	// BatchSize is the number of samples per step; 0 means Keras's
 	// default, 32. Negative is an error.
 	BatchSize int
@@ -149,6 +154,9 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 	if opts.Epochs < 0 {
 		return nil, fmt.Errorf("FitOptions.Epochs must be 0 or more, got %d", opts.Epochs)
 	}
+	if opts.InitialEpoch < 0 {
+		return nil, fmt.Errorf("FitOptions.InitialEpoch must be 0 or more, got %d", opts.InitialEpoch)
+	}
 	batch, err := batchSize(opts.BatchSize)
 	if err != nil {
 		return nil, err
@@ -183,15 +191,22 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 	run := m.newRun(cbs)
 	n := train.X.Samples()
 	steps := (n + batch - 1) / batch
+	m.initialEpoch = opts.InitialEpoch
 	run.each(func(cb callbacks.Callback) { cb.OnTrainBegin(callbacks.Params{Epochs: opts.Epochs, Steps: steps}) })
+	if err := run.failure(); err != nil {
+		return nil, err
+	}
 	hist := &History{}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x73687566))
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
+	for epoch := 0; epoch < m.initialEpoch && epoch < opts.Epochs && !opts.NoShuffle; epoch++ {
+		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] }) // the skipped epochs' orders
+	}
 	var last callbacks.Logs
-	for epoch := 0; epoch < opts.Epochs && !m.stopRequested; epoch++ {
+	for epoch := m.initialEpoch; epoch < opts.Epochs && !m.stopRequested; epoch++ {
 		run.each(func(cb callbacks.Callback) { cb.OnEpochBegin(epoch) })
 		if !opts.NoShuffle {
 			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })

@@ -261,6 +261,14 @@ func (c *compiled) learningRate() float64 {
 // Keras's model.stop_training.
 func (m *Model) StopTraining() { m.stopRequested = true }
 
+// SetInitialEpoch makes the Fit that is starting begin at epoch (from 0);
+// callbacks call it from OnTrainBegin to resume a run.
+func (m *Model) SetInitialEpoch(epoch int) {
+	if epoch > m.initialEpoch {
+		m.initialEpoch = epoch
+	}
+}
+
 // LearningRate returns the compiled optimizer's current learning rate.
 func (m *Model) LearningRate() (float64, error) {
 	if m.compiled == nil {

@@ -9,6 +9,7 @@
 //	go run ./cmd/demo -save model.keras   # train, then save in Keras's format
 //	go run ./cmd/demo -load model.keras   # load a saved model (kerasgo's or Keras's) and evaluate it
 //	go run ./cmd/demo -load model.keras -epochs 2 -save model.keras   # continue training where it stopped
+//	go run ./cmd/demo -epochs 3 -plot history.png   # and plot the loss and accuracy curves
 package main
 
 import (
@@ -39,6 +40,7 @@ func main() {
 		seed        = flag.Int64("seed", 1, "seed for weights, dropout and shuffling")
 		save        = flag.String("save", "", "after training, save the model to this .keras file")
 		load        = flag.String("load", "", "load this .keras file instead of building a model; evaluate it, and train it further only if -epochs is given")
+		plotPath    = flag.String("plot", "", "after training, write the loss and accuracy curves to this PNG file")
 	)
 	flag.Parse()
 	epochsGiven := false
@@ -49,7 +51,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	o := options{backend: *backendName, model: *modelName, dataset: *dataset, dataDir: *dataDir, epochs: *epochs,
-		batch: *batchSize, verbose: *verbose, seed: *seed, save: *save, load: *load}
+		batch: *batchSize, verbose: *verbose, seed: *seed, save: *save, load: *load, plot: *plotPath}
 	if err := run(ctx, o); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
@@ -58,9 +60,9 @@ func main() {
 
 // options are the demo's flags.
 type options struct {
-	backend, model, dataset, dataDir, save, load string
-	epochs, batch, verbose                       int
-	seed                                         int64
+	backend, model, dataset, dataDir, save, load, plot string
+	epochs, batch, verbose                             int
+	seed                                               int64
 }
 
 func run(ctx context.Context, o options) error {
@@ -79,13 +81,19 @@ func run(ctx context.Context, o options) error {
 	xTest, yTest := ds.Test.Arrays()
 	if o.epochs > 0 {
 		start := time.Now()
-		_, err = model.Fit(ctx, xTrain, yTrain, keras.FitOptions{
+		history, err := model.Fit(ctx, xTrain, yTrain, keras.FitOptions{
 			Epochs: o.epochs, BatchSize: o.batch, ValidationSplit: 0.1, Verbose: o.verbose, Seed: uint64(o.seed),
 		})
 		if err != nil {
 			return err
 		}
 		fmt.Printf("Training took %s\n", time.Since(start).Round(time.Millisecond))
+		if o.plot != "" {
+			if err := history.Plot(o.plot); err != nil {
+				return err
+			}
+			fmt.Printf("Wrote the training curves to %s\n", o.plot)
+		}
 	}
 	if o.save != "" {
 		if err := model.Save(o.save); err != nil {

@@ -44,9 +44,14 @@ type Model interface {
 	GetWeights() ([][]float32, error)
 	SetWeights([][]float32) error
 	// Save writes the model to a .keras file; SaveWeights writes the
-	// weights to a .weights.h5 or .safetensors file.
+	// weights to a .weights.h5 or .safetensors file (with the optimizer's
+	// state in .weights.h5), LoadWeights reads them back.
 	Save(path string) error
 	SaveWeights(path string) error
+	LoadWeights(path string) error
+	// SetInitialEpoch makes the Fit that is starting (called from
+	// OnTrainBegin) begin at this epoch, as a resumed run does.
+	SetInitialEpoch(epoch int)
 	// LearningRate returns the optimizer's current learning rate;
 	// SetLearningRate changes it from the next training step on.
 	LearningRate() (float64, error)

@@ -32,6 +32,8 @@ func (f *fakeModel) SaveWeights(p string) error       { return f.Save(p) }
 func (f *fakeModel) LearningRate() (float64, error)   { return f.lr, nil }
 func (f *fakeModel) SetLearningRate(lr float64) error { f.lr = lr; return nil }
 func (f *fakeModel) StopTraining()                    { f.stopped = true }
+func (f *fakeModel) LoadWeights(string) error         { return nil }
+func (f *fakeModel) SetInitialEpoch(int)              {}
 
 // drive plays a training run of scripted epoch logs through cb, stopping
 // when the callback stops training; it returns the epochs run. Before each

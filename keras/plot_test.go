@@ -1,0 +1,63 @@
+package keras_test
+
+import (
+	"context"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+)
+
+// History.Plot writes a PNG that decodes, has one panel per quantity and
+// is not blank: both curve colours appear.
+func TestHistoryPlot(t *testing.T) {
+	x, y := smallData(64)
+	m := smallMLP(t, false)
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 4, BatchSize: 16, ValidationSplit: 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "history.png")
+	if err := h.Plot(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	if b.Dx() != 576 || b.Dy() != 2*288 {
+		t.Errorf("image is %dx%d, want 576x576 (two panels: loss, accuracy)", b.Dx(), b.Dy())
+	}
+	blue, orange := 0, 0
+	for yy := b.Min.Y; yy < b.Max.Y; yy++ {
+		for xx := b.Min.X; xx < b.Max.X; xx++ {
+			r, g, bl, _ := img.At(xx, yy).RGBA()
+			switch {
+			case r>>8 == 0x1f && g>>8 == 0x77 && bl>>8 == 0xb4:
+				blue++
+			case r>>8 == 0xff && g>>8 == 0x7f && bl>>8 == 0x0e:
+				orange++
+			}
+		}
+	}
+	if blue < 100 || orange < 100 {
+		t.Errorf("the plot shows %d training and %d validation pixels: curves missing", blue, orange)
+	}
+	if p := os.Getenv("KERASGO_KEEP_PLOT"); p != "" {
+		h.Plot(p)
+	}
+	if err := (&keras.History{}).Plot(path); err == nil {
+		t.Error("an empty history plotted")
+	}
+}
