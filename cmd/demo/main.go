@@ -26,6 +26,7 @@ import (
 	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/plotting"
 )
 
 func main() {
@@ -89,7 +90,7 @@ func run(ctx context.Context, o options) error {
 		}
 		fmt.Printf("Training took %s\n", time.Since(start).Round(time.Millisecond))
 		if o.plot != "" {
-			if err := history.Plot(o.plot); err != nil {
+			if err := plotting.History(history, o.plot); err != nil {
 				return err
 			}
 			fmt.Printf("Wrote the training curves to %s\n", o.plot)

@@ -1,4 +1,4 @@
-package keras
+package plotting
 
 import (
 	"errors"
@@ -13,19 +13,21 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/saving"
 )
 
-// Plot writes a PNG of the training curves to path: one panel per
-// quantity (loss, then each metric), each with the training value and,
-// when there is one, the validation value per epoch, as Keras's guides
-// plot history.history with matplotlib. The file is written atomically.
-func (h *History) Plot(path string) error {
+// History writes a PNG of the training curves in h to path: one panel
+// per quantity (loss, then each metric), each with the training value
+// and, when there is one, the validation value per epoch, as Keras's
+// guides plot history.history with matplotlib. The file is written
+// atomically.
+func History(h *keras.History, path string) error {
 	if h == nil || len(h.Epochs) == 0 {
-		return errors.New("History.Plot: the history has no epochs to plot")
+		return errors.New("plotting.History: the history has no epochs to plot")
 	}
 	var names []string
-	for _, n := range h.order {
+	for _, n := range h.Names() {
 		if !strings.HasPrefix(n, "val_") {
 			names = append(names, n)
 		}
@@ -50,7 +52,7 @@ func (h *History) Plot(path string) error {
 			}
 			line, points, err := plotter.NewLinePoints(pts)
 			if err != nil {
-				return fmt.Errorf("History.Plot: %s: %w", series, err)
+				return fmt.Errorf("plotting.History: %s: %w", series, err)
 			}
 			line.Color, points.Color = plotColors[i], plotColors[i]
 			line.Width = vg.Points(1.5)

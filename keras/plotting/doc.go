@@ -1,0 +1,7 @@
+// Package plotting draws a training History as a PNG, the Go counterpart
+// of plotting history.history with matplotlib in Keras's guides.
+//
+// It is a package of its own, not a method of keras.History, so that
+// programs that never plot do not link gonum's plotting library (about
+// 9 MB of binary).
+package plotting
