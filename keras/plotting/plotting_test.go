@@ -2,8 +2,8 @@ package plotting_test
 
 import (
 	"context"
-	"math"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
