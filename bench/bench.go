@@ -62,12 +62,12 @@ func StepTime(ctx context.Context, model, engine string, batch, warmup, steps in
 	x, y := Data(batch*steps, 1)
 	wx, wy := Data(batch*warmup, 2)
 	start := time.Now()
-	if _, err := m.Fit(ctx, wx, wy, keras.FitOptions{Epochs: 1, BatchSize: batch, NoShuffle: true}); err != nil {
+	if _, err := m.Fit(ctx, wx, wy, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: batch, NoShuffle: true}); err != nil {
 		return Result{}, err
 	}
 	compiled := time.Since(start)
 	start = time.Now()
-	if _, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: 1, BatchSize: batch, NoShuffle: true}); err != nil {
+	if _, err := m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: batch, NoShuffle: true}); err != nil {
 		return Result{}, err
 	}
 	per := time.Since(start) / time.Duration(steps)

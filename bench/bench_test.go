@@ -18,7 +18,7 @@ func benchmarkStep(b *testing.B, model string) {
 	}
 	x, y := bench.Data(128, 1)
 	ctx := context.Background()
-	opts := keras.FitOptions{Epochs: 1, BatchSize: 128, NoShuffle: true}
+	opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 128, NoShuffle: true}
 	if _, err := m.Fit(ctx, x, y, opts); err != nil { // compile outside the timer
 		b.Fatal(err)
 	}

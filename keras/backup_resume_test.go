@@ -38,7 +38,7 @@ func resumableFit(t *testing.T, dir string, slow bool, out *os.File) *keras.Mode
 		},
 	}
 	backup := callbacks.NewBackupAndRestore(filepath.Join(dir, "backup"))
-	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 5, BatchSize: 8, Seed: 99, Callbacks: []callbacks.Callback{backup, log}})
+	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 5, BatchSize: 8, Seed: 99, Callbacks: []callbacks.Callback{backup, log}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
@@ -46,7 +47,7 @@ func TestLearningRateChangesTakeEffect(t *testing.T) {
 					}
 				},
 			}
-			if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, BatchSize: 16, Callbacks: []callbacks.Callback{cb}}); err != nil {
+			if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 3, BatchSize: 16, Callbacks: []callbacks.Callback{cb}}); err != nil {
 				t.Fatal(err)
 			}
 			final, _ := m.GetWeights()
@@ -69,20 +70,20 @@ func TestFitOptionErrors(t *testing.T) {
 	x, y := smallData(16)
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		m := compiledMLP(t, be, "sgd")
-		_, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: -3})
+		_, err := m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: -3})
 		wantErr(t, err, "Epochs must be 0 or more", "-3")
-		_, err = m.Fit(ctx, x, y, keras.FitOptions{Epochs: 1, BatchSize: -5})
+		_, err = m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: -5})
 		wantErr(t, err, "BatchSize must be positive", "-5")
-		_, err = m.Fit(ctx, x, y, keras.FitOptions{Epochs: 1, ValidationSplit: -0.1})
+		_, err = m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, ValidationSplit: -0.1})
 		wantErr(t, err, "ValidationSplit must be in [0, 1)")
-		_, err = m.Fit(ctx, keras.Array{Shape: []int{0, 6}}, keras.Array{Shape: []int{0}}, keras.FitOptions{Epochs: 1})
+		_, err = m.Fit(ctx, keras.Array{Shape: []int{0, 6}}, keras.Array{Shape: []int{0}}, keras.FitOptions{Verbose: keras.Silent, Epochs: 1})
 		wantErr(t, err, "Fit got no samples")
-		_, err = m.Evaluate(ctx, x, y, keras.EvaluateOptions{BatchSize: -1})
+		_, err = m.Evaluate(ctx, x, y, keras.EvaluateOptions{Verbose: keras.Silent, BatchSize: -1})
 		wantErr(t, err, "BatchSize must be positive")
 		_, err = m.Predict(ctx, x, keras.PredictOptions{BatchSize: -1})
 		wantErr(t, err, "BatchSize must be positive")
 		before, _ := m.GetWeights()
-		h, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: 0})
+		h, err := m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +115,7 @@ func TestEarlyStoppingInFit(t *testing.T) {
 			w, _ := m.GetWeights()
 			perEpoch = append(perEpoch, w)
 		}}
-		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 40, BatchSize: 16, ValidationData: &keras.Data{X: vx, Y: vy}, Callbacks: []callbacks.Callback{record, es}})
+		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 40, BatchSize: 16, ValidationData: &keras.Data{X: vx, Y: vy}, Callbacks: []callbacks.Callback{record, es}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +158,7 @@ func TestModelCheckpointInFit(t *testing.T) {
 			w, _ := m.GetWeights()
 			perEpoch = append(perEpoch, w)
 		}}
-		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 6, BatchSize: 16, ValidationData: &keras.Data{X: vx, Y: vy}, Callbacks: []callbacks.Callback{record, ck}})
+		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 6, BatchSize: 16, ValidationData: &keras.Data{X: vx, Y: vy}, Callbacks: []callbacks.Callback{record, ck}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +199,7 @@ func TestTerminateOnNaN(t *testing.T) {
 			if quiet {
 				cbs = append(cbs, &callbacks.TerminateOnNaN{Output: &discard{}})
 			}
-			_, err := m.Fit(context.Background(), bad, y, keras.FitOptions{Epochs: 2, BatchSize: 32, NoShuffle: true, Callbacks: cbs})
+			_, err := m.Fit(context.Background(), bad, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 2, BatchSize: 32, NoShuffle: true, Callbacks: cbs})
 			if quiet && err != nil {
 				t.Errorf("with TerminateOnNaN: %v", err)
 			}
@@ -225,7 +226,7 @@ func TestCSVLoggerInFit(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		path := filepath.Join(t.TempDir(), "log.csv")
 		m := compiledMLP(t, be, "adam")
-		if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, BatchSize: 8, Callbacks: []callbacks.Callback{callbacks.NewCSVLogger(path, false)}}); err != nil {
+		if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 3, BatchSize: 8, Callbacks: []callbacks.Callback{callbacks.NewCSVLogger(path, false)}}); err != nil {
 			t.Fatal(err)
 		}
 		data, err := os.ReadFile(path)
@@ -242,4 +243,80 @@ func TestCSVLoggerInFit(t *testing.T) {
 			t.Errorf("log file:\n%s", data)
 		}
 	})
+}
+
+// As in Keras, progress shows by default (Verbose's zero value is
+// "auto"); Silent silences it; an unknown level is an error.
+func TestVerboseDefault(t *testing.T) {
+	x, y := smallData(32)
+	m := smallMLP(t, false)
+	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: 8, Output: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Epoch 1/1") || !strings.Contains(out.String(), "4/4") {
+		t.Errorf("Fit with the default Verbose printed %q, want a progress bar", out.String())
+	}
+	out.Reset()
+	if _, err := m.Evaluate(context.Background(), x, y, keras.EvaluateOptions{Output: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "1/1 - ") || !strings.Contains(out.String(), "loss: ") {
+		t.Errorf("Evaluate with the default Verbose printed %q, want Keras's result line", out.String())
+	}
+	out.Reset()
+	if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: 8, Output: &out, Verbose: keras.Silent}); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("Fit with Silent printed %q", out.String())
+	}
+	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, Verbose: 3})
+	wantErr(t, err, "Verbose 3", "keras.Silent")
+}
+
+// Seeds as in Keras: without one, initial weights and shuffling differ
+// from run to run; with one, a run is reproducible.
+func TestSeeds(t *testing.T) {
+	x, y := smallData(64)
+	train := func(compileSeed, fitSeed int64, weights [][]float32) [][]float32 {
+		m := smallMLP(t, false)
+		if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", Seed: compileSeed}); err != nil {
+			t.Fatal(err)
+		}
+		if weights != nil {
+			if err := m.SetWeights(weights); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: 8, Seed: fitSeed, Verbose: keras.Silent}); err != nil {
+			t.Fatal(err)
+		}
+		w, _ := m.GetWeights()
+		return w
+	}
+	initial := func(seed int64) [][]float32 {
+		m := smallMLP(t, false)
+		if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: seed}); err != nil {
+			t.Fatal(err)
+		}
+		w, _ := m.GetWeights()
+		return w
+	}
+	if maxDiff(initial(0)[0], initial(0)[0]) == 0 {
+		t.Error("two models compiled without a seed start from the same weights")
+	}
+	if maxDiff(initial(5)[0], initial(5)[0]) != 0 {
+		t.Error("two models compiled with seed 5 start from different weights")
+	}
+	start := initial(5)
+	if maxDiff(train(5, 0, start)[0], train(5, 0, start)[0]) == 0 {
+		t.Error("two Fits without a seed shuffled the same way")
+	}
+	if maxDiff(train(5, 9, start)[0], train(5, 9, start)[0]) != 0 {
+		t.Error("two Fits with seed 9 differ")
+	}
 }

@@ -29,7 +29,9 @@ type CompileOptions struct {
 	// Empty means $KERASGO_BACKEND, then ~/.kerasgo/kerasgo.json, then
 	// "gorgonia" (see package backend).
 	Backend string
-	// Seed makes initial weights and dropout masks reproducible. Weights are
+	// Seed makes initial weights and dropout masks reproducible; 0 (the
+	// default, Keras's seed=None) draws a different seed each time.
+	// Weights are
 	// initialised at the first Compile only; compiling again (for example on
 	// another engine) keeps the trained weights.
 	Seed int64
@@ -73,6 +75,7 @@ type exeKey struct {
 // the known ones.
 func (m *Model) Compile(opts CompileOptions) error {
 	c := &compiled{opts: opts, exes: map[exeKey]backend.Executable{}}
+	c.opts.Seed = resolveSeed(opts.Seed)
 	var err error
 	switch o := opts.Optimizer.(type) {
 	case nil:
@@ -264,7 +267,7 @@ func (m *Model) GetWeights() ([][]float32, error) {
 				return nil, err
 			}
 		} else {
-			m.initWeights(0)
+			m.initWeights(resolveSeed(0))
 		}
 	}
 	if err := m.syncToHost(); err != nil {

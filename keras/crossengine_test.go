@@ -83,7 +83,7 @@ func TestCrossEngine(t *testing.T) {
 			t.Fatal(err)
 		}
 		preds = append(preds, p.Data)
-		h, err := m.Fit(ctx, img, y, keras.FitOptions{Epochs: 25, BatchSize: 16, NoShuffle: true})
+		h, err := m.Fit(ctx, img, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 25, BatchSize: 16, NoShuffle: true})
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
 		}
@@ -116,7 +116,7 @@ func TestCrossEngineSaveLoad(t *testing.T) {
 	}
 	_, y := blobs(64, 3, 11)
 	ctx := context.Background()
-	fit := keras.FitOptions{Epochs: 1, BatchSize: 16, NoShuffle: true}
+	fit := keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 16, NoShuffle: true}
 	for _, from := range engines {
 		for _, to := range engines {
 			if from == to {

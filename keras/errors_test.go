@@ -54,20 +54,20 @@ func TestFitRejectsBadData(t *testing.T) {
 	}
 	x := keras.Array{Shape: []int{2, 16}, Data: make([]float32, 32)}
 	y := keras.Array{Shape: []int{2}, Data: []float32{0, 1}}
-	_, err = m.Fit(ctx, x, y, keras.FitOptions{})
+	_, err = m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent})
 	wantErr(t, err, `layer "input_layer"`, "expected shape (None, 4, 4, 1)", "received data of shape (2, 16)")
 
 	x = keras.Array{Shape: []int{2, 4, 4, 1}, Data: make([]float32, 32)}
-	_, err = m.Fit(ctx, x, keras.Array{Shape: []int{2}, Data: []float32{0, 3}}, keras.FitOptions{})
+	_, err = m.Fit(ctx, x, keras.Array{Shape: []int{2}, Data: []float32{0, 3}}, keras.FitOptions{Verbose: keras.Silent})
 	wantErr(t, err, "label 3 at index 1 is out of range", "3 classes")
 
-	_, err = m.Fit(ctx, x, keras.Array{Shape: []int{3}, Data: []float32{0, 1, 2}}, keras.FitOptions{})
+	_, err = m.Fit(ctx, x, keras.Array{Shape: []int{3}, Data: []float32{0, 1, 2}}, keras.FitOptions{Verbose: keras.Silent})
 	wantErr(t, err, "x has 2 samples but y has 3")
 
-	_, err = m.Fit(ctx, keras.Array{Shape: []int{2, 4, 4, 1}, Data: make([]float32, 31)}, y, keras.FitOptions{})
+	_, err = m.Fit(ctx, keras.Array{Shape: []int{2, 4, 4, 1}, Data: make([]float32, 31)}, y, keras.FitOptions{Verbose: keras.Silent})
 	wantErr(t, err, "holds 31 values")
 
-	_, err = m.Evaluate(ctx, x, keras.Array{Shape: []int{2, 3}, Data: make([]float32, 6)}, keras.EvaluateOptions{})
+	_, err = m.Evaluate(ctx, x, keras.Array{Shape: []int{2, 3}, Data: make([]float32, 6)}, keras.EvaluateOptions{Verbose: keras.Silent})
 	wantErr(t, err, "not class indices", "categorical_crossentropy")
 }
 
@@ -90,7 +90,7 @@ func TestNaNLossStopsTrainingAndKeepsWeights(t *testing.T) {
 	}
 	x := keras.Array{Shape: []int{8, 2}, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}}
 	y := keras.Array{Shape: []int{8, 1}, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8}}
-	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 5, BatchSize: 2})
+	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 5, BatchSize: 2})
 	if !errors.Is(err, keras.ErrNaNLoss) {
 		t.Fatalf("error = %v, want ErrNaNLoss", err)
 	}
@@ -116,7 +116,7 @@ func TestFitStopsOnCancel(t *testing.T) {
 	x, y := blobs(64, 3, 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: 2})
+	_, err := m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 2})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error = %v, want context.Canceled", err)
 	}
@@ -150,7 +150,7 @@ func TestFitShapeMismatchSuggestsTheRightShape(t *testing.T) {
 		}
 		x := keras.Array{Shape: c.data, Data: make([]float32, n)}
 		y := keras.Array{Shape: []int{c.data[0]}, Data: make([]float32, c.data[0])}
-		_, err = m.Fit(context.Background(), x, y, keras.FitOptions{})
+		_, err = m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent})
 		wantErr(t, err, c.want, c.wantModel)
 	}
 }

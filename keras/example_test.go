@@ -31,7 +31,7 @@ func Example_mnistConvnet() {
 	))
 	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}}))
 	keras.Must(model.Fit(ctx, xTrain, yTrain, keras.FitOptions{BatchSize: 128, Epochs: 15, ValidationSplit: 0.1, Verbose: 1}))
-	score := keras.Must(model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{}))
+	score := keras.Must(model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{Verbose: keras.Silent}))
 	fmt.Printf("Test loss: %.4f\n", score[0].Value)
 	fmt.Printf("Test accuracy: %.4f\n", score[1].Value)
 }
@@ -46,7 +46,7 @@ func ExampleModel_Fit() {
 		&layers.Dense{Units: 1, Activation: "sigmoid"},
 	))
 	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Seed: 3}))
-	history := keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 300, BatchSize: 4}))
+	history := keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 300, BatchSize: 4}))
 	acc := history.Logs["accuracy"]
 	fmt.Println("final accuracy:", acc[len(acc)-1])
 	// Output: final accuracy: 1

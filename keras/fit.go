@@ -25,14 +25,18 @@ type FitOptions struct {
 	// BatchSize is the number of samples per step; 0 means Keras's
 	// default, 32. Negative is an error.
 	BatchSize int
-	// Verbose is Keras's verbosity: 0 silent, 1 progress bar (updated in
-	// place on a terminal, one line per epoch otherwise), 2 one line per
-	// epoch.
+	// Verbose is Keras's verbosity: ProgressBar (1; updated in place on a
+	// terminal, one line per epoch otherwise), OneLinePerEpoch (2), or
+	// Silent. The zero value is Keras's default "auto", a progress bar:
+	// silence it with Silent (Keras's verbose=0).
 	Verbose int
 	// NoShuffle keeps the sample order; by default samples are shuffled
-	// every epoch, reproducibly from Seed.
+	// every epoch.
 	NoShuffle bool
-	Seed      uint64
+	// Seed makes the shuffling reproducible; 0 (the default, Keras's
+	// seed=None) shuffles differently each run. Give the same seed to
+	// resume a run with BackupAndRestore.
+	Seed int64
 	// ValidationSplit holds out this fraction of the samples (the last
 	// ones, before shuffling, as Keras does) to validate on after each
 	// epoch.
@@ -56,7 +60,9 @@ type Data struct {
 // model.evaluate.
 type EvaluateOptions struct {
 	BatchSize int // 0 means 32; negative is an error
-	// Verbose 1 or 2 prints one line with the results, as Keras does.
+	// Verbose: the zero value (Keras's "auto"), ProgressBar or
+	// OneLinePerEpoch print one line with the results, as Keras does;
+	// Silent prints nothing.
 	Verbose   int
 	Callbacks []callbacks.Callback
 	Output    io.Writer // default os.Stdout
@@ -98,6 +104,35 @@ func (h *History) add(epoch int, logs callbacks.Logs) {
 // stops training on the NaN, such as callbacks.TerminateOnNaN, makes Fit
 // return without this error).
 var ErrNaNLoss = errors.New("loss is NaN")
+
+// Verbosity levels of FitOptions.Verbose and EvaluateOptions.Verbose,
+// Keras's verbose argument.
+const (
+	VerboseAuto     = 0  // Keras's "auto", the default: ProgressBar
+	Silent          = -1 // Keras's verbose=0
+	ProgressBar     = 1
+	OneLinePerEpoch = 2
+)
+
+// verbosity resolves a Verbose option.
+func verbosity(v int) (int, error) {
+	switch v {
+	case VerboseAuto:
+		return ProgressBar, nil
+	case Silent, ProgressBar, OneLinePerEpoch:
+		return v, nil
+	}
+	return 0, fmt.Errorf("Verbose %d: use keras.Silent, keras.ProgressBar or keras.OneLinePerEpoch (the zero value is Keras's \"auto\", a progress bar)", v)
+}
+
+// resolveSeed returns seed, or a fresh random one for 0 (Keras's
+// seed=None: every run differs).
+func resolveSeed(seed int64) int64 {
+	for seed == 0 {
+		seed = rand.Int64()
+	}
+	return seed
+}
 
 // batchSize checks a BatchSize option: 0 means Keras's default, 32.
 func batchSize(n int) (int, error) {
@@ -184,9 +219,13 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 			return nil, fmt.Errorf("validation data: %w", err)
 		}
 	}
+	verbose, err := verbosity(opts.Verbose)
+	if err != nil {
+		return nil, err
+	}
 	cbs := opts.Callbacks
-	if opts.Verbose > 0 {
-		cbs = append([]callbacks.Callback{callbacks.NewProgbar(opts.Output, opts.Verbose)}, cbs...)
+	if verbose > 0 {
+		cbs = append([]callbacks.Callback{callbacks.NewProgbar(opts.Output, verbose)}, cbs...)
 	}
 	run := m.newRun(cbs)
 	n := train.X.Samples()
@@ -197,7 +236,7 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 		return nil, err
 	}
 	hist := &History{}
-	rng := rand.New(rand.NewPCG(opts.Seed, 0x73687566))
+	rng := rand.New(rand.NewPCG(uint64(resolveSeed(opts.Seed)), 0x73687566))
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
@@ -242,13 +281,17 @@ func (m *Model) Evaluate(ctx context.Context, x, y Array, opts EvaluateOptions) 
 	if err := m.prepare(x, &y, "Evaluate"); err != nil {
 		return nil, err
 	}
+	verbose, err := verbosity(opts.Verbose)
+	if err != nil {
+		return nil, err
+	}
 	cbs := opts.Callbacks
-	if opts.Verbose > 0 {
+	if verbose > 0 {
 		out := opts.Output
 		if out == nil {
 			out = os.Stdout
 		}
-		cbs = append([]callbacks.Callback{callbacks.NewProgbar(out, opts.Verbose)}, cbs...)
+		cbs = append([]callbacks.Callback{callbacks.NewProgbar(out, verbose)}, cbs...)
 	}
 	return m.newRun(cbs).evaluate(ctx, Data{X: x, Y: y}, batch)
 }

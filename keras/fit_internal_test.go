@@ -26,7 +26,7 @@ func TestLastSmallBatchIsTrained(t *testing.T) {
 	}
 	steps := 0
 	counter := &batchCounter{n: &steps}
-	if _, err := m.Fit(context.Background(), x, y, FitOptions{Epochs: 1, BatchSize: 4, Callbacks: []callbacks.Callback{counter}}); err != nil {
+	if _, err := m.Fit(context.Background(), x, y, FitOptions{Verbose: Silent, Epochs: 1, BatchSize: 4, Callbacks: []callbacks.Callback{counter}}); err != nil {
 		t.Fatal(err)
 	}
 	if steps != 3 {

@@ -36,7 +36,7 @@ func TestFitLearnsBlobs(t *testing.T) {
 	if err := model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: "gorgonia"}); err != nil {
 		t.Fatal(err)
 	}
-	hist, err := model.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 30, BatchSize: 32})
+	hist, err := model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 30, BatchSize: 32})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestFitLearnsBlobs(t *testing.T) {
 	if loss[len(loss)-1] >= loss[0] {
 		t.Errorf("loss did not fall: %v", loss)
 	}
-	logs, err := model.Evaluate(context.Background(), x, y, keras.EvaluateOptions{})
+	logs, err := model.Evaluate(context.Background(), x, y, keras.EvaluateOptions{Verbose: keras.Silent})
 	if err != nil {
 		t.Fatal(err)
 	}

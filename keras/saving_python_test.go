@@ -51,7 +51,7 @@ func TestPythonReadsSavedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	x, y := smallData(32)
-	if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: 8}); err != nil {
+	if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 8}); err != nil {
 		t.Fatal(err)
 	}
 	weights, err := m.GetWeights()

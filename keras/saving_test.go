@@ -236,7 +236,7 @@ func maxDiff(a, b []float32) float64 {
 func TestSaveLoadContinuesTraining(t *testing.T) {
 	ctx := context.Background()
 	x, y := smallData(96)
-	fit := keras.FitOptions{Epochs: 2, BatchSize: 16, NoShuffle: true}
+	fit := keras.FitOptions{Verbose: keras.Silent, Epochs: 2, BatchSize: 16, NoShuffle: true}
 	for _, opt := range []string{"adam", "sgd", "rmsprop", "adadelta"} {
 		for _, functional := range []bool{false, true} {
 			name := fmt.Sprintf("%s/functional=%v", opt, functional)
@@ -308,7 +308,7 @@ func TestSaveLoadWeights(t *testing.T) {
 			if err := src.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Seed: 5}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := src.Fit(ctx, x, y, keras.FitOptions{Epochs: 1, BatchSize: 16}); err != nil {
+			if _, err := src.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 16}); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), "w"+ext)

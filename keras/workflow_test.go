@@ -103,7 +103,7 @@ func TestValidationAndHistory(t *testing.T) {
 	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, ValidationData: &keras.Data{X: vx, Y: vy}})
+	h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 3, ValidationData: &keras.Data{X: vx, Y: vy}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestValidationAndHistory(t *testing.T) {
 		t.Errorf("history %+v", h)
 	}
 	// val_loss is the loss Evaluate reports on the same data.
-	logs, err := m.Evaluate(context.Background(), vx, vy, keras.EvaluateOptions{BatchSize: 7})
+	logs, err := m.Evaluate(context.Background(), vx, vy, keras.EvaluateOptions{Verbose: keras.Silent, BatchSize: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestSameSeedSameTraining(t *testing.T) {
 		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Seed: 5}); err != nil {
 			t.Fatal(err)
 		}
-		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, BatchSize: 16, Seed: 9})
+		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 3, BatchSize: 16, Seed: 9})
 		if err != nil {
 			t.Fatal(err)
 		}

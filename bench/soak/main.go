@@ -69,7 +69,7 @@ func main() {
 	x, y := bench.Data(*batch*perEpoch, 1)
 	s := &sampler{every: 1000, out: map[int]int64{}}
 	epochs := (*steps + perEpoch - 1) / perEpoch
-	if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: epochs, BatchSize: *batch, Callbacks: []callbacks.Callback{s}}); err != nil {
+	if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: epochs, BatchSize: *batch, Callbacks: []callbacks.Callback{s}}); err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(1)
 	}

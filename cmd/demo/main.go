@@ -51,6 +51,9 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *verbose == 0 { // the command line keeps Keras's numbers: 0 is silent
+		*verbose = keras.Silent
+	}
 	o := options{backend: *backendName, model: *modelName, dataset: *dataset, dataDir: *dataDir, epochs: *epochs,
 		batch: *batchSize, verbose: *verbose, seed: *seed, save: *save, load: *load, plot: *plotPath}
 	if err := run(ctx, o); err != nil {
@@ -83,7 +86,7 @@ func run(ctx context.Context, o options) error {
 	if o.epochs > 0 {
 		start := time.Now()
 		history, err := model.Fit(ctx, xTrain, yTrain, keras.FitOptions{
-			Epochs: o.epochs, BatchSize: o.batch, ValidationSplit: 0.1, Verbose: o.verbose, Seed: uint64(o.seed),
+			Epochs: o.epochs, BatchSize: o.batch, ValidationSplit: 0.1, Verbose: o.verbose, Seed: o.seed,
 		})
 		if err != nil {
 			return err
@@ -102,7 +105,7 @@ func run(ctx context.Context, o options) error {
 		}
 		fmt.Printf("Saved the model to %s\n", o.save)
 	}
-	score, err := model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{BatchSize: o.batch})
+	score, err := model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{Verbose: keras.Silent, BatchSize: o.batch})
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func Example_customCallback() {
 	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
 
 	stop := &StopAtLoss{Target: 0.5}
-	history := keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{
+	history := keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent,
 		Epochs: 500, BatchSize: 8, Callbacks: []callbacks.Callback{stop},
 	}))
 	fmt.Println("stopped early:", len(history.Epochs) < 500, "- one batch per epoch:", len(stop.BatchLosses) == len(history.Epochs))

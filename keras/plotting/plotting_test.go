@@ -30,7 +30,7 @@ func TestHistory(t *testing.T) {
 	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Seed: 2}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 4, BatchSize: 16, ValidationSplit: 0.25})
+	h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 4, BatchSize: 16, ValidationSplit: 0.25})
 	if err != nil {
 		t.Fatal(err)
 	}
