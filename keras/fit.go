@@ -122,7 +122,7 @@ func verbosity(v int) (int, error) {
 	case Silent, ProgressBar, OneLinePerEpoch:
 		return v, nil
 	}
-	return 0, fmt.Errorf("Verbose %d: use keras.Silent, keras.ProgressBar or keras.OneLinePerEpoch (the zero value is Keras's \"auto\", a progress bar)", v)
+	return 0, fmt.Errorf("unknown verbosity Verbose %d: use keras.Silent, keras.ProgressBar or keras.OneLinePerEpoch (the zero value is Keras's \"auto\", a progress bar)", v)
 }
 
 // resolveSeed returns seed, or a fresh random one for 0 (Keras's
