@@ -39,14 +39,17 @@ type CompileOptions struct {
 
 // compiled is a model's binding to an engine.
 type compiled struct {
-	be       backend.Backend
-	opts     CompileOptions
-	opt      optimizers.Optimizer
-	loss     losses.Loss
-	metrics  []metrics.Metric // resolved once the model is built
-	params   []backend.Tensor // weights on the engine; nil until ready
-	optSpecs []optimizers.StateSpec
-	optState []backend.Tensor
+	be      backend.Backend
+	opts    CompileOptions
+	opt     optimizers.Optimizer
+	loss    losses.Loss
+	metrics []metrics.Metric // resolved once the model is built
+	params  []backend.Tensor // weights on the engine; nil until ready
+	// trainable lists the indices of the weights training updates, as they
+	// were when the optimizer state was made (Keras's trainable_variables).
+	trainable []int
+	optSpecs  []optimizers.StateSpec
+	optState  []backend.Tensor
 	// iterations counts the training steps taken with this optimizer
 	// state (Keras's optimizer.iterations, saved with the model).
 	iterations int64
@@ -76,6 +79,7 @@ type exeKey struct {
 func (m *Model) Compile(opts CompileOptions) error {
 	c := &compiled{opts: opts, exes: map[exeKey]backend.Executable{}}
 	c.opts.Seed = resolveSeed(opts.Seed)
+	c.opts.Metrics = append([]any(nil), opts.Metrics...) // functions are wrapped below
 	var err error
 	switch o := opts.Optimizer.(type) {
 	case nil:
@@ -99,10 +103,14 @@ func (m *Model) Compile(opts CompileOptions) error {
 		}
 	case losses.Loss:
 		c.loss = l
+	case func(backend.Builder, backend.Value, backend.Value) backend.Value:
+		c.loss = losses.FromFunc(l)
+	case losses.Func:
+		c.loss = losses.FromFunc(l)
 	default:
-		return fmt.Errorf("the loss is a %T: give a name such as \"mse\" or a losses.Loss", l)
+		return fmt.Errorf("the loss is a %T: give a name such as \"mse\", a losses.Loss or a function", l)
 	}
-	for i, mt := range opts.Metrics {
+	for i, mt := range c.opts.Metrics {
 		switch v := mt.(type) {
 		case string:
 			// Resolved in ready, when the output shape is known; check the
@@ -111,8 +119,12 @@ func (m *Model) Compile(opts CompileOptions) error {
 				return err
 			}
 		case metrics.Metric:
+		case func(backend.Builder, backend.Value, backend.Value) backend.Value:
+			c.opts.Metrics[i] = metrics.FromFunc(v)
+		case metrics.Func:
+			c.opts.Metrics[i] = metrics.FromFunc(v)
 		default:
-			return fmt.Errorf("metric %d is a %T: give a name such as \"accuracy\" or a metrics.Metric", i, mt)
+			return fmt.Errorf("metric %d is a %T: give a name such as \"accuracy\", a metrics.Metric or a function", i, mt)
 		}
 	}
 	be, err := backend.Open(opts.Backend)
@@ -182,7 +194,12 @@ func (m *Model) ready() error {
 	if err != nil {
 		return err
 	}
-	c.optSpecs = c.opt.State(weightShapes(m))
+	c.trainable = m.trainableIndices()
+	trainShapes := make([]backend.Shape, len(c.trainable))
+	for k, i := range c.trainable {
+		trainShapes[k] = m.weights[i].Shape
+	}
+	c.optSpecs = c.opt.State(trainShapes)
 	init := make([][]float32, len(c.optSpecs))
 	shapes := make([]backend.Shape, len(c.optSpecs))
 	for i, s := range c.optSpecs {
@@ -197,6 +214,36 @@ func (m *Model) ready() error {
 		return err
 	}
 	c.params, c.optState = params, state
+	return nil
+}
+
+// trainableIndices returns the indices of the weights training updates:
+// those marked Trainable, in layers not frozen with SetTrainable(false).
+func (m *Model) trainableIndices() []int {
+	frozen := map[*layers.Weight]bool{}
+	for _, l := range m.Layers() {
+		if !l.Common().Trainable() {
+			for _, w := range l.Common().Weights() {
+				frozen[w] = true
+			}
+		}
+	}
+	var out []int
+	for i, w := range m.weights {
+		if w.Trainable && !frozen[w] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// checkTrainable reports a change of trainable weights since the
+// optimizer state was made: as in Keras, the model must be compiled again.
+func (m *Model) checkTrainable() error {
+	now := m.trainableIndices()
+	if fmt.Sprint(now) != fmt.Sprint(m.compiled.trainable) {
+		return fmt.Errorf("the model's trainable weights changed since Compile (a layer was frozen or unfrozen): call Compile again, as Keras requires")
+	}
 	return nil
 }
 

@@ -202,6 +202,9 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 	if err := m.prepare(x, &y, "Fit"); err != nil {
 		return nil, err
 	}
+	if err := m.checkTrainable(); err != nil {
+		return nil, err
+	}
 	train, val := Data{X: x, Y: y}, opts.ValidationData
 	if val == nil && opts.ValidationSplit != 0 {
 		if opts.ValidationSplit < 0 || opts.ValidationSplit >= 1 {

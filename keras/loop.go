@@ -160,7 +160,7 @@ func (a *means) logs() callbacks.Logs {
 func (r *run) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch int) (callbacks.Logs, error) {
 	c := r.m.compiled
 	acc := newMeans(c.metrics)
-	nP := len(r.m.weights)
+	nT := len(c.trainable)
 	var logs callbacks.Logs
 	err := r.runBatches(ctx, trainStep, d, order, batch, func(b batchOut) error {
 		r.each(func(cb callbacks.Callback) { cb.OnTrainBatchBegin(b.step) })
@@ -181,9 +181,12 @@ func (r *run) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch 
 			return fmt.Errorf("%w (%v) at epoch %d, batch %d: training stopped (TerminateOnNaN) and the weights are those before this batch; lower the learning rate or check the data for NaN or huge values",
 				ErrNaNLoss, loss, epoch+1, b.step+1)
 		}
-		c.be.Release(c.params...)
+		for k, i := range c.trainable { // frozen weights keep their tensors
+			c.be.Release(c.params[i])
+			c.params[i] = rest[k]
+		}
 		c.be.Release(c.optState...)
-		c.params, c.optState = rest[:nP], rest[nP:]
+		c.optState = rest[nT:]
 		c.iterations++
 		acc.add(stats, b.size)
 		logs = acc.logs()

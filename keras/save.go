@@ -272,7 +272,7 @@ func (m *Model) optimizerVars() ([]*h5.Dataset, error) {
 		{DType: h5.Float32, Float32: []float32{float32(c.learningRate())}},
 	}
 	nSlots := slotCount(c.optSpecs)
-	slots := make([]*h5.Dataset, len(m.weights)*nSlots)
+	slots := make([]*h5.Dataset, len(c.trainable)*nSlots)
 	for i, s := range c.optSpecs {
 		if s.Param < 0 {
 			continue
@@ -391,7 +391,7 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 	}
 	c := m.compiled
 	nSlots := slotCount(c.optSpecs)
-	want := 2 + len(m.weights)*nSlots
+	want := 2 + len(c.trainable)*nSlots
 	names := f.Children(saving.OptimizerPath + "/vars")
 	if len(names) != want {
 		return fmt.Errorf("%w: the file holds %d optimizer variables, %s needs %d", errOptimizerMismatch, len(names), c.opt.Name(), want)

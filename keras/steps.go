@@ -9,7 +9,7 @@ import (
 // form of DESIGN.md: every tensor they read is an input and every tensor
 // they change is an output.
 //
-//	train:   (params, optState, lr, x, y) -> (stats, params', optState')
+//	train:   (params, optState, lr, x, y) -> (stats, trainable params', optState')
 //	eval:    (params, x, y)               -> (stats)
 //	predict: (params, x)                  -> (yPred)
 //
@@ -25,9 +25,13 @@ func (m *Model) trainFunc() backend.Func {
 		pred := m.forward(b, params, x, true)
 		loss := c.loss.Compute(b, y, pred)
 		out := []backend.Value{m.stats(b, loss, y, pred)}
-		grads := b.Grad(loss, params)
-		newP, newS := c.opt.Update(b, optimizers.Hyperparameters{LearningRate: lr}, params, grads, state)
-		out = append(out, newP...)
+		trainable := make([]backend.Value, len(c.trainable))
+		for k, i := range c.trainable {
+			trainable[k] = params[i]
+		}
+		grads := b.Grad(loss, trainable)
+		newT, newS := c.opt.Update(b, optimizers.Hyperparameters{LearningRate: lr}, trainable, grads, state)
+		out = append(out, newT...)
 		return append(out, newS...), nil
 	}
 }

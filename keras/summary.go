@@ -60,9 +60,13 @@ func (m *Model) Summary() (string, error) {
 	}
 	b.WriteString(strings.Repeat("=", width) + "\n")
 	total := m.CountParams()
+	trainable := 0
+	for _, i := range m.trainableIndices() {
+		trainable += m.weights[i].Shape.Size()
+	}
 	fmt.Fprintf(&b, "Total params: %d (%s)\n", total, memorySize(total*4))
-	fmt.Fprintf(&b, "Trainable params: %d (%s)\n", total, memorySize(total*4))
-	fmt.Fprintf(&b, "Non-trainable params: 0 (%s)\n", memorySize(0))
+	fmt.Fprintf(&b, "Trainable params: %d (%s)\n", trainable, memorySize(trainable*4))
+	fmt.Fprintf(&b, "Non-trainable params: %d (%s)\n", total-trainable, memorySize((total-trainable)*4))
 	b.WriteString(strings.Repeat("_", width) + "\n")
 	return b.String(), nil
 }

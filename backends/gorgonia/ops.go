@@ -26,9 +26,10 @@ func wrap(n *G.Node, err error) (backend.Value, error) {
 
 // graphOps implements backend.Ops by adding nodes to one ExprGraph.
 type graphOps struct {
-	g     *G.ExprGraph
-	dtype tensor.Dtype
-	rng   *rand.Rand
+	g         *G.ExprGraph
+	dtype     tensor.Dtype
+	rng       *rand.Rand
+	constants int // numbers the tensor constants (see Constant)
 }
 
 func (o *graphOps) DType() backend.DType { return fromDtype(o.dtype) }
@@ -56,7 +57,13 @@ func (o *graphOps) Constant(data []float64, s backend.Shape) (backend.Value, err
 		}
 		backing = f
 	}
-	return value{G.NewConstant(newDense(backing, s), G.In(o.g))}, nil
+	// Gorgonia merges constant nodes by name, and the default name is the
+	// printed value, which is abbreviated for large tensors: two constants
+	// of different shapes could become one node. Every tensor constant
+	// gets a name of its own.
+	o.constants++
+	name := fmt.Sprintf("kerasgo_constant_%d", o.constants)
+	return value{G.NewConstant(newDense(backing, s), G.In(o.g), G.WithName(name))}, nil
 }
 
 func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, error) {

@@ -79,6 +79,7 @@ func FromConfig(className string, cfg serialization.Config) (Layer, error) {
 	}
 	r := serialization.NewReader(what, cfg)
 	r.CommonLayerKeys()
+	trainable := r.Bool("trainable", true)
 	l, err := f(r)
 	if err == nil {
 		err = r.Finish()
@@ -90,6 +91,7 @@ func FromConfig(className string, cfg serialization.Config) (Layer, error) {
 		return nil, fmt.Errorf("%s: the factory registered for %s made a %s", what, className, l.ClassName())
 	}
 	l.Common().Name = name
+	l.Common().SetTrainable(trainable)
 	return l, nil
 }
 
@@ -104,7 +106,7 @@ func Config(l Layer) (serialization.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("layer %s: %w", Describe(l), err)
 	}
-	cfg := serialization.Config{"name": l.Common().Name, "trainable": true, "dtype": serialization.DTypePolicy()}
+	cfg := serialization.Config{"name": l.Common().Name, "trainable": l.Common().Trainable(), "dtype": serialization.DTypePolicy()}
 	for k, v := range own {
 		cfg[k] = v
 	}

@@ -27,7 +27,17 @@ type Base struct {
 	// the model assigns Keras's default ("dense", "dense_1", ...).
 	Name    string
 	weights []*Weight
+	frozen  bool
 }
+
+// Trainable reports whether training updates the layer's weights (Keras's
+// layer.trainable; true unless SetTrainable(false) was called).
+func (c *Base) Trainable() bool { return !c.frozen }
+
+// SetTrainable freezes (false) or unfreezes (true) the layer's weights,
+// like setting Keras's layer.trainable, e.g. to fine-tune only a new head
+// on a pretrained base. As in Keras, compile the model again afterwards.
+func (c *Base) SetTrainable(trainable bool) { c.frozen = !trainable }
 
 // Common returns c; it lets *Base's embedders satisfy Layer.
 func (c *Base) Common() *Base { return c }
@@ -58,7 +68,9 @@ type Weight struct {
 	Name        string // "kernel", "bias"
 	Shape       backend.Shape
 	Initializer initializers.Initializer
-	Trainable   bool
+	// Trainable is false for a weight training never updates (set it to
+	// freeze one weight; SetTrainable(false) freezes a whole layer).
+	Trainable bool
 }
 
 // Context is what a layer's Call sees besides its inputs.

@@ -20,6 +20,16 @@ func Serialize(l Loss) (any, error) {
 		class, fromLogits = "BinaryCrossentropy", v.FromLogits
 	case MeanSquaredError:
 		return "mean_squared_error", nil
+	case MeanAbsoluteError:
+		return "mean_absolute_error", nil
+	case Huber:
+		d := v.Delta
+		if d == 0 {
+			d = 1
+		}
+		return serialization.NewObject("keras.losses", "Huber", serialization.Config{"name": "huber_loss", "reduction": "sum_over_batch_size", "delta": d}), nil
+	case funcLoss:
+		return v.name, nil // as Keras saves a custom function: loading needs it registered
 	default:
 		return nil, fmt.Errorf("loss %s (%T) cannot be saved in Keras's format", l.Name(), l)
 	}
@@ -57,6 +67,10 @@ func Deserialize(v any) (Loss, error) {
 		l = BinaryCrossentropy{FromLogits: fromLogits}
 	case "MeanSquaredError":
 		l = MeanSquaredError{}
+	case "MeanAbsoluteError":
+		l = MeanAbsoluteError{}
+	case "Huber":
+		l = Huber{Delta: r.Float("delta", 1)}
 	default:
 		return nil, fmt.Errorf("kerasgo has no %s loss yet (it has CategoricalCrossentropy, SparseCategoricalCrossentropy, BinaryCrossentropy, MeanSquaredError)", class)
 	}

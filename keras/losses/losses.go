@@ -23,19 +23,25 @@ type Loss interface {
 	CheckTargets(y []float32, yShape, predShape backend.Shape) error
 }
 
-// Get returns the loss a Keras name denotes.
+// Get returns the loss a Keras name denotes: its function name
+// ("sparse_categorical_crossentropy", "mse", "mae", "huber") or its class
+// name ("SparseCategoricalCrossentropy", "MeanSquaredError", "Huber").
 func Get(name string) (Loss, error) {
 	switch name {
-	case "categorical_crossentropy":
+	case "categorical_crossentropy", "CategoricalCrossentropy":
 		return CategoricalCrossentropy{}, nil
-	case "sparse_categorical_crossentropy":
+	case "sparse_categorical_crossentropy", "SparseCategoricalCrossentropy":
 		return SparseCategoricalCrossentropy{}, nil
-	case "binary_crossentropy":
+	case "binary_crossentropy", "BinaryCrossentropy":
 		return BinaryCrossentropy{}, nil
-	case "mse", "mean_squared_error":
+	case "mse", "mean_squared_error", "MeanSquaredError":
 		return MeanSquaredError{}, nil
+	case "mae", "mean_absolute_error", "MeanAbsoluteError":
+		return MeanAbsoluteError{}, nil
+	case "huber", "huber_loss", "Huber":
+		return Huber{}, nil
 	}
-	return nil, fmt.Errorf("unknown loss %q: use categorical_crossentropy, sparse_categorical_crossentropy, binary_crossentropy or mse (or pass a losses.Loss)", name)
+	return nil, fmt.Errorf("unknown loss %q: use categorical_crossentropy, sparse_categorical_crossentropy, binary_crossentropy, mse, mae or huber (or pass a losses.Loss or a function)", name)
 }
 
 func clip(b backend.Builder, p backend.Value) backend.Value {

@@ -55,6 +55,7 @@ func lossCases() []lossCase {
 	binLogits := arr([]int{2, 2}, 2.2, -1.4, -0.4, 0.8)
 	bceLogits := -(math.Log(sig(2.2)) + math.Log(1-sig(-1.4)) + math.Log(1-sig(-0.4)) + math.Log(sig(0.8))) / 4
 	mse := ((0.7-1)*(0.7-1) + 0.2*0.2 + 0.1*0.1 + 0.1*0.1 + 0.3*0.3 + (0.6-1)*(0.6-1)) / 6
+	mae := (0.3 + 0.2 + 0.1 + 0.1 + 0.3 + 0.4) / 6
 	return []lossCase{
 		{"categorical", losses.CategoricalCrossentropy{}, onehot, probs, ce},
 		{"categoricalLogits", losses.CategoricalCrossentropy{FromLogits: true}, onehot, logits, ceLogits},
@@ -64,6 +65,13 @@ func lossCases() []lossCase {
 		{"binary", losses.BinaryCrossentropy{}, binTrue, bin, bce},
 		{"binaryLogits", losses.BinaryCrossentropy{FromLogits: true}, binTrue, binLogits, bceLogits},
 		{"mse", losses.MeanSquaredError{}, onehot, probs, mse},
+		{"mae", losses.MeanAbsoluteError{}, onehot, probs, mae},
+		// Errors -1.5, 0.2 (quadratic) and 2.5, -0.4 with delta 1: 0.5e² or |e| - 0.5.
+		{"huber", losses.Huber{}, arr([]int{2, 2}, 0, 1, 3, 0), arr([]int{2, 2}, 1.5, 0.8, 0.5, 0.4), (1.0 + 0.02 + 2.0 + 0.08) / 4},
+		{"huberDelta2", losses.Huber{Delta: 2}, arr([]int{2, 2}, 0, 1, 3, 0), arr([]int{2, 2}, 1.5, 0.8, 0.5, 0.4), (1.125 + 0.02 + 2*(2.5-1) + 0.08) / 4},
+		{"function", losses.FromFunc(func(b backend.Builder, y, p backend.Value) backend.Value {
+			return b.Sum(b.Square(b.Sub(y, p)), 1)
+		}), onehot, probs, mse * 3},
 	}
 }
 

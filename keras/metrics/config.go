@@ -10,7 +10,7 @@ import (
 // (Keras resolves "accuracy" from the loss, as kerasgo does).
 func Serialize(m Metric) (any, error) {
 	switch m.(type) {
-	case CategoricalAccuracy, SparseCategoricalAccuracy, BinaryAccuracy:
+	case CategoricalAccuracy, SparseCategoricalAccuracy, BinaryAccuracy, MeanAbsoluteError, MeanSquaredError, funcMetric:
 		return m.Name(), nil
 	}
 	return nil, fmt.Errorf("metric %s (%T) cannot be saved in Keras's format", m.Name(), m)
@@ -29,7 +29,8 @@ func Deserialize(v any) (string, error) {
 		}
 		return class, nil
 	}
-	names := map[string]string{"CategoricalAccuracy": "categorical_accuracy", "SparseCategoricalAccuracy": "sparse_categorical_accuracy", "BinaryAccuracy": "binary_accuracy"}
+	names := map[string]string{"CategoricalAccuracy": "categorical_accuracy", "SparseCategoricalAccuracy": "sparse_categorical_accuracy", "BinaryAccuracy": "binary_accuracy",
+		"MeanAbsoluteError": "mean_absolute_error", "MeanSquaredError": "mean_squared_error"}
 	name, known := names[class]
 	if !known {
 		return "", fmt.Errorf("kerasgo has no %s metric yet (it has accuracy, categorical_accuracy, sparse_categorical_accuracy, binary_accuracy)", class)

@@ -30,14 +30,18 @@ func Get(name, loss string, outShape backend.Shape) (Metric, error) {
 		default:
 			return CategoricalAccuracy{Label: name}, nil
 		}
-	case "categorical_accuracy":
+	case "categorical_accuracy", "CategoricalAccuracy":
 		return CategoricalAccuracy{}, nil
-	case "sparse_categorical_accuracy":
+	case "sparse_categorical_accuracy", "SparseCategoricalAccuracy":
 		return SparseCategoricalAccuracy{}, nil
-	case "binary_accuracy":
+	case "binary_accuracy", "BinaryAccuracy":
 		return BinaryAccuracy{}, nil
+	case "mae", "mean_absolute_error", "MeanAbsoluteError":
+		return MeanAbsoluteError{Label: name}, nil
+	case "mse", "mean_squared_error", "MeanSquaredError":
+		return MeanSquaredError{Label: name}, nil
 	}
-	return nil, fmt.Errorf("unknown metric %q: use accuracy, categorical_accuracy, sparse_categorical_accuracy or binary_accuracy (or pass a metrics.Metric)", name)
+	return nil, fmt.Errorf("unknown metric %q: use accuracy, categorical_accuracy, sparse_categorical_accuracy, binary_accuracy, mae or mse (or pass a metrics.Metric or a function)", name)
 }
 
 func labelOr(label, def string) string {

@@ -42,16 +42,17 @@ type Hyperparameters struct {
 	LearningRate backend.Value // a scalar
 }
 
-// Get returns the optimizer a Keras name denotes, with Keras's defaults.
+// Get returns the optimizer a Keras name denotes, with Keras's defaults:
+// its name ("adam") or its class name ("Adam"), as Keras accepts both.
 func Get(name string) (Optimizer, error) {
 	switch name {
-	case "sgd":
+	case "sgd", "SGD":
 		return &SGD{}, nil
-	case "adam":
+	case "adam", "Adam":
 		return &Adam{}, nil
-	case "rmsprop":
+	case "rmsprop", "RMSprop":
 		return &RMSprop{}, nil
-	case "adadelta":
+	case "adadelta", "Adadelta":
 		return &Adadelta{}, nil
 	}
 	return nil, fmt.Errorf("unknown optimizer %q: use sgd, adam, rmsprop or adadelta (or pass an optimizers.Optimizer)", name)

@@ -270,14 +270,11 @@ func describe(v any) string {
 	return s
 }
 
-// CommonLayerKeys reads the settings every Keras layer has: name,
-// trainable and dtype. kerasgo computes in float32 and trains every
-// layer, so another dtype or trainable=false is an error.
+// CommonLayerKeys reads the settings every Keras layer has but trainable
+// (which the caller reads): name and dtype. kerasgo computes in float32,
+// so another dtype is an error.
 func (r *Reader) CommonLayerKeys() string {
 	name := r.String("name", "")
-	if !r.Bool("trainable", true) {
-		r.Fail("trainable", "false (a frozen layer) is not supported by kerasgo yet")
-	}
 	r.DType("dtype")
 	return name
 }

@@ -52,7 +52,6 @@ func TestReaderIsStrict(t *testing.T) {
 			}
 		}, ""},
 		{`{"dtype": {"class_name": "DTypePolicy", "config": {"name": "mixed_float16"}}}`, func(r *Reader) { r.DType("dtype") }, "float32 only"},
-		{`{"trainable": false}`, func(r *Reader) { r.CommonLayerKeys() }, "frozen layer"},
 	}
 	for _, c := range cases {
 		r := NewReader(`layer "x" (X)`, decode(t, c.cfg))

@@ -40,6 +40,15 @@ func Run(t *testing.T, spec string) {
 	t.Run("Executable", func(t *testing.T) { checkExecutable(t, be) })
 }
 
+// filled returns n copies of v.
+func filled(v float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
 // Random returns an Array of shape s with values drawn uniformly from
 // [lo, hi), reproducibly from seed.
 func Random(seed uint64, lo, hi float64, s ...int) Array {
@@ -139,6 +148,18 @@ func cases() []opCase {
 				return b.Mul(x, hot)
 			}),
 			ref: func(x []Array) Array { return refBinary(backend.OpMul, x[0], refOneHot(labels(64, 5, 6), 5)) }},
+		// Two constants of equal values but different shapes, each in its
+		// own product (two custom layers): Gorgonia once merged them into
+		// one node because it names constants by their printed value.
+		opCase{name: "TwoConstants", inputs: []Array{Random(66, -1, 1, 3, 20)}, grad: yes,
+			build: one(func(b backend.Builder, x backend.Value) backend.Value {
+				h := b.MatMul(x, b.Constant(filled(0.5, 20*16), backend.Shape{20, 16}))
+				return b.MatMul(h, b.Constant(filled(0.5, 16*10), backend.Shape{16, 10}))
+			}),
+			ref: func(x []Array) Array {
+				h := refMatMul(x[0], Array{Shape: backend.Shape{20, 16}, Data: filled(0.5, 20*16)})
+				return refMatMul(h, Array{Shape: backend.Shape{16, 10}, Data: filled(0.5, 16*10)})
+			}},
 		opCase{name: "OneHot", inputs: []Array{labels(64, 5, 6)},
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.OneHot(x, 5) }),
 			ref:   func(x []Array) Array { return refOneHot(x[0], 5) }},

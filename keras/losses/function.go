@@ -1,0 +1,44 @@
+package losses
+
+import (
+	"reflect"
+	"runtime"
+	"strings"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+// Func is a loss written as a plain function, as Keras accepts any
+// callable: it returns the per-sample loss (or already its mean); Compile
+// averages it over the batch.
+type Func func(b backend.Builder, yTrue, yPred backend.Value) backend.Value
+
+// FromFunc wraps a plain function as a Loss named after the function
+// ("myLoss"), as Keras names a callable by its __name__.
+func FromFunc(f Func) Loss { return funcLoss{f: f, name: FuncName(f, "custom_loss")} }
+
+type funcLoss struct {
+	f    Func
+	name string
+}
+
+func (l funcLoss) Name() string { return l.name }
+
+func (l funcLoss) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
+	return b.Mean(l.f(b, y, pred))
+}
+
+// CheckTargets accepts any targets with one row per sample: the function
+// decides what it needs.
+func (funcLoss) CheckTargets([]float32, backend.Shape, backend.Shape) error { return nil }
+
+// FuncName returns a Go function's name without its package ("myLoss"),
+// or def for an anonymous function.
+func FuncName(f any, def string) string {
+	name := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+	name = name[strings.LastIndex(name, ".")+1:]
+	if name == "" || strings.HasPrefix(name, "func") {
+		return def
+	}
+	return name
+}

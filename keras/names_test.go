@@ -1,0 +1,84 @@
+package keras_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+// The names Keras users type are accepted: class-name spellings of
+// optimizers, "mae"/"huber" losses, "mae"/"mse" metrics; and plain Go
+// functions serve as a loss and a metric, logged under their names.
+func TestKerasNamesAndFunctions(t *testing.T) {
+	x, y := smallData(32)
+	yHot, err := keras.ToCategorical(y, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []string{"Adam", "SGD", "RMSprop", "Adadelta", "adam"} {
+		for _, loss := range []string{"mae", "huber", "mse", "MeanSquaredError", "categorical_crossentropy"} {
+			m := smallMLP(t, false)
+			if err := m.Compile(keras.CompileOptions{Optimizer: opt, Loss: loss, Metrics: []any{"mae", "mse", "accuracy"}, Seed: 1}); err != nil {
+				t.Fatalf("%s/%s: %v", opt, loss, err)
+			}
+			h, err := m.Fit(context.Background(), x, yHot, keras.FitOptions{Epochs: 1, BatchSize: 8, Verbose: keras.Silent})
+			if err != nil {
+				t.Fatalf("%s/%s: %v", opt, loss, err)
+			}
+			if got := h.Names(); len(got) != 4 || got[1] != "mae" || got[2] != "mse" || got[3] != "accuracy" {
+				t.Errorf("%s/%s: logs %v, want loss, mae, mse, accuracy", opt, loss, got)
+			}
+		}
+	}
+	m := smallMLP(t, false)
+	squaredError := func(b backend.Builder, yTrue, yPred backend.Value) backend.Value {
+		return b.Sum(b.Square(b.Sub(yTrue, yPred)), 1)
+	}
+	largestProb := func(b backend.Builder, _, yPred backend.Value) backend.Value {
+		return b.Mean(b.Mul(yPred, yPred), 1)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: squaredError, Metrics: []any{largestProb}, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := m.Fit(context.Background(), x, yHot, keras.FitOptions{Epochs: 1, BatchSize: 8, Verbose: keras.Silent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Names(); len(got) != 2 || got[1] != "custom_metric" {
+		t.Errorf("logs %v (closures are named custom_metric)", got)
+	}
+	m2 := smallMLP(t, false)
+	if err := m2.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: namedLoss, Metrics: []any{namedLoss}, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	h, err = m2.Fit(context.Background(), x, yHot, keras.FitOptions{Epochs: 1, BatchSize: 8, Verbose: keras.Silent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Names(); len(got) != 2 || got[1] != "namedLoss" {
+		t.Errorf("logs %v, want the function's name namedLoss", got)
+	}
+}
+
+func namedLoss(b backend.Builder, yTrue, yPred backend.Value) backend.Value {
+	return b.Sum(b.Square(b.Sub(yTrue, yPred)), 1)
+}
+
+func TestToCategorical(t *testing.T) {
+	got, err := keras.ToCategorical(keras.Array{Shape: []int{4}, Data: []float32{0, 2, 1, 2}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1}
+	if len(got.Shape) != 2 || got.Shape[0] != 4 || got.Shape[1] != 3 || maxDiff(got.Data, want) != 0 {
+		t.Errorf("ToCategorical = %v %v", got.Shape, got.Data)
+	}
+	_, err = keras.ToCategorical(keras.Array{Shape: []int{2}, Data: []float32{0, 3}}, 3)
+	wantErr(t, err, "label 1 is 3", "[0, 3)")
+	_, err = keras.ToCategorical(keras.Array{Shape: []int{2}, Data: []float32{0, 1.5}}, 0)
+	wantErr(t, err, "label 1 is 1.5")
+	_, err = keras.ToCategorical(keras.Array{Shape: []int{2, 2}, Data: []float32{0, 1, 1, 0}}, 2)
+	wantErr(t, err, "shape [2 2]")
+}
