@@ -48,8 +48,11 @@ type compiled struct {
 	// trainable lists the indices of the weights training updates, as they
 	// were when the optimizer state was made (Keras's trainable_variables).
 	trainable []int
-	optSpecs  []optimizers.StateSpec
-	optState  []backend.Tensor
+	// assigned lists the weights whose new values a training step returns
+	// after the optimizer state (layers.Context.Assign), in weight order.
+	assigned []int
+	optSpecs []optimizers.StateSpec
+	optState []backend.Tensor
 	// iterations counts the training steps taken with this optimizer
 	// state (Keras's optimizer.iterations, saved with the model).
 	iterations int64

@@ -17,7 +17,7 @@ import (
 
 // builtinLayers are the classes Keras itself defines; other registered
 // classes are saved with a registered_name, as Keras saves custom objects.
-var builtinLayers = map[string]bool{"InputLayer": true, "Dense": true, "Conv2D": true, "MaxPooling2D": true, "Flatten": true, "Dropout": true, "Activation": true, "Reshape": true}
+var builtinLayers = map[string]bool{"InputLayer": true, "Dense": true, "Conv2D": true, "MaxPooling2D": true, "Flatten": true, "Dropout": true, "Activation": true, "Reshape": true, "BatchNormalization": true}
 
 // jsonShape converts a shape with -1 for unknown dimensions to JSON with
 // null, as Keras writes it.
@@ -140,7 +140,11 @@ func (m *Model) functionalLayers() ([]any, error) {
 		if len(args) > 1 {
 			args = []any{args}
 		}
-		obj["inbound_nodes"] = append(obj["inbound_nodes"].([]any), map[string]any{"args": args, "kwargs": map[string]any{}})
+		kwargs := map[string]any{}
+		if mode, fixed := n.Training(); fixed {
+			kwargs["training"] = mode
+		}
+		obj["inbound_nodes"] = append(obj["inbound_nodes"].([]any), map[string]any{"args": args, "kwargs": kwargs})
 	}
 	return out, nil
 }
@@ -345,8 +349,11 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 			return nil, err
 		}
 		for _, node := range obj.InboundNodes {
+			var mode *bool
 			for k, v := range node.Kwargs {
-				if v != nil {
+				if b, isBool := v.(bool); k == "training" && isBool {
+					mode = &b
+				} else if v != nil {
 					return nil, fmt.Errorf("layer %q (%s): call argument %s=%v is not supported by kerasgo", name, obj.ClassName, k, v)
 				}
 			}
@@ -363,6 +370,9 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 				}
 			}
 			out := layers.Apply(l, ins...)
+			if mode != nil {
+				out = layers.ApplyInMode(l, *mode, ins...)
+			}
 			if out.Err() != nil {
 				return nil, out.Err()
 			}

@@ -185,8 +185,13 @@ func (r *run) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch 
 			c.be.Release(c.params[i])
 			c.params[i] = rest[k]
 		}
+		nS := len(c.optSpecs)
 		c.be.Release(c.optState...)
-		c.optState = rest[nT:]
+		c.optState = rest[nT : nT+nS]
+		for k, i := range c.assigned { // moving statistics and other assigned state
+			c.be.Release(c.params[i])
+			c.params[i] = rest[nT+nS+k]
+		}
 		c.iterations++
 		acc.add(stats, b.size)
 		logs = acc.logs()

@@ -246,17 +246,29 @@ func (m *Model) CountParams() int {
 
 // forward computes the model's output from x with the given weight values.
 func (m *Model) forward(b backend.Builder, weights []backend.Value, x backend.Value, training bool) backend.Value {
-	ctx := &layers.Context{B: b, Training: training, Values: make(map[*layers.Weight]backend.Value, len(weights))}
+	out, _ := m.forwardWithUpdates(b, weights, x, training)
+	return out
+}
+
+// forwardWithUpdates also returns the new values layers assigned to
+// non-trainable weights (layers.Context.Assign) in a training step.
+func (m *Model) forwardWithUpdates(b backend.Builder, weights []backend.Value, x backend.Value, training bool) (backend.Value, map[*layers.Weight]backend.Value) {
+	values := make(map[*layers.Weight]backend.Value, len(weights))
 	for i, w := range m.weights {
-		ctx.Values[w] = weights[i]
+		values[w] = weights[i]
 	}
+	ctx := layers.NewContext(b, training, values)
 	vals := map[*layers.KerasTensor]backend.Value{m.input: x}
 	for _, n := range m.nodes {
 		in := make([]backend.Value, len(n.Inputs()))
 		for i, t := range n.Inputs() {
 			in[i] = vals[t]
 		}
-		vals[n] = n.Layer().Call(ctx, in)
+		c := ctx
+		if mode, fixed := n.Training(); fixed {
+			c = ctx.InMode(mode)
+		}
+		vals[n] = n.Layer().Call(c, in)
 	}
-	return vals[m.output]
+	return vals[m.output], ctx.Updates()
 }

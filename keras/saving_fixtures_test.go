@@ -97,3 +97,60 @@ func TestLoadKerasFixtureCNN(t *testing.T) {
 		})
 	}
 }
+
+type tabularRef struct {
+	Input struct {
+		Shape  []int       `json:"shape"`
+		Values [][]float64 `json:"values"`
+	} `json:"input"`
+	Outputs [][]float64 `json:"outputs"`
+}
+
+// A functional model with BatchNormalization, Dropout called with
+// training=False and an AUC metric, saved by Keras 3.10: kerasgo has no
+// AUC, so it loads with NoCompile, is compiled with a loss kerasgo has,
+// and predicts Keras's outputs within 1e-5 on every engine (the moving
+// statistics are used at inference).
+func TestLoadKerasFixtureFunctionalBatchNorm(t *testing.T) {
+	path := fixture(t, "Carine-Ashimwe__Summative-Assignment-SAHeart-Project.keras")
+	var ref tabularRef
+	raw, err := os.ReadFile(strings.TrimSuffix(path, ".keras") + ".ref.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	x := keras.Array{Shape: ref.Input.Shape}
+	for _, row := range ref.Input.Values {
+		for _, v := range row {
+			x.Data = append(x.Data, float32(v))
+		}
+	}
+	for _, spec := range backendtest.Engines() {
+		t.Run(spec, func(t *testing.T) {
+			m, err := keras.LoadModel(path, keras.LoadOptions{NoCompile: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Compile(keras.CompileOptions{Loss: "binary_crossentropy", Backend: spec}); err != nil {
+				if strings.Contains(err.Error(), "built without") {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			pred, err := m.Predict(context.Background(), x, keras.PredictOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst := 0.0
+			for i, row := range ref.Outputs {
+				worst = math.Max(worst, math.Abs(float64(pred.Data[i])-row[0]))
+			}
+			t.Logf("%s: max |p - p_keras| = %.3g over %d samples", spec, worst, len(ref.Outputs))
+			if worst > 1e-5 {
+				t.Errorf("outputs differ from Keras's by up to %.3g (tolerance 1e-5)", worst)
+			}
+		})
+	}
+}

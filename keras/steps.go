@@ -9,7 +9,7 @@ import (
 // form of DESIGN.md: every tensor they read is an input and every tensor
 // they change is an output.
 //
-//	train:   (params, optState, lr, x, y) -> (stats, trainable params', optState')
+//	train:   (params, optState, lr, x, y) -> (stats, trainable params', optState', assigned state')
 //	eval:    (params, x, y)               -> (stats)
 //	predict: (params, x)                  -> (yPred)
 //
@@ -22,7 +22,7 @@ func (m *Model) trainFunc() backend.Func {
 	nP, nS := len(m.weights), len(c.optSpecs)
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
 		params, state, lr, x, y := in[:nP], in[nP:nP+nS], in[nP+nS], in[nP+nS+1], in[nP+nS+2]
-		pred := m.forward(b, params, x, true)
+		pred, updates := m.forwardWithUpdates(b, params, x, true)
 		loss := c.loss.Compute(b, y, pred)
 		out := []backend.Value{m.stats(b, loss, y, pred)}
 		trainable := make([]backend.Value, len(c.trainable))
@@ -32,7 +32,18 @@ func (m *Model) trainFunc() backend.Func {
 		grads := b.Grad(loss, trainable)
 		newT, newS := c.opt.Update(b, optimizers.Hyperparameters{LearningRate: lr}, trainable, grads, state)
 		out = append(out, newT...)
-		return append(out, newS...), nil
+		out = append(out, newS...)
+		// Then the new values of non-trainable weights that layers
+		// assigned (BatchNormalization's moving statistics), in weight
+		// order; the loop adopts them after the step.
+		c.assigned = c.assigned[:0]
+		for i, w := range m.weights {
+			if v, ok := updates[w]; ok {
+				c.assigned = append(c.assigned, i)
+				out = append(out, v)
+			}
+		}
+		return out, nil
 	}
 }
 

@@ -126,7 +126,7 @@ func broadcastTo(x *G.Node, out backend.Shape) (*G.Node, error) {
 	copy(padded[len(out)-len(orig):], orig)
 	if !backend.Shape(padded).Equal(backend.Shape(orig)) {
 		var err error
-		if x, err = G.Reshape(x, padded); err != nil {
+		if x, err = reshape(x, padded); err != nil {
 			return nil, err
 		}
 	}
@@ -145,7 +145,7 @@ func broadcastTo(x *G.Node, out backend.Shape) (*G.Node, error) {
 			return nil, err
 		}
 		if !backend.Shape(g.Shape()).Equal(backend.Shape(padded)) {
-			if g, err = G.Reshape(g, padded.Clone()); err != nil {
+			if g, err = reshape(g, padded.Clone()); err != nil {
 				return nil, err
 			}
 		}
@@ -207,7 +207,47 @@ func (o *graphOps) Reduce(op backend.ReduceOp, x backend.Value, axes []int) (bac
 }
 
 func (o *graphOps) Reshape(x backend.Value, s backend.Shape) (backend.Value, error) {
-	return wrap(G.Reshape(node(x), tensor.Shape(s)))
+	return wrap(reshape(node(x), tensor.Shape(s)))
+}
+
+// reshape copies x into a tensor of shape s. Gorgonia's own Reshape
+// returns a view of its input, and its compiler does not see the alias: an
+// in-place op later on the input (say m*0.01 for a moving average) also
+// changed the view's values (BatchNormalization's output came out wrong).
+// A copy costs one pass over the data and cannot alias.
+func reshape(x *G.Node, s tensor.Shape) (*G.Node, error) {
+	if tensor.Shape(x.Shape()).Eq(s) && len(x.Shape()) == len(s) {
+		return x, nil
+	}
+	if len(s) == 0 { // host ops produce tensors, not scalars; a scalar view is one value
+		return G.Reshape(x, s)
+	}
+	var op *hostOp
+	op = newHostOp("Reshape", s.Clone(), x.Dtype(), []*G.Node{x}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		switch d := dst.Data().(type) {
+		case []float32:
+			if in[0] == nil { // a scalar input: its value is in op.scalars
+				d[0] = float32(op.scalars[0])
+			} else {
+				copy(d, in[0].Data().([]float32))
+			}
+		case []float64:
+			if in[0] == nil {
+				d[0] = op.scalars[0]
+			} else {
+				copy(d, in[0].Data().([]float64))
+			}
+		default:
+			return fmt.Errorf("reshape of %T", d)
+		}
+		return nil
+	})
+	orig := x.Shape().Clone()
+	op.diff = func(_ G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+		g, err := reshape(grad, orig)
+		return G.Nodes{g}, err
+	}
+	return op.apply(x)
 }
 
 // Conv2D is an own channels_last kernel (conv.go): Gorgonia's Conv2d is

@@ -81,10 +81,26 @@ type Context struct {
 	Training bool
 	// Values maps each weight to its value in this computation.
 	Values map[*Weight]backend.Value
+
+	updates map[*Weight]backend.Value
 }
 
 // Weight returns the value of w in this computation.
 func (ctx *Context) Weight(w *Weight) backend.Value { return ctx.Values[w] }
+
+// Assign gives a non-trainable weight a new value at the end of a
+// training step, as Keras's variable.assign in a layer's call
+// (BatchNormalization's moving statistics). Outside training it does
+// nothing.
+func (ctx *Context) Assign(w *Weight, v backend.Value) {
+	if !ctx.Training || ctx.updates == nil {
+		return
+	}
+	ctx.updates[w] = v
+}
+
+// Updates returns the values Assign gave, by weight.
+func (ctx *Context) Updates() map[*Weight]backend.Value { return ctx.updates }
 
 // KerasTensor is a symbolic tensor of the functional API: an input of a
 // model or the output of a layer applied to other KerasTensors. It records
@@ -92,10 +108,20 @@ func (ctx *Context) Weight(w *Weight) backend.Value { return ctx.Values[w] }
 // applying a layer to a KerasTensor that holds an error passes the error on,
 // and keras.NewModel reports it.
 type KerasTensor struct {
-	shape  backend.Shape
-	layer  Layer
-	inputs []*KerasTensor
-	err    error
+	shape    backend.Shape
+	layer    Layer
+	inputs   []*KerasTensor
+	err      error
+	training *bool // the call's fixed training mode (ApplyInMode), or nil
+}
+
+// Training returns the training mode the layer call was fixed to, if any
+// (see ApplyInMode).
+func (t *KerasTensor) Training() (training, fixed bool) {
+	if t.training == nil {
+		return false, false
+	}
+	return *t.training, true
 }
 
 // Shape returns the tensor's shape, with -1 for the batch dimension.
@@ -137,6 +163,29 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
 	return &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err}
+}
+
+// ApplyInMode applies layer like Apply but fixes this call's training
+// mode, like calling a Keras layer with training=False (a Dropout that
+// stays off, or BatchNormalization in inference mode, even during Fit).
+func ApplyInMode(layer Layer, training bool, inputs ...*KerasTensor) *KerasTensor {
+	t := Apply(layer, inputs...)
+	t.training = &training
+	return t
+}
+
+// NewContext returns the context of one computation: the builder, whether
+// it is a training step, and each weight's value.
+func NewContext(b backend.Builder, training bool, values map[*Weight]backend.Value) *Context {
+	return &Context{B: b, Training: training, Values: values, updates: map[*Weight]backend.Value{}}
+}
+
+// InMode returns a copy of ctx in the given training mode that shares its
+// weights and assignments.
+func (ctx *Context) InMode(training bool) *Context {
+	c := *ctx
+	c.Training = training
+	return &c
 }
 
 // Describe names a layer for messages: "\"dense_1\" (Dense)", or just the

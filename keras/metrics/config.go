@@ -33,7 +33,7 @@ func Deserialize(v any) (string, error) {
 		"MeanAbsoluteError": "mean_absolute_error", "MeanSquaredError": "mean_squared_error"}
 	name, known := names[class]
 	if !known {
-		return "", fmt.Errorf("kerasgo has no %s metric yet (it has accuracy, categorical_accuracy, sparse_categorical_accuracy, binary_accuracy)", class)
+		return "", fmt.Errorf("kerasgo has no %s metric yet (it has accuracy, categorical_accuracy, sparse_categorical_accuracy, binary_accuracy, mae, mse)", class)
 	}
 	r := serialization.NewReader("metric "+class, cfg)
 	r.Ignore("name", "dtype")

@@ -160,6 +160,30 @@ func cases() []opCase {
 				h := refMatMul(x[0], Array{Shape: backend.Shape{20, 16}, Data: filled(0.5, 20*16)})
 				return refMatMul(h, Array{Shape: backend.Shape{16, 10}, Data: filled(0.5, 16*10)})
 			}},
+		// A mean used both centred (through a broadcast) and scaled on a
+		// side branch, as BatchNormalization's moving averages use it:
+		// Gorgonia's reshape views let the side branch's in-place scaling
+		// change the centred output.
+		opCase{name: "SharedMeanAndSideBranch", inputs: []Array{Random(67, -2, 2, 4, 3)}, grad: yes,
+			build: one(func(b backend.Builder, x backend.Value) backend.Value {
+				m := b.Mean(x, 0)
+				_ = b.Mean(b.Square(b.Sub(x, m)), 0)
+				side := b.Mul(m, b.Scalar(0.01))
+				return b.Add(b.Sub(x, m), b.Mul(b.Sum(side), b.Scalar(0)))
+			}),
+			ref: func(x []Array) Array {
+				out := Array{Shape: x[0].Shape, Data: make([]float64, len(x[0].Data))}
+				for j := 0; j < 3; j++ {
+					mean := 0.0
+					for r := 0; r < 4; r++ {
+						mean += x[0].Data[r*3+j] / 4
+					}
+					for r := 0; r < 4; r++ {
+						out.Data[r*3+j] = x[0].Data[r*3+j] - mean
+					}
+				}
+				return out
+			}},
 		opCase{name: "OneHot", inputs: []Array{labels(64, 5, 6)},
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.OneHot(x, 5) }),
 			ref:   func(x []Array) Array { return refOneHot(x[0], 5) }},

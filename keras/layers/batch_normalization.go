@@ -1,0 +1,146 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// BatchNormalization normalises its input over the last axis (features or
+// channels), like keras.layers.BatchNormalization with axis=-1: in
+// training with the batch's mean and (biased) variance, updating moving
+// averages of both; at inference with the moving averages. A frozen layer
+// (SetTrainable(false)) always runs in inference mode, as in Keras.
+//
+// Weights, in Keras's order: gamma and beta (trainable, unless Scale or
+// Center is off), moving_mean and moving_variance (not trainable).
+type BatchNormalization struct {
+	// Momentum of the moving averages: moving = moving*Momentum +
+	// batch*(1-Momentum). Default 0.99 (PyTorch's momentum 0.01).
+	Momentum float64
+	Epsilon  float64 // added to the variance; default 1e-3
+	NoCenter bool    // Keras's center=False: no beta
+	NoScale  bool    // Keras's scale=False: no gamma
+	Base
+
+	gamma, beta, movingMean, movingVar *Weight
+}
+
+// ClassName returns "BatchNormalization".
+func (l *BatchNormalization) ClassName() string { return "BatchNormalization" }
+
+func (l *BatchNormalization) momentum() float64 {
+	if l.Momentum == 0 {
+		return 0.99
+	}
+	return l.Momentum
+}
+
+func (l *BatchNormalization) epsilon() float64 {
+	if l.Epsilon == 0 {
+		return 1e-3
+	}
+	return l.Epsilon
+}
+
+// Build creates the weights, one value per feature of the last axis.
+func (l *BatchNormalization) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if len(in) < 2 || in[len(in)-1] <= 0 {
+		return nil, fmt.Errorf("expected an input of shape (batch, ..., features), received %v", in)
+	}
+	if m := l.momentum(); m < 0 || m >= 1 {
+		return nil, fmt.Errorf("momentum must be in [0, 1), got %v", m)
+	}
+	if l.epsilon() <= 0 {
+		return nil, fmt.Errorf("epsilon must be positive, got %v", l.Epsilon)
+	}
+	s := backend.Shape{in[len(in)-1]}
+	if !l.NoScale {
+		if l.gamma, err = l.AddWeight("gamma", s, initializers.Constant{Value: 1}); err != nil {
+			return nil, err
+		}
+	}
+	if !l.NoCenter {
+		if l.beta, err = l.AddWeight("beta", s, initializers.Constant{}); err != nil {
+			return nil, err
+		}
+	}
+	if l.movingMean, err = l.AddWeight("moving_mean", s, initializers.Constant{}); err != nil {
+		return nil, err
+	}
+	if l.movingVar, err = l.AddWeight("moving_variance", s, initializers.Constant{Value: 1}); err != nil {
+		return nil, err
+	}
+	l.movingMean.Trainable, l.movingVar.Trainable = false, false
+	return in.Clone(), nil
+}
+
+// Call normalises x; in training it assigns the new moving averages.
+func (l *BatchNormalization) Call(ctx *Context, inputs []backend.Value) backend.Value {
+	b, x := ctx.B, inputs[0]
+	var mean, variance backend.Value
+	if ctx.Training && l.Trainable() {
+		axes := make([]int, len(x.Shape())-1)
+		for i := range axes {
+			axes[i] = i
+		}
+		mean = b.Mean(x, axes...)
+		variance = b.Mean(b.Square(b.Sub(x, mean)), axes...)
+		m := l.momentum()
+		ctx.Assign(l.movingMean, b.Add(b.Mul(ctx.Weight(l.movingMean), b.Scalar(m)), b.Mul(mean, b.Scalar(1-m))))
+		ctx.Assign(l.movingVar, b.Add(b.Mul(ctx.Weight(l.movingVar), b.Scalar(m)), b.Mul(variance, b.Scalar(1-m))))
+	} else {
+		mean, variance = ctx.Weight(l.movingMean), ctx.Weight(l.movingVar)
+	}
+	y := b.Div(b.Sub(x, mean), b.Sqrt(b.Add(variance, b.Scalar(l.epsilon()))))
+	if l.gamma != nil {
+		y = b.Mul(y, ctx.Weight(l.gamma))
+	}
+	if l.beta != nil {
+		y = b.Add(y, ctx.Weight(l.beta))
+	}
+	return y
+}
+
+// GetConfig returns Keras's BatchNormalization config.
+func (l *BatchNormalization) GetConfig() (serialization.Config, error) {
+	init := func(name string) serialization.Object {
+		o, _ := initializers.Serialize(name, "")
+		return o
+	}
+	return serialization.Config{
+		"axis": -1, "momentum": l.momentum(), "epsilon": l.epsilon(), "center": !l.NoCenter, "scale": !l.NoScale,
+		"beta_initializer": init("zeros"), "gamma_initializer": init("ones"),
+		"moving_mean_initializer": init("zeros"), "moving_variance_initializer": init("ones"),
+		"beta_regularizer": nil, "gamma_regularizer": nil, "beta_constraint": nil, "gamma_constraint": nil,
+		"synchronized": false,
+	}, nil
+}
+
+func init() {
+	mustRegister("BatchNormalization", func(r *serialization.Reader) (Layer, error) {
+		l := &BatchNormalization{Momentum: r.Float("momentum", 0.99), Epsilon: r.Float("epsilon", 1e-3),
+			NoCenter: !r.Bool("center", true), NoScale: !r.Bool("scale", true)}
+		if axis, ok := r.Value("axis"); ok {
+			if f, isNum := axis.(float64); !isNum || f != -1 {
+				r.Fail("axis", "%v: kerasgo normalises over the last axis only (axis=-1)", axis)
+			}
+		}
+		for key, want := range map[string]string{"beta_initializer": "zeros", "gamma_initializer": "ones", "moving_mean_initializer": "zeros", "moving_variance_initializer": "ones"} {
+			if got := readInitializer(r, key); got != "" && got != want {
+				r.Fail(key, "%s is not supported by kerasgo (only %s)", got, want)
+			}
+		}
+		for _, key := range []string{"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint", "renorm", "virtual_batch_size", "adjustment"} {
+			r.ExpectNull(key)
+		}
+		r.Expect("synchronized", false, "")
+		return l, nil
+	})
+}
