@@ -110,11 +110,7 @@ func TestEarlyStoppingInFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var perEpoch [][][]float32
-		record := &callbacks.Lambda{EpochEnd: func(int, callbacks.Logs) {
-			w, _ := m.GetWeights()
-			perEpoch = append(perEpoch, w)
-		}}
+		record, perEpoch := recordWeights(m)
 		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 40, BatchSize: 16, ValidationData: &keras.Data{X: vx, Y: vy}, Callbacks: []callbacks.Callback{record, es}})
 		if err != nil {
 			t.Fatal(err)
@@ -122,18 +118,13 @@ func TestEarlyStoppingInFit(t *testing.T) {
 		if es.StoppedEpoch() == 0 || len(h.Epochs) != es.StoppedEpoch()+1 {
 			t.Fatalf("did not stop early: %d epochs, StoppedEpoch %d", len(h.Epochs), es.StoppedEpoch())
 		}
-		best := 0
-		for e, v := range h.Logs["val_loss"] {
-			if v < h.Logs["val_loss"][best] {
-				best = e
-			}
-		}
+		best := argmin(h.Logs["val_loss"])
 		if es.BestEpoch() != best {
 			t.Errorf("BestEpoch %d, the history's best val_loss is at epoch %d", es.BestEpoch(), best)
 		}
 		final, _ := m.GetWeights()
 		for i := range final {
-			if d := maxDiff(final[i], perEpoch[best][i]); d != 0 {
+			if d := maxDiff(final[i], (*perEpoch)[best][i]); d != 0 {
 				t.Errorf("weight %d differs by %g from the best epoch's", i, d)
 			}
 		}
@@ -153,28 +144,19 @@ func TestModelCheckpointInFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var perEpoch [][][]float32
-		record := &callbacks.Lambda{EpochEnd: func(int, callbacks.Logs) {
-			w, _ := m.GetWeights()
-			perEpoch = append(perEpoch, w)
-		}}
+		record, perEpoch := recordWeights(m)
 		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 6, BatchSize: 16, ValidationData: &keras.Data{X: vx, Y: vy}, Callbacks: []callbacks.Callback{record, ck}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		best := 0
-		for e, v := range h.Logs["val_loss"] {
-			if v < h.Logs["val_loss"][best] {
-				best = e
-			}
-		}
+		best := argmin(h.Logs["val_loss"])
 		loaded, err := keras.LoadModel(path, keras.LoadOptions{Backend: be.Name()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		w, _ := loaded.GetWeights()
 		for i := range w {
-			if d := maxDiff(w[i], perEpoch[best][i]); d != 0 {
+			if d := maxDiff(w[i], (*perEpoch)[best][i]); d != 0 {
 				t.Errorf("the checkpoint's weight %d differs by %g from the best epoch's (%d)", i, d, best+1)
 			}
 		}
@@ -319,4 +301,24 @@ func TestSeeds(t *testing.T) {
 	if maxDiff(train(5, 9, start)[0], train(5, 9, start)[0]) != 0 {
 		t.Error("two Fits with seed 9 differ")
 	}
+}
+
+// recordWeights returns a callback that keeps a copy of the weights at
+// each epoch's end.
+func recordWeights(m *keras.Model) (*callbacks.Lambda, *[][][]float32) {
+	var perEpoch [][][]float32
+	return &callbacks.Lambda{EpochEnd: func(int, callbacks.Logs) {
+		w, _ := m.GetWeights()
+		perEpoch = append(perEpoch, w)
+	}}, &perEpoch
+}
+
+func argmin(v []float64) int {
+	best := 0
+	for i := range v {
+		if v[i] < v[best] {
+			best = i
+		}
+	}
+	return best
 }
