@@ -78,3 +78,65 @@ func TestFreezing(t *testing.T) {
 		}
 	})
 }
+
+// A model with BatchNormalization saves its moving statistics and Keras's
+// optimizer variables (iterations, learning rate, two Adam slots for each
+// of the 8 trainable weights: 18, as in the SAHeart fixture), loads, and
+// continues training exactly.
+func TestBatchNormalizationSaveLoad(t *testing.T) {
+	x, y := smallData(64)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		build := func() *keras.Model {
+			m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16, Activation: "relu"}, &layers.BatchNormalization{},
+				&layers.Dense{Units: 8, Activation: "relu"}, &layers.Dense{Units: 3, Activation: "softmax"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		m := build()
+		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Backend: be.Name(), Seed: 4}); err != nil {
+			t.Fatal(err)
+		}
+		fit := keras.FitOptions{Epochs: 2, BatchSize: 16, NoShuffle: true, Verbose: keras.Silent}
+		if _, err := m.Fit(context.Background(), x, y, fit); err != nil {
+			t.Fatal(err)
+		}
+		w, _ := m.GetWeights()
+		if w[4][0] == 0 && w[5][0] == 1 {
+			t.Error("the moving statistics did not move in training")
+		}
+		path := filepath.Join(t.TempDir(), "bn.keras")
+		if err := m.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		optVars := 0
+		for _, p := range h5Tree(t, unzip(t, path)["model.weights.h5"]) {
+			if strings.HasPrefix(p, "optimizer/vars/") && !strings.HasSuffix(p, "/") {
+				optVars++
+			}
+		}
+		if optVars != 2+2*8 {
+			t.Errorf("%d optimizer variables, Keras has %d", optVars, 2+2*8)
+		}
+		loaded, err := keras.LoadModel(path, keras.LoadOptions{Backend: be.Name()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p1, _ := m.Predict(context.Background(), x, keras.PredictOptions{})
+		p2, _ := loaded.Predict(context.Background(), x, keras.PredictOptions{})
+		if d := maxDiff(p1.Data, p2.Data); d > 1e-6 {
+			t.Errorf("predictions differ by %g after loading", d)
+		}
+		h1, _ := m.Fit(context.Background(), x, y, fit)
+		h2, err := loaded.Fit(context.Background(), x, y, fit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for e := range h1.Logs["loss"] {
+			if d := h1.Logs["loss"][e] - h2.Logs["loss"][e]; d > 1e-5 || d < -1e-5 {
+				t.Errorf("epoch %d after loading: loss %.7f, uninterrupted %.7f", e, h2.Logs["loss"][e], h1.Logs["loss"][e])
+			}
+		}
+	})
+}
