@@ -7,7 +7,7 @@
 # scripts/gpu-check.sh builds on a machine without network).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! go run ./cmd/kerasgo libtorch >/dev/null 2>&1; then
+if ! go run ./cmd/kerasgo libtorch -check >/dev/null 2>&1; then
   echo "lint-libtorch: no libtorch on this machine (make libtorch says why); skipped" >&2
   exit 0
 fi
