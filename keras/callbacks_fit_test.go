@@ -322,3 +322,41 @@ func argmin(v []float64) int {
 	}
 	return best
 }
+
+// ReduceLROnPlateau in a real Fit lowers the rate the next epochs train
+// with, and the History records it as "learning_rate", as Keras does.
+func TestReduceLROnPlateauInFit(t *testing.T) {
+	x, y := smallData(32)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		m := compiledMLP(t, be, &optimizers.SGD{LearningRate: 0.1})
+		// Patience 0 and a MinDelta no epoch can beat: from the second epoch
+		// on, every epoch halves the rate for the next.
+		zero := 0
+		plateau := mustPlateau(t, callbacks.ReduceLROnPlateauOptions{Monitor: "loss", Factor: 0.5, Patience: &zero, MinDelta: fp(10)})
+		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 4, BatchSize: 8, Verbose: keras.Silent, Callbacks: []callbacks.Callback{plateau}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []float64{0.1, 0.1, 0.05, 0.025}
+		got := h.Logs["learning_rate"]
+		if len(got) != len(want) {
+			t.Fatalf("learning_rate logs %v, want %v", got, want)
+		}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-12 {
+				t.Errorf("epoch %d trained with learning rate %v, want %v", i+1, got[i], want[i])
+			}
+		}
+	})
+}
+
+func mustPlateau(t *testing.T, o callbacks.ReduceLROnPlateauOptions) *callbacks.ReduceLROnPlateau {
+	t.Helper()
+	p, err := callbacks.NewReduceLROnPlateau(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func fp(v float64) *float64 { return &v }

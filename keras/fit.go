@@ -247,9 +247,16 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 	for epoch := 0; epoch < m.initialEpoch && epoch < opts.Epochs && !opts.NoShuffle; epoch++ {
 		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] }) // the skipped epochs' orders
 	}
+	logLR := false
+	for _, cb := range cbs {
+		if l, ok := cb.(callbacks.LearningRateLogger); ok && l.LogsLearningRate() {
+			logLR = true
+		}
+	}
 	var last callbacks.Logs
 	for epoch := m.initialEpoch; epoch < opts.Epochs && !m.stopRequested; epoch++ {
 		run.each(func(cb callbacks.Callback) { cb.OnEpochBegin(epoch) })
+		lr := m.compiled.learningRate() // the rate this epoch trains with
 		if !opts.NoShuffle {
 			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
@@ -265,6 +272,9 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 			for _, l := range vlogs {
 				logs = append(logs, callbacks.Log{Name: "val_" + l.Name, Value: l.Value})
 			}
+		}
+		if logLR {
+			logs = append(logs, callbacks.Log{Name: "learning_rate", Value: lr})
 		}
 		run.each(func(cb callbacks.Callback) { cb.OnEpochEnd(epoch, logs) })
 		hist.add(epoch, logs)

@@ -136,3 +136,10 @@ func (*Base) OnPredictBatchBegin(int) {}
 
 // OnPredictBatchEnd does nothing.
 func (*Base) OnPredictBatchEnd(int) {}
+
+// LearningRateLogger is implemented by callbacks that, like Keras's
+// ReduceLROnPlateau and LearningRateScheduler, add the epoch's learning
+// rate to its logs as "learning_rate" (and so to the History).
+type LearningRateLogger interface {
+	LogsLearningRate() bool
+}

@@ -49,3 +49,7 @@ func (s *LearningRateScheduler) OnEpochBegin(epoch int) {
 		s.Model().StopTraining()
 	}
 }
+
+// LogsLearningRate makes Fit add "learning_rate" to each epoch's logs, as
+// Keras's LearningRateScheduler does.
+func (*LearningRateScheduler) LogsLearningRate() bool { return true }

@@ -144,3 +144,7 @@ func (r *ReduceLROnPlateau) fail(err error) {
 		r.Model().StopTraining()
 	}
 }
+
+// LogsLearningRate makes Fit add "learning_rate" to each epoch's logs, as
+// Keras's ReduceLROnPlateau does.
+func (*ReduceLROnPlateau) LogsLearningRate() bool { return true }
