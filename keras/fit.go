@@ -45,7 +45,7 @@ type FitOptions struct {
 	// ValidationSplit.
 	ValidationData *Data
 	// Callbacks are called as Keras calls them; a progress bar is added
-	// when Verbose > 0.
+	// unless Verbose is Silent.
 	Callbacks []callbacks.Callback
 	// Output receives the progress output; default os.Stdout.
 	Output io.Writer
