@@ -13,7 +13,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo test test-openblas test-user-module fuzz lint lint-libtorch bench bench-go data libtorch doctor $(KERASGO)
+.PHONY: demo demo-note test test-openblas test-user-module fuzz lint lint-libtorch bench bench-go data libtorch doctor $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -21,12 +21,15 @@ $(KERASGO):
 
 ## demo: set up a dataset if needed, then train the demo MLP for one epoch
 ## (KERASGO_BACKEND=libtorch make demo, or DEMO_FLAGS=-backend=libtorch, builds with the libtorch engine)
-demo: data $(KERASGO)
-	@echo "make demo: building the demo (the first run compiles kerasgo and its dependencies: about a minute)"
+demo: demo-note data $(KERASGO)
 	@case "$(KERASGO_BACKEND) $(DEMO_FLAGS)" in \
 	*libtorch*) $(KERASGO) libtorch >/dev/null || exit $$?; $(FIRST_LIBTORCH_BUILD); set -x; $(GO) run $(LIBTORCH_FLAGS) ./cmd/demo $(DEMO_FLAGS) ;; \
 	*) set -x; $(GO) run ./cmd/demo $(DEMO_FLAGS) ;; \
 	esac
+
+# said before anything is compiled, so that a first run is not taken for a hang
+demo-note:
+	@echo "make demo: the first run compiles kerasgo and its dependencies (about a minute), then trains"
 
 ## data: make sure a dataset is available (Fashion-MNIST from Debian when offline)
 data:
