@@ -56,6 +56,7 @@ func TestBackupAndRestoreAfterKill(t *testing.T) {
 		}
 		return
 	}
+	skipWithLibtorch(t)
 	dir := t.TempDir()
 	exe, err := os.Executable()
 	if err != nil {
