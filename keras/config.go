@@ -17,7 +17,9 @@ import (
 
 // builtinLayers are the classes Keras itself defines; other registered
 // classes are saved with a registered_name, as Keras saves custom objects.
-var builtinLayers = map[string]bool{"InputLayer": true, "Dense": true, "Conv2D": true, "MaxPooling2D": true, "Flatten": true, "Dropout": true, "Activation": true, "Reshape": true, "BatchNormalization": true}
+var builtinLayers = map[string]bool{"InputLayer": true, "Dense": true, "Conv2D": true, "MaxPooling2D": true, "Flatten": true, "Dropout": true, "Activation": true, "Reshape": true, "BatchNormalization": true,
+	"Add": true, "Subtract": true, "Multiply": true, "Average": true, "Maximum": true, "Minimum": true,
+	"GlobalAveragePooling2D": true, "GlobalMaxPooling2D": true, "Rescaling": true, "Identity": true}
 
 // jsonShape converts a shape with -1 for unknown dimensions to JSON with
 // null, as Keras writes it.

@@ -65,6 +65,10 @@ func layerCases() []layerCase {
 		}, []int{4, 4, 1}, 9*2 + 2},
 		{"MaxPooling2D", func() layers.Layer { return &layers.MaxPooling2D{} }, []int{4, 6, 2}, 0},
 		{"DropoutInference", func() layers.Layer { return &layers.Dropout{Rate: 0.5} }, []int{4}, 0},
+		{"GlobalAveragePooling2D", func() layers.Layer { return &layers.GlobalAveragePooling2D{} }, []int{3, 4, 2}, 0},
+		{"GlobalMaxPooling2D", func() layers.Layer { return &layers.GlobalMaxPooling2D{} }, []int{3, 4, 2}, 0},
+		{"Rescaling", func() layers.Layer { return &layers.Rescaling{Scale: 1.0 / 255, Offset: -0.5} }, []int{3}, 0},
+		{"Identity", func() layers.Layer { return &layers.Identity{} }, []int{2, 3}, 0},
 	}
 }
 
@@ -97,7 +101,7 @@ func TestLayers(t *testing.T) {
 				if !got[0].Shape.Equal(want) {
 					t.Fatalf("output shape %v, Build predicted %v", got[0].Shape, want)
 				}
-				if c.name == "MaxPooling2D" {
+				if c.name == "MaxPooling2D" || c.name == "GlobalMaxPooling2D" {
 					in[0] = distinct(in[0].Shape) // no ties within a finite-difference step
 				}
 				wts := backendtest.Random(99, -1, 1, got[0].Shape...)
