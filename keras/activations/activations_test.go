@@ -17,12 +17,14 @@ func softplus(x float64) float64 { return math.Log1p(math.Exp(x)) }
 
 // references are Keras 3's definitions, elementwise, in float64.
 var references = map[string]func(float64) float64{
-	"linear":       func(x float64) float64 { return x },
-	"relu":         func(x float64) float64 { return math.Max(x, 0) },
-	"relu6":        func(x float64) float64 { return math.Min(math.Max(x, 0), 6) },
-	"leaky_relu":   func(x float64) float64 { return math.Max(x, 0.2*x) },
-	"elu":          func(x float64) float64 { return map[bool]float64{true: x, false: math.Exp(x) - 1}[x > 0] },
-	"selu":         func(x float64) float64 { return 1.0507009873554805 * map[bool]float64{true: x, false: 1.6732632423543772 * (math.Exp(x) - 1)}[x > 0] },
+	"linear":     func(x float64) float64 { return x },
+	"relu":       func(x float64) float64 { return math.Max(x, 0) },
+	"relu6":      func(x float64) float64 { return math.Min(math.Max(x, 0), 6) },
+	"leaky_relu": func(x float64) float64 { return math.Max(x, 0.2*x) },
+	"elu":        func(x float64) float64 { return map[bool]float64{true: x, false: math.Exp(x) - 1}[x > 0] },
+	"selu": func(x float64) float64 {
+		return 1.0507009873554805 * map[bool]float64{true: x, false: 1.6732632423543772 * (math.Exp(x) - 1)}[x > 0]
+	},
 	"silu":         func(x float64) float64 { return x * sigmoid(x) },
 	"swish":        func(x float64) float64 { return x * sigmoid(x) },
 	"sigmoid":      sigmoid,
