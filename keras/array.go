@@ -49,13 +49,13 @@ func (a Array) rows(from, to int) Array {
 	return Array{Shape: shape, Data: a.Data[from*n : to*n]}
 }
 
-// gather copies the samples at idx into buf (grown as needed) and returns
-// them with their shape.
-func (a Array) gather(idx []int, buf []float32) ([]float32, backend.Shape) {
+// gatherArray copies the samples at idx into buf (grown as needed) and
+// returns them as an Array, with buf for reuse.
+func (a Array) gatherArray(idx []int, buf []float32) (Array, []float32) {
 	n := a.sampleSize()
 	buf = buf[:0]
 	for _, i := range idx {
 		buf = append(buf, a.Data[i*n:(i+1)*n]...)
 	}
-	return buf, append(backend.Shape{len(idx)}, a.Shape[1:]...)
+	return Array{Shape: append([]int{len(idx)}, a.Shape[1:]...), Data: buf}, buf
 }

@@ -3,6 +3,7 @@ package keras_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -360,3 +361,48 @@ func mustPlateau(t *testing.T, o callbacks.ReduceLROnPlateauOptions) *callbacks.
 }
 
 func fp(v float64) *float64 { return &v }
+
+// hookOrder records the hooks Fit calls, in order, and stops the
+// learning at the start of batch 1.
+type hookOrder struct {
+	callbacks.Base
+	events  []string
+	weights [][][]float32 // at each batch's end
+}
+
+func (h *hookOrder) OnEpochBegin(int) { h.events = append(h.events, "epoch") }
+func (h *hookOrder) OnTrainBatchBegin(b int) {
+	h.events = append(h.events, fmt.Sprint("begin", b))
+	if b == 1 {
+		h.Model().SetLearningRate(0)
+	}
+}
+func (h *hookOrder) OnTrainBatchEnd(b int, _ callbacks.Logs) {
+	h.events = append(h.events, fmt.Sprint("end", b))
+	w, _ := h.Model().GetWeights()
+	h.weights = append(h.weights, w)
+}
+func (h *hookOrder) OnTestBegin(callbacks.Params)   { h.events = append(h.events, "test") }
+func (h *hookOrder) OnEpochEnd(int, callbacks.Logs) { h.events = append(h.events, "epochEnd") }
+
+// Batch hooks come in Keras's order: a batch's begin runs before its step
+// (a learning rate set there applies to that very batch), its end after;
+// validation follows the epoch's batches and precedes the epoch's end.
+func TestHookOrder(t *testing.T) {
+	x, y := smallData(16)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		m := compiledMLP(t, be, &optimizers.SGD{LearningRate: 0.1})
+		h := &hookOrder{}
+		if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: 6, ValidationSplit: 0.25, Verbose: keras.Silent, Callbacks: []callbacks.Callback{h}}); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := strings.Join(h.events, " "), "epoch begin0 end0 begin1 end1 test epochEnd"; got != want {
+			t.Errorf("hooks: %s, want %s", got, want)
+		}
+		for i := range h.weights[0] {
+			if d := maxDiff(h.weights[0][i], h.weights[1][i]); d != 0 {
+				t.Errorf("batch 1 trained (weight %d moved by %g) although its begin hook set the learning rate to 0", i, d)
+			}
+		}
+	})
+}

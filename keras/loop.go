@@ -50,65 +50,63 @@ type batchOut struct {
 }
 
 // runBatches runs the step of kind over d in batches (the samples of
-// order, or all in their order when order is nil), calling handle after
-// each step. It is the only batch loop: Fit's epochs, validation,
-// Evaluate and Predict all go through it.
-func (r *run) runBatches(ctx context.Context, kind exeKind, d Data, order []int, batch int, handle func(batchOut) error) error {
+// order, or all in their order when order is nil), calling begin before
+// and handle after each step. It is the only batch loop: Fit's epochs,
+// validation, Evaluate and Predict all go through it.
+func (r *run) runBatches(ctx context.Context, kind exeKind, d Data, order []int, batch int, begin func(step int), handle func(batchOut) error) error {
 	m, c := r.m, r.m.compiled
 	n := d.X.Samples()
 	if order != nil {
 		n = len(order)
 	}
 	var xbuf, ybuf []float32
-	idx := make([]int, 0, batch)
 	for step, from := 0, 0; from < n; step, from = step+1, from+batch {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("stopped at batch %d: %w", step+1, err)
 		}
+		begin(step)
 		to := min(from+batch, n)
-		idx = idx[:0]
-		for i := from; i < to; i++ {
-			if order != nil {
-				idx = append(idx, order[i])
-			} else {
-				idx = append(idx, i)
+		var xb, yb Array
+		if order == nil { // contiguous samples: slice them, no copy
+			xb = d.X.rows(from, to)
+			if kind != predictStep {
+				yb = d.Y.rows(from, to)
+			}
+		} else {
+			idx := order[from:to]
+			xb, xbuf = d.X.gatherArray(idx, xbuf)
+			if kind != predictStep {
+				yb, ybuf = d.Y.gatherArray(idx, ybuf)
 			}
 		}
-		var xs, ys backend.Shape
-		xbuf, xs = d.X.gather(idx, xbuf)
-		if kind != predictStep {
-			ybuf, ys = d.Y.gather(idx, ybuf)
-		}
-		exe, err := m.executable(kind, xs, ys)
+		exe, err := m.executable(kind, xb.Shape, yb.Shape)
 		if err != nil {
-			return fmt.Errorf("compiling the %s step for batch shape %v: %w", kind, xs, err)
+			return fmt.Errorf("compiling the %s step for batch shape %v: %w", kind, backend.Shape(xb.Shape), err)
 		}
-		in := make([]backend.Tensor, 0, len(c.params)+len(c.optState)+3)
-		in = append(in, c.params...)
+		in := append(make([]backend.Tensor, 0, len(c.params)+len(c.optState)+3), c.params...)
 		var owned []backend.Tensor // uploaded for this step only
+		upload := func(data []float32, s backend.Shape) error {
+			t, err := c.be.FromFloat32(data, s)
+			if err != nil {
+				return err
+			}
+			in, owned = append(in, t), append(owned, t)
+			return nil
+		}
 		if kind == trainStep {
-			lr, err := c.be.FromFloat32([]float32{float32(c.learningRate())}, backend.Shape{})
-			if err != nil {
-				return err
-			}
-			in = append(append(in, c.optState...), lr)
-			owned = append(owned, lr)
+			in = append(in, c.optState...)
+			err = upload([]float32{float32(c.learningRate())}, backend.Shape{})
 		}
-		xt, err := c.be.FromFloat32(xbuf, xs)
-		if err != nil {
-			c.be.Release(owned...)
-			return err
+		if err == nil {
+			err = upload(xb.Data, xb.Shape)
 		}
-		in, owned = append(in, xt), append(owned, xt)
-		if kind != predictStep {
-			yt, err := c.be.FromFloat32(ybuf, ys)
-			if err != nil {
-				c.be.Release(owned...)
-				return err
-			}
-			in, owned = append(in, yt), append(owned, yt)
+		if err == nil && kind != predictStep {
+			err = upload(yb.Data, yb.Shape)
 		}
-		out, err := exe.Run(in)
+		var out []backend.Tensor
+		if err == nil {
+			out, err = exe.Run(in)
+		}
 		c.be.Release(owned...)
 		if err != nil {
 			return fmt.Errorf("%s step at batch %d: %w", kind, step+1, err)
@@ -162,8 +160,8 @@ func (r *run) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch 
 	acc := newMeans(c.metrics)
 	nT := len(c.trainable)
 	var logs callbacks.Logs
-	err := r.runBatches(ctx, trainStep, d, order, batch, func(b batchOut) error {
-		r.each(func(cb callbacks.Callback) { cb.OnTrainBatchBegin(b.step) })
+	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTrainBatchBegin(step) }) }
+	err := r.runBatches(ctx, trainStep, d, order, batch, begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		rest := b.out[1:]
 		if err != nil {
@@ -210,8 +208,8 @@ func (r *run) evaluate(ctx context.Context, d Data, batch int) (callbacks.Logs, 
 	r.each(func(cb callbacks.Callback) {
 		cb.OnTestBegin(callbacks.Params{Steps: (d.X.Samples() + batch - 1) / batch})
 	})
-	err := r.runBatches(ctx, evalStep, d, nil, batch, func(b batchOut) error {
-		r.each(func(cb callbacks.Callback) { cb.OnTestBatchBegin(b.step) })
+	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTestBatchBegin(step) }) }
+	err := r.runBatches(ctx, evalStep, d, nil, batch, begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		if err != nil {
 			return err
@@ -236,8 +234,8 @@ func (r *run) predict(ctx context.Context, x Array, batch int) (Array, error) {
 	outShape[0] = n
 	res := Array{Shape: outShape, Data: make([]float32, 0, outShape.Size())}
 	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: (n + batch - 1) / batch}) })
-	err := r.runBatches(ctx, predictStep, Data{X: x}, nil, batch, func(b batchOut) error {
-		r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(b.step) })
+	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(step) }) }
+	err := r.runBatches(ctx, predictStep, Data{X: x}, nil, batch, begin, func(b batchOut) error {
 		v, err := c.be.ToFloat32(b.out[0])
 		c.be.Release(b.out...)
 		if err != nil {
