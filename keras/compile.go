@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
@@ -244,7 +245,7 @@ func (m *Model) trainableIndices() []int {
 // optimizer state was made: as in Keras, the model must be compiled again.
 func (m *Model) checkTrainable() error {
 	now := m.trainableIndices()
-	if fmt.Sprint(now) != fmt.Sprint(m.compiled.trainable) {
+	if !slices.Equal(now, m.compiled.trainable) {
 		return fmt.Errorf("the model's trainable weights changed since Compile (a layer was frozen or unfrozen): call Compile again, as Keras requires")
 	}
 	return nil

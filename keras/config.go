@@ -15,12 +15,6 @@ import (
 // (keras/src/models/sequential.py and functional.py, get_config and
 // from_config).
 
-// builtinLayers are the classes Keras itself defines; other registered
-// classes are saved with a registered_name, as Keras saves custom objects.
-var builtinLayers = map[string]bool{"InputLayer": true, "Dense": true, "Conv2D": true, "MaxPooling2D": true, "Flatten": true, "Dropout": true, "Activation": true, "Reshape": true, "BatchNormalization": true,
-	"Add": true, "Subtract": true, "Multiply": true, "Average": true, "Maximum": true, "Minimum": true,
-	"GlobalAveragePooling2D": true, "GlobalMaxPooling2D": true, "Rescaling": true, "Identity": true}
-
 // jsonShape converts a shape with -1 for unknown dimensions to JSON with
 // null, as Keras writes it.
 func jsonShape(s []int) []any {
@@ -46,7 +40,7 @@ func layerObject(l layers.Layer, inputShape []int) (map[string]any, error) {
 		return nil, err
 	}
 	obj := map[string]any{"module": "keras.layers", "class_name": l.ClassName(), "config": cfg, "registered_name": nil}
-	if !builtinLayers[l.ClassName()] {
+	if !layers.IsKerasClass(l.ClassName()) {
 		obj["module"], obj["registered_name"] = nil, l.ClassName()
 	}
 	if layers.HasBuildConfig(l) && inputShape != nil {

@@ -28,13 +28,7 @@ type Info struct {
 }
 
 // Len is the number of elements the shape declares.
-func (i *Info) Len() int {
-	n := 1
-	for _, s := range i.Shape {
-		n *= s
-	}
-	return n
-}
+func (i *Info) Len() int { return elements(i.Shape) }
 
 // File is an HDF5 file opened for reading. Its groups and datasets are
 // listed when it is opened (every structure checked against the file's

@@ -48,9 +48,11 @@ type Dataset struct {
 }
 
 // Len is the number of elements the shape declares.
-func (d *Dataset) Len() int {
+func (d *Dataset) Len() int { return elements(d.Shape) }
+
+func elements(shape []int) int {
 	n := 1
-	for _, s := range d.Shape {
+	for _, s := range shape {
 		n *= s
 	}
 	return n

@@ -40,7 +40,7 @@ const (
 type block struct {
 	size  int64
 	addr  int64
-	write func(w *bufio.Writer) error
+	write func(w io.Writer) error
 }
 
 type layout struct {
@@ -48,7 +48,7 @@ type layout struct {
 	leafK  int
 }
 
-func (l *layout) add(size int64, write func(*bufio.Writer) error) *block {
+func (l *layout) add(size int64, write func(io.Writer) error) *block {
 	b := &block{size: size, write: write}
 	l.blocks = append(l.blocks, b)
 	return b
@@ -80,23 +80,21 @@ func Write(w io.Writer, root *Group) (int64, error) {
 		b.addr = end
 		end += b.size
 	}
-	super.write = func(bw *bufio.Writer) error { return l.writeSuper(bw, rootBlocks, end) }
+	super.write = func(w io.Writer) error { return l.writeSuper(w, rootBlocks, end) }
 	bw := bufio.NewWriterSize(w, 1<<16)
-	var n int64
+	cw := &countWriter{w: bw}
 	for _, b := range l.blocks {
-		if n != b.addr {
-			return n, fmt.Errorf("h5: internal layout error at %d (block at %d)", n, b.addr)
+		if cw.n != b.addr {
+			return cw.n, fmt.Errorf("h5: internal layout error: block planned at %d starts at %d", b.addr, cw.n)
 		}
-		cw := &countWriter{w: bw}
-		if err := b.write(bufio.NewWriterSize(cw, 0)); err != nil {
-			return n, err
+		if err := b.write(cw); err != nil {
+			return cw.n, err
 		}
-		if cw.n != b.size {
-			return n, fmt.Errorf("h5: internal layout error: block at %d wrote %d bytes, planned %d", b.addr, cw.n, b.size)
-		}
-		n += cw.n
 	}
-	return n, bw.Flush()
+	if cw.n != end {
+		return cw.n, fmt.Errorf("h5: internal layout error: wrote %d bytes, planned %d", cw.n, end)
+	}
+	return cw.n, bw.Flush()
 }
 
 type countWriter struct {
@@ -156,7 +154,7 @@ func headerSize(msgs []message) int64 {
 }
 
 // writeHeader writes a version 1 object header.
-func writeHeader(w *bufio.Writer, msgs []message) error {
+func writeHeader(w io.Writer, msgs []message) error {
 	var pre [16]byte
 	pre[0] = 1
 	binary.LittleEndian.PutUint16(pre[2:], uint16(len(msgs)))
@@ -172,7 +170,7 @@ func writeHeader(w *bufio.Writer, msgs []message) error {
 		w.Write(m.body)
 		w.Write(make([]byte, size-int64(len(m.body))))
 	}
-	return w.Flush()
+	return nil // write errors are sticky in Write's bufio.Writer, reported by its Flush
 }
 
 func attrMessages(attrs map[string]string) ([]message, error) {
@@ -210,7 +208,7 @@ func (l *layout) group(g *Group) (*groupBlocks, error) {
 		return nil, err
 	}
 	msgs := append([]message{{msgSymTable, make([]byte, 16)}}, attrs...)
-	gb.header = l.add(headerSize(msgs), func(w *bufio.Writer) error {
+	gb.header = l.add(headerSize(msgs), func(w io.Writer) error {
 		binary.LittleEndian.PutUint64(msgs[0].body[0:], uint64(gb.btree.addr))
 		binary.LittleEndian.PutUint64(msgs[0].body[8:], uint64(gb.heapHdr.addr))
 		return writeHeader(w, msgs)
@@ -220,18 +218,18 @@ func (l *layout) group(g *Group) (*groupBlocks, error) {
 		gb.nameOffset[n] = int64(len(heap))
 		heap = append(heap, padded(append([]byte(n), 0))...)
 	}
-	gb.heapHdr = l.add(heapHdrSize, func(w *bufio.Writer) error {
+	gb.heapHdr = l.add(heapHdrSize, func(w io.Writer) error {
 		b := append([]byte("HEAP"), 0, 0, 0, 0)
 		b = binary.LittleEndian.AppendUint64(b, uint64(len(heap)))
 		b = binary.LittleEndian.AppendUint64(b, freeListNull)
 		b = binary.LittleEndian.AppendUint64(b, uint64(gb.heapData.addr))
-		w.Write(b)
-		return w.Flush()
+		_, err := w.Write(b)
+		return err
 	})
-	gb.heapData = l.add(int64(len(heap)), func(w *bufio.Writer) error { w.Write(heap); return w.Flush() })
-	gb.btree = l.add(btreeHdrSize+2*internalK*8+(2*internalK+1)*8, func(w *bufio.Writer) error { return l.writeBTree(w, gb) })
+	gb.heapData = l.add(int64(len(heap)), func(w io.Writer) error { _, err := w.Write(heap); return err })
+	gb.btree = l.add(btreeHdrSize+2*internalK*8+(2*internalK+1)*8, func(w io.Writer) error { return l.writeBTree(w, gb) })
 	if len(gb.names) > 0 {
-		gb.snod = l.add(8+int64(2*l.leafK)*entrySize, func(w *bufio.Writer) error { return l.writeSNOD(w, gb) })
+		gb.snod = l.add(8+int64(2*l.leafK)*entrySize, func(w io.Writer) error { return l.writeSNOD(w, gb) })
 	}
 	for _, n := range gb.names {
 		if d, ok := g.Datasets[n]; ok {
@@ -248,7 +246,7 @@ func (l *layout) group(g *Group) (*groupBlocks, error) {
 	return gb, nil
 }
 
-func (l *layout) writeBTree(w *bufio.Writer, gb *groupBlocks) error {
+func (l *layout) writeBTree(w io.Writer, gb *groupBlocks) error {
 	b := append([]byte("TREE"), 0, 0) // type 0 (group), level 0 (leaf)
 	used := 0
 	if gb.snod != nil {
@@ -263,11 +261,11 @@ func (l *layout) writeBTree(w *bufio.Writer, gb *groupBlocks) error {
 		b = binary.LittleEndian.AppendUint64(b, uint64(gb.nameOffset[gb.names[len(gb.names)-1]])) // key 1: the last name
 	}
 	b = append(b, make([]byte, btreeHdrSize+2*internalK*8+(2*internalK+1)*8-len(b))...)
-	w.Write(b)
-	return w.Flush()
+	_, err := w.Write(b)
+	return err
 }
 
-func (l *layout) writeSNOD(w *bufio.Writer, gb *groupBlocks) error {
+func (l *layout) writeSNOD(w io.Writer, gb *groupBlocks) error {
 	b := append([]byte("SNOD"), 1, 0)
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(gb.names)))
 	for _, n := range gb.names {
@@ -283,11 +281,11 @@ func (l *layout) writeSNOD(w *bufio.Writer, gb *groupBlocks) error {
 		}
 	}
 	b = append(b, make([]byte, 8+2*l.leafK*entrySize-len(b))...)
-	w.Write(b)
-	return w.Flush()
+	_, err := w.Write(b)
+	return err
 }
 
-func (l *layout) writeSuper(w *bufio.Writer, root *groupBlocks, end int64) error {
+func (l *layout) writeSuper(w io.Writer, root *groupBlocks, end int64) error {
 	b := append([]byte(nil), signature...)
 	b = append(b, 0, 0, 0, 0, 0, 8, 8, 0) // versions 0, offsets and lengths of 8 bytes
 	b = binary.LittleEndian.AppendUint16(b, uint16(l.leafK))
@@ -303,8 +301,8 @@ func (l *layout) writeSuper(w *bufio.Writer, root *groupBlocks, end int64) error
 	b = binary.LittleEndian.AppendUint32(b, 0)
 	b = binary.LittleEndian.AppendUint64(b, uint64(root.btree.addr))
 	b = binary.LittleEndian.AppendUint64(b, uint64(root.heapHdr.addr))
-	w.Write(b)
-	return w.Flush()
+	_, err := w.Write(b)
+	return err
 }
 
 // datatype returns the datatype message body for d.
@@ -342,7 +340,7 @@ func (l *layout) dataset(d *Dataset) *block {
 	msgs := []message{{msgDataspace, space}, {msgDatatype, datatype(d.DType)}, {msgFill, fill}, {msgLayout, layoutMsg}}
 	dataSize := int64(d.Len() * d.DType.Size())
 	var data *block
-	header := l.add(headerSize(msgs), func(w *bufio.Writer) error {
+	header := l.add(headerSize(msgs), func(w io.Writer) error {
 		layoutMsg[0], layoutMsg[1] = 3, 1 // version 3, contiguous
 		addr := uint64(undefAddr)
 		if dataSize > 0 {
@@ -352,28 +350,39 @@ func (l *layout) dataset(d *Dataset) *block {
 		binary.LittleEndian.PutUint64(layoutMsg[10:], uint64(dataSize))
 		return writeHeader(w, msgs)
 	})
-	data = l.add(dataSize, func(w *bufio.Writer) error { return writeData(w, d) })
+	data = l.add(dataSize, func(w io.Writer) error { return writeData(w, d) })
 	return header
 }
 
-func writeData(w *bufio.Writer, d *Dataset) error {
-	var buf [8]byte
+func writeData(w io.Writer, d *Dataset) error {
+	buf := make([]byte, 0, 1<<16)
+	flush := func() {
+		w.Write(buf)
+		buf = buf[:0]
+	}
 	switch d.DType {
 	case Float32:
 		for _, v := range d.Float32 {
-			binary.LittleEndian.PutUint32(buf[:], math.Float32bits(v))
-			w.Write(buf[:4])
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+			if len(buf) == cap(buf) {
+				flush()
+			}
 		}
 	case Float64:
 		for _, v := range d.Float64 {
-			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
-			w.Write(buf[:])
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+			if len(buf) == cap(buf) {
+				flush()
+			}
 		}
 	case Int64:
 		for _, v := range d.Int64 {
-			binary.LittleEndian.PutUint64(buf[:], uint64(v))
-			w.Write(buf[:])
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(v))
+			if len(buf) == cap(buf) {
+				flush()
+			}
 		}
 	}
-	return w.Flush()
+	flush()
+	return nil
 }

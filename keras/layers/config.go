@@ -28,6 +28,7 @@ type Factory func(r *serialization.Reader) (Layer, error)
 var (
 	registryMu sync.RWMutex
 	registry   = map[string]Factory{}
+	builtin    = map[string]bool{"InputLayer": true} // Keras's own classes (mustRegister)
 )
 
 // Register makes a layer class loadable from a saved model, like Keras's
@@ -47,10 +48,20 @@ func Register(className string, f Factory) error {
 	return nil
 }
 
+// mustRegister registers one of Keras's own layer classes.
 func mustRegister(className string, f Factory) {
 	if err := Register(className, f); err != nil {
 		panic(err)
 	}
+	builtin[className] = true
+}
+
+// IsKerasClass reports whether a layer class is one of Keras's own (saved
+// with module "keras.layers"), not a user's registered class.
+func IsKerasClass(className string) bool {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return builtin[className]
 }
 
 // Registered returns the registered layer classes, sorted.

@@ -106,8 +106,7 @@ func (a *Archive) Close() error {
 // OpenKeras opens a .keras archive: it reads metadata.json and config.json
 // and opens model.weights.h5 (copied to a temporary file, since the HDF5
 // reader needs random access).
-func OpenKeras(path string) (_ *Archive, err error) {
-	var a *Archive
+func OpenKeras(path string) (*Archive, error) {
 	zr, err := zip.OpenReader(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -128,30 +127,33 @@ func OpenKeras(path string) (_ *Archive, err error) {
 			return nil, fmt.Errorf("%s: the .keras archive has no %s: the file is incomplete or was not written by Keras", path, name)
 		}
 	}
-	arch := &Archive{}
-	a = arch
-	defer func() {
-		if err != nil {
-			arch.Close()
-		}
-	}()
-	meta, err := readEntry(entries[metadataEntry], maxJSONSize)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := json.Unmarshal(meta, &a.Metadata); err != nil {
-		return nil, fmt.Errorf("%s: metadata.json: %v", path, err)
-	}
-	if a.Config, err = readEntry(entries[configEntry], maxJSONSize); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if a.tmp, err = extract(entries[weightsEntry], maxWeightsSize); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if a.Weights, err = h5.Open(a.tmp); err != nil {
-		return nil, fmt.Errorf("%s: model.weights.h5: %w", path, err)
+	a := &Archive{}
+	if err := a.read(path, entries); err != nil {
+		a.Close()
+		return nil, err
 	}
 	return a, nil
+}
+
+// read fills a from the archive's entries.
+func (a *Archive) read(path string, entries map[string]*zip.File) error {
+	meta, err := readEntry(entries[metadataEntry], maxJSONSize)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := json.Unmarshal(meta, &a.Metadata); err != nil {
+		return fmt.Errorf("%s: metadata.json: %v", path, err)
+	}
+	if a.Config, err = readEntry(entries[configEntry], maxJSONSize); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if a.tmp, err = extract(entries[weightsEntry], maxWeightsSize); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if a.Weights, err = h5.Open(a.tmp); err != nil {
+		return fmt.Errorf("%s: model.weights.h5: %w", path, err)
+	}
+	return nil
 }
 
 // readEntry reads a zip entry of at most limit bytes; the zip reader
