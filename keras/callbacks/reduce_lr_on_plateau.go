@@ -16,8 +16,7 @@ type ReduceLROnPlateau struct {
 	Base
 	opts ReduceLROnPlateauOptions
 
-	lower          bool
-	best           float64
+	mon            *monitor
 	wait, cooldown int
 	err            error
 }
@@ -61,38 +60,31 @@ func NewReduceLROnPlateau(o ReduceLROnPlateauOptions) (*ReduceLROnPlateau, error
 	if o.Output == nil {
 		o.Output = os.Stdout
 	}
-	r := &ReduceLROnPlateau{opts: o}
-	switch o.Mode {
-	case ModeMin:
-		r.lower = true
-	case ModeMax:
+	mode := o.Mode
+	switch mode {
+	case ModeMin, ModeMax:
 	case ModeAuto, "":
-		r.lower = !strings.Contains(o.Monitor, "acc") // Keras's rule for this callback
+		mode = ModeMin // Keras's rule for this callback: max if the name contains "acc"
+		if strings.Contains(o.Monitor, "acc") {
+			mode = ModeMax
+		}
 	default:
 		return nil, fmt.Errorf("ReduceLROnPlateau: unknown mode %q: use %q, %q or %q", o.Mode, ModeAuto, ModeMin, ModeMax)
 	}
-	r.reset()
-	return r, nil
-}
-
-func (r *ReduceLROnPlateau) reset() {
-	r.best, r.wait, r.cooldown = math.Inf(1), 0, 0
-	if !r.lower {
-		r.best = math.Inf(-1)
+	mon, err := newMonitor(o.Monitor, mode, *o.MinDelta)
+	if err != nil {
+		return nil, fmt.Errorf("ReduceLROnPlateau: %w", err)
 	}
+	return &ReduceLROnPlateau{opts: o, mon: mon}, nil
 }
 
 // Err reports a missing monitored quantity or a rate that could not be set.
 func (r *ReduceLROnPlateau) Err() error { return r.err }
 
 // OnTrainBegin resets the counters.
-func (r *ReduceLROnPlateau) OnTrainBegin(Params) { r.reset(); r.err = nil }
-
-func (r *ReduceLROnPlateau) better(v float64) bool {
-	if r.lower {
-		return v < r.best-*r.opts.MinDelta
-	}
-	return v > r.best+*r.opts.MinDelta
+func (r *ReduceLROnPlateau) OnTrainBegin(Params) {
+	r.mon.reset()
+	r.wait, r.cooldown, r.err = 0, 0, nil
 }
 
 // OnEpochEnd follows Keras's ReduceLROnPlateau.on_epoch_end.
@@ -109,8 +101,8 @@ func (r *ReduceLROnPlateau) OnEpochEnd(epoch int, logs Logs) {
 		r.cooldown--
 		r.wait = 0
 	}
-	if r.better(current) {
-		r.best, r.wait = current, 0
+	if r.mon.improves(current, r.mon.best) {
+		r.mon.best, r.wait = current, 0
 		return
 	}
 	if r.cooldown > 0 {
