@@ -3,7 +3,9 @@ package keras_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,31 +15,38 @@ import (
 	"time"
 
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
+	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 const resumeChildEnv = "KERASGO_TEST_RESUME_DIR"
 
-// resumableFit trains 5 epochs (Adam, shuffled, fixed seed, no dropout)
-// with BackupAndRestore in dir, printing each epoch's start; with slow,
-// epoch 2 is slowed down so that a kill lands inside it.
+// resumableFit trains 5 epochs (Adam, shuffled, dropout, fixed seed) with
+// BackupAndRestore in dir backing up every 7 batches, printing each
+// epoch's start; with slow, epoch 2 is slowed down so that a kill lands
+// inside it.
 func resumableFit(t *testing.T, dir string, slow bool, out *os.File) *keras.Model {
 	x, y := smallData(512)
-	m := smallMLP(t, false)
-	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: "sparse_categorical_crossentropy", Seed: 21}); err != nil {
-		t.Fatal(err)
-	}
-	current := 0
+	m := dropoutMLP(t, "")
+	current, started := 0, false
 	log := &callbacks.Lambda{
 		EpochBegin: func(e int) { current = e; fmt.Fprintf(out, "epoch %d\n", e) },
+		TrainBatchBegin: func(b int) {
+			if !started {
+				started = true
+				fmt.Fprintf(out, "first batch %d\n", b)
+			}
+		},
 		TrainBatchEnd: func(int, callbacks.Logs) {
 			if slow && current == 2 {
 				time.Sleep(2 * time.Millisecond)
 			}
 		},
 	}
-	backup := callbacks.NewBackupAndRestore(filepath.Join(dir, "backup"))
+	backup := &callbacks.BackupAndRestore{Dir: filepath.Join(dir, "backup"), SaveFreq: 7}
 	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 5, BatchSize: 8, Seed: 99, Callbacks: []callbacks.Callback{backup, log}})
 	if err != nil {
 		t.Fatal(err)
@@ -46,8 +55,9 @@ func resumableFit(t *testing.T, dir string, slow bool, out *os.File) *keras.Mode
 }
 
 // A training process killed (SIGKILL) during epoch 3 and started again
-// with the same BackupAndRestore resumes after epoch 2 and ends with the
-// weights of an uninterrupted run (within 1e-5), shuffling included.
+// with the same BackupAndRestore resumes in epoch 3 (at its last backup)
+// and ends with the weights of an uninterrupted run (within 1e-5),
+// shuffling and dropout included.
 func TestBackupAndRestoreAfterKill(t *testing.T) {
 	if dir := os.Getenv(resumeChildEnv); dir != "" {
 		m := resumableFit(t, dir, true, os.Stdout)
@@ -62,6 +72,7 @@ func TestBackupAndRestoreAfterKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var firstBatch string
 	child := func(kill bool) string {
 		cmd := exec.Command(exe, "-test.run=^TestBackupAndRestoreAfterKill$")
 		cmd.Env = append(os.Environ(), resumeChildEnv+"="+dir)
@@ -77,6 +88,9 @@ func TestBackupAndRestoreAfterKill(t *testing.T) {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
 			line := sc.Text()
+			if b, ok := strings.CutPrefix(line, "first batch "); ok {
+				firstBatch = b
+			}
 			if strings.HasPrefix(line, "epoch ") {
 				seen = append(seen, strings.TrimPrefix(line, "epoch "))
 			}
@@ -98,10 +112,13 @@ func TestBackupAndRestoreAfterKill(t *testing.T) {
 	if got := child(false); got != "2,3,4" {
 		t.Fatalf("the resumed run trained epochs %s, want 2,3,4", got)
 	}
+	if firstBatch == "0" {
+		t.Errorf("the resumed run started epoch 2 at its first batch, want it to continue at the last batch backup")
+	}
 	if _, err := os.Stat(filepath.Join(dir, "backup")); !os.IsNotExist(err) {
 		t.Errorf("the backup directory is still there after a completed run: %v", err)
 	}
-	resumed := smallMLP(t, false)
+	resumed := dropoutMLP(t, "")
 	if err := resumed.LoadWeights(filepath.Join(dir, "final.safetensors")); err != nil {
 		t.Fatal(err)
 	}
@@ -122,4 +139,83 @@ func devNull(t *testing.T) *os.File {
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
+}
+
+// dropoutMLP is smallMLP with a Dropout layer, so that a resumed run must
+// also reproduce the dropout masks.
+func dropoutMLP(t *testing.T, engine string) *keras.Model {
+	t.Helper()
+	m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16, Activation: "relu"}, &layers.Dropout{Rate: 0.3}, &layers.Dense{Units: 3, Activation: "softmax"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: engine, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// A Fit interrupted in the middle of an epoch (here by cancelling its
+// context after batch 13 of epoch 2) and run again with a BackupAndRestore
+// that backs up every 5 batches resumes at batch 11 of epoch 2, not at the
+// epoch's start, and ends with the weights and epoch logs of an
+// uninterrupted run: same shuffling, same dropout masks, same optimizer
+// state, on every engine.
+func TestBackupAndRestoreResumesMidEpoch(t *testing.T) {
+	x, y := smallData(160)
+	opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 4, BatchSize: 8, Seed: 3}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		whole := dropoutMLP(t, be.Name())
+		want, err := whole.Fit(context.Background(), x, y, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		dir := filepath.Join(t.TempDir(), "backup")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		epoch := 0
+		crash := &callbacks.Lambda{
+			EpochBegin: func(e int) { epoch = e },
+			TrainBatchEnd: func(b int, _ callbacks.Logs) {
+				if epoch == 2 && b == 12 {
+					cancel()
+				}
+			},
+		}
+		first := dropoutMLP(t, be.Name())
+		o := opts
+		o.Callbacks = []callbacks.Callback{&callbacks.BackupAndRestore{Dir: dir, SaveFreq: 5}, crash}
+		if _, err := first.Fit(ctx, x, y, o); !errors.Is(err, context.Canceled) {
+			t.Fatalf("the interrupted Fit returned %v, want context.Canceled", err)
+		}
+
+		var batches []string
+		trace := &callbacks.Lambda{
+			EpochBegin:    func(e int) { batches = append(batches, fmt.Sprintf("epoch %d:", e)) },
+			TrainBatchEnd: func(b int, _ callbacks.Logs) { batches = append(batches, fmt.Sprint(b)) },
+		}
+		resumed := dropoutMLP(t, be.Name()) // a fresh process would build it afresh
+		o.Callbacks = []callbacks.Callback{&callbacks.BackupAndRestore{Dir: dir, SaveFreq: 5}, trace}
+		got, err := resumed.Fit(context.Background(), x, y, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := strings.Join(batches[:3], " "); s != "epoch 2: 10 11" {
+			t.Fatalf("the resumed run began with %q, want it to continue at batch 10 of epoch 2 (the backup after 10 batches)", s)
+		}
+		a, _ := whole.GetWeights()
+		b, _ := resumed.GetWeights()
+		for i := range a {
+			if d := maxDiff(a[i], b[i]); d > 1e-5 {
+				t.Errorf("weight %d differs by %g from the uninterrupted run", i, d)
+			}
+		}
+		for _, name := range []string{"loss", "accuracy"} {
+			w, g := want.Logs[name], got.Logs[name]
+			if len(g) != 2 || math.Abs(w[2]-g[0]) > 1e-5 || math.Abs(w[3]-g[1]) > 1e-5 {
+				t.Errorf("%s of epochs 3 and 4: resumed %v, uninterrupted %v", name, g, w[2:])
+			}
+		}
+	})
 }

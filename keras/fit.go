@@ -233,7 +233,7 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 	run := m.newRun(cbs)
 	n := train.X.Samples()
 	steps := (n + batch - 1) / batch
-	m.initialEpoch = opts.InitialEpoch
+	m.resume = resumePoint{epoch: opts.InitialEpoch}
 	run.each(func(cb callbacks.Callback) { cb.OnTrainBegin(callbacks.Params{Epochs: opts.Epochs, Steps: steps}) })
 	if err := run.failure(); err != nil {
 		return nil, err
@@ -244,7 +244,11 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 	for i := range order {
 		order[i] = i
 	}
-	for epoch := 0; epoch < m.initialEpoch && epoch < opts.Epochs && !opts.NoShuffle; epoch++ {
+	from := m.resume
+	if from.batch > steps {
+		return nil, fmt.Errorf("cannot resume at batch %d of epoch %d: an epoch has %d batches of %d samples (resume with the batch size and data of the interrupted run)", from.batch+1, from.epoch+1, steps, batch)
+	}
+	for epoch := 0; epoch < from.epoch && epoch < opts.Epochs && !opts.NoShuffle; epoch++ {
 		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] }) // the skipped epochs' orders
 	}
 	logLR := false
@@ -254,13 +258,14 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 		}
 	}
 	var last callbacks.Logs
-	for epoch := m.initialEpoch; epoch < opts.Epochs && !m.stopRequested; epoch++ {
+	for epoch := from.epoch; epoch < opts.Epochs && !m.stopRequested; epoch++ {
 		run.each(func(cb callbacks.Callback) { cb.OnEpochBegin(epoch) })
 		lr := m.compiled.learningRate() // the rate this epoch trains with
 		if !opts.NoShuffle {
 			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
-		logs, err := run.trainEpoch(ctx, train, order, batch, epoch)
+		logs, err := run.trainEpoch(ctx, train, order, batch, epoch, from)
+		from = resumePoint{}
 		if err != nil {
 			return hist, err
 		}

@@ -50,17 +50,17 @@ type batchOut struct {
 }
 
 // runBatches runs the step of kind over d in batches (the samples of
-// order, or all in their order when order is nil), calling begin before
-// and handle after each step. It is the only batch loop: Fit's epochs,
-// validation, Evaluate and Predict all go through it.
-func (r *run) runBatches(ctx context.Context, kind exeKind, d Data, order []int, batch int, begin func(step int), handle func(batchOut) error) error {
+// order, or all in their order when order is nil), from batch start on,
+// calling begin before and handle after each step. It is the only batch
+// loop: Fit's epochs, validation, Evaluate and Predict all go through it.
+func (r *run) runBatches(ctx context.Context, kind exeKind, d Data, order []int, batch, start int, begin func(step int), handle func(batchOut) error) error {
 	m, c := r.m, r.m.compiled
 	n := d.X.Samples()
 	if order != nil {
 		n = len(order)
 	}
 	var xbuf, ybuf []float32
-	for step, from := 0, 0; from < n; step, from = step+1, from+batch {
+	for step, from := start, start*batch; from < n; step, from = step+1, from+batch {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("stopped at batch %d: %w", step+1, err)
 		}
@@ -94,6 +94,7 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d Data, order []int,
 			return nil
 		}
 		if kind == trainStep {
+			exe.SetStep(c.iterations + 1) // its random draws depend on the step alone
 			in = append(in, c.optState...)
 			err = upload([]float32{float32(c.learningRate())}, backend.Shape{})
 		}
@@ -140,6 +141,18 @@ func newMeans(ms []metrics.Metric) *means {
 	return &means{metrics: make([]metrics.Mean, len(ms)), names: ms}
 }
 
+// resume counts n earlier samples whose running logs were logs.
+func (a *means) resume(logs callbacks.Logs, n int) {
+	if v, ok := logs.Get("loss"); ok {
+		a.loss.Update(v*float64(n), n)
+	}
+	for i, m := range a.names {
+		if v, ok := logs.Get(m.Name()); ok {
+			a.metrics[i].Update(v*float64(n), n)
+		}
+	}
+}
+
 func (a *means) add(stats []float64, n int) {
 	a.loss.Update(stats[0]*float64(n), n)
 	for i := range a.metrics {
@@ -155,13 +168,19 @@ func (a *means) logs() callbacks.Logs {
 	return logs
 }
 
-func (r *run) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch int) (callbacks.Logs, error) {
+// trainEpoch trains one epoch from batch from.batch on (0, or where a
+// resumed run stopped), its running logs starting from from.logs.
+func (r *run) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch int, from resumePoint) (callbacks.Logs, error) {
 	c := r.m.compiled
 	acc := newMeans(c.metrics)
+	acc.resume(from.logs, from.batch*batch)
 	nT := len(c.trainable)
 	var logs callbacks.Logs
+	if from.batch > 0 {
+		logs = acc.logs()
+	}
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTrainBatchBegin(step) }) }
-	err := r.runBatches(ctx, trainStep, d, order, batch, begin, func(b batchOut) error {
+	err := r.runBatches(ctx, trainStep, d, order, batch, from.batch, begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		rest := b.out[1:]
 		if err != nil {
@@ -209,7 +228,7 @@ func (r *run) evaluate(ctx context.Context, d Data, batch int) (callbacks.Logs, 
 		cb.OnTestBegin(callbacks.Params{Steps: (d.X.Samples() + batch - 1) / batch})
 	})
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTestBatchBegin(step) }) }
-	err := r.runBatches(ctx, evalStep, d, nil, batch, begin, func(b batchOut) error {
+	err := r.runBatches(ctx, evalStep, d, nil, batch, 0, begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		if err != nil {
 			return err
@@ -235,7 +254,7 @@ func (r *run) predict(ctx context.Context, x Array, batch int) (Array, error) {
 	res := Array{Shape: outShape, Data: make([]float32, 0, outShape.Size())}
 	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: (n + batch - 1) / batch}) })
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(step) }) }
-	err := r.runBatches(ctx, predictStep, Data{X: x}, nil, batch, begin, func(b batchOut) error {
+	err := r.runBatches(ctx, predictStep, Data{X: x}, nil, batch, 0, begin, func(b batchOut) error {
 		v, err := c.be.ToFloat32(b.out[0])
 		c.be.Release(b.out...)
 		if err != nil {
@@ -267,11 +286,20 @@ func (c *compiled) learningRate() float64 {
 // Keras's model.stop_training.
 func (m *Model) StopTraining() { m.stopRequested = true }
 
-// SetInitialEpoch makes the Fit that is starting begin at epoch (from 0);
-// callbacks call it from OnTrainBegin to resume a run.
-func (m *Model) SetInitialEpoch(epoch int) {
-	if epoch > m.initialEpoch {
-		m.initialEpoch = epoch
+// resumePoint is where a Fit begins: FitOptions.InitialEpoch, or a
+// callback's ResumeAt.
+type resumePoint struct {
+	epoch, batch int
+	logs         callbacks.Logs // the epoch's running logs before batch
+}
+
+// ResumeAt makes the Fit that is starting begin at batch (from 0) of epoch
+// (from 0), the epoch's earlier batches having produced the running logs
+// logs; callbacks call it from OnTrainBegin to resume a run. A point before
+// FitOptions.InitialEpoch is ignored.
+func (m *Model) ResumeAt(epoch, batch int, logs callbacks.Logs) {
+	if epoch > m.resume.epoch || (epoch == m.resume.epoch && batch > m.resume.batch) {
+		m.resume = resumePoint{epoch: epoch, batch: batch, logs: logs}
 	}
 }
 

@@ -28,7 +28,7 @@ type Model struct {
 	// stopRequested is Keras's model.stop_training: set by a callback,
 	// it ends Fit after the current batch.
 	stopRequested bool
-	initialEpoch  int // where the starting Fit begins (SetInitialEpoch)
+	resume        resumePoint // where the starting Fit begins (ResumeAt)
 }
 
 // NewSequential returns a linear stack of layers, like keras.Sequential.

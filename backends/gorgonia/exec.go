@@ -16,6 +16,9 @@ type program struct {
 	specs   []backend.Spec
 	outputs []G.Value // filled by the Read nodes on each run
 	vm      G.VM
+	// The random ops draw from rng, reseeded from (seed, step) every Run.
+	rng        *rand.PCG
+	seed, step uint64
 }
 
 func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.CompileOptions) (exe backend.Executable, err error) {
@@ -29,8 +32,9 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 		}
 	}
 	g := G.NewGraph()
-	ops := &graphOps{g: g, dtype: dtype, rng: rand.New(rand.NewPCG(uint64(opts.Seed), 0x6b657261736f))}
-	p := &program{specs: specs}
+	pcg := rand.NewPCG(0, 0)
+	ops := &graphOps{g: g, dtype: dtype, rng: rand.New(pcg)}
+	p := &program{specs: specs, rng: pcg, seed: uint64(opts.Seed)}
 	args := make([]backend.Value, len(specs))
 	for i, s := range specs {
 		var n *G.Node
@@ -90,6 +94,8 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 			return nil, fmt.Errorf("feeding input %d: %w", i, err)
 		}
 	}
+	p.step++
+	p.rng.Seed(p.seed, p.step^0x6b657261736f)
 	defer p.vm.Reset()
 	defer func() {
 		if r := recover(); r != nil {
@@ -139,6 +145,9 @@ func scalarOf(d *tensor.Dense) G.Value {
 	}
 	return d
 }
+
+// SetStep sets the step number of the next Run, which seeds its random ops.
+func (p *program) SetStep(step int64) { p.step = uint64(step - 1) }
 
 func (p *program) Close() error {
 	p.vm.Close()

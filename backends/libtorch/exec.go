@@ -113,4 +113,7 @@ func (p *program) specs0DType() backend.DType {
 	return p.specs[0].DType
 }
 
+// SetStep sets the step number of the next Run, which seeds its random ops.
+func (p *program) SetStep(step int64) { p.runs = step - 1 }
+
 func (p *program) Close() error { return nil }

@@ -32,7 +32,8 @@ type Backend interface {
 // CompileOptions tune how a Func is compiled.
 type CompileOptions struct {
 	// Seed seeds the engine's random ops (RandomUniform) in this Executable,
-	// so a training run is reproducible.
+	// so a training run is reproducible: the numbers a Run draws depend only
+	// on Seed and the Run's step number (Executable.SetStep).
 	Seed int64
 }
 
@@ -63,6 +64,11 @@ type Executable interface {
 	// Compile. The returned tensors belong to the caller and stay valid
 	// across later runs.
 	Run(inputs []Tensor) ([]Tensor, error)
+	// SetStep sets the step number of the next Run (each Run adds one; the
+	// first is 1). A Run's random ops draw from a stream chosen by
+	// CompileOptions.Seed and its step number alone, so that training
+	// resumed at step n draws what an uninterrupted run drew there.
+	SetStep(step int64)
 	// Close releases the compiled program.
 	Close() error
 }

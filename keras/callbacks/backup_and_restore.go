@@ -5,32 +5,43 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/kerasgo/kerasgo/keras/saving"
 )
 
 // BackupAndRestore lets an interrupted Fit resume, like
-// keras.callbacks.BackupAndRestore: at the end of every epoch it backs up
-// the weights and the optimizer's state into Dir; a Fit started again with
-// the same callback (after a crash, a kill or a preemption) restores them
-// and continues from the next epoch, with the same shuffling order (from
-// FitOptions.Seed). When training completes the backup is deleted, unless
-// KeepBackup is set.
+// keras.callbacks.BackupAndRestore: it backs up the weights, the
+// optimizer's state and the position in training into Dir at the end of
+// every epoch (and every SaveFreq batches when SaveFreq > 0); a Fit started
+// again with the same callback (after a crash, a kill or a preemption)
+// restores them and continues where the backup was taken, with the same
+// shuffling order (from FitOptions.Seed) and the same dropout masks (they
+// depend on the seed and the step number only). When training completes
+// the backup is deleted, unless KeepBackup is set.
 //
 // Each backup is a Keras .weights.h5 file written atomically, and a small
 // metadata file naming it is replaced atomically afterwards: whenever the
 // process dies, the metadata names a complete backup.
 //
-// Dropout masks after a resume are not those of an uninterrupted run (the
-// engines' random generators are not saved); without dropout the resumed
-// run reproduces the uninterrupted one.
+// Unlike Keras 3, which restarts an interrupted epoch from its first batch
+// (with the weights of the backup), a backup taken after batch k resumes
+// at batch k+1, and the epoch's logs count the batches before it; and with
+// SaveFreq set, the end of each epoch is backed up too.
 type BackupAndRestore struct {
 	Base
-	Dir        string
+	Dir string
+	// SaveFreq, when positive, backs up every SaveFreq training batches
+	// as well (Keras's save_freq=N); 0 is Keras's save_freq="epoch".
+	SaveFreq   int
 	KeepBackup bool // Keras's delete_checkpoint=False
 	err        error
+	epoch      int // the epoch in progress
+	sinceSave  int // batches since the last backup
+	steps      int // batches per epoch
 }
 
 // NewBackupAndRestore returns the callback backing up into dir.
@@ -38,17 +49,25 @@ func NewBackupAndRestore(dir string) *BackupAndRestore { return &BackupAndRestor
 
 const backupMetadata = "training_metadata.json"
 
+// backupState says where training resumes: at Batch (from 0) of Epoch
+// (from 0), the batches before it having produced the running Logs.
 type backupState struct {
-	Epoch   int    `json:"epoch"`   // the last completed epoch, from 0
-	Weights string `json:"weights"` // file name in Dir
+	Epoch   int            `json:"epoch"`
+	Batch   int            `json:"batch"`
+	Logs    map[string]any `json:"logs,omitempty"`
+	Weights string         `json:"weights"` // file name in Dir
 }
 
 // Err reports a backup that could not be written or restored.
 func (b *BackupAndRestore) Err() error { return b.err }
 
 // OnTrainBegin restores the last backup, if there is one.
-func (b *BackupAndRestore) OnTrainBegin(Params) {
-	b.err = nil
+func (b *BackupAndRestore) OnTrainBegin(p Params) {
+	b.err, b.sinceSave, b.steps = nil, 0, p.Steps
+	if b.SaveFreq < 0 {
+		b.fail(fmt.Errorf("SaveFreq must be 0 (every epoch) or a positive number of batches, got %d", b.SaveFreq))
+		return
+	}
 	data, err := os.ReadFile(filepath.Join(b.Dir, backupMetadata))
 	if errors.Is(err, os.ErrNotExist) {
 		return
@@ -58,7 +77,12 @@ func (b *BackupAndRestore) OnTrainBegin(Params) {
 		return
 	}
 	var st backupState
-	if err := json.Unmarshal(data, &st); err != nil || st.Weights == "" || filepath.Base(st.Weights) != st.Weights || st.Epoch < 0 {
+	if err := json.Unmarshal(data, &st); err != nil || st.Weights == "" || filepath.Base(st.Weights) != st.Weights || st.Epoch < 0 || st.Batch < 0 {
+		b.fail(fmt.Errorf("%s is corrupt (%v): delete %s to start afresh", backupMetadata, err, b.Dir))
+		return
+	}
+	logs, err := logsFromJSON(st.Logs)
+	if err != nil {
 		b.fail(fmt.Errorf("%s is corrupt (%v): delete %s to start afresh", backupMetadata, err, b.Dir))
 		return
 	}
@@ -66,11 +90,31 @@ func (b *BackupAndRestore) OnTrainBegin(Params) {
 		b.fail(fmt.Errorf("restoring the backup: %w (delete %s to start afresh)", err, b.Dir))
 		return
 	}
-	b.Model().SetInitialEpoch(st.Epoch + 1)
+	b.Model().ResumeAt(st.Epoch, st.Batch, logs)
+}
+
+// OnEpochBegin notes the epoch in progress.
+func (b *BackupAndRestore) OnEpochBegin(epoch int) { b.epoch = epoch }
+
+// OnTrainBatchEnd backs up every SaveFreq batches.
+func (b *BackupAndRestore) OnTrainBatchEnd(batch int, logs Logs) {
+	if b.SaveFreq <= 0 {
+		return
+	}
+	if b.sinceSave++; b.sinceSave >= b.SaveFreq {
+		b.sinceSave = 0
+		b.backup(backupState{Epoch: b.epoch, Batch: batch + 1, Logs: logsToJSON(logs)}, fmt.Sprintf("backup-epoch%d-batch%d.weights.h5", b.epoch, batch+1))
+	}
 }
 
 // OnEpochEnd backs up the epoch's weights and optimizer state.
 func (b *BackupAndRestore) OnEpochEnd(epoch int, _ Logs) {
+	b.backup(backupState{Epoch: epoch + 1}, fmt.Sprintf("backup-epoch%d.weights.h5", epoch))
+}
+
+// backup writes the weights to Dir/name, then the metadata naming them,
+// then deletes the backup it replaces.
+func (b *BackupAndRestore) backup(st backupState, name string) {
 	if b.err != nil {
 		return
 	}
@@ -78,17 +122,19 @@ func (b *BackupAndRestore) OnEpochEnd(epoch int, _ Logs) {
 		b.fail(err)
 		return
 	}
-	name := fmt.Sprintf("backup-epoch%d.weights.h5", epoch)
 	if err := b.Model().SaveWeights(filepath.Join(b.Dir, name)); err != nil {
 		b.fail(err)
 		return
 	}
 	prev, _ := os.ReadFile(filepath.Join(b.Dir, backupMetadata))
-	meta, _ := json.Marshal(backupState{Epoch: epoch, Weights: name})
-	err := saving.WriteAtomic(filepath.Join(b.Dir, backupMetadata), func(w io.Writer) error {
-		_, err := w.Write(meta)
-		return err
-	})
+	st.Weights = name
+	meta, err := json.Marshal(st)
+	if err == nil {
+		err = saving.WriteAtomic(filepath.Join(b.Dir, backupMetadata), func(w io.Writer) error {
+			_, err := w.Write(meta)
+			return err
+		})
+	}
 	if err != nil {
 		b.fail(err)
 		return
@@ -97,6 +143,39 @@ func (b *BackupAndRestore) OnEpochEnd(epoch int, _ Logs) {
 	if json.Unmarshal(prev, &old) == nil && old.Weights != "" && old.Weights != name && filepath.Base(old.Weights) == old.Weights {
 		os.Remove(filepath.Join(b.Dir, old.Weights))
 	}
+}
+
+// logsToJSON keeps the logs' order-free values; NaN and infinities, which
+// JSON cannot hold, are written as strings.
+func logsToJSON(logs Logs) map[string]any {
+	out := make(map[string]any, len(logs))
+	for _, l := range logs {
+		if math.IsNaN(l.Value) || math.IsInf(l.Value, 0) {
+			out[l.Name] = strconv.FormatFloat(l.Value, 'g', -1, 64)
+		} else {
+			out[l.Name] = l.Value
+		}
+	}
+	return out
+}
+
+func logsFromJSON(m map[string]any) (Logs, error) {
+	var logs Logs
+	for name, v := range m {
+		switch x := v.(type) {
+		case float64:
+			logs = append(logs, Log{Name: name, Value: x})
+		case string:
+			f, err := strconv.ParseFloat(x, 64)
+			if err != nil {
+				return nil, fmt.Errorf("log %q: %w", name, err)
+			}
+			logs = append(logs, Log{Name: name, Value: f})
+		default:
+			return nil, fmt.Errorf("log %q is %v, not a number", name, v)
+		}
+	}
+	return logs, nil
 }
 
 // OnTrainEnd deletes the backup of a completed run: its own files, and

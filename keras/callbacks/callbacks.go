@@ -49,9 +49,11 @@ type Model interface {
 	Save(path string) error
 	SaveWeights(path string) error
 	LoadWeights(path string) error
-	// SetInitialEpoch makes the Fit that is starting (called from
-	// OnTrainBegin) begin at this epoch, as a resumed run does.
-	SetInitialEpoch(epoch int)
+	// ResumeAt makes the Fit that is starting (called from OnTrainBegin)
+	// begin at batch (from 0) of epoch (from 0), as a resumed run does.
+	// logs are the epoch's running logs after the batches before it (nil
+	// when batch is 0), so that the epoch's logs count them.
+	ResumeAt(epoch, batch int, logs Logs)
 	// LearningRate returns the optimizer's current learning rate;
 	// SetLearningRate changes it from the next training step on.
 	LearningRate() (float64, error)

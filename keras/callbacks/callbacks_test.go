@@ -33,7 +33,7 @@ func (f *fakeModel) LearningRate() (float64, error)   { return f.lr, nil }
 func (f *fakeModel) SetLearningRate(lr float64) error { f.lr = lr; return nil }
 func (f *fakeModel) StopTraining()                    { f.stopped = true }
 func (f *fakeModel) LoadWeights(string) error         { return nil }
-func (f *fakeModel) SetInitialEpoch(int)              {}
+func (f *fakeModel) ResumeAt(int, int, Logs)          {}
 
 // drive plays a training run of scripted epoch logs through cb, stopping
 // when the callback stops training; it returns the epochs run. Before each

@@ -8,6 +8,7 @@ type Lambda struct {
 	TrainEnd        func(logs Logs)
 	EpochBegin      func(epoch int)
 	EpochEnd        func(epoch int, logs Logs)
+	TrainBatchBegin func(batch int)
 	TrainBatchEnd   func(batch int, logs Logs)
 	TestEnd         func(logs Logs)
 	PredictBatchEnd func(batch int)
@@ -38,6 +39,13 @@ func (l *Lambda) OnEpochBegin(epoch int) {
 func (l *Lambda) OnEpochEnd(epoch int, logs Logs) {
 	if l.EpochEnd != nil {
 		l.EpochEnd(epoch, logs)
+	}
+}
+
+// OnTrainBatchBegin calls TrainBatchBegin.
+func (l *Lambda) OnTrainBatchBegin(batch int) {
+	if l.TrainBatchBegin != nil {
+		l.TrainBatchBegin(batch)
 	}
 }
 
