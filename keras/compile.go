@@ -98,6 +98,9 @@ func (m *Model) Compile(opts CompileOptions) error {
 		return fmt.Errorf("the optimizer is a %T: give a name such as \"adam\" or an optimizers.Optimizer", o)
 	}
 	optimizers.ResolveDefaults(c.opt)
+	if err := optimizers.Check(c.opt); err != nil {
+		return err
+	}
 	switch l := opts.Loss.(type) {
 	case nil:
 		return errors.New("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\"")
@@ -358,4 +361,14 @@ func (m *Model) SetWeights(values [][]float32) error {
 		c.params = params
 	}
 	return nil
+}
+
+// Optimizer returns the optimizer the model was compiled with (Keras's
+// model.optimizer), or nil before Compile. Changing its fields changes
+// training from the next step on.
+func (m *Model) Optimizer() optimizers.Optimizer {
+	if m.compiled == nil {
+		return nil
+	}
+	return m.compiled.opt
 }

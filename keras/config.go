@@ -418,15 +418,16 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 	return m, nil
 }
 
-// compileFromConfig compiles m as compile_config says, on engine; a
-// positive learningRate (the one saved with the optimizer's state)
-// replaces the configured one.
-func (m *Model) compileFromConfig(cc map[string]any, engine string, learningRate float64) error {
+// compileFromConfig compiles m as compile_config says, on engine; the
+// learning rate saved with the optimizer's state, when found, replaces
+// the configured one (a callback may have changed it), unless the
+// optimizer follows a schedule.
+func (m *Model) compileFromConfig(cc map[string]any, engine string, learningRate float64, found bool) error {
 	opt, err := optimizers.Deserialize(cc["optimizer"])
 	if err != nil {
 		return fmt.Errorf("compile_config: %w", err)
 	}
-	if lr := optimizers.LearningRate(opt); learningRate > 0 && lr != nil {
+	if lr := optimizers.LearningRate(opt); found && lr != nil && optimizers.Schedule(opt) == nil {
 		*lr = learningRate
 	}
 	loss, err := losses.Deserialize(cc["loss"])

@@ -272,13 +272,9 @@ func (r *run) predict(ctx context.Context, x Array, batch int) (Array, error) {
 }
 
 // learningRate is the learning rate fed to the next training step: the
-// optimizer's field, read every step so that a change takes effect at once.
-func (c *compiled) learningRate() float64 {
-	if p := optimizers.LearningRate(c.opt); p != nil {
-		return *p
-	}
-	return 0
-}
+// schedule's rate at this step, or the optimizer's field, read every step
+// so that a change takes effect at once.
+func (c *compiled) learningRate() float64 { return optimizers.RateAt(c.opt, c.iterations) }
 
 // The model seen by callbacks (callbacks.Model).
 
@@ -303,16 +299,16 @@ func (m *Model) ResumeAt(epoch, batch int, logs callbacks.Logs) {
 	}
 }
 
-// LearningRate returns the compiled optimizer's current learning rate.
+// LearningRate returns the compiled optimizer's current learning rate
+// (with a schedule, the rate of the next step).
 func (m *Model) LearningRate() (float64, error) {
 	if m.compiled == nil {
 		return 0, fmt.Errorf("model %q is not compiled: it has no optimizer", m.Name)
 	}
-	p := optimizers.LearningRate(m.compiled.opt)
-	if p == nil {
+	if optimizers.LearningRate(m.compiled.opt) == nil && optimizers.Schedule(m.compiled.opt) == nil {
 		return 0, fmt.Errorf("optimizer %s has no learning rate kerasgo knows how to read", m.compiled.opt.Name())
 	}
-	return *p, nil
+	return m.compiled.learningRate(), nil
 }
 
 // SetLearningRate changes the optimizer's learning rate from the next
@@ -323,6 +319,9 @@ func (m *Model) SetLearningRate(lr float64) error {
 	}
 	if m.compiled == nil {
 		return fmt.Errorf("model %q is not compiled: it has no optimizer", m.Name)
+	}
+	if optimizers.Schedule(m.compiled.opt) != nil {
+		return fmt.Errorf("optimizer %s follows a learning-rate schedule, so its learning rate cannot be set (as in Keras): compile with a fixed LearningRate to change it from a callback", m.compiled.opt.Name())
 	}
 	p := optimizers.LearningRate(m.compiled.opt)
 	if p == nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -91,7 +90,8 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if top.CompileConfig != nil && !o.NoCompile {
-		if err := m.compileFromConfig(top.CompileConfig, o.Backend, savedLearningRate(a.Weights)); err != nil {
+		lr, found := savedLearningRate(a.Weights)
+		if err := m.compileFromConfig(top.CompileConfig, o.Backend, lr, found); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if a.Weights.HasGroup(saving.OptimizerPath + "/vars") {
@@ -106,16 +106,16 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 // savedLearningRate returns the learning rate in a weights file's
 // optimizer variables (Keras saves the current one, which a callback may
 // have changed since compiling), or 0.
-func savedLearningRate(f *h5.File) float64 {
+func savedLearningRate(f *h5.File) (float64, bool) {
 	p := saving.OptimizerPath + "/vars/1"
 	if info := f.Dataset(p); info == nil || len(info.Shape) != 0 {
-		return 0
+		return 0, false
 	}
 	d, err := f.Read(p)
 	if err != nil || d.DType != h5.Float32 {
-		return 0
+		return 0, false
 	}
-	return float64(d.Float32[0])
+	return float64(d.Float32[0]), true
 }
 
 // SaveWeights writes the model's weights alone, like Keras's
@@ -434,8 +434,8 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 				return fmt.Errorf("optimizer variable %d holds %v values, want float32", 2+s.Param*nSlots+s.Slot, d.DType)
 			}
 			state[i] = d.Float32
-		case s.PowerOf != 0:
-			state[i] = []float32{float32(math.Pow(s.PowerOf, float64(iterations)))}
+		case s.FromIterations != nil:
+			state[i] = []float32{float32(s.FromIterations(iterations))}
 		default:
 			state[i] = make([]float32, s.Shape.Size())
 			for j := range state[i] {

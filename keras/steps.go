@@ -30,7 +30,7 @@ func (m *Model) trainFunc() backend.Func {
 			trainable[k] = params[i]
 		}
 		grads := b.Grad(loss, trainable)
-		newT, newS := c.opt.Update(b, optimizers.Hyperparameters{LearningRate: lr}, trainable, grads, state)
+		newT, newS := optimizers.Apply(b, c.opt, optimizers.Hyperparameters{LearningRate: lr}, trainable, grads, state)
 		out = append(out, newT...)
 		out = append(out, newS...)
 		// Then the new values of non-trainable weights that layers

@@ -180,9 +180,13 @@ func (o *graphOps) Binary(op backend.BinaryOp, av, bv backend.Value, out backend
 		return wrap(G.HadamardProd(a, b))
 	case backend.OpDiv:
 		return wrap(G.HadamardDiv(a, b))
-	case backend.OpMaximum:
-		return wrap(G.MaxBetween(a, b))
-	case backend.OpMinimum:
+	case backend.OpMaximum, backend.OpMinimum:
+		if len(out) == 0 { // Gorgonia's MaxBetween takes tensors, not scalars
+			return scalarMaxMin(a, b, op == backend.OpMaximum)
+		}
+		if op == backend.OpMaximum {
+			return wrap(G.MaxBetween(a, b))
+		}
 		return wrap(G.MinBetween(a, b))
 	case backend.OpEqual:
 		return wrap(G.Eq(a, b, true))
@@ -190,6 +194,29 @@ func (o *graphOps) Binary(op backend.BinaryOp, av, bv backend.Value, out backend
 		return wrap(G.Gt(a, b, true))
 	}
 	return nil, fmt.Errorf("binary op %v is not implemented by gorgonia", op)
+}
+
+// scalarMaxMin is max(a, b) = b + [a > b](a - b) (or min(a, b) = a +
+// [a > b](b - a)) for scalars, from ops Gorgonia has for them; the
+// comparison passes no gradient, so d/da is [a > b] as for MaxBetween.
+func scalarMaxMin(a, b *G.Node, max bool) (backend.Value, error) {
+	gt, err := G.Gt(a, b, true)
+	if err != nil {
+		return nil, err
+	}
+	base, other := b, a
+	if !max {
+		base, other = a, b
+	}
+	d, err := G.Sub(other, base)
+	if err != nil {
+		return nil, err
+	}
+	step, err := G.Mul(gt, d)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(G.Add(base, step))
 }
 
 func (o *graphOps) MatMul(a, b backend.Value) (backend.Value, error) {

@@ -3,75 +3,80 @@ package optimizers
 import (
 	"fmt"
 
+	"github.com/kerasgo/kerasgo/keras/optimizers/schedules"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Serialize returns an optimizer in Keras's schema, as compile_config
 // holds it: {"module": "keras.optimizers", "class_name": "Adam", "config": {...}}.
 func Serialize(o Optimizer) (serialization.Object, error) {
+	r, ok := o.(rated)
+	if !ok {
+		return serialization.Object{}, fmt.Errorf("optimizer %s (%T) cannot be saved in Keras's format", o.Name(), o)
+	}
 	ResolveDefaults(o)
+	opts := r.Common()
 	cfg := serialization.Config{
-		"name": o.Name(), "weight_decay": nil, "clipnorm": nil, "global_clipnorm": nil, "clipvalue": nil,
+		"name": o.Name(), "weight_decay": nullIfZero(opts.WeightDecay), "clipnorm": nullIfZero(opts.ClipNorm),
+		"global_clipnorm": nullIfZero(opts.GlobalClipNorm), "clipvalue": nullIfZero(opts.ClipValue),
 		"use_ema": false, "ema_momentum": 0.99, "ema_overwrite_frequency": nil, "loss_scale_factor": nil,
 		"gradient_accumulation_steps": nil,
+	}
+	lr, sched, _ := r.rate()
+	cfg["learning_rate"] = *lr
+	if *sched != nil {
+		s, err := schedules.Serialize(*sched)
+		if err != nil {
+			return serialization.Object{}, fmt.Errorf("optimizer %s: %w", o.Name(), err)
+		}
+		cfg["learning_rate"] = s
 	}
 	var class string
 	switch v := o.(type) {
 	case *SGD:
 		class = "SGD"
-		cfg["learning_rate"], cfg["momentum"], cfg["nesterov"] = *LearningRate(v), v.Momentum, v.Nesterov
+		cfg["momentum"], cfg["nesterov"] = v.Momentum, v.Nesterov
 	case *Adam:
 		class = "Adam"
-		cfg["learning_rate"], cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["amsgrad"] = *LearningRate(v), or(v.Beta1, 0.9), or(v.Beta2, 0.999), or(v.Epsilon, 1e-7), false
+		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["amsgrad"] = v.Beta1, v.Beta2, v.Epsilon, false
+	case *AdamW:
+		class = "AdamW"
+		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["amsgrad"] = v.Beta1, v.Beta2, v.Epsilon, false
 	case *RMSprop:
 		class = "RMSprop"
-		cfg["learning_rate"], cfg["rho"], cfg["momentum"], cfg["epsilon"], cfg["centered"] = *LearningRate(v), or(v.Rho, 0.9), 0.0, or(v.Epsilon, 1e-7), false
+		cfg["rho"], cfg["momentum"], cfg["epsilon"], cfg["centered"] = v.Rho, 0.0, v.Epsilon, false
 	case *Adadelta:
 		class = "Adadelta"
-		cfg["learning_rate"], cfg["rho"], cfg["epsilon"] = *LearningRate(v), or(v.Rho, 0.95), or(v.Epsilon, 1e-7)
+		cfg["rho"], cfg["epsilon"] = v.Rho, v.Epsilon
+	case *Adagrad:
+		class = "Adagrad"
+		cfg["initial_accumulator_value"], cfg["epsilon"] = v.InitialAccumulatorValue, v.Epsilon
+	case *Adamax:
+		class = "Adamax"
+		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"] = v.Beta1, v.Beta2, v.Epsilon
+	case *Nadam:
+		class = "Nadam"
+		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"] = v.Beta1, v.Beta2, v.Epsilon
+	case *Lion:
+		class = "Lion"
+		cfg["beta_1"], cfg["beta_2"] = v.Beta1, v.Beta2
 	default:
 		return serialization.Object{}, fmt.Errorf("optimizer %s (%T) cannot be saved in Keras's format", o.Name(), o)
 	}
 	return serialization.NewObject("keras.optimizers", class, cfg), nil
 }
 
-// LearningRate returns a pointer to the optimizer's learning rate, or nil
-// for an optimizer kerasgo does not know. Training reads it before every
-// step, so a change through it (by a callback, or by setting the field)
-// takes effect at the next step. Compile first replaces an unset (zero)
-// rate by Keras's default (ResolveDefaults); after that zero means zero.
-func LearningRate(o Optimizer) *float64 {
-	switch v := o.(type) {
-	case *SGD:
-		return &v.LearningRate
-	case *Adam:
-		return &v.LearningRate
-	case *RMSprop:
-		return &v.LearningRate
-	case *Adadelta:
-		return &v.LearningRate
+func nullIfZero(v float64) any {
+	if v == 0 {
+		return nil
 	}
-	return nil
-}
-
-// ResolveDefaults replaces an unset (zero) learning rate by Keras's
-// default for the optimizer (SGD 0.01, the others 0.001).
-func ResolveDefaults(o Optimizer) {
-	p := LearningRate(o)
-	if p == nil || *p != 0 {
-		return
-	}
-	if _, ok := o.(*SGD); ok {
-		*p = 0.01
-	} else {
-		*p = 0.001
-	}
+	return v
 }
 
 // Deserialize builds an optimizer from Keras's schema (a class object or a
-// name). Settings kerasgo does not implement (weight decay, clipping, EMA,
-// AMSGrad, centered RMSprop, a learning-rate schedule) are errors naming
-// them.
+// name). Settings kerasgo does not implement (EMA, gradient accumulation,
+// loss scaling, AMSGrad, centered RMSprop or its momentum) are errors
+// naming them.
 func Deserialize(v any) (Optimizer, error) {
 	class, cfg, ok := serialization.ClassOrName(v)
 	if !ok {
@@ -82,13 +87,22 @@ func Deserialize(v any) (Optimizer, error) {
 	}
 	r := serialization.NewReader("optimizer "+class, cfg)
 	r.Ignore("name")
-	if lr, ok := r.Value("learning_rate"); ok {
-		if _, isNum := lr.(float64); !isNum {
-			r.Fail("learning_rate", "a learning-rate schedule is not supported by kerasgo yet")
+	var lr float64
+	var sched schedules.LearningRateSchedule
+	if raw, ok := r.Value("learning_rate"); ok {
+		if _, isNum := raw.(float64); isNum {
+			lr = r.Float("learning_rate", 0)
+		} else {
+			s, err := schedules.Deserialize(raw)
+			if err != nil {
+				return nil, fmt.Errorf("optimizer %s: learning_rate: %w", class, err)
+			}
+			sched = s
 		}
 	}
-	lr := r.Float("learning_rate", 0)
-	for _, k := range []string{"weight_decay", "clipnorm", "global_clipnorm", "clipvalue", "ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps"} {
+	opts := Options{exact: true, ClipNorm: r.Float("clipnorm", 0), GlobalClipNorm: r.Float("global_clipnorm", 0),
+		ClipValue: r.Float("clipvalue", 0), WeightDecay: r.Float("weight_decay", 0)}
+	for _, k := range []string{"ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps"} {
 		r.ExpectNull(k)
 	}
 	r.Expect("use_ema", false, "")
@@ -96,18 +110,35 @@ func Deserialize(v any) (Optimizer, error) {
 	var o Optimizer
 	switch class {
 	case "SGD", "sgd":
-		o = &SGD{LearningRate: lr, Momentum: r.Float("momentum", 0), Nesterov: r.Bool("nesterov", false)}
+		o = &SGD{LearningRate: lr, Schedule: sched, Momentum: r.Float("momentum", 0), Nesterov: r.Bool("nesterov", false), Options: opts}
 	case "Adam", "adam":
-		o = &Adam{LearningRate: lr, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7)}
+		o = &Adam{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
+		r.Expect("amsgrad", false, "")
+	case "AdamW", "adamw":
+		if !r.Has("weight_decay") {
+			opts.WeightDecay = 0.004
+		}
+		o = &AdamW{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
 		r.Expect("amsgrad", false, "")
 	case "RMSprop", "rmsprop":
-		o = &RMSprop{LearningRate: lr, Rho: r.Float("rho", 0.9), Epsilon: r.Float("epsilon", 1e-7)}
+		o = &RMSprop{LearningRate: lr, Schedule: sched, Rho: r.Float("rho", 0.9), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
 		r.Expect("momentum", 0.0, "")
 		r.Expect("centered", false, "")
 	case "Adadelta", "adadelta":
-		o = &Adadelta{LearningRate: lr, Rho: r.Float("rho", 0.95), Epsilon: r.Float("epsilon", 1e-7)}
+		o = &Adadelta{LearningRate: lr, Schedule: sched, Rho: r.Float("rho", 0.95), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
+	case "Adagrad", "adagrad":
+		o = &Adagrad{LearningRate: lr, Schedule: sched, InitialAccumulatorValue: r.Float("initial_accumulator_value", 0.1), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
+	case "Adamax", "adamax":
+		o = &Adamax{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
+	case "Nadam", "nadam":
+		o = &Nadam{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
+	case "Lion", "lion":
+		o = &Lion{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.99), Options: opts}
 	default:
-		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, RMSprop, Adadelta)", class)
+		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, AdamW, RMSprop, Adadelta, Adagrad, Adamax, Nadam and Lion)", class)
 	}
-	return o, r.Finish()
+	if err := r.Finish(); err != nil {
+		return nil, err
+	}
+	return o, Check(o)
 }

@@ -76,6 +76,133 @@ func adadeltaRef(lr, rho, eps float64) reference {
 	}
 }
 
+func adagradRef(lr, init, eps float64) reference {
+	var acc []float64
+	return func(p, g []float64, _ int) {
+		if acc == nil {
+			acc = make([]float64, len(p))
+			for i := range acc {
+				acc[i] = init
+			}
+		}
+		for i := range p {
+			acc[i] += g[i] * g[i]
+			p[i] -= lr * g[i] / math.Sqrt(acc[i]+eps)
+		}
+	}
+}
+
+func adamaxRef(lr, b1, b2, eps float64) reference {
+	var m, u []float64
+	return func(p, g []float64, t int) {
+		if m == nil {
+			m, u = make([]float64, len(p)), make([]float64, len(p))
+		}
+		for i := range p {
+			m[i] = b1*m[i] + (1-b1)*g[i]
+			u[i] = math.Max(b2*u[i], math.Abs(g[i]))
+			p[i] -= lr * m[i] / ((1 - math.Pow(b1, float64(t))) * (u[i] + eps))
+		}
+	}
+}
+
+// nadamRef follows Dozat's Nadam with Keras's momentum schedule
+// u_t = beta1*(1 - 0.5*0.96^t).
+func nadamRef(lr, b1, b2, eps float64) reference {
+	var m, v []float64
+	uProduct := 1.0
+	return func(p, g []float64, t int) {
+		if m == nil {
+			m, v = make([]float64, len(p)), make([]float64, len(p))
+		}
+		u := func(k int) float64 { return b1 * (1 - 0.5*math.Pow(0.96, float64(k))) }
+		uProduct *= u(t)
+		for i := range p {
+			m[i] = b1*m[i] + (1-b1)*g[i]
+			v[i] = b2*v[i] + (1-b2)*g[i]*g[i]
+			mHat := u(t+1)*m[i]/(1-uProduct*u(t+1)) + (1-u(t))*g[i]/(1-uProduct)
+			vHat := v[i] / (1 - math.Pow(b2, float64(t)))
+			p[i] -= lr * mHat / (math.Sqrt(vHat) + eps)
+		}
+	}
+}
+
+func lionRef(lr, b1, b2 float64) reference {
+	var m []float64
+	return func(p, g []float64, _ int) {
+		if m == nil {
+			m = make([]float64, len(p))
+		}
+		for i := range p {
+			c := b1*m[i] + (1-b1)*g[i]
+			sign := 0.0
+			if c > 0 {
+				sign = 1
+			} else if c < 0 {
+				sign = -1
+			}
+			p[i] -= lr * sign
+			m[i] = b2*m[i] + (1-b2)*g[i]
+		}
+	}
+}
+
+// prepare is what Keras's Optimizer.apply does before the update rule:
+// gradient clipping and decoupled weight decay, on all parameters at once.
+type prepare func(p, g [][]float64, lr float64)
+
+func clipNorm(c float64) prepare {
+	return func(_, g [][]float64, _ float64) {
+		for _, gi := range g {
+			scaleBy(gi, c/math.Max(norm(gi), c))
+		}
+	}
+}
+
+func clipGlobalNorm(c float64) prepare {
+	return func(_, g [][]float64, _ float64) {
+		sq := 0.0
+		for _, gi := range g {
+			sq += norm(gi) * norm(gi)
+		}
+		for _, gi := range g {
+			scaleBy(gi, c/math.Max(math.Sqrt(sq), c))
+		}
+	}
+}
+
+func clipValue(c float64) prepare {
+	return func(_, g [][]float64, _ float64) {
+		for _, gi := range g {
+			for j := range gi {
+				gi[j] = math.Max(-c, math.Min(c, gi[j]))
+			}
+		}
+	}
+}
+
+func weightDecay(wd float64) prepare {
+	return func(p, _ [][]float64, lr float64) {
+		for _, pi := range p {
+			scaleBy(pi, 1-wd*lr)
+		}
+	}
+}
+
+func norm(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	return math.Sqrt(s)
+}
+
+func scaleBy(x []float64, f float64) {
+	for i := range x {
+		x[i] *= f
+	}
+}
+
 // TestUpdatesMatchKerasFormulas runs three steps of each optimizer (with
 // Keras's defaults and with explicit settings) on every engine and compares
 // the parameters with the reference after each step.
@@ -84,15 +211,34 @@ func TestUpdatesMatchKerasFormulas(t *testing.T) {
 		name string
 		opt  optimizers.Optimizer
 		ref  func() reference
+		pre  prepare
+		lr   float64 // for pre
 	}{
-		{"sgd", mustGet("sgd"), func() reference { return sgdRef(0.01, 0, false) }},
-		{"sgdMomentum", &optimizers.SGD{LearningRate: 0.1, Momentum: 0.9}, func() reference { return sgdRef(0.1, 0.9, false) }},
-		{"sgdNesterov", &optimizers.SGD{LearningRate: 0.1, Momentum: 0.9, Nesterov: true}, func() reference { return sgdRef(0.1, 0.9, true) }},
-		{"adam", mustGet("adam"), func() reference { return adamRef(0.001, 0.9, 0.999, 1e-7) }},
-		{"adamCustom", &optimizers.Adam{LearningRate: 0.01, Beta1: 0.8, Beta2: 0.99, Epsilon: 1e-3}, func() reference { return adamRef(0.01, 0.8, 0.99, 1e-3) }},
-		{"rmsprop", mustGet("rmsprop"), func() reference { return rmspropRef(0.001, 0.9, 1e-7) }},
-		{"adadelta", mustGet("adadelta"), func() reference { return adadeltaRef(0.001, 0.95, 1e-7) }},
-		{"adadeltaClassic", &optimizers.Adadelta{LearningRate: 1}, func() reference { return adadeltaRef(1, 0.95, 1e-7) }},
+		{"sgd", mustGet("sgd"), func() reference { return sgdRef(0.01, 0, false) }, nil, 0},
+		{"sgdMomentum", &optimizers.SGD{LearningRate: 0.1, Momentum: 0.9}, func() reference { return sgdRef(0.1, 0.9, false) }, nil, 0},
+		{"sgdNesterov", &optimizers.SGD{LearningRate: 0.1, Momentum: 0.9, Nesterov: true}, func() reference { return sgdRef(0.1, 0.9, true) }, nil, 0},
+		{"adam", mustGet("adam"), func() reference { return adamRef(0.001, 0.9, 0.999, 1e-7) }, nil, 0},
+		{"adamCustom", &optimizers.Adam{LearningRate: 0.01, Beta1: 0.8, Beta2: 0.99, Epsilon: 1e-3}, func() reference { return adamRef(0.01, 0.8, 0.99, 1e-3) }, nil, 0},
+		{"rmsprop", mustGet("rmsprop"), func() reference { return rmspropRef(0.001, 0.9, 1e-7) }, nil, 0},
+		{"adadelta", mustGet("adadelta"), func() reference { return adadeltaRef(0.001, 0.95, 1e-7) }, nil, 0},
+		{"adadeltaClassic", &optimizers.Adadelta{LearningRate: 1}, func() reference { return adadeltaRef(1, 0.95, 1e-7) }, nil, 0},
+		{"adamw", mustGet("adamw"), func() reference { return adamRef(0.001, 0.9, 0.999, 1e-7) }, weightDecay(0.004), 0.001},
+		{"adamwCustom", &optimizers.AdamW{LearningRate: 0.1, Options: optimizers.Options{WeightDecay: 0.5}}, func() reference { return adamRef(0.1, 0.9, 0.999, 1e-7) }, weightDecay(0.5), 0.1},
+		{"adamwNoDecay", optimizers.NewAdamW(0.1, 0, 0.9, 0.999, 1e-7), func() reference { return adamRef(0.1, 0.9, 0.999, 1e-7) }, nil, 0},
+		{"adagrad", mustGet("adagrad"), func() reference { return adagradRef(0.001, 0.1, 1e-7) }, nil, 0},
+		{"adagradCustom", &optimizers.Adagrad{LearningRate: 0.5, InitialAccumulatorValue: 1, Epsilon: 1e-3}, func() reference { return adagradRef(0.5, 1, 1e-3) }, nil, 0},
+		{"adamax", mustGet("adamax"), func() reference { return adamaxRef(0.001, 0.9, 0.999, 1e-7) }, nil, 0},
+		{"adamaxCustom", &optimizers.Adamax{LearningRate: 0.2, Beta1: 0.5, Beta2: 0.8}, func() reference { return adamaxRef(0.2, 0.5, 0.8, 1e-7) }, nil, 0},
+		{"nadam", mustGet("nadam"), func() reference { return nadamRef(0.001, 0.9, 0.999, 1e-7) }, nil, 0},
+		{"nadamCustom", &optimizers.Nadam{LearningRate: 0.3, Beta1: 0.7, Beta2: 0.9, Epsilon: 1e-4}, func() reference { return nadamRef(0.3, 0.7, 0.9, 1e-4) }, nil, 0},
+		{"lion", mustGet("lion"), func() reference { return lionRef(0.001, 0.9, 0.99) }, nil, 0},
+		{"lionCustom", &optimizers.Lion{LearningRate: 0.1, Beta1: 0.5, Beta2: 0.7}, func() reference { return lionRef(0.1, 0.5, 0.7) }, nil, 0},
+		{"adamBeta1Zero", optimizers.NewAdam(0.1, 0, 0.99, 1e-7), func() reference { return adamRef(0.1, 0, 0.99, 1e-7) }, nil, 0},
+		{"sgdRateZero", optimizers.NewSGD(0, 0), func() reference { return sgdRef(0, 0, false) }, nil, 0},
+		{"sgdClipNorm", &optimizers.SGD{LearningRate: 0.1, Options: optimizers.Options{ClipNorm: 0.5}}, func() reference { return sgdRef(0.1, 0, false) }, clipNorm(0.5), 0.1},
+		{"sgdGlobalClipNorm", &optimizers.SGD{LearningRate: 0.1, Options: optimizers.Options{GlobalClipNorm: 0.7}}, func() reference { return sgdRef(0.1, 0, false) }, clipGlobalNorm(0.7), 0.1},
+		{"adamClipValue", &optimizers.Adam{LearningRate: 0.1, Options: optimizers.Options{ClipValue: 0.3}}, func() reference { return adamRef(0.1, 0.9, 0.999, 1e-7) }, clipValue(0.3), 0.1},
+		{"rmspropDecayAndClip", &optimizers.RMSprop{LearningRate: 0.05, Options: optimizers.Options{ClipNorm: 0.4, WeightDecay: 0.1}}, func() reference { return rmspropRef(0.05, 0.9, 1e-7) }, func(p, g [][]float64, lr float64) { clipNorm(0.4)(p, g, lr); weightDecay(0.1)(p, g, lr) }, 0.05},
 	}
 	shapes := []backend.Shape{{2, 3}, {3}}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
@@ -103,7 +249,7 @@ func TestUpdatesMatchKerasFormulas(t *testing.T) {
 				nP, nS := len(shapes), len(specs)
 				fn := func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
 					hp := optimizers.Hyperparameters{LearningRate: b.Scalar(*optimizers.LearningRate(c.opt))}
-					p, s := c.opt.Update(b, hp, v[:nP], v[nP:2*nP], v[2*nP:])
+					p, s := optimizers.Apply(b, c.opt, hp, v[:nP], v[nP:2*nP], v[2*nP:])
 					return append(p, s...), nil
 				}
 				params := []backendtest.Array{backendtest.Random(1, -1, 1, 2, 3), backendtest.Random(2, -1, 1, 3)}
@@ -123,8 +269,12 @@ func TestUpdatesMatchKerasFormulas(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
+					g := [][]float64{append([]float64(nil), grads[0].Data...), append([]float64(nil), grads[1].Data...)}
+					if c.pre != nil {
+						c.pre([][]float64{want[0].Data, want[1].Data}, g, c.lr)
+					}
 					for i := range refs {
-						refs[i](want[i].Data, grads[i].Data, step)
+						refs[i](want[i].Data, g[i], step)
 						backendtest.AssertClose(t, c.name+" param", out[i], want[i], 1e-9)
 					}
 					params, state = out[:nP], out[nP:]
@@ -147,7 +297,7 @@ func mustGet(name string) optimizers.Optimizer {
 }
 
 func TestUnknownOptimizer(t *testing.T) {
-	if _, err := optimizers.Get("adamw2"); err == nil || !strings.Contains(err.Error(), "use sgd, adam, rmsprop or adadelta") {
+	if _, err := optimizers.Get("adamw2"); err == nil || !strings.Contains(err.Error(), "use sgd, adam, adamw, rmsprop") {
 		t.Errorf("error = %v", err)
 	}
 }

@@ -172,6 +172,29 @@ func (r *Reader) Ints(key string) []int {
 	return out
 }
 
+// Floats reads a list of numbers; absent or null gives nil.
+func (r *Reader) Floats(key string) []float64 {
+	v, ok := r.get(key)
+	if !ok || v == nil {
+		return nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		r.Fail(key, "want a list of numbers, got %v", describe(v))
+		return nil
+	}
+	out := make([]float64, len(list))
+	for i, e := range list {
+		f, isNum := e.(float64)
+		if !isNum {
+			r.Fail(key, "want a list of numbers, got %v", describe(v))
+			return nil
+		}
+		out[i] = f
+	}
+	return out
+}
+
 // Pair reads Keras's int-or-tuple of two integers (kernel_size, strides).
 func (r *Reader) Pair(key string, def [2]int) [2]int {
 	v, ok := r.cfg[key]

@@ -1,0 +1,151 @@
+package optimizers
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/optimizers/schedules"
+)
+
+// LearningRate returns a pointer to the optimizer's fixed learning rate, or
+// nil for an optimizer kerasgo does not know. Training reads it before every
+// step, so a change through it (by a callback, or by setting the field)
+// takes effect at the next step. Compile first replaces an unset (zero)
+// rate by Keras's default (ResolveDefaults); after that zero means zero.
+func LearningRate(o Optimizer) *float64 {
+	if r, ok := o.(rated); ok {
+		lr, _, _ := r.rate()
+		return lr
+	}
+	return nil
+}
+
+// Schedule returns the optimizer's learning-rate schedule, or nil when it
+// trains with a fixed rate.
+func Schedule(o Optimizer) schedules.LearningRateSchedule {
+	if r, ok := o.(rated); ok {
+		_, s, _ := r.rate()
+		return *s
+	}
+	return nil
+}
+
+// RateAt returns the learning rate of the training step that follows
+// iterations steps: the schedule's rate, or the fixed rate.
+func RateAt(o Optimizer, iterations int64) float64 {
+	if s := Schedule(o); s != nil {
+		return s.Rate(iterations)
+	}
+	if p := LearningRate(o); p != nil {
+		return *p
+	}
+	return 0
+}
+
+// ResolveDefaults replaces unset (zero) settings by Keras's defaults (the
+// learning rate: SGD 0.01, the others 0.001), unless the optimizer came
+// from a New... constructor (where zero means zero); a learning rate is
+// not needed with a schedule. Compile calls it; afterwards the fields hold
+// the values training uses, and zero means zero.
+func ResolveDefaults(o Optimizer) {
+	r, ok := o.(rated)
+	if !ok {
+		return
+	}
+	lr, s, def := r.rate()
+	if *lr == 0 && *s == nil && !r.Common().exact {
+		*lr = def
+	}
+	r.resolve()             // the other settings' defaults
+	r.Common().exact = true // from now on, zero means zero
+}
+
+// Check reports settings Keras rejects, naming them: a negative or
+// non-finite learning rate, both a rate and a schedule, conflicting
+// clipping options, an invalid schedule.
+func Check(o Optimizer) error {
+	r, ok := o.(rated)
+	if !ok {
+		return nil
+	}
+	lr, s, _ := r.rate()
+	if *lr < 0 || math.IsNaN(*lr) || math.IsInf(*lr, 0) {
+		return fmt.Errorf("optimizer %s: LearningRate must be a finite number >= 0, got %v", o.Name(), *lr)
+	}
+	if *s != nil {
+		if *lr != 0 {
+			return fmt.Errorf("optimizer %s: give LearningRate or Schedule, not both (the schedule sets the learning rate of every step)", o.Name())
+		}
+		if err := (*s).Check(); err != nil {
+			return fmt.Errorf("optimizer %s: %w", o.Name(), err)
+		}
+	}
+	if c, ok := o.(interface{ checkSettings() error }); ok {
+		if err := c.checkSettings(); err != nil {
+			return err
+		}
+	}
+	return r.Common().check(o.Name())
+}
+
+// Apply is one training update as Keras's Optimizer.apply makes it: the
+// gradients are clipped (ClipNorm, GlobalClipNorm or ClipValue), weight
+// decay shrinks the parameters (WeightDecay), then the optimizer's own
+// rule updates them. Optimizers that do not embed Options go straight to
+// their rule.
+func Apply(b backend.Builder, o Optimizer, hp Hyperparameters, params, grads, state []backend.Value) (newParams, newState []backend.Value) {
+	r, ok := o.(rated)
+	if !ok {
+		return o.Update(b, hp, params, grads, state)
+	}
+	opts := r.Common()
+	grads = clip(b, opts, grads)
+	if opts.WeightDecay > 0 {
+		decay := b.Mul(hp.LearningRate, b.Scalar(opts.WeightDecay))
+		decayed := make([]backend.Value, len(params))
+		for i, p := range params {
+			decayed[i] = b.Sub(p, b.Mul(p, decay))
+		}
+		params = decayed
+	}
+	return o.Update(b, hp, params, grads, state)
+}
+
+// clip applies Keras's gradient clipping: each gradient scaled to at most
+// ClipNorm, or all of them to a global norm of at most GlobalClipNorm, or
+// each element clipped to ±ClipValue.
+func clip(b backend.Builder, o *Options, grads []backend.Value) []backend.Value {
+	out := make([]backend.Value, len(grads))
+	switch {
+	case o.ClipNorm > 0:
+		c := b.Scalar(o.ClipNorm)
+		for i, g := range grads {
+			norm := b.Sqrt(b.Sum(b.Square(g)))
+			out[i] = b.Mul(g, b.Div(c, b.Maximum(norm, c)))
+		}
+	case o.GlobalClipNorm > 0:
+		c := b.Scalar(o.GlobalClipNorm)
+		var sq backend.Value
+		for _, g := range grads {
+			s := b.Sum(b.Square(g))
+			if sq == nil {
+				sq = s
+			} else {
+				sq = b.Add(sq, s)
+			}
+		}
+		scale := b.Div(c, b.Maximum(b.Sqrt(sq), c))
+		for i, g := range grads {
+			out[i] = b.Mul(g, scale)
+		}
+	case o.ClipValue > 0:
+		hi, lo := b.Scalar(o.ClipValue), b.Scalar(-o.ClipValue)
+		for i, g := range grads {
+			out[i] = b.Minimum(b.Maximum(g, lo), hi)
+		}
+	default:
+		copy(out, grads)
+	}
+	return out
+}

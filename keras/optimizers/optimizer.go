@@ -1,0 +1,150 @@
+package optimizers
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/optimizers/schedules"
+)
+
+// StateSpec declares one state tensor: its shape and initial value, and
+// how it maps to the variables Keras saves (see package keras/saving).
+type StateSpec struct {
+	Name  string
+	Shape backend.Shape
+	Init  float64
+	// Param is the index of the parameter a per-parameter slot belongs to,
+	// and Slot which of the optimizer's slots it is (Adam: 0 momentum, 1
+	// velocity), in Keras's order. Param is -1 for a state tensor that is
+	// not a slot.
+	Param, Slot int
+	// FromIterations, when set, says the tensor is a scalar Keras does not
+	// save (Adam's beta1^t) and gives its value after that many steps:
+	// loading recomputes it from the saved iteration count.
+	FromIterations func(iterations int64) float64
+}
+
+// Optimizer updates parameters from their gradients.
+type Optimizer interface {
+	// Name is the Keras name, e.g. "adam".
+	Name() string
+	// State declares the state tensors for parameters of these shapes.
+	State(params []backend.Shape) []StateSpec
+	// Update returns the new parameters and state. Settings that may
+	// change during training arrive in hp as inputs of the step.
+	Update(b backend.Builder, hp Hyperparameters, params, grads, state []backend.Value) (newParams, newState []backend.Value)
+}
+
+// Hyperparameters are the settings a training step reads as inputs rather
+// than as constants compiled into it, so that callbacks and schedules can
+// change them between steps without recompiling (Keras keeps them in
+// variables for the same reason).
+type Hyperparameters struct {
+	LearningRate backend.Value // a scalar
+}
+
+// Options are the settings every Keras optimizer takes besides its
+// learning rate (keras.optimizers.Optimizer's arguments). Every built-in
+// optimizer embeds them; kerasgo applies them around the optimizer's own
+// rule (see Apply), once for all optimizers. Zero means Keras's None
+// (off), except for AdamW's WeightDecay (see AdamW).
+type Options struct {
+	// ClipNorm clips each gradient to this L2 norm; GlobalClipNorm clips
+	// all gradients together to this global norm; ClipValue clips each
+	// gradient element to [-ClipValue, ClipValue]. At most one may be set,
+	// as in Keras.
+	ClipNorm, GlobalClipNorm, ClipValue float64
+	// WeightDecay decays every trainable weight by
+	// weight * WeightDecay * learning rate before each update (decoupled
+	// weight decay, as Keras 3 does for every optimizer).
+	WeightDecay float64
+
+	// exact is set by the New... constructors: every field holds its
+	// value as given, zeros included, instead of zero meaning Keras's
+	// default.
+	exact bool
+}
+
+// Common returns the options; every built-in optimizer has them by
+// embedding Options.
+func (o *Options) Common() *Options { return o }
+
+// or returns v, or def when v is zero and the optimizer was written as a
+// struct literal (zero meaning Keras's default).
+func (o *Options) or(v, def float64) float64 {
+	if v == 0 && !o.exact {
+		return def
+	}
+	return v
+}
+
+// check reports options Keras rejects.
+func (o *Options) check(name string) error {
+	set := 0
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"ClipNorm", o.ClipNorm}, {"GlobalClipNorm", o.GlobalClipNorm}, {"ClipValue", o.ClipValue}, {"WeightDecay", o.WeightDecay}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("optimizer %s: %s must be a finite number >= 0, got %v", name, f.name, f.v)
+		}
+		if f.name != "WeightDecay" && f.v > 0 {
+			set++
+		}
+	}
+	if set > 1 {
+		return fmt.Errorf("optimizer %s: only one of ClipNorm, GlobalClipNorm and ClipValue can be set, as in Keras", name)
+	}
+	return nil
+}
+
+// rated is a built-in optimizer: its learning rate and schedule fields.
+type rated interface {
+	Optimizer
+	Common() *Options
+	rate() (lr *float64, schedule *schedules.LearningRateSchedule, def float64)
+	resolve() // writes Keras's defaults into unset fields
+}
+
+// Get returns the optimizer a Keras name denotes, with Keras's defaults:
+// its name ("adam") or its class name ("Adam"), as Keras accepts both.
+func Get(name string) (Optimizer, error) {
+	switch name {
+	case "sgd", "SGD":
+		return &SGD{}, nil
+	case "adam", "Adam":
+		return &Adam{}, nil
+	case "adamw", "AdamW":
+		return &AdamW{}, nil
+	case "rmsprop", "RMSprop":
+		return &RMSprop{}, nil
+	case "adadelta", "Adadelta":
+		return &Adadelta{}, nil
+	case "adagrad", "Adagrad":
+		return &Adagrad{}, nil
+	case "adamax", "Adamax":
+		return &Adamax{}, nil
+	case "nadam", "Nadam":
+		return &Nadam{}, nil
+	case "lion", "Lion":
+		return &Lion{}, nil
+	}
+	return nil, fmt.Errorf("unknown optimizer %q: use sgd, adam, adamw, rmsprop, adadelta, adagrad, adamax, nadam or lion (or pass an optimizers.Optimizer)", name)
+}
+
+func slots(params []backend.Shape, names ...string) []StateSpec {
+	var out []StateSpec
+	for slot, n := range names {
+		for i, p := range params {
+			out = append(out, StateSpec{Name: fmt.Sprintf("%s_%d", n, i), Shape: p.Clone(), Param: i, Slot: slot})
+		}
+	}
+	return out
+}
+
+// power declares the scalar base^t, recomputed from the iteration count.
+func power(name string, base float64) StateSpec {
+	return StateSpec{Name: name, Shape: backend.Shape{}, Init: 1, Param: -1,
+		FromIterations: func(t int64) float64 { return math.Pow(base, float64(t)) }}
+}
