@@ -32,7 +32,7 @@ func (o *Adam) rate() (*float64, *schedules.LearningRateSchedule, float64) {
 }
 
 func (o *Adam) resolve() {
-	o.Beta1, o.Beta2, o.Epsilon = o.or(o.Beta1, 0.9), o.or(o.Beta2, 0.999), o.or(o.Epsilon, 1e-7)
+	o.resolveAdamLike(&o.Beta1, &o.Beta2, &o.Epsilon)
 }
 
 // State declares beta1^t and beta2^t (scalars, starting at 1) and the first

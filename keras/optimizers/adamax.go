@@ -31,7 +31,7 @@ func (o *Adamax) rate() (*float64, *schedules.LearningRateSchedule, float64) {
 }
 
 func (o *Adamax) resolve() {
-	o.Beta1, o.Beta2, o.Epsilon = o.or(o.Beta1, 0.9), o.or(o.Beta2, 0.999), o.or(o.Epsilon, 1e-7)
+	o.resolveAdamLike(&o.Beta1, &o.Beta2, &o.Epsilon)
 }
 
 // State declares beta1^t and, per parameter, the first moment and the

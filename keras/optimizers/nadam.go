@@ -33,7 +33,7 @@ func (o *Nadam) rate() (*float64, *schedules.LearningRateSchedule, float64) {
 }
 
 func (o *Nadam) resolve() {
-	o.Beta1, o.Beta2, o.Epsilon = o.or(o.Beta1, 0.9), o.or(o.Beta2, 0.999), o.or(o.Epsilon, 1e-7)
+	o.resolveAdamLike(&o.Beta1, &o.Beta2, &o.Epsilon)
 }
 
 // nadamDecay is Keras's fixed momentum-schedule base.

@@ -79,6 +79,12 @@ func (o *Options) or(v, def float64) float64 {
 	return v
 }
 
+// resolveAdamLike writes Keras's defaults for the Adam family's betas and
+// epsilon (0.9, 0.999, 1e-7) into unset fields.
+func (o *Options) resolveAdamLike(beta1, beta2, epsilon *float64) {
+	*beta1, *beta2, *epsilon = o.or(*beta1, 0.9), o.or(*beta2, 0.999), o.or(*epsilon, 1e-7)
+}
+
 // check reports options Keras rejects.
 func (o *Options) check(name string) error {
 	set := 0
