@@ -1,7 +1,6 @@
 package keras
 
 import (
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -9,8 +8,6 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
-	"github.com/kerasgo/kerasgo/keras/losses"
-	"github.com/kerasgo/kerasgo/keras/metrics"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
@@ -21,11 +18,23 @@ type CompileOptions struct {
 	// optimizers.Optimizer. Default "rmsprop", as in Keras.
 	Optimizer any
 	// Loss is a Keras name ("categorical_crossentropy",
-	// "sparse_categorical_crossentropy", "binary_crossentropy", "mse") or a
-	// losses.Loss. Required.
+	// "sparse_categorical_crossentropy", "binary_crossentropy", "mse"), a
+	// losses.Loss or a function. Required. For a model with several
+	// outputs, one loss applies to every output; a []any gives one per
+	// output (nil: that output is not trained) and a map[string]any one per
+	// output name, as Keras's list and dict forms.
 	Loss any
-	// Metrics are Keras names ("accuracy", ...) or metrics.Metric values.
+	// LossWeights weighs each output's loss in the total that training
+	// minimises (Keras's loss_weights): a []float64 by position or a
+	// map[string]float64 by output name; default 1 each.
+	LossWeights any
+	// Metrics are Keras names ("accuracy", ...), metrics.Metric values or
+	// functions. For a model with several outputs, Keras's rule applies:
+	// one entry per output, each a metric, a []any of metrics or nil.
 	Metrics []any
+	// OutputMetrics gives metrics by output name (Keras's dict form of
+	// metrics), e.g. {"priority": {"mae"}}.
+	OutputMetrics map[string][]any
 	// Backend selects the engine, e.g. "gorgonia" or "libtorch:cuda".
 	// Empty means $KERASGO_BACKEND, then ~/.kerasgo/kerasgo.json, then
 	// "gorgonia" (see package backend).
@@ -40,12 +49,11 @@ type CompileOptions struct {
 
 // compiled is a model's binding to an engine.
 type compiled struct {
-	be      backend.Backend
-	opts    CompileOptions
-	opt     optimizers.Optimizer
-	loss    losses.Loss
-	metrics []metrics.Metric // resolved once the model is built
-	params  []backend.Tensor // weights on the engine; nil until ready
+	be     backend.Backend
+	opts   CompileOptions
+	opt    optimizers.Optimizer
+	heads  []*head          // per output: loss, loss weight, metrics
+	params []backend.Tensor // weights on the engine; nil until ready
 	// trainable lists the indices of the weights training updates, as they
 	// were when the optimizer state was made (Keras's trainable_variables).
 	trainable []int
@@ -83,7 +91,6 @@ type exeKey struct {
 func (m *Model) Compile(opts CompileOptions) error {
 	c := &compiled{opts: opts, exes: map[exeKey]backend.Executable{}}
 	c.opts.Seed = resolveSeed(opts.Seed)
-	c.opts.Metrics = append([]any(nil), opts.Metrics...) // functions are wrapped below
 	var err error
 	switch o := opts.Optimizer.(type) {
 	case nil:
@@ -101,38 +108,12 @@ func (m *Model) Compile(opts CompileOptions) error {
 	if err := optimizers.Check(c.opt); err != nil {
 		return err
 	}
-	switch l := opts.Loss.(type) {
-	case nil:
-		return errors.New("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\"")
-	case string:
-		if c.loss, err = losses.Get(l); err != nil {
-			return err
-		}
-	case losses.Loss:
-		c.loss = l
-	case func(backend.Builder, backend.Value, backend.Value) backend.Value:
-		c.loss = losses.FromFunc(l)
-	case losses.Func:
-		c.loss = losses.FromFunc(l)
-	default:
-		return fmt.Errorf("the loss is a %T: give a name such as \"mse\", a losses.Loss or a function", l)
+	names := []string{""} // a Sequential model not built yet has one output
+	if m.Built() {
+		names = m.OutputNames()
 	}
-	for i, mt := range c.opts.Metrics {
-		switch v := mt.(type) {
-		case string:
-			// Resolved in ready, when the output shape is known; check the
-			// name now with a placeholder shape.
-			if _, err := metrics.Get(v, c.loss.Name(), backend.Shape{-1, 2}); err != nil {
-				return err
-			}
-		case metrics.Metric:
-		case func(backend.Builder, backend.Value, backend.Value) backend.Value:
-			c.opts.Metrics[i] = metrics.FromFunc(v)
-		case metrics.Func:
-			c.opts.Metrics[i] = metrics.FromFunc(v)
-		default:
-			return fmt.Errorf("metric %d is a %T: give a name such as \"accuracy\", a metrics.Metric or a function", i, mt)
-		}
+	if c.heads, err = resolveHeads(opts, names); err != nil {
+		return err
 	}
 	be, err := backend.Open(opts.Backend)
 	if err != nil {
@@ -180,19 +161,8 @@ func (m *Model) ready() error {
 	if c.params != nil {
 		return nil
 	}
-	if c.metrics == nil {
-		for _, mt := range c.opts.Metrics {
-			switch v := mt.(type) {
-			case string:
-				r, err := metrics.Get(v, c.loss.Name(), m.output.Shape())
-				if err != nil {
-					return err
-				}
-				c.metrics = append(c.metrics, r)
-			case metrics.Metric:
-				c.metrics = append(c.metrics, v)
-			}
-		}
+	for i, h := range c.heads {
+		h.name = m.outputs[i].Layer().Common().Name // known now
 	}
 	if m.values == nil {
 		m.initWeights(c.opts.Seed)
@@ -201,7 +171,7 @@ func (m *Model) ready() error {
 	if err != nil {
 		return err
 	}
-	c.trainable = m.trainableIndices()
+	c.trainable = m.trainedIndices()
 	trainShapes := make([]backend.Shape, len(c.trainable))
 	for k, i := range c.trainable {
 		trainShapes[k] = m.weights[i].Shape
@@ -244,10 +214,44 @@ func (m *Model) trainableIndices() []int {
 	return out
 }
 
+// trainedIndices returns the trainable weights that training updates:
+// those the loss depends on. Weights that only feed outputs without a
+// loss get no gradient, and Keras skips them (with a warning); so does
+// kerasgo, silently.
+func (m *Model) trainedIndices() []int {
+	used := map[*layers.Weight]bool{}
+	seen := map[*layers.KerasTensor]bool{}
+	var visit func(t *layers.KerasTensor)
+	visit = func(t *layers.KerasTensor) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		for _, w := range t.Layer().Common().Weights() {
+			used[w] = true
+		}
+		for _, in := range t.Inputs() {
+			visit(in)
+		}
+	}
+	for i, h := range m.compiled.heads {
+		if h.loss != nil {
+			visit(m.outputs[i])
+		}
+	}
+	var out []int
+	for _, i := range m.trainableIndices() {
+		if used[m.weights[i]] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // checkTrainable reports a change of trainable weights since the
 // optimizer state was made: as in Keras, the model must be compiled again.
 func (m *Model) checkTrainable() error {
-	now := m.trainableIndices()
+	now := m.trainedIndices()
 	if !slices.Equal(now, m.compiled.trainable) {
 		return fmt.Errorf("the model's trainable weights changed since Compile (a layer was frozen or unfrozen): call Compile again, as Keras requires")
 	}

@@ -54,10 +54,10 @@ func (m *Model) modelConfig() (map[string]any, error) {
 	if !m.Built() {
 		return nil, m.errNotBuilt()
 	}
-	inShape := m.input.Shape()
 	var top map[string]any
 	if m.sequential {
-		ls := []any{inputLayerObject(m.input.Layer(), inShape)}
+		inShape := m.inputs[0].Shape()
+		ls := []any{inputLayerObject(m.inputs[0].Layer(), inShape)}
 		for _, n := range m.nodes {
 			obj, err := layerObject(n.Layer(), n.Inputs()[0].Shape())
 			if err != nil {
@@ -79,8 +79,8 @@ func (m *Model) modelConfig() (map[string]any, error) {
 			"module": "keras.src.models.functional", "class_name": "Functional", "registered_name": "Functional",
 			"config": map[string]any{
 				"name": m.Name, "trainable": true, "layers": ls,
-				"input_layers":  []any{[]any{m.input.Layer().Common().Name, 0, 0}},
-				"output_layers": []any{[]any{m.output.Layer().Common().Name, m.nodeIndex(m.output), 0}},
+				"input_layers":  m.historyList(m.inputs),
+				"output_layers": m.historyList(m.outputs),
 			},
 			"build_config": map[string]any{"input_shape": nil},
 		}
@@ -93,6 +93,16 @@ func (m *Model) modelConfig() (map[string]any, error) {
 		top["compile_config"] = cc
 	}
 	return top, nil
+}
+
+// historyList is Keras's list of [layer, node index, tensor index] for
+// the model's inputs or outputs.
+func (m *Model) historyList(ts []*layers.KerasTensor) []any {
+	out := make([]any, len(ts))
+	for i, t := range ts {
+		out[i] = []any{t.Layer().Common().Name, m.nodeIndex(t), 0}
+	}
+	return out
 }
 
 // nodeIndex returns which call of its layer produced t (Keras's node index).
@@ -111,9 +121,12 @@ func (m *Model) nodeIndex(t *layers.KerasTensor) int {
 
 // functionalLayers lists every layer once with its inbound nodes.
 func (m *Model) functionalLayers() ([]any, error) {
-	in := inputLayerObject(m.input.Layer(), m.input.Shape())
-	in["name"], in["inbound_nodes"] = m.input.Layer().Common().Name, []any{}
-	out := []any{in}
+	var out []any
+	for _, t := range m.inputs {
+		in := inputLayerObject(t.Layer(), t.Shape())
+		in["name"], in["inbound_nodes"] = t.Layer().Common().Name, []any{}
+		out = append(out, in)
+	}
 	objs := map[layers.Layer]map[string]any{}
 	for _, n := range m.nodes {
 		l := n.Layer()
@@ -145,31 +158,90 @@ func (m *Model) functionalLayers() ([]any, error) {
 	return out, nil
 }
 
-// compileConfig is Keras's compile_config.
+// compileConfig is Keras's compile_config. Losses, loss weights and
+// metrics keep the form they were given in (one for all outputs, a list,
+// a dict by output name).
 func (c *compiled) compileConfig() (map[string]any, error) {
 	opt, err := optimizers.Serialize(c.opt)
 	if err != nil {
 		return nil, err
 	}
-	loss, err := losses.Serialize(c.loss)
-	if err != nil {
-		return nil, err
+	lossOf := func(h *head) (any, error) {
+		if h.loss == nil {
+			return nil, nil
+		}
+		return losses.Serialize(h.loss)
 	}
-	var ms []any
-	for _, mt := range c.opts.Metrics {
-		switch v := mt.(type) {
-		case string:
-			ms = append(ms, v)
-		case metrics.Metric:
-			s, err := metrics.Serialize(v)
-			if err != nil {
+	var loss any
+	switch c.opts.Loss.(type) {
+	case []any:
+		list := make([]any, len(c.heads))
+		for i, h := range c.heads {
+			if list[i], err = lossOf(h); err != nil {
 				return nil, err
 			}
-			ms = append(ms, s)
+		}
+		loss = list
+	case map[string]any:
+		dict := map[string]any{}
+		for _, h := range c.heads {
+			if dict[h.name], err = lossOf(h); err != nil {
+				return nil, err
+			}
+		}
+		loss = dict
+	default:
+		if loss, err = lossOf(c.heads[0]); err != nil {
+			return nil, err
 		}
 	}
+	var weights any
+	switch c.opts.LossWeights.(type) {
+	case []float64, float64:
+		list := make([]any, len(c.heads))
+		for i, h := range c.heads {
+			list[i] = h.weight
+		}
+		weights = list
+	case map[string]float64:
+		dict := map[string]any{}
+		for _, h := range c.heads {
+			dict[h.name] = h.weight
+		}
+		weights = dict
+	}
+	metricsOf := func(h *head) ([]any, error) {
+		ms := []any{}
+		for _, mt := range h.specs {
+			switch v := mt.(type) {
+			case string:
+				ms = append(ms, v)
+			case metrics.Metric:
+				s, err := metrics.Serialize(v)
+				if err != nil {
+					return nil, err
+				}
+				ms = append(ms, s)
+			}
+		}
+		return ms, nil
+	}
+	var ms any
+	if len(c.heads) == 1 {
+		if ms, err = metricsOf(c.heads[0]); err != nil {
+			return nil, err
+		}
+	} else {
+		list := make([]any, len(c.heads))
+		for i, h := range c.heads {
+			if list[i], err = metricsOf(h); err != nil {
+				return nil, err
+			}
+		}
+		ms = list
+	}
 	return map[string]any{
-		"optimizer": opt, "loss": loss, "loss_weights": nil, "metrics": ms, "weighted_metrics": nil,
+		"optimizer": opt, "loss": loss, "loss_weights": weights, "metrics": ms, "weighted_metrics": nil,
 		"run_eagerly": false, "steps_per_execution": 1, "jit_compile": false,
 	}, nil
 }
@@ -405,10 +477,7 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(ins) != 1 || len(outs) != 1 {
-		return nil, fmt.Errorf("the saved model has %d inputs and %d outputs: kerasgo loads functional models with one of each so far", len(ins), len(outs))
-	}
-	m, err := NewModel(ins[0], outs[0])
+	m, err := NewFunctional(ins, outs)
 	if err != nil {
 		return nil, err
 	}
@@ -430,28 +499,132 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, learningRate
 	if lr := optimizers.LearningRate(opt); found && lr != nil && optimizers.Schedule(opt) == nil {
 		*lr = learningRate
 	}
-	loss, err := losses.Deserialize(cc["loss"])
-	if err != nil {
+	opts := CompileOptions{Optimizer: opt, Backend: engine}
+	if opts.Loss, err = lossesFromConfig(cc["loss"]); err != nil {
 		return fmt.Errorf("compile_config: %w", err)
 	}
-	for _, key := range []string{"loss_weights", "weighted_metrics"} {
-		if cc[key] != nil {
-			return fmt.Errorf("compile_config: %s is not supported by kerasgo yet: load with LoadOptions{NoCompile: true} and compile again", key)
-		}
-	}
-	var ms []any
-	if list, ok := cc["metrics"].([]any); ok {
-		for _, v := range list {
-			name, err := metrics.Deserialize(v)
-			if err != nil {
-				return fmt.Errorf("compile_config: %w: load with LoadOptions{NoCompile: true} and compile with metrics kerasgo has", err)
+	switch w := cc["loss_weights"].(type) {
+	case nil:
+	case float64:
+		opts.LossWeights = w
+	case []any:
+		list := make([]float64, len(w))
+		for i, v := range w {
+			f, ok := v.(float64)
+			if !ok {
+				return fmt.Errorf("compile_config: cannot read loss_weights %v", w)
 			}
-			ms = append(ms, name)
+			list[i] = f
 		}
-	} else if cc["metrics"] != nil {
-		return fmt.Errorf("compile_config: cannot read metrics %v", cc["metrics"])
+		opts.LossWeights = list
+	case map[string]any:
+		dict := map[string]float64{}
+		for k, v := range w {
+			f, ok := v.(float64)
+			if !ok {
+				return fmt.Errorf("compile_config: cannot read loss_weights %v", w)
+			}
+			dict[k] = f
+		}
+		opts.LossWeights = dict
+	default:
+		return fmt.Errorf("compile_config: cannot read loss_weights %v", w)
 	}
-	return m.Compile(CompileOptions{Optimizer: opt, Loss: loss, Metrics: ms, Backend: engine})
+	if cc["weighted_metrics"] != nil {
+		return fmt.Errorf("compile_config: weighted_metrics is not supported by kerasgo yet: load with LoadOptions{NoCompile: true} and compile again")
+	}
+	metricList := func(v any) ([]any, error) {
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("cannot read metrics %v", v)
+		}
+		var out []any
+		for _, e := range list {
+			name, err := metrics.Deserialize(e)
+			if err != nil {
+				return nil, fmt.Errorf("%w: load with LoadOptions{NoCompile: true} and compile with metrics kerasgo has", err)
+			}
+			out = append(out, name)
+		}
+		return out, nil
+	}
+	switch v := cc["metrics"].(type) {
+	case nil:
+	case map[string]any:
+		opts.OutputMetrics = map[string][]any{}
+		for k, e := range v {
+			if opts.OutputMetrics[k], err = metricList(e); err != nil {
+				return fmt.Errorf("compile_config: metrics for %q: %w", k, err)
+			}
+		}
+	case []any:
+		nested := len(m.outputs) > 1
+		for _, e := range v {
+			if _, isList := e.([]any); isList || e == nil {
+				nested = true
+			}
+		}
+		if !nested {
+			if opts.Metrics, err = metricList(v); err != nil {
+				return fmt.Errorf("compile_config: %w", err)
+			}
+			break
+		}
+		for _, e := range v {
+			if e == nil {
+				opts.Metrics = append(opts.Metrics, nil)
+				continue
+			}
+			if _, isList := e.([]any); !isList {
+				e = []any{e}
+			}
+			list, err := metricList(e)
+			if err != nil {
+				return fmt.Errorf("compile_config: %w", err)
+			}
+			opts.Metrics = append(opts.Metrics, list)
+		}
+	default:
+		return fmt.Errorf("compile_config: cannot read metrics %v", v)
+	}
+	return m.Compile(opts)
+}
+
+// lossesFromConfig reads compile_config's loss: one serialized loss (or
+// name), a list with one per output, or a dict by output name.
+func lossesFromConfig(v any) (any, error) {
+	switch l := v.(type) {
+	case []any:
+		out := make([]any, len(l))
+		for i, e := range l {
+			if e == nil {
+				continue
+			}
+			loss, err := losses.Deserialize(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = loss
+		}
+		return out, nil
+	case map[string]any:
+		if _, isObject := l["class_name"]; !isObject {
+			out := map[string]any{}
+			for k, e := range l {
+				if e == nil {
+					out[k] = nil
+					continue
+				}
+				loss, err := losses.Deserialize(e)
+				if err != nil {
+					return nil, fmt.Errorf("loss for %q: %w", k, err)
+				}
+				out[k] = loss
+			}
+			return out, nil
+		}
+	}
+	return losses.Deserialize(v)
 }
 
 // remarshal decodes a generic JSON value into a typed one.

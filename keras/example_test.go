@@ -51,3 +51,38 @@ func ExampleModel_Fit() {
 	fmt.Println("final accuracy:", acc[len(acc)-1])
 	// Output: final accuracy: 1
 }
+
+// A model with two inputs and two outputs (Keras's functional API guide):
+// data by name, a loss per output, and Keras's per-output log names.
+func ExampleNewFunctional() {
+	title := layers.NamedInput("title", 4)
+	tags := layers.NamedInput("tags", 2)
+	h := layers.Apply(&layers.Add{},
+		layers.Apply(&layers.Dense{Units: 8, Activation: "relu"}, title),
+		layers.Apply(&layers.Dense{Units: 8, Activation: "relu"}, tags))
+	priority := layers.Apply(layers.Named("priority", &layers.Dense{Units: 1}), h)
+	department := layers.Apply(layers.Named("department", &layers.Dense{Units: 2, Activation: "softmax"}), h)
+	model := keras.Must(keras.NewFunctional([]*layers.KerasTensor{title, tags}, []*layers.KerasTensor{priority, department}))
+	keras.MustOK(model.Compile(keras.CompileOptions{
+		Optimizer:     "adam",
+		Loss:          map[string]any{"priority": "mse", "department": "sparse_categorical_crossentropy"},
+		LossWeights:   map[string]float64{"priority": 1, "department": 0.2},
+		OutputMetrics: map[string][]any{"department": {"accuracy"}},
+		Seed:          1,
+	}))
+	x := keras.NamedArrays{
+		"title": keras.Must(keras.NewArray([]float32{1, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1}, 4, 4)),
+		"tags":  keras.Must(keras.NewArray([]float32{1, 0, 0, 1, 1, 1, 0, 0}, 4, 2)),
+	}
+	y := keras.NamedArrays{
+		"priority":   keras.Must(keras.NewArray([]float32{0.5, 0.1, 0.9, 0.3}, 4, 1)),
+		"department": keras.Must(keras.NewArray([]float32{0, 1, 1, 0}, 4)),
+	}
+	history := keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 2, BatchSize: 4}))
+	fmt.Println(history.Names())
+	preds := keras.Must(model.PredictOutputs(context.Background(), x, keras.PredictOptions{}))
+	fmt.Println(model.OutputNames(), preds[0].Shape, preds[1].Shape)
+	// Output:
+	// [loss priority_loss department_loss department_accuracy]
+	// [priority department] [4 1] [4 2]
+}

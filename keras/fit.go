@@ -51,9 +51,10 @@ type FitOptions struct {
 	Output io.Writer
 }
 
-// Data pairs inputs with targets.
+// Data pairs inputs with targets: an Array each for a model with one
+// input and one output, or Arrays or NamedArrays (see ArraySet).
 type Data struct {
-	X, Y Array
+	X, Y ArraySet
 }
 
 // EvaluateOptions configure Evaluate, like the arguments of Keras's
@@ -145,47 +146,97 @@ func batchSize(n int) (int, error) {
 	return n, nil
 }
 
-// prepare builds the model from x if needed, checks x and y against the
-// model and the loss, and readies the engine.
-func (m *Model) prepare(x Array, y *Array, what string) error {
+// prepare builds the model from x if needed, resolves x (and y, unless
+// nil) into one array per input (and output), checks them against the
+// model and its losses, and readies the engine.
+func (m *Model) prepare(x, y ArraySet, what string) (dataset, error) {
 	if m.compiled == nil {
-		return fmt.Errorf("model %q must be compiled before %s: call Compile", m.Name, what)
+		return dataset{}, fmt.Errorf("model %q must be compiled before %s: call Compile", m.Name, what)
 	}
-	if err := x.check("x"); err != nil {
-		return err
-	}
-	if x.Samples() == 0 {
-		return fmt.Errorf("%s got no samples: x has shape %v", what, backend.Shape(x.Shape))
+	if x == nil {
+		return dataset{}, fmt.Errorf("%s got no x: give the input data", what)
 	}
 	if !m.Built() {
-		if err := m.Build(x.Shape[1:]...); err != nil {
-			return err
+		a, ok := x.(Array)
+		if !ok {
+			return dataset{}, fmt.Errorf("%s: the model is not built yet, so it has one input: give x as one Array", what)
+		}
+		if err := a.check("x"); err != nil {
+			return dataset{}, err
+		}
+		if err := m.Build(a.Shape[1:]...); err != nil {
+			return dataset{}, err
 		}
 	}
-	in := m.input.Shape()
-	if len(x.Shape) != len(in) || !backend.Shape(x.Shape[1:]).Equal(in[1:]) {
-		return fmt.Errorf("input 0 of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
-			m.input.Layer().Common().Name, in, backend.Shape(x.Shape), in[1:].WithLeading("samples"))
+	xs, err := x.arrays(m.InputNames(), "input")
+	if err != nil {
+		return dataset{}, fmt.Errorf("%s: x: %w", what, err)
 	}
+	n := -1
+	for i, a := range xs {
+		in := m.inputs[i]
+		label := "x"
+		if len(xs) > 1 {
+			label = fmt.Sprintf("x for input %q", in.Layer().Common().Name)
+		}
+		if err := a.check(label); err != nil {
+			return dataset{}, err
+		}
+		if a.Samples() == 0 {
+			return dataset{}, fmt.Errorf("%s got no samples: %s has shape %v", what, label, backend.Shape(a.Shape))
+		}
+		if n >= 0 && a.Samples() != n {
+			return dataset{}, fmt.Errorf("%s has %d samples but the first input's data has %d: give every input the same samples", label, a.Samples(), n)
+		}
+		n = a.Samples()
+		want := in.Shape()
+		if len(a.Shape) != len(want) || !backend.Shape(a.Shape[1:]).Equal(want[1:]) {
+			return dataset{}, fmt.Errorf("input %d of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
+				i, in.Layer().Common().Name, want, backend.Shape(a.Shape), want[1:].WithLeading("samples"))
+		}
+	}
+	d := dataset{x: xs}
 	if y != nil {
-		if err := y.check("y"); err != nil {
-			return err
+		ys, err := y.arrays(m.OutputNames(), "output")
+		if err != nil {
+			return dataset{}, fmt.Errorf("%s: y: %w", what, err)
 		}
-		if y.Samples() != x.Samples() {
-			return fmt.Errorf("x has %d samples but y has %d: give one target per sample", x.Samples(), y.Samples())
+		for i, a := range ys {
+			h := m.compiled.heads[i]
+			label := "y"
+			if len(ys) > 1 {
+				label = fmt.Sprintf("y for output %q", h.name)
+			}
+			if err := a.check(label); err != nil {
+				return dataset{}, err
+			}
+			if a.Samples() != n {
+				return dataset{}, fmt.Errorf("x has %d samples but %s has %d: give one target per sample", n, label, a.Samples())
+			}
+			yShape := append(backend.Shape{-1}, a.Shape[1:]...)
+			if err := h.resolveMetrics(yShape, m.outputs[i].Shape()); err != nil {
+				return dataset{}, err
+			}
+			if h.loss == nil {
+				continue
+			}
+			if err := h.loss.CheckTargets(a.Data, backend.Shape(a.Shape), m.outputs[i].Shape()); err != nil {
+				if len(ys) > 1 {
+					return dataset{}, fmt.Errorf("output %q: %s: %w", h.name, h.loss.Name(), err)
+				}
+				return dataset{}, fmt.Errorf("%s: %w", h.loss.Name(), err)
+			}
 		}
-		if err := m.compiled.loss.CheckTargets(y.Data, backend.Shape(y.Shape), m.output.Shape()); err != nil {
-			return fmt.Errorf("%s: %w", m.compiled.loss.Name(), err)
-		}
+		d.y = ys
 	}
-	return m.ready()
+	return d, m.ready()
 }
 
 // Fit trains the model on (x, y), like Keras's model.fit. It stops with an
 // error when ctx is cancelled or the loss becomes NaN, returning the history
 // so far; the weights are then those of the last good step. A callback may
 // stop training early (callbacks.Model.StopTraining).
-func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History, error) {
+func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*History, error) {
 	if opts.Epochs < 0 {
 		return nil, fmt.Errorf("FitOptions.Epochs must be 0 or more, got %d", opts.Epochs)
 	}
@@ -199,28 +250,38 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 	if opts.Output == nil {
 		opts.Output = os.Stdout
 	}
-	if err := m.prepare(x, &y, "Fit"); err != nil {
+	if y == nil {
+		return nil, errors.New("Fit got no y: give the targets")
+	}
+	train, err := m.prepare(x, y, "Fit")
+	if err != nil {
 		return nil, err
 	}
 	if err := m.checkTrainable(); err != nil {
 		return nil, err
 	}
-	train, val := Data{X: x, Y: y}, opts.ValidationData
-	if val == nil && opts.ValidationSplit != 0 {
+	var val *dataset
+	switch {
+	case opts.ValidationData != nil:
+		if opts.ValidationData.Y == nil {
+			return nil, errors.New("ValidationData has no Y: give the validation targets")
+		}
+		v, err := m.prepare(opts.ValidationData.X, opts.ValidationData.Y, "validation")
+		if err != nil {
+			return nil, fmt.Errorf("validation data: %w", err)
+		}
+		val = &v
+	case opts.ValidationSplit != 0:
 		if opts.ValidationSplit < 0 || opts.ValidationSplit >= 1 {
 			return nil, fmt.Errorf("ValidationSplit must be in [0, 1), got %v", opts.ValidationSplit)
 		}
-		at := int(float64(x.Samples()) * (1 - opts.ValidationSplit))
-		if at == 0 || at == x.Samples() {
-			return nil, fmt.Errorf("ValidationSplit %v of %d samples leaves no samples on one side", opts.ValidationSplit, x.Samples())
+		n := train.samples()
+		at := int(float64(n) * (1 - opts.ValidationSplit))
+		if at == 0 || at == n {
+			return nil, fmt.Errorf("ValidationSplit %v of %d samples leaves no samples on one side", opts.ValidationSplit, n)
 		}
-		train = Data{X: x.rows(0, at), Y: y.rows(0, at)}
-		val = &Data{X: x.rows(at, x.Samples()), Y: y.rows(at, y.Samples())}
-	}
-	if val != nil {
-		if err := m.prepare(val.X, &val.Y, "validation"); err != nil {
-			return nil, fmt.Errorf("validation data: %w", err)
-		}
+		v := train.rows(at, n)
+		train, val = train.rows(0, at), &v
 	}
 	verbose, err := verbosity(opts.Verbose)
 	if err != nil {
@@ -231,7 +292,7 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 		cbs = append([]callbacks.Callback{callbacks.NewProgbar(opts.Output, verbose)}, cbs...)
 	}
 	run := m.newRun(cbs)
-	n := train.X.Samples()
+	n := train.samples()
 	steps := (n + batch - 1) / batch
 	m.resume = resumePoint{epoch: opts.InitialEpoch}
 	run.each(func(cb callbacks.Callback) { cb.OnTrainBegin(callbacks.Params{Epochs: opts.Epochs, Steps: steps}) })
@@ -291,12 +352,16 @@ func (m *Model) Fit(ctx context.Context, x, y Array, opts FitOptions) (*History,
 
 // Evaluate returns the loss and metrics on (x, y), like Keras's
 // model.evaluate.
-func (m *Model) Evaluate(ctx context.Context, x, y Array, opts EvaluateOptions) (callbacks.Logs, error) {
+func (m *Model) Evaluate(ctx context.Context, x, y ArraySet, opts EvaluateOptions) (callbacks.Logs, error) {
 	batch, err := batchSize(opts.BatchSize)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.prepare(x, &y, "Evaluate"); err != nil {
+	if y == nil {
+		return nil, errors.New("Evaluate got no y: give the targets")
+	}
+	d, err := m.prepare(x, y, "Evaluate")
+	if err != nil {
 		return nil, err
 	}
 	verbose, err := verbosity(opts.Verbose)
@@ -311,17 +376,33 @@ func (m *Model) Evaluate(ctx context.Context, x, y Array, opts EvaluateOptions) 
 		}
 		cbs = append([]callbacks.Callback{callbacks.NewProgbar(out, verbose)}, cbs...)
 	}
-	return m.newRun(cbs).evaluate(ctx, Data{X: x, Y: y}, batch)
+	return m.newRun(cbs).evaluate(ctx, d, batch)
 }
 
-// Predict returns the model's outputs for x, like Keras's model.predict.
-func (m *Model) Predict(ctx context.Context, x Array, opts PredictOptions) (Array, error) {
-	batch, err := batchSize(opts.BatchSize)
+// Predict returns the model's output for x, like Keras's model.predict.
+// For a model with several outputs, use PredictOutputs.
+func (m *Model) Predict(ctx context.Context, x ArraySet, opts PredictOptions) (Array, error) {
+	if m.Built() && len(m.outputs) > 1 {
+		return Array{}, fmt.Errorf("model %q has %d outputs %v: use PredictOutputs, which returns one Array per output", m.Name, len(m.outputs), m.OutputNames())
+	}
+	outs, err := m.PredictOutputs(ctx, x, opts)
 	if err != nil {
 		return Array{}, err
 	}
-	if err := m.prepare(x, nil, "Predict"); err != nil {
-		return Array{}, err
+	return outs[0], nil
+}
+
+// PredictOutputs returns one Array per output of the model, in the
+// model's order (OutputNames), like Keras's model.predict on a model with
+// several outputs.
+func (m *Model) PredictOutputs(ctx context.Context, x ArraySet, opts PredictOptions) ([]Array, error) {
+	batch, err := batchSize(opts.BatchSize)
+	if err != nil {
+		return nil, err
 	}
-	return m.newRun(opts.Callbacks).predict(ctx, x, batch)
+	d, err := m.prepare(x, nil, "Predict")
+	if err != nil {
+		return nil, err
+	}
+	return m.newRun(opts.Callbacks).predict(ctx, d, batch)
 }

@@ -53,40 +53,33 @@ type batchOut struct {
 // order, or all in their order when order is nil), from batch start on,
 // calling begin before and handle after each step. It is the only batch
 // loop: Fit's epochs, validation, Evaluate and Predict all go through it.
-func (r *run) runBatches(ctx context.Context, kind exeKind, d Data, order []int, batch, start int, begin func(step int), handle func(batchOut) error) error {
+func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, order []int, batch, start int, begin func(step int), handle func(batchOut) error) error {
 	m, c := r.m, r.m.compiled
-	n := d.X.Samples()
+	n := d.samples()
 	if order != nil {
 		n = len(order)
 	}
-	var xbuf, ybuf []float32
+	var g gatherer
 	for step, from := start, start*batch; from < n; step, from = step+1, from+batch {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("stopped at batch %d: %w", step+1, err)
 		}
 		begin(step)
 		to := min(from+batch, n)
-		var xb, yb Array
+		var b dataset
 		if order == nil { // contiguous samples: slice them, no copy
-			xb = d.X.rows(from, to)
-			if kind != predictStep {
-				yb = d.Y.rows(from, to)
-			}
+			b = d.rows(from, to)
 		} else {
-			idx := order[from:to]
-			xb, xbuf = d.X.gatherArray(idx, xbuf)
-			if kind != predictStep {
-				yb, ybuf = d.Y.gatherArray(idx, ybuf)
-			}
+			b = g.gather(d, order[from:to])
 		}
-		exe, err := m.executable(kind, xb.Shape, yb.Shape)
+		exe, err := m.executable(kind, b)
 		if err != nil {
-			return fmt.Errorf("compiling the %s step for batch shape %v: %w", kind, backend.Shape(xb.Shape), err)
+			return fmt.Errorf("compiling the %s step for batch shape %v: %w", kind, backend.Shape(b.x[0].Shape), err)
 		}
-		in := append(make([]backend.Tensor, 0, len(c.params)+len(c.optState)+3), c.params...)
+		in := append(make([]backend.Tensor, 0, len(c.params)+len(c.optState)+1+len(b.x)+len(b.y)), c.params...)
 		var owned []backend.Tensor // uploaded for this step only
-		upload := func(data []float32, s backend.Shape) error {
-			t, err := c.be.FromFloat32(data, s)
+		upload := func(data []float32, s []int) error {
+			t, err := c.be.FromFloat32(data, backend.Shape(s))
 			if err != nil {
 				return err
 			}
@@ -96,13 +89,12 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d Data, order []int,
 		if kind == trainStep {
 			exe.SetStep(c.iterations + 1) // its random draws depend on the step alone
 			in = append(in, c.optState...)
-			err = upload([]float32{float32(c.learningRate())}, backend.Shape{})
+			err = upload([]float32{float32(c.learningRate())}, nil)
 		}
-		if err == nil {
-			err = upload(xb.Data, xb.Shape)
-		}
-		if err == nil && kind != predictStep {
-			err = upload(yb.Data, yb.Shape)
+		for _, a := range append(b.x, b.y...) {
+			if err == nil {
+				err = upload(a.Data, a.Shape)
+			}
 		}
 		var out []backend.Tensor
 		if err == nil {
@@ -129,50 +121,56 @@ func (r *run) stats(t backend.Tensor) ([]float64, error) {
 	return v, err
 }
 
-// means accumulates the per-sample loss and metric sums of batches into
-// Keras's running means.
+// means accumulates a step's statistics into Keras's running means: the
+// first nLoss are batch means (the total loss, then each output's loss),
+// weighted by the batch size; the rest are per-sample sums (metrics).
 type means struct {
-	loss    metrics.Mean
-	metrics []metrics.Mean
-	names   []metrics.Metric
+	names []string
+	nLoss int
+	vals  []metrics.Mean
 }
 
-func newMeans(ms []metrics.Metric) *means {
-	return &means{metrics: make([]metrics.Mean, len(ms)), names: ms}
+func newMeans(heads []*head) *means {
+	names := statNames(heads)
+	nMetrics := 0
+	for _, h := range heads {
+		nMetrics += len(h.metrics)
+	}
+	return &means{names: names, nLoss: len(names) - nMetrics, vals: make([]metrics.Mean, len(names))}
 }
 
 // resume counts n earlier samples whose running logs were logs.
 func (a *means) resume(logs callbacks.Logs, n int) {
-	if v, ok := logs.Get("loss"); ok {
-		a.loss.Update(v*float64(n), n)
-	}
-	for i, m := range a.names {
-		if v, ok := logs.Get(m.Name()); ok {
-			a.metrics[i].Update(v*float64(n), n)
+	for i, name := range a.names {
+		if v, ok := logs.Get(name); ok {
+			a.vals[i].Update(v*float64(n), n)
 		}
 	}
 }
 
 func (a *means) add(stats []float64, n int) {
-	a.loss.Update(stats[0]*float64(n), n)
-	for i := range a.metrics {
-		a.metrics[i].Update(stats[1+i], n)
+	for i := range a.vals {
+		if i < a.nLoss {
+			a.vals[i].Update(stats[i]*float64(n), n)
+		} else {
+			a.vals[i].Update(stats[i], n)
+		}
 	}
 }
 
 func (a *means) logs() callbacks.Logs {
-	logs := callbacks.Logs{{Name: "loss", Value: a.loss.Result()}}
-	for i := range a.metrics {
-		logs = append(logs, callbacks.Log{Name: a.names[i].Name(), Value: a.metrics[i].Result()})
+	logs := make(callbacks.Logs, len(a.names))
+	for i, name := range a.names {
+		logs[i] = callbacks.Log{Name: name, Value: a.vals[i].Result()}
 	}
 	return logs
 }
 
 // trainEpoch trains one epoch from batch from.batch on (0, or where a
 // resumed run stopped), its running logs starting from from.logs.
-func (r *run) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch int, from resumePoint) (callbacks.Logs, error) {
+func (r *run) trainEpoch(ctx context.Context, d dataset, order []int, batch, epoch int, from resumePoint) (callbacks.Logs, error) {
 	c := r.m.compiled
-	acc := newMeans(c.metrics)
+	acc := newMeans(c.heads)
 	acc.resume(from.logs, from.batch*batch)
 	nT := len(c.trainable)
 	var logs callbacks.Logs
@@ -221,11 +219,11 @@ func (r *run) trainEpoch(ctx context.Context, d Data, order []int, batch, epoch 
 	return logs, nil
 }
 
-func (r *run) evaluate(ctx context.Context, d Data, batch int) (callbacks.Logs, error) {
+func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Logs, error) {
 	c := r.m.compiled
-	acc := newMeans(c.metrics)
+	acc := newMeans(c.heads)
 	r.each(func(cb callbacks.Callback) {
-		cb.OnTestBegin(callbacks.Params{Steps: (d.X.Samples() + batch - 1) / batch})
+		cb.OnTestBegin(callbacks.Params{Steps: (d.samples() + batch - 1) / batch})
 	})
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTestBatchBegin(step) }) }
 	err := r.runBatches(ctx, evalStep, d, nil, batch, 0, begin, func(b batchOut) error {
@@ -246,26 +244,31 @@ func (r *run) evaluate(ctx context.Context, d Data, batch int) (callbacks.Logs, 
 	return logs, nil
 }
 
-func (r *run) predict(ctx context.Context, x Array, batch int) (Array, error) {
+func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error) {
 	c := r.m.compiled
-	n := x.Samples()
-	outShape := r.m.output.Shape()
-	outShape[0] = n
-	res := Array{Shape: outShape, Data: make([]float32, 0, outShape.Size())}
+	n := d.samples()
+	res := make([]Array, len(r.m.outputs))
+	for i, o := range r.m.outputs {
+		shape := o.Shape()
+		shape[0] = n
+		res[i] = Array{Shape: shape, Data: make([]float32, 0, shape.Size())}
+	}
 	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: (n + batch - 1) / batch}) })
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(step) }) }
-	err := r.runBatches(ctx, predictStep, Data{X: x}, nil, batch, 0, begin, func(b batchOut) error {
-		v, err := c.be.ToFloat32(b.out[0])
-		c.be.Release(b.out...)
-		if err != nil {
-			return err
+	err := r.runBatches(ctx, predictStep, d, nil, batch, 0, begin, func(b batchOut) error {
+		defer c.be.Release(b.out...)
+		for i, t := range b.out {
+			v, err := c.be.ToFloat32(t)
+			if err != nil {
+				return err
+			}
+			res[i].Data = append(res[i].Data, v...)
 		}
-		res.Data = append(res.Data, v...)
 		r.each(func(cb callbacks.Callback) { cb.OnPredictBatchEnd(b.step) })
 		return nil
 	})
 	if err != nil {
-		return Array{}, err
+		return nil, err
 	}
 	r.each(func(cb callbacks.Callback) { cb.OnPredictEnd() })
 	return res, nil

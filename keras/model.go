@@ -16,9 +16,9 @@ type Model struct {
 	Name string
 
 	pending []layers.Layer // Sequential layers waiting for an input shape
-	input   *layers.KerasTensor
-	output  *layers.KerasTensor
-	nodes   []*layers.KerasTensor // every layer call, inputs first, in execution order
+	inputs  []*layers.KerasTensor
+	outputs []*layers.KerasTensor
+	nodes   []*layers.KerasTensor // every layer call, in execution order (inputs excluded)
 	weights []*layers.Weight      // every weight, in layer order
 
 	values     [][]float32 // host values of weights; nil before initialisation
@@ -50,16 +50,18 @@ func NewSequential(ls ...any) (*Model, error) {
 			if _, ok := v.Layer().(*layers.InputLayer); !ok {
 				return nil, fmt.Errorf("NewSequential: argument 0 is the output of a layer; pass layers, starting with layers.Input(...)")
 			}
-			m.input = v
+			m.inputs = []*layers.KerasTensor{v}
 		case layers.Layer:
 			if in, ok := v.(*layers.InputLayer); ok {
 				if i != 0 {
 					return nil, fmt.Errorf("NewSequential: argument %d is an InputLayer; only the first may be", i)
 				}
-				m.input = layers.Input(in.Shape...)
-				if m.input.Err() != nil {
-					return nil, m.input.Err()
+				t := layers.Input(in.Shape...)
+				if t.Err() != nil {
+					return nil, t.Err()
 				}
+				t.Layer().Common().Name = in.Name
+				m.inputs = []*layers.KerasTensor{t}
 				continue
 			}
 			m.pending = append(m.pending, v)
@@ -70,8 +72,8 @@ func NewSequential(ls ...any) (*Model, error) {
 	if len(m.pending) == 0 {
 		return nil, errors.New("NewSequential: a model needs at least one layer")
 	}
-	if m.input != nil {
-		shape := m.input.Shape()
+	if m.inputs != nil {
+		shape := m.inputs[0].Shape()
 		if err := m.Build(shape[1:]...); err != nil {
 			return nil, err
 		}
@@ -82,89 +84,133 @@ func NewSequential(ls ...any) (*Model, error) {
 // Build builds a Sequential model for samples of the given shape (without
 // the batch dimension). Models built from an Input are already built.
 func (m *Model) Build(sampleShape ...int) error {
-	if m.output != nil {
-		in := m.input.Shape()[1:]
+	if m.Built() {
+		if len(m.inputs) != 1 {
+			return fmt.Errorf("model %q has %d inputs and is built already", m.Name, len(m.inputs))
+		}
+		in := m.inputs[0].Shape()[1:]
 		if !in.Equal(sampleShape) {
-			return fmt.Errorf("model %q is built for input %v, not %v", m.Name, m.input.Shape(), append(backend.Shape{-1}, sampleShape...))
+			return fmt.Errorf("model %q is built for input %v, not %v", m.Name, m.inputs[0].Shape(), append(backend.Shape{-1}, sampleShape...))
 		}
 		return nil
 	}
-	if m.input == nil {
-		m.input = layers.Input(sampleShape...)
-		if m.input.Err() != nil {
-			return m.input.Err()
+	if m.inputs == nil {
+		t := layers.Input(sampleShape...)
+		if t.Err() != nil {
+			return t.Err()
 		}
+		m.inputs = []*layers.KerasTensor{t}
 	}
-	m.nameLayer(m.input.Layer())
-	x := m.input
+	input := m.inputs[0]
+	m.nameLayer(input.Layer())
+	x := input
 	for _, l := range m.pending {
 		m.nameLayer(l)
 		x = layers.Apply(l, x)
 		if x.Err() != nil {
-			m.input = nil
+			m.inputs = nil
 			return x.Err()
 		}
 	}
-	return m.setGraph(m.input, x)
+	return m.setGraph([]*layers.KerasTensor{input}, []*layers.KerasTensor{x})
 }
 
 // NewModel returns a functional model from its input to its output, like
 // keras.Model(inputs, outputs). It reports the first error met while the
-// layers were applied.
+// layers were applied. For several inputs or outputs, use NewFunctional.
 func NewModel(input, output *layers.KerasTensor) (*Model, error) {
 	if input == nil || output == nil {
 		return nil, errors.New("NewModel needs an input and an output")
 	}
-	if output.Err() != nil {
-		return nil, output.Err()
+	return NewFunctional([]*layers.KerasTensor{input}, []*layers.KerasTensor{output})
+}
+
+// NewFunctional returns a functional model with several inputs and
+// outputs, like keras.Model(inputs=[...], outputs=[...]). Fit, Evaluate and
+// Predict take one array per input and per output, in this order
+// (keras.Arrays) or by the input and output layers' names
+// (keras.NamedArrays).
+func NewFunctional(inputs, outputs []*layers.KerasTensor) (*Model, error) {
+	if len(inputs) == 0 || len(outputs) == 0 {
+		return nil, errors.New("NewFunctional needs at least one input and one output")
 	}
-	if _, ok := input.Layer().(*layers.InputLayer); !ok {
-		return nil, errors.New("NewModel: the input must come from layers.Input")
+	for i, out := range outputs {
+		if out == nil {
+			return nil, fmt.Errorf("output %d is nil", i)
+		}
+		if out.Err() != nil {
+			return nil, out.Err()
+		}
+	}
+	for i, in := range inputs {
+		if in == nil {
+			return nil, fmt.Errorf("input %d is nil", i)
+		}
+		if _, ok := in.Layer().(*layers.InputLayer); !ok {
+			return nil, fmt.Errorf("input %d of the model must come from layers.Input, not from layer %s", i, layers.Describe(in.Layer()))
+		}
 	}
 	m := &Model{Name: "functional"}
-	if err := m.setGraph(input, output); err != nil {
+	for _, in := range inputs {
+		m.nameLayer(in.Layer())
+	}
+	if err := m.setGraph(inputs, outputs); err != nil {
 		return nil, err
 	}
-	m.nameLayer(input.Layer())
 	for _, n := range m.nodes {
 		m.nameLayer(n.Layer())
+	}
+	if err := m.checkNames(); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
 
-// setGraph orders the layer calls from input to output and collects the
-// weights.
-func (m *Model) setGraph(input, output *layers.KerasTensor) error {
+// setGraph orders the layer calls from the inputs to the outputs and
+// collects the weights.
+func (m *Model) setGraph(inputs, outputs []*layers.KerasTensor) error {
+	isInput := map[*layers.KerasTensor]int{}
+	for i, in := range inputs {
+		if _, dup := isInput[in]; dup {
+			return fmt.Errorf("input %d is listed twice", i)
+		}
+		isInput[in] = i
+	}
 	seen := map[*layers.KerasTensor]bool{}
+	used := make([]bool, len(inputs))
 	var order []*layers.KerasTensor
-	reachesInput, foreign := false, false
+	var foreign *layers.KerasTensor
 	var visit func(t *layers.KerasTensor)
 	visit = func(t *layers.KerasTensor) {
 		if seen[t] {
 			return
 		}
 		seen[t] = true
-		for _, in := range t.Inputs() {
-			visit(in)
-		}
-		if t == input {
-			reachesInput = true
+		if i, ok := isInput[t]; ok {
+			used[i] = true
 			return
 		}
 		if _, ok := t.Layer().(*layers.InputLayer); ok {
-			foreign = true
+			foreign = t
 			return
+		}
+		for _, in := range t.Inputs() {
+			visit(in)
 		}
 		order = append(order, t)
 	}
-	visit(output)
-	if !reachesInput {
-		return errors.New("the model's output does not depend on its input")
+	for _, out := range outputs {
+		visit(out)
 	}
-	if foreign {
-		return errors.New("the model's output depends on an Input other than the model's input: models with several inputs are not supported yet")
+	if foreign != nil {
+		return fmt.Errorf("the model's outputs depend on input layer %s, which is not among the model's inputs: list it in the inputs", layers.Describe(foreign.Layer()))
 	}
-	m.input, m.output, m.nodes = input, output, order
+	for i, u := range used {
+		if !u {
+			return fmt.Errorf("input %d (%s) is not used by any output", i, layers.Describe(inputs[i].Layer()))
+		}
+	}
+	m.inputs, m.outputs, m.nodes = inputs, outputs, order
 	seenW := map[*layers.Weight]bool{}
 	m.weights = nil
 	for _, n := range order {
@@ -174,6 +220,20 @@ func (m *Model) setGraph(input, output *layers.KerasTensor) error {
 				m.weights = append(m.weights, w)
 			}
 		}
+	}
+	return nil
+}
+
+// checkNames reports two layers of one name: Keras requires unique names,
+// and kerasgo names outputs' data, losses and logs by them.
+func (m *Model) checkNames() error {
+	seen := map[string]layers.Layer{}
+	for _, l := range m.Layers() {
+		name := l.Common().Name
+		if other, dup := seen[name]; dup && other != l {
+			return fmt.Errorf("two layers are named %q (%s and %s): layer names must be unique in a model", name, other.ClassName(), l.ClassName())
+		}
+		seen[name] = l
 	}
 	return nil
 }
@@ -199,32 +259,52 @@ func (m *Model) nameLayer(l layers.Layer) {
 
 // Built reports whether the model knows its input shape and has its weights
 // declared.
-func (m *Model) Built() bool { return m.output != nil }
+func (m *Model) Built() bool { return m.outputs != nil }
 
 func (m *Model) errNotBuilt() error {
 	return fmt.Errorf("model %q is not built yet: start it with layers.Input(...), call Build, or Fit it on data first", m.Name)
 }
 
-// InputShape returns the model's input shape with -1 for the batch.
+// InputShape returns the model's input shape with -1 for the batch (the
+// first input's, for a model with several).
 func (m *Model) InputShape() (backend.Shape, error) {
 	if !m.Built() {
 		return nil, m.errNotBuilt()
 	}
-	return m.input.Shape(), nil
+	return m.inputs[0].Shape(), nil
 }
 
-// OutputShape returns the model's output shape with -1 for the batch.
+// OutputShape returns the model's output shape with -1 for the batch (the
+// first output's, for a model with several).
 func (m *Model) OutputShape() (backend.Shape, error) {
 	if !m.Built() {
 		return nil, m.errNotBuilt()
 	}
-	return m.output.Shape(), nil
+	return m.outputs[0].Shape(), nil
 }
 
-// Layers returns the model's layers in execution order, the input layer
+// InputNames returns the names of the model's input layers, in order.
+func (m *Model) InputNames() []string { return tensorNames(m.inputs) }
+
+// OutputNames returns the names of the model's outputs (their layers'
+// names, as Keras's model.output_names), in order.
+func (m *Model) OutputNames() []string { return tensorNames(m.outputs) }
+
+func tensorNames(ts []*layers.KerasTensor) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Layer().Common().Name
+	}
+	return out
+}
+
+// Layers returns the model's layers in execution order, the input layers
 // first; a layer applied more than once is listed once.
 func (m *Model) Layers() []layers.Layer {
-	out := []layers.Layer{m.input.Layer()}
+	var out []layers.Layer
+	for _, in := range m.inputs {
+		out = append(out, in.Layer())
+	}
 	seen := map[layers.Layer]bool{}
 	for _, n := range m.nodes {
 		if l := n.Layer(); !seen[l] {
@@ -244,21 +324,25 @@ func (m *Model) CountParams() int {
 	return n
 }
 
-// forward computes the model's output from x with the given weight values.
-func (m *Model) forward(b backend.Builder, weights []backend.Value, x backend.Value, training bool) backend.Value {
-	out, _ := m.forwardWithUpdates(b, weights, x, training)
-	return out
+// forward computes the model's outputs from its inputs xs with the given
+// weight values.
+func (m *Model) forward(b backend.Builder, weights []backend.Value, xs []backend.Value, training bool) []backend.Value {
+	outs, _ := m.forwardWithUpdates(b, weights, xs, training)
+	return outs
 }
 
 // forwardWithUpdates also returns the new values layers assigned to
 // non-trainable weights (layers.Context.Assign) in a training step.
-func (m *Model) forwardWithUpdates(b backend.Builder, weights []backend.Value, x backend.Value, training bool) (backend.Value, map[*layers.Weight]backend.Value) {
+func (m *Model) forwardWithUpdates(b backend.Builder, weights []backend.Value, xs []backend.Value, training bool) ([]backend.Value, map[*layers.Weight]backend.Value) {
 	values := make(map[*layers.Weight]backend.Value, len(weights))
 	for i, w := range m.weights {
 		values[w] = weights[i]
 	}
 	ctx := layers.NewContext(b, training, values)
-	vals := map[*layers.KerasTensor]backend.Value{m.input: x}
+	vals := make(map[*layers.KerasTensor]backend.Value, len(m.nodes)+len(xs))
+	for i, in := range m.inputs {
+		vals[in] = xs[i]
+	}
 	for _, n := range m.nodes {
 		in := make([]backend.Value, len(n.Inputs()))
 		for i, t := range n.Inputs() {
@@ -270,5 +354,9 @@ func (m *Model) forwardWithUpdates(b backend.Builder, weights []backend.Value, x
 		}
 		vals[n] = n.Layer().Call(c, in)
 	}
-	return vals[m.output], ctx.Updates()
+	outs := make([]backend.Value, len(m.outputs))
+	for i, o := range m.outputs {
+		outs[i] = vals[o]
+	}
+	return outs, ctx.Updates()
 }

@@ -9,22 +9,24 @@ import (
 // form of DESIGN.md: every tensor they read is an input and every tensor
 // they change is an output.
 //
-//	train:   (params, optState, lr, x, y) -> (stats, trainable params', optState', assigned state')
-//	eval:    (params, x, y)               -> (stats)
-//	predict: (params, x)                  -> (yPred)
+//	train:   (params, optState, lr, xs, ys) -> (stats, trainable params', optState', assigned state')
+//	eval:    (params, xs, ys)               -> (stats)
+//	predict: (params, xs)                   -> (yPreds)
 //
-// stats is one vector [loss, metric sums...], so that the loop reads a
-// step's scalars back in one copy. The learning rate is an input, not a
-// constant, so that callbacks can change it between steps.
+// xs holds one tensor per model input and ys one per output. stats is one
+// vector [loss, output losses..., metric sums...] (see statNames), so that
+// the loop reads a step's scalars back in one copy. The learning rate is
+// an input, not a constant, so that callbacks can change it between steps.
 
 func (m *Model) trainFunc() backend.Func {
 	c := m.compiled
-	nP, nS := len(m.weights), len(c.optSpecs)
+	nP, nS, nX := len(m.weights), len(c.optSpecs), len(m.inputs)
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		params, state, lr, x, y := in[:nP], in[nP:nP+nS], in[nP+nS], in[nP+nS+1], in[nP+nS+2]
-		pred, updates := m.forwardWithUpdates(b, params, x, true)
-		loss := c.loss.Compute(b, y, pred)
-		out := []backend.Value{m.stats(b, loss, y, pred)}
+		params, state, lr := in[:nP], in[nP:nP+nS], in[nP+nS]
+		xs, ys := in[nP+nS+1:nP+nS+1+nX], in[nP+nS+1+nX:]
+		preds, updates := m.forwardWithUpdates(b, params, xs, true)
+		loss, stats := m.lossAndStats(b, ys, preds)
+		out := []backend.Value{stats}
 		trainable := make([]backend.Value, len(c.trainable))
 		for k, i := range c.trainable {
 			trainable[k] = params[i]
@@ -48,20 +50,60 @@ func (m *Model) trainFunc() backend.Func {
 }
 
 func (m *Model) evalFunc() backend.Func {
-	c := m.compiled
-	nP := len(m.weights)
+	nP, nX := len(m.weights), len(m.inputs)
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		params, x, y := in[:nP], in[nP], in[nP+1]
-		pred := m.forward(b, params, x, false)
-		loss := c.loss.Compute(b, y, pred)
-		return []backend.Value{m.stats(b, loss, y, pred)}, nil
+		params, xs, ys := in[:nP], in[nP:nP+nX], in[nP+nX:]
+		_, stats := m.lossAndStats(b, ys, m.forward(b, params, xs, false))
+		return []backend.Value{stats}, nil
 	}
 }
 
-// stats packs the loss and the metric sums into one vector: the sum of
-// each scalar times its unit vector.
-func (m *Model) stats(b backend.Builder, loss, y, pred backend.Value) backend.Value {
-	vals := append([]backend.Value{loss}, m.metricSums(b, y, pred)...)
+func (m *Model) predictFunc() backend.Func {
+	nP := len(m.weights)
+	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		return m.forward(b, in[:nP], in[nP:], false), nil
+	}
+}
+
+// lossAndStats returns the loss training minimises (the sum of each
+// output's loss times its weight, as Keras's CompileLoss) and the step's
+// statistics packed into one vector in statNames' order: the total loss,
+// each output's unweighted loss when several outputs have one, then each
+// output's metric sums.
+func (m *Model) lossAndStats(b backend.Builder, ys, preds []backend.Value) (backend.Value, backend.Value) {
+	heads := m.compiled.heads
+	var total backend.Value
+	var outputLosses, vals []backend.Value
+	for i, h := range heads {
+		if h.loss == nil {
+			continue
+		}
+		l := h.loss.Compute(b, ys[i], preds[i])
+		outputLosses = append(outputLosses, l)
+		if h.weight != 1 {
+			l = b.Mul(l, b.Scalar(h.weight))
+		}
+		if total == nil {
+			total = l
+		} else {
+			total = b.Add(total, l)
+		}
+	}
+	vals = append(vals, total)
+	if len(outputLosses) > 1 {
+		vals = append(vals, outputLosses...)
+	}
+	for i, h := range heads {
+		for _, mt := range h.metrics {
+			vals = append(vals, b.Sum(mt.Compute(b, ys[i], preds[i])))
+		}
+	}
+	return total, pack(b, vals)
+}
+
+// pack makes one vector of scalars: the sum of each scalar times its unit
+// vector (the op set has no concatenation).
+func pack(b backend.Builder, vals []backend.Value) backend.Value {
 	k := len(vals)
 	var out backend.Value
 	for i, v := range vals {
@@ -77,27 +119,12 @@ func (m *Model) stats(b backend.Builder, loss, y, pred backend.Value) backend.Va
 	return out
 }
 
-func (m *Model) predictFunc() backend.Func {
-	nP := len(m.weights)
-	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		return []backend.Value{m.forward(b, in[:nP], in[nP], false)}, nil
-	}
-}
-
-func (m *Model) metricSums(b backend.Builder, y, pred backend.Value) []backend.Value {
-	out := make([]backend.Value, len(m.compiled.metrics))
-	for i, mt := range m.compiled.metrics {
-		out[i] = b.Sum(mt.Compute(b, y, pred))
-	}
-	return out
-}
-
-// executable returns the compiled step of a kind for a batch shape,
+// executable returns the compiled step of a kind for a batch's shapes,
 // compiling it on first use. One entry per batch size: the smaller last
 // batch of an epoch gets its own entry and is trained, not dropped.
-func (m *Model) executable(kind exeKind, x, y backend.Shape) (backend.Executable, error) {
+func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) {
 	c := m.compiled
-	key := exeKey{kind: kind, batch: x[0]}
+	key := exeKey{kind: kind, batch: d.x[0].Shape[0]}
 	if e, ok := c.exes[key]; ok {
 		return e, nil
 	}
@@ -118,9 +145,13 @@ func (m *Model) executable(kind exeKind, x, y backend.Shape) (backend.Executable
 	case predictStep:
 		fn = m.predictFunc()
 	}
-	specs = append(specs, backend.Spec{Shape: x, DType: backend.Float32})
+	for _, a := range d.x {
+		specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: backend.Float32})
+	}
 	if kind != predictStep {
-		specs = append(specs, backend.Spec{Shape: y, DType: backend.Float32})
+		for _, a := range d.y {
+			specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: backend.Float32})
+		}
 	}
 	e, err := c.be.Compile(fn, specs, backend.CompileOptions{Seed: c.opts.Seed + int64(key.batch)*7919 + int64(kind)})
 	if err != nil {

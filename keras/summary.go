@@ -7,54 +7,29 @@ import (
 
 // Summary returns Keras's model summary table: each layer's name, class,
 // output shape and parameter count, then the totals, with the same counts
-// Keras gives.
+// Keras gives. A functional model that is not a plain chain of layers
+// (several inputs or outputs, a layer used twice, a layer with several
+// inputs) gets Keras's "Connected to" column and a row per input layer.
 func (m *Model) Summary() (string, error) {
 	if !m.Built() {
 		return "", m.errNotBuilt()
 	}
-	const width = 65
-	positions := []int{29, 55, 65}
-	// row follows Keras's print_row: each cell ends at its position, leaves
-	// two spaces before the next, and wraps onto further lines if too long.
-	row := func(fields ...string) string {
-		var out strings.Builder
-		for more := true; more; {
-			more = false
-			line := ""
-			for i, f := range fields {
-				start, space := 0, 2
-				if i > 0 {
-					start = positions[i-1]
-				}
-				if i == len(positions)-1 {
-					space = 0
-				}
-				cut := min(positions[i]-start-space, len(f))
-				if i == 0 {
-					line += " "
-				}
-				line += f[:cut] + strings.Repeat(" ", space)
-				fields[i] = f[cut:]
-				more = more || fields[i] != ""
-				line += strings.Repeat(" ", max(positions[i]-len(line), 0))
-			}
-			out.WriteString(line + "\n")
-		}
-		return out.String()
+	chain := m.sequentialLike()
+	width, positions := 65, []int{29, 55, 65}
+	header := []string{"Layer (type)", "Output Shape", "Param #"}
+	if !chain {
+		width, positions = 98, []int{33, 55, 67, 98}
+		header = append(header, "Connected to")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Model: %q\n", m.Name)
 	b.WriteString(strings.Repeat("_", width) + "\n")
-	b.WriteString(row("Layer (type)", "Output Shape", "Param #"))
+	b.WriteString(summaryRow(positions, header...))
 	b.WriteString(strings.Repeat("=", width) + "\n")
-	for i, n := range m.nodes {
-		l := n.Layer()
-		params := 0
-		for _, w := range l.Common().Weights() {
-			params += w.Shape.Size()
-		}
-		b.WriteString(row(fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), n.Shape().String(), fmt.Sprint(params)))
-		if i < len(m.nodes)-1 {
+	rows := m.summaryRows(chain)
+	for i, r := range rows {
+		b.WriteString(summaryRow(positions, r[:len(positions)]...))
+		if i < len(rows)-1 {
 			b.WriteString(strings.Repeat(" ", width) + "\n")
 		}
 	}
@@ -69,6 +44,93 @@ func (m *Model) Summary() (string, error) {
 	fmt.Fprintf(&b, "Non-trainable params: %d (%s)\n", total-trainable, memorySize((total-trainable)*4))
 	b.WriteString(strings.Repeat("_", width) + "\n")
 	return b.String(), nil
+}
+
+// sequentialLike reports whether the model is a chain of layers, each
+// called once on the one before: Keras then prints it without the
+// "Connected to" column.
+func (m *Model) sequentialLike() bool {
+	if m.sequential {
+		return true
+	}
+	if len(m.inputs) != 1 || len(m.outputs) != 1 {
+		return false
+	}
+	prev := m.inputs[0]
+	seen := map[any]bool{}
+	for _, n := range m.nodes {
+		if len(n.Inputs()) != 1 || n.Inputs()[0] != prev || seen[n.Layer()] {
+			return false
+		}
+		seen[n.Layer()] = true
+		prev = n
+	}
+	return true
+}
+
+// summaryRows returns one row per layer, in order of first use: name
+// (class), output shape (of its last call, as Keras), parameter count and
+// its inputs as Keras's "layer[node][tensor]" (with input layers' rows
+// when not a chain).
+func (m *Model) summaryRows(chain bool) [][4]string {
+	var rows [][4]string
+	if !chain {
+		for _, in := range m.inputs {
+			l := in.Layer()
+			rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), in.Shape().String(), "0", "-"})
+		}
+	}
+	row := map[any]int{}
+	for _, n := range m.nodes {
+		l := n.Layer()
+		var conns []string
+		for _, t := range n.Inputs() {
+			conns = append(conns, fmt.Sprintf("%s[%d][0]", t.Layer().Common().Name, m.nodeIndex(t)))
+		}
+		if i, seen := row[l]; seen {
+			rows[i][1] = n.Shape().String()
+			rows[i][3] += ", " + strings.Join(conns, ", ")
+			continue
+		}
+		params := 0
+		for _, w := range l.Common().Weights() {
+			params += w.Shape.Size()
+		}
+		row[l] = len(rows)
+		rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), n.Shape().String(), fmt.Sprint(params), strings.Join(conns, ", ")})
+	}
+	return rows
+}
+
+// summaryRow follows Keras's print_row: each cell ends at its position,
+// leaves two spaces before the next, and wraps onto further lines if too
+// long.
+func summaryRow(positions []int, fields ...string) string {
+	fields = append([]string(nil), fields...)
+	var out strings.Builder
+	for more := true; more; {
+		more = false
+		line := ""
+		for i, f := range fields {
+			start, space := 0, 2
+			if i > 0 {
+				start = positions[i-1]
+			}
+			if i == len(positions)-1 {
+				space = 0
+			}
+			cut := min(positions[i]-start-space, len(f))
+			if i == 0 {
+				line += " "
+			}
+			line += f[:cut] + strings.Repeat(" ", space)
+			fields[i] = f[cut:]
+			more = more || fields[i] != ""
+			line += strings.Repeat(" ", max(positions[i]-len(line), 0))
+		}
+		out.WriteString(line + "\n")
+	}
+	return out.String()
 }
 
 // memorySize formats bytes as Keras does: "4.58 MB", "0.00 Byte".

@@ -185,7 +185,12 @@ func (b *BackupAndRestore) OnTrainEnd(Logs) {
 	if b.err != nil || b.KeepBackup {
 		return
 	}
-	files, _ := filepath.Glob(filepath.Join(b.Dir, "backup-epoch*.weights.h5"))
+	var files []string
+	// Backups, and the temporary files of a write a kill interrupted.
+	for _, pattern := range []string{"backup-epoch*.weights.h5", ".backup-epoch*.weights.h5.tmp-*", "." + backupMetadata + ".tmp-*"} {
+		found, _ := filepath.Glob(filepath.Join(b.Dir, pattern))
+		files = append(files, found...)
+	}
 	files = append(files, filepath.Join(b.Dir, backupMetadata))
 	for _, f := range files {
 		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {

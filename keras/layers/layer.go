@@ -249,3 +249,21 @@ func (c *Base) addKernelAndBias(kshape backend.Shape, units int, kernelInit, bia
 	bias, err = c.AddWeight("bias", backend.Shape{units}, binit)
 	return kernel, bias, err
 }
+
+// Named sets l's name (Keras's name= argument) and returns l, for use in
+// a literal: layers.Named("priority", &layers.Dense{Units: 1}). In a
+// model with several outputs, the output layers' names name the outputs'
+// data, losses and logs.
+func Named[L Layer](name string, l L) L {
+	l.Common().Name = name
+	return l
+}
+
+// NamedInput returns a model input called name, like
+// keras.Input(shape=..., name=...): with several inputs, Fit, Evaluate
+// and Predict can take the data by these names (keras.NamedArrays).
+func NamedInput(name string, shape ...int) *KerasTensor {
+	t := Input(shape...)
+	t.layer.Common().Name = name
+	return t
+}

@@ -3,11 +3,14 @@ package metrics
 import (
 	"fmt"
 
+	"github.com/kerasgo/kerasgo/keras/backend"
+
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Serialize returns a metric as Keras's compile_config holds it: its name
-// (Keras resolves "accuracy" from the loss, as kerasgo does).
+// (Keras resolves "accuracy" from the shapes of targets and output, as
+// kerasgo does).
 func Serialize(m Metric) (any, error) {
 	switch m.(type) {
 	case CategoricalAccuracy, SparseCategoricalAccuracy, BinaryAccuracy, MeanAbsoluteError, MeanSquaredError, funcMetric:
@@ -24,7 +27,7 @@ func Deserialize(v any) (string, error) {
 		return "", fmt.Errorf("cannot read metric %v", v)
 	}
 	if cfg == nil {
-		if _, err := Get(class, "", []int{-1, 2}); err != nil {
+		if _, err := Get(class, backend.Shape{-1, 2}, backend.Shape{-1, 2}); err != nil {
 			return "", err
 		}
 		return class, nil

@@ -15,17 +15,19 @@ type Metric interface {
 }
 
 // Get returns the metric a Keras name denotes. "accuracy" (or "acc")
-// becomes binary, sparse categorical or categorical accuracy depending on
-// the loss and the output, as Keras decides: pass the loss name and the
-// model's output shape.
-func Get(name, loss string, outShape backend.Shape) (Metric, error) {
+// becomes binary, sparse categorical or categorical accuracy from the
+// shapes of the targets and the output (batch dimension first), by Keras
+// 3's rule (compile_utils.is_binary_or_sparse_categorical): binary when
+// the output has one value per sample, sparse when the targets have a
+// lower rank than the output or one value against several outputs.
+func Get(name string, yTrue, yPred backend.Shape) (Metric, error) {
 	switch name {
 	case "accuracy", "acc":
-		last := outShape[len(outShape)-1]
+		tLast, pLast := yTrue[len(yTrue)-1], yPred[len(yPred)-1]
 		switch {
-		case loss == "binary_crossentropy" || last == 1:
+		case pLast == 1:
 			return BinaryAccuracy{Label: name}, nil
-		case loss == "sparse_categorical_crossentropy":
+		case len(yTrue) < len(yPred) || tLast == 1:
 			return SparseCategoricalAccuracy{Label: name}, nil
 		default:
 			return CategoricalAccuracy{Label: name}, nil

@@ -55,25 +55,26 @@ func TestMeanIsStateful(t *testing.T) {
 
 func TestGetResolvesAccuracyLikeKeras(t *testing.T) {
 	cases := []struct {
-		loss string
-		out  backend.Shape
-		want string
+		yTrue, yPred backend.Shape
+		want         string
 	}{
-		{"categorical_crossentropy", backend.Shape{-1, 10}, "metrics.CategoricalAccuracy"},
-		{"sparse_categorical_crossentropy", backend.Shape{-1, 10}, "metrics.SparseCategoricalAccuracy"},
-		{"binary_crossentropy", backend.Shape{-1, 3}, "metrics.BinaryAccuracy"},
-		{"mse", backend.Shape{-1, 1}, "metrics.BinaryAccuracy"},
+		{backend.Shape{-1, 10}, backend.Shape{-1, 10}, "metrics.CategoricalAccuracy"},
+		{backend.Shape{-1}, backend.Shape{-1, 10}, "metrics.SparseCategoricalAccuracy"},
+		{backend.Shape{-1, 1}, backend.Shape{-1, 10}, "metrics.SparseCategoricalAccuracy"},
+		{backend.Shape{-1, 1}, backend.Shape{-1, 1}, "metrics.BinaryAccuracy"},
+		{backend.Shape{-1}, backend.Shape{-1, 1}, "metrics.BinaryAccuracy"},
+		{backend.Shape{-1, 3}, backend.Shape{-1, 3}, "metrics.CategoricalAccuracy"}, // Keras 3, even for multi-label
 	}
 	for _, c := range cases {
-		m, err := metrics.Get("accuracy", c.loss, c.out)
+		m, err := metrics.Get("accuracy", c.yTrue, c.yPred)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := typeName(m); got != c.want || m.Name() != "accuracy" {
-			t.Errorf("accuracy with %s: %s named %q, want %s named accuracy", c.loss, got, m.Name(), c.want)
+			t.Errorf("accuracy for targets %v and output %v: %s named %q, want %s named accuracy", c.yTrue, c.yPred, got, m.Name(), c.want)
 		}
 	}
-	if _, err := metrics.Get("f1", "mse", backend.Shape{-1, 1}); err == nil || !strings.Contains(err.Error(), "unknown metric") {
+	if _, err := metrics.Get("f1", backend.Shape{-1}, backend.Shape{-1, 1}); err == nil || !strings.Contains(err.Error(), "unknown metric") {
 		t.Errorf("unknown metric: %v", err)
 	}
 }

@@ -1,0 +1,240 @@
+package keras
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/losses"
+	"github.com/kerasgo/kerasgo/keras/metrics"
+)
+
+// head is what Compile attaches to one output of the model: its loss
+// (nil: the output is not trained, as Keras's loss=None for it), the
+// loss's weight in the total (Keras's loss_weights), and its metrics.
+// This is Keras's CompileLoss and CompileMetrics, flattened per output.
+type head struct {
+	name    string // the output layer's name
+	loss    losses.Loss
+	weight  float64
+	specs   []any            // metrics as given (names resolved in ready)
+	metrics []metrics.Metric // resolved once the output shape is known
+}
+
+// resolveHeads turns CompileOptions' Loss, LossWeights, Metrics and
+// OutputMetrics into one head per output, following Keras 3's rules: a
+// single loss applies to every output; a list is by position and a map by
+// output name; with several outputs, Metrics must have one entry per
+// output.
+func resolveHeads(opts CompileOptions, names []string) ([]*head, error) {
+	heads := make([]*head, len(names))
+	index := map[string]int{}
+	for i, n := range names {
+		heads[i] = &head{name: n, weight: 1}
+		index[n] = i
+	}
+	byName := func(what, key string) (int, error) {
+		i, ok := index[key]
+		if !ok {
+			return 0, fmt.Errorf("%s names output %q, but the model's outputs are %v", what, key, names)
+		}
+		return i, nil
+	}
+	// Losses.
+	switch l := opts.Loss.(type) {
+	case nil:
+		return nil, fmt.Errorf("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\"")
+	case []any:
+		if len(l) != len(names) {
+			return nil, fmt.Errorf("the Loss list has %d losses but the model has %d outputs %v: give one per output (nil for an output not trained), a map by output name, or one loss for all", len(l), len(names), names)
+		}
+		for i, v := range l {
+			if err := heads[i].setLoss(v); err != nil {
+				return nil, err
+			}
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(l) {
+			i, err := byName("Loss", k)
+			if err != nil {
+				return nil, err
+			}
+			if err := heads[i].setLoss(l[k]); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		for _, h := range heads {
+			if err := h.setLoss(l); err != nil {
+				return nil, err
+			}
+		}
+	}
+	trained := false
+	for _, h := range heads {
+		trained = trained || h.loss != nil
+	}
+	if !trained {
+		return nil, fmt.Errorf("no output has a loss: give a loss for at least one output")
+	}
+	// Loss weights.
+	switch w := opts.LossWeights.(type) {
+	case nil:
+	case float64:
+		if len(names) != 1 {
+			return nil, fmt.Errorf("LossWeights is one number but the model has %d outputs %v: give a []float64 or a map[string]float64", len(names), names)
+		}
+		heads[0].weight = w
+	case []float64:
+		if len(w) != len(names) {
+			return nil, fmt.Errorf("LossWeights has %d weights but the model has %d outputs %v", len(w), len(names), names)
+		}
+		for i, v := range w {
+			heads[i].weight = v
+		}
+	case map[string]float64:
+		for k, v := range w {
+			i, err := byName("LossWeights", k)
+			if err != nil {
+				return nil, err
+			}
+			heads[i].weight = v
+		}
+	default:
+		return nil, fmt.Errorf("LossWeights is a %T: give a float64 (one output), a []float64 or a map[string]float64 by output name", opts.LossWeights)
+	}
+	// Metrics.
+	if len(names) == 1 {
+		heads[0].specs = append(heads[0].specs, opts.Metrics...)
+	} else if len(opts.Metrics) > 0 {
+		if len(opts.Metrics) != len(names) {
+			return nil, fmt.Errorf("for a model with several outputs, Metrics given as a list must have one entry per output (a metric, a []any of metrics, or nil), as in Keras: got %d entries for %d outputs %v; or use OutputMetrics by output name", len(opts.Metrics), len(names), names)
+		}
+		for i, v := range opts.Metrics {
+			switch e := v.(type) {
+			case nil:
+			case []any:
+				heads[i].specs = append(heads[i].specs, e...)
+			default:
+				heads[i].specs = append(heads[i].specs, e)
+			}
+		}
+	}
+	for _, k := range sortedKeys(opts.OutputMetrics) {
+		i, err := byName("OutputMetrics", k)
+		if err != nil {
+			return nil, err
+		}
+		heads[i].specs = append(heads[i].specs, opts.OutputMetrics[k]...)
+	}
+	for _, h := range heads {
+		if err := h.checkMetrics(); err != nil {
+			return nil, err
+		}
+	}
+	return heads, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// setLoss resolves one output's loss: a Keras name, a losses.Loss, a
+// function, or nil (not trained).
+func (h *head) setLoss(v any) error {
+	var err error
+	switch l := v.(type) {
+	case nil:
+		h.loss = nil
+	case string:
+		h.loss, err = losses.Get(l)
+	case losses.Loss:
+		h.loss = l
+	case func(backend.Builder, backend.Value, backend.Value) backend.Value:
+		h.loss = losses.FromFunc(l)
+	case losses.Func:
+		h.loss = losses.FromFunc(l)
+	default:
+		err = fmt.Errorf("the loss is a %T: give a name such as \"mse\", a losses.Loss or a function", l)
+	}
+	return err
+}
+
+// checkMetrics checks the metrics' names (with a placeholder shape: they
+// are resolved in ready, when the output shape is known) and wraps
+// functions.
+func (h *head) checkMetrics() error {
+	for i, mt := range h.specs {
+		switch v := mt.(type) {
+		case string:
+			if _, err := metrics.Get(v, backend.Shape{-1, 2}, backend.Shape{-1, 2}); err != nil {
+				return err
+			}
+		case metrics.Metric:
+		case func(backend.Builder, backend.Value, backend.Value) backend.Value:
+			h.specs[i] = metrics.FromFunc(v)
+		case metrics.Func:
+			h.specs[i] = metrics.FromFunc(v)
+		default:
+			return fmt.Errorf("metric %d is a %T: give a name such as \"accuracy\", a metrics.Metric or a function", i, mt)
+		}
+	}
+	return nil
+}
+
+// resolveMetrics turns the metric names into metrics for targets of shape
+// yTrue and an output of shape yPred ("accuracy" depends on both, as in
+// Keras). The first data seen decides, as Keras builds its metrics once.
+func (h *head) resolveMetrics(yTrue, yPred backend.Shape) error {
+	if h.metrics != nil {
+		return nil
+	}
+	h.metrics = []metrics.Metric{}
+	for _, mt := range h.specs {
+		switch v := mt.(type) {
+		case string:
+			r, err := metrics.Get(v, yTrue, yPred)
+			if err != nil {
+				return err
+			}
+			h.metrics = append(h.metrics, r)
+		case metrics.Metric:
+			h.metrics = append(h.metrics, v)
+		}
+	}
+	return nil
+}
+
+// statNames returns the names of a step's statistics, in the order the
+// step packs them: the total loss, each output's loss when more than one
+// output has a loss (Keras's "<output>_loss"), then each output's metrics
+// ("<output>_<metric>" with several outputs).
+func statNames(heads []*head) []string {
+	names := []string{"loss"}
+	var withLoss []*head
+	for _, h := range heads {
+		if h.loss != nil {
+			withLoss = append(withLoss, h)
+		}
+	}
+	if len(withLoss) > 1 {
+		for _, h := range withLoss {
+			names = append(names, h.name+"_loss")
+		}
+	}
+	for _, h := range heads {
+		for _, mt := range h.metrics {
+			if len(heads) > 1 {
+				names = append(names, h.name+"_"+mt.Name())
+			} else {
+				names = append(names, mt.Name())
+			}
+		}
+	}
+	return names
+}
