@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/internal/models"
@@ -206,6 +207,27 @@ func TestSameSeedSameTraining(t *testing.T) {
 	for i := range a {
 		if a[i] != b[i] {
 			t.Fatalf("two runs with the same seeds: losses %v and %v", a, b)
+		}
+	}
+}
+
+// The demo's small ResNet, with Keras's parameter counts worked out from
+// its formulas: convolutions without bias 3*3*in*out (144, 2304, 2304,
+// 4608, 9216, 9216), BatchNormalization 4 per channel of which the moving
+// mean and variance are not trainable ((16+16+16+32+32+32)*2 = 288), and
+// Dense 32*10+10 = 330.
+func TestResNetSummaryCounts(t *testing.T) {
+	m, err := models.New("resnet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Summary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Total params: 28698 ", "Trainable params: 28410 ", "Non-trainable params: 288 ", "Connected to", "add (Add)", "batch_normalization[0][0]"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("Summary lacks %q:\n%s", want, s)
 		}
 	}
 }

@@ -219,6 +219,14 @@ func scalarMaxMin(a, b *G.Node, max bool) (backend.Value, error) {
 	return wrap(G.Add(base, step))
 }
 
+func (o *graphOps) Concat(xs []backend.Value, axis int, _ backend.Shape) (backend.Value, error) {
+	ns := make(G.Nodes, len(xs))
+	for i, x := range xs {
+		ns[i] = node(x)
+	}
+	return wrap(G.Concat(axis, ns...))
+}
+
 func (o *graphOps) MatMul(a, b backend.Value) (backend.Value, error) {
 	return wrap(G.Mul(node(a), node(b)))
 }

@@ -286,6 +286,15 @@ func (o *eagerOps) Reshape(x backend.Value, s backend.Shape) (backend.Value, err
 	return o.keep(r, err, s)
 }
 
+func (o *eagerOps) Concat(xs []backend.Value, axis int, out backend.Shape) (backend.Value, error) {
+	parts := make([]*ts.Tensor, len(xs))
+	for i, x := range xs {
+		parts[i] = o.tv(x)
+	}
+	r, err := ts.Cat(parts, int64(axis))
+	return o.keep(r, err, out)
+}
+
 // reshape is Reshape, also to a scalar shape (gotch's Reshape cannot take
 // an empty shape).
 func reshape(t *ts.Tensor, s backend.Shape) (*ts.Tensor, error) {

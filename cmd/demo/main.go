@@ -32,7 +32,7 @@ import (
 func main() {
 	var (
 		backendName = flag.String("backend", "", "engine, e.g. gorgonia or libtorch:cuda (default: $KERASGO_BACKEND, ~/.kerasgo/kerasgo.json, gorgonia)")
-		modelName   = flag.String("model", "mlp", "mlp or cnn")
+		modelName   = flag.String("model", "mlp", "mlp, cnn or resnet")
 		dataset     = flag.String("dataset", "auto", "mnist, fashion, or auto (MNIST if it is here or can be downloaded, else Fashion-MNIST)")
 		epochs      = flag.Int("epochs", 1, "training epochs")
 		batchSize   = flag.Int("batch-size", 128, "samples per training step")

@@ -75,6 +75,9 @@ type Builder interface {
 	Mean(x Value, axes ...int) Value
 	// Reshape returns x with a new shape of the same size.
 	Reshape(x Value, s Shape) Value
+	// Concat joins xs along axis (negative counts from the end); their
+	// other dimensions must agree.
+	Concat(axis int, xs ...Value) Value
 
 	// Conv2D convolves x (batch, height, width, inChannels) with kernel
 	// (kernelH, kernelW, inChannels, outChannels), Keras's channels_last

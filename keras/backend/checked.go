@@ -172,6 +172,42 @@ func (c *checked) Reshape(x Value, s Shape) Value {
 	return c.call("Reshape", s, func() (Value, error) { return c.ops.Reshape(x, s.Clone()) })
 }
 
+func (c *checked) Concat(axis int, xs ...Value) Value {
+	if !c.ok(xs...) {
+		return failed{shape: shapeOf(firstOr(xs)), dtype: c.ops.DType()}
+	}
+	if len(xs) == 0 {
+		return c.fail(Shape{}, "Concat needs at least one operand")
+	}
+	out, err := ConcatShape(axis, shapesOf(xs)...)
+	if err != nil {
+		return c.fail(xs[0].Shape(), "%w", err)
+	}
+	if len(xs) == 1 {
+		return xs[0]
+	}
+	a := axis
+	if a < 0 {
+		a += len(out)
+	}
+	return c.call("Concat", out, func() (Value, error) { return c.ops.Concat(xs, a, out) })
+}
+
+func firstOr(xs []Value) Value {
+	if len(xs) == 0 {
+		return nil
+	}
+	return xs[0]
+}
+
+func shapesOf(xs []Value) []Shape {
+	out := make([]Shape, len(xs))
+	for i, x := range xs {
+		out[i] = x.Shape()
+	}
+	return out
+}
+
 func (c *checked) Conv2D(x, k Value, o ConvOptions) Value {
 	if !c.ok(x, k) {
 		return failed{shape: shapeOf(x), dtype: c.ops.DType()}

@@ -72,6 +72,9 @@ type Ops interface {
 	// Reduce gets normalised, distinct axes (at least one).
 	Reduce(op ReduceOp, x Value, axes []int) (Value, error)
 	Reshape(x Value, s Shape) (Value, error)
+	// Concat gets at least two operands, a normalised axis and the output
+	// shape.
+	Concat(xs []Value, axis int, out Shape) (Value, error)
 	// Conv2D gets normalised options and the output shape.
 	Conv2D(x, kernel Value, o ConvOptions, out Shape) (Value, error)
 	// MaxPool2D gets normalised options and the output shape.

@@ -134,6 +134,39 @@ func Conv2DShape(x, k Shape, o ConvOptions) (Shape, error) {
 	return Shape{x[0], h, w, k[3]}, nil
 }
 
+// ConcatShape returns the shape of Concat(axis, xs...): xs joined along
+// axis (negative counts from the end), every other dimension equal.
+func ConcatShape(axis int, xs ...Shape) (Shape, error) {
+	if len(xs) == 0 {
+		return nil, fmt.Errorf("Concat needs at least one operand")
+	}
+	rank := len(xs[0])
+	a := axis
+	if a < 0 {
+		a += rank
+	}
+	if a < 0 || a >= rank {
+		return nil, fmt.Errorf("Concat axis %d is out of range for rank-%d operands %v", axis, rank, xs[0])
+	}
+	out := xs[0].Clone()
+	for _, s := range xs[1:] {
+		if len(s) != rank {
+			return nil, fmt.Errorf("Concat needs operands of one rank; got %v and %v", xs[0], s)
+		}
+		for d := range s {
+			if d != a && s[d] != out[d] {
+				return nil, fmt.Errorf("Concat along axis %d needs the other dimensions to match; got %v and %v", axis, xs[0], s)
+			}
+		}
+		if out[a] >= 0 && s[a] >= 0 {
+			out[a] += s[a]
+		} else {
+			out[a] = -1
+		}
+	}
+	return out, nil
+}
+
 // MaxPool2DShape returns the output shape of MaxPool2D for an NHWC input.
 func MaxPool2DShape(x Shape, o PoolOptions) (Shape, error) {
 	o = o.Normalized()

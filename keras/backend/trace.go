@@ -84,6 +84,9 @@ func (o *shapeOps) Reduce(_ ReduceOp, x Value, axes []int) (Value, error) {
 	return o.val(ReducedShape(x.Shape(), axes))
 }
 func (o *shapeOps) Reshape(_ Value, s Shape) (Value, error) { return o.val(s) }
+func (o *shapeOps) Concat(_ []Value, _ int, out Shape) (Value, error) {
+	return o.val(out)
+}
 func (o *shapeOps) Conv2D(_, _ Value, _ ConvOptions, out Shape) (Value, error) {
 	return o.val(out)
 }

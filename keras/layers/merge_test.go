@@ -75,3 +75,83 @@ func TestMergeLayers(t *testing.T) {
 		t.Error("Subtract of three inputs accepted")
 	}
 }
+
+// Concatenate joins along the last axis by default and along any other
+// axis given; gradients match finite differences on every engine, and
+// inputs that differ off the axis are an error naming the shapes.
+func TestConcatenate(t *testing.T) {
+	a := backendtest.Random(1, -1, 1, 2, 3, 2)
+	b := backendtest.Random(2, -1, 1, 2, 1, 2)
+	cases := []struct {
+		layer  *layers.Concatenate
+		shapes [][]int
+		in     []backendtest.Array
+		want   backend.Shape
+	}{
+		{&layers.Concatenate{}, [][]int{{3, 2}, {3, 2}}, []backendtest.Array{a, a}, backend.Shape{-1, 3, 4}},
+		{&layers.Concatenate{Axis: 1}, [][]int{{3, 2}, {1, 2}}, []backendtest.Array{a, b}, backend.Shape{-1, 4, 2}},
+		{&layers.Concatenate{Axis: -2}, [][]int{{3, 2}, {1, 2}, {3, 2}}, []backendtest.Array{a, b, a}, backend.Shape{-1, 7, 2}},
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, c := range cases {
+			ins := make([]*layers.KerasTensor, len(c.shapes))
+			for i, s := range c.shapes {
+				ins[i] = layers.Input(s...)
+			}
+			out := layers.Apply(c.layer, ins...)
+			if out.Err() != nil || !out.Shape().Equal(c.want) {
+				t.Fatalf("Concatenate{Axis: %d} of %v: %v %v, want %v", c.layer.Axis, c.shapes, out.Shape(), out.Err(), c.want)
+			}
+			fn := func(bl backend.Builder, v []backend.Value) backend.Value {
+				return c.layer.Call(layers.NewContext(bl, false, nil), v)
+			}
+			got, err := backendtest.Eval(be, backend.Float64, func(bl backend.Builder, v []backend.Value) ([]backend.Value, error) {
+				return []backend.Value{fn(bl, v)}, nil
+			}, c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Sample by sample, the inputs' values one after the other
+			// along the axis.
+			axis := len(c.want) - 1
+			if c.layer.Axis != 0 {
+				axis = (c.layer.Axis + len(c.want)) % len(c.want)
+			}
+			var want []float64
+			for n := 0; n < 2; n++ {
+				for _, x := range c.in {
+					inner := backend.Shape(x.Shape[axis:]).Size()
+					outer := len(x.Data) / inner / 2
+					for o := 0; o < outer; o++ {
+						start := (n*outer + o) * inner
+						want = append(want, x.Data[start:start+inner]...)
+					}
+				}
+			}
+			if axis == len(c.want)-1 { // interleave rows for the last axis
+				want = want[:0]
+				rows := len(c.in[0].Data) / c.in[0].Shape[len(c.in[0].Shape)-1]
+				for r := 0; r < rows; r++ {
+					for _, x := range c.in {
+						w := x.Shape[len(x.Shape)-1]
+						want = append(want, x.Data[r*w:(r+1)*w]...)
+					}
+				}
+			}
+			shape := append(backend.Shape{2}, c.want[1:]...)
+			backendtest.AssertClose(t, "Concatenate", got[0], backendtest.Array{Shape: shape, Data: want}, 0)
+			wts := backendtest.Random(9, -1, 1, shape...)
+			all := make([]int, len(c.in))
+			for i := range all {
+				all[i] = i
+			}
+			backendtest.CheckGradient(t, be, func(bl backend.Builder, v []backend.Value) backend.Value {
+				return bl.Sum(bl.Mul(fn(bl, v), bl.Constant(wts.Data, wts.Shape)))
+			}, c.in, all, 1e-5)
+		}
+	})
+	out := layers.Apply(&layers.Concatenate{}, layers.Input(4, 4, 1), layers.Input(4, 5, 1))
+	if out.Err() == nil || !strings.Contains(out.Err().Error(), "(None, 4, 4, 1)") || !strings.Contains(out.Err().Error(), "(None, 4, 5, 1)") || !strings.Contains(out.Err().Error(), "Concatenate") {
+		t.Errorf("Concatenate of (None, 4, 4, 1) and (None, 4, 5, 1): %v", out.Err())
+	}
+}

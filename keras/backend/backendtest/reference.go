@@ -117,6 +117,23 @@ func broadcastOffset(idx []int, s backend.Shape) int {
 	return off
 }
 
+// refConcat joins arrays along axis.
+func refConcat(axis int, xs []Array) Array {
+	out := xs[0].Shape.Clone()
+	for _, x := range xs[1:] {
+		out[axis] += x.Shape[axis]
+	}
+	outer := backend.Shape(out[:axis]).Size()
+	res := Array{Shape: out, Data: make([]float64, 0, out.Size())}
+	for o := 0; o < outer; o++ {
+		for _, x := range xs {
+			inner := backend.Shape(x.Shape[axis:]).Size()
+			res.Data = append(res.Data, x.Data[o*inner:(o+1)*inner]...)
+		}
+	}
+	return res
+}
+
 func refMatMul(a, b Array) Array {
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
 	out := Array{Shape: backend.Shape{m, n}, Data: make([]float64, m*n)}

@@ -88,7 +88,7 @@ func one(f func(b backend.Builder, x backend.Value) backend.Value) func(backend.
 
 func cases() []opCase {
 	var cs []opCase
-	yes, yes2, no := []bool{true}, []bool{true, true}, []bool(nil)
+	yes, yes2, yes3, no := []bool{true}, []bool{true, true}, []bool{true, true, true}, []bool(nil)
 	unaryIn := map[backend.UnaryOp]Array{
 		backend.OpLog:  Random(1, 0.5, 2, 3, 4),
 		backend.OpSqrt: Random(2, 0.5, 2, 3, 4),
@@ -185,6 +185,15 @@ func cases() []opCase {
 				}
 				return out
 			}},
+		opCase{name: "Concat/lastAxis", inputs: []Array{Random(68, -1, 1, 2, 3, 2), Random(69, -1, 1, 2, 3, 3)}, grad: yes2,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Concat(-1, v...) },
+			ref:   func(x []Array) Array { return refConcat(2, x) }},
+		opCase{name: "Concat/middleAxis", inputs: []Array{Random(70, -1, 1, 2, 1, 4), Random(71, -1, 1, 2, 3, 4), Random(72, -1, 1, 2, 2, 4)}, grad: yes3,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Concat(1, v...) },
+			ref:   func(x []Array) Array { return refConcat(1, x) }},
+		opCase{name: "Concat/firstAxis", inputs: []Array{Random(73, -1, 1, 1, 3), Random(74, -1, 1, 2, 3)}, grad: yes2,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Concat(0, v...) },
+			ref:   func(x []Array) Array { return refConcat(0, x) }},
 		opCase{name: "OneHot", inputs: []Array{labels(64, 5, 6)},
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.OneHot(x, 5) }),
 			ref:   func(x []Array) Array { return refOneHot(x[0], 5) }},

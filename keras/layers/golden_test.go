@@ -1,0 +1,162 @@
+package layers_test
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// goldenCase is one layer computation from testdata/golden.json, which
+// scripts/golden-layers.py writes with PyTorch.
+type goldenCase struct {
+	Name           string               `json:"name"`
+	Class          string               `json:"class"`
+	Config         serialization.Config `json:"config"`
+	Training       bool                 `json:"training"`
+	Inputs         []backendtest.Array  `json:"inputs"`
+	Weights        []backendtest.Array  `json:"weights"`
+	Output         backendtest.Array    `json:"output"`
+	Steps          []backendtest.Array  `json:"steps"` // BatchNormalization: batches of successive training steps
+	MovingMean     *backendtest.Array   `json:"moving_mean"`
+	MovingVariance *backendtest.Array   `json:"moving_variance"`
+}
+
+func loadGolden(t *testing.T) []goldenCase {
+	t.Helper()
+	data, err := os.ReadFile("testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []goldenCase `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	return file.Cases
+}
+
+// build makes the case's layer from its Keras config and applies it to
+// inputs of the case's shapes.
+func (c goldenCase) build(t *testing.T) layers.Layer {
+	t.Helper()
+	l, err := layers.FromConfig(c.Class, c.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := make([]*layers.KerasTensor, len(c.Inputs))
+	for i, a := range c.Inputs {
+		ins[i] = layers.Input(a.Shape[1:]...)
+	}
+	out := layers.Apply(l, ins...)
+	if out.Err() != nil {
+		t.Fatal(out.Err())
+	}
+	if want := append(backend.Shape{-1}, c.Output.Shape[1:]...); !out.Shape().Equal(want) {
+		t.Fatalf("output shape %v, PyTorch's is %v", out.Shape(), want)
+	}
+	if n := len(l.Common().Weights()); n != len(c.Weights) {
+		t.Fatalf("the layer has %d weights, the golden case %d", n, len(c.Weights))
+	}
+	return l
+}
+
+// call returns a Func computing the layer from the inputs, then its
+// weights, as Func inputs; with updates, the assigned weights' new values
+// follow the output.
+func (c goldenCase) call(l layers.Layer, updates bool) func(b backend.Builder, v []backend.Value) []backend.Value {
+	return func(b backend.Builder, v []backend.Value) []backend.Value {
+		ws := l.Common().Weights()
+		values := map[*layers.Weight]backend.Value{}
+		for i, w := range ws {
+			values[w] = v[len(c.Inputs)+i]
+		}
+		ctx := layers.NewContext(b, c.Training, values)
+		out := []backend.Value{l.Call(ctx, v[:len(c.Inputs)])}
+		if updates {
+			for _, w := range ws {
+				if nv, ok := ctx.Updates()[w]; ok {
+					out = append(out, nv)
+				}
+			}
+		}
+		return out
+	}
+}
+
+// Every layer's forward output equals PyTorch's on the golden cases, in
+// float64 (1e-9) and float32 (1e-5), on every engine; the first case of
+// each layer class also passes the finite-difference gradient check with
+// respect to its inputs and weights; BatchNormalization's moving
+// statistics after three training steps equal the reference.
+func TestLayersMatchPyTorch(t *testing.T) {
+	cases := loadGolden(t)
+	if len(cases) < 40 {
+		t.Fatalf("only %d golden cases: regenerate testdata/golden.json with scripts/golden-layers.py", len(cases))
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		gradChecked := map[string]bool{}
+		for _, c := range cases {
+			t.Run(c.Name, func(t *testing.T) {
+				l := c.build(t)
+				fn := c.call(l, false)
+				in := append(append([]backendtest.Array{}, c.Inputs...), c.Weights...)
+				for _, dt := range []struct {
+					dtype backend.DType
+					tol   float64
+				}{{backend.Float64, 1e-9}, {backend.Float32, 1e-5}} {
+					got, err := backendtest.Eval(be, dt.dtype, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+						return fn(b, v)[:1], nil
+					}, in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					backendtest.AssertClose(t, c.Name+" "+dt.dtype.String(), got[0], c.Output, dt.tol)
+				}
+				if !gradChecked[c.Class] && !strings.HasPrefix(c.Name, "Dropout") {
+					gradChecked[c.Class] = true
+					w := backendtest.Random(5, -1, 1, c.Output.Shape...)
+					all := make([]int, len(in))
+					for i := range all {
+						all[i] = i
+					}
+					backendtest.CheckGradient(t, be, func(b backend.Builder, v []backend.Value) backend.Value {
+						return b.Sum(b.Mul(fn(b, v)[0], b.Constant(w.Data, w.Shape)))
+					}, in, all, 1e-5)
+				}
+				if c.MovingMean != nil {
+					checkMovingStatistics(t, be, c, l)
+				}
+			})
+		}
+	})
+}
+
+// checkMovingStatistics runs the case's training steps, feeding each
+// step's moving mean and variance to the next, and compares them with the
+// reference after the last.
+func checkMovingStatistics(t *testing.T, be backend.Backend, c goldenCase, l layers.Layer) {
+	t.Helper()
+	fn := c.call(l, true)
+	weights := append([]backendtest.Array{}, c.Weights...)
+	for _, batch := range c.Steps {
+		out, err := backendtest.Eval(be, backend.Float64, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return fn(b, v), nil
+		}, append([]backendtest.Array{batch}, weights...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != 3 {
+			t.Fatalf("a training step assigned %d weights, want the moving mean and variance", len(out)-1)
+		}
+		weights[2], weights[3] = out[1], out[2]
+	}
+	backendtest.AssertClose(t, "moving mean after 3 steps", weights[2], *c.MovingMean, 1e-9)
+	backendtest.AssertClose(t, "moving variance after 3 steps", weights[3], *c.MovingVariance, 1e-9)
+}

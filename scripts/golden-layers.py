@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+"""Writes keras/layers/testdata/golden.json: forward outputs of kerasgo's
+layers computed by PyTorch (Debian's python3-torch), an independent
+reference for keras/layers/golden_test.go.
+
+Each case names a Keras layer class and config (the schema of Keras's
+get_config, which layers.FromConfig reads), its inputs and weights (in
+Keras's layout and order) and the output PyTorch computes with the same
+weights, translated to PyTorch's layout (NCHW, (out, in, kh, kw) kernels).
+BatchNormalization cases in training mode also give the moving statistics
+after the steps, with Keras's momentum convention (moving = moving*m +
+batch*(1-m); PyTorch's momentum is 1-m) and Keras's biased batch variance
+(PyTorch's running_var uses the unbiased one: the script computes that
+difference explicitly, see bn_training).
+
+Run: /usr/bin/python3 scripts/golden-layers.py  (needs python3-torch)
+"""
+import json
+import math
+import os
+
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+torch.set_default_dtype(torch.float64)
+cases = []
+
+
+def arr(t):
+    return {"shape": list(t.shape), "data": [float(v) for v in t.flatten().tolist()]}
+
+
+def rand(*shape, lo=-1.0, hi=1.0):
+    return torch.rand(*shape) * (hi - lo) + lo
+
+
+def add(name, cls, config, inputs, weights, output, training=False, extra=None):
+    c = {"name": name, "class": cls, "config": config, "training": training,
+         "inputs": [arr(x) for x in inputs], "weights": [arr(w) for w in weights], "output": arr(output)}
+    if extra:
+        c.update(extra)
+    cases.append(c)
+
+
+def nchw(x):
+    return x.permute(0, 3, 1, 2)
+
+
+def nhwc(x):
+    return x.permute(0, 2, 3, 1)
+
+
+def same_pad(size, k, s, d=1):
+    """TensorFlow's 'same' padding (more at the end), as Keras uses."""
+    eff = (k - 1) * d + 1
+    out = math.ceil(size / s)
+    total = max((out - 1) * s + eff - size, 0)
+    return total // 2, total - total // 2
+
+
+ACT = {
+    "linear": lambda x: x,
+    "relu": F.relu,
+    "relu6": lambda x: torch.clamp(x, 0, 6),
+    "leaky_relu": lambda x: F.leaky_relu(x, 0.2),
+    "elu": F.elu,
+    "selu": F.selu,
+    "silu": F.silu,
+    "sigmoid": torch.sigmoid,
+    "hard_sigmoid": lambda x: F.relu6(x + 3) / 6,
+    "hard_silu": lambda x: x * F.relu6(x + 3) / 6,
+    "tanh": torch.tanh,
+    "softmax": lambda x: F.softmax(x, dim=-1),
+    "log_softmax": lambda x: F.log_softmax(x, dim=-1),
+    "softplus": F.softplus,
+    "softsign": F.softsign,
+    "exponential": torch.exp,
+    "mish": F.mish,
+}
+
+# Dense with each activation.
+for act, f in ACT.items():
+    x, k, b = rand(4, 5, lo=-3, hi=3), rand(5, 3), rand(3)
+    add("Dense/" + act, "Dense", {"units": 3, "activation": act}, [x], [k, b], f(x @ k + b))
+x, k = rand(2, 3, 4), rand(4, 2)
+add("Dense/rank3NoBias", "Dense", {"units": 2, "use_bias": False}, [x], [k], x @ k)
+
+# Conv2D: kernel (kh, kw, in, out) -> PyTorch (out, in, kh, kw).
+for name, cfg, xs in [
+    ("valid", {"filters": 3, "kernel_size": [3, 3]}, (2, 6, 5, 2)),
+    ("same", {"filters": 2, "kernel_size": [3, 3], "padding": "same"}, (2, 5, 5, 3)),
+    ("sameStride2", {"filters": 2, "kernel_size": [3, 3], "padding": "same", "strides": [2, 2]}, (1, 6, 7, 2)),
+    ("validStride2Rect", {"filters": 4, "kernel_size": [2, 3], "strides": [2, 1], "activation": "relu"}, (2, 7, 6, 1)),
+]:
+    x = rand(*xs)
+    kh, kw = cfg["kernel_size"]
+    k, b = rand(kh, kw, xs[3], cfg["filters"]), rand(cfg["filters"])
+    s = cfg.get("strides", [1, 1])
+    inp = nchw(x)
+    if cfg.get("padding") == "same":
+        ph, pw = same_pad(xs[1], kh, s[0]), same_pad(xs[2], kw, s[1])
+        inp = F.pad(inp, (pw[0], pw[1], ph[0], ph[1]))
+    y = nhwc(F.conv2d(inp, k.permute(3, 2, 0, 1), b, stride=s))
+    add("Conv2D/" + name, "Conv2D", cfg, [x], [k, b], ACT[cfg.get("activation", "linear")](y))
+
+# Pooling.
+for name, cfg, xs in [
+    ("2x2", {"pool_size": [2, 2]}, (2, 4, 6, 3)),
+    ("3x3stride1same", {"pool_size": [3, 3], "strides": [1, 1], "padding": "same"}, (1, 5, 4, 2)),
+    ("2x2odd", {"pool_size": [2, 2]}, (1, 5, 5, 1)),
+]:
+    x = rand(*xs)
+    p, s = cfg["pool_size"], cfg.get("strides", cfg["pool_size"])
+    inp = nchw(x)
+    if cfg.get("padding") == "same":
+        ph, pw = same_pad(xs[1], p[0], s[0]), same_pad(xs[2], p[1], s[1])
+        inp = F.pad(inp, (pw[0], pw[1], ph[0], ph[1]), value=-math.inf)
+    add("MaxPooling2D/" + name, "MaxPooling2D", cfg, [x], [], nhwc(F.max_pool2d(inp, p, s)))
+x = rand(2, 3, 4, 5)
+add("GlobalAveragePooling2D", "GlobalAveragePooling2D", {}, [x], [], F.adaptive_avg_pool2d(nchw(x), 1).flatten(1))
+add("GlobalMaxPooling2D", "GlobalMaxPooling2D", {}, [x], [], F.adaptive_max_pool2d(nchw(x), 1).flatten(1))
+
+# Merging.
+a, b, c = rand(3, 4), rand(3, 4), rand(3, 4)
+add("Add", "Add", {}, [a, b, c], [], a + b + c)
+add("Subtract", "Subtract", {}, [a, b], [], a - b)
+add("Multiply", "Multiply", {}, [a, b, c], [], a * b * c)
+add("Average", "Average", {}, [a, b, c], [], (a + b + c) / 3)
+add("Maximum", "Maximum", {}, [a, b, c], [], torch.maximum(torch.maximum(a, b), c))
+add("Minimum", "Minimum", {}, [a, b, c], [], torch.minimum(torch.minimum(a, b), c))
+u, v = rand(2, 3, 3, 2), rand(2, 3, 3, 1)
+add("Concatenate/channels", "Concatenate", {"axis": -1}, [u, v], [], torch.cat([u, v], dim=-1))
+w = rand(2, 1, 3, 2)
+add("Concatenate/rows", "Concatenate", {"axis": 1}, [u, w], [], torch.cat([u, w], dim=1))
+
+# Core.
+x = rand(2, 3, 2, 2)
+add("Flatten", "Flatten", {}, [x], [], x.flatten(1))
+add("Rescaling", "Rescaling", {"scale": 1 / 255, "offset": -0.5}, [x], [], x / 255 - 0.5)
+add("Dropout/inference", "Dropout", {"rate": 0.5}, [x], [], x)
+for act in ["relu", "elu", "softmax", "mish"]:
+    add("Activation/" + act, "Activation", {"activation": act}, [x], [], ACT[act](x))
+
+
+# BatchNormalization (channels last): inference with moving statistics,
+# and training steps.
+def bn_inference(x, gamma, beta, mm, mv, eps=1e-3):
+    return (x - mm) / torch.sqrt(mv + eps) * gamma + beta
+
+
+x = rand(4, 3, 3, 2)
+gamma, beta, mm, mv = rand(2, lo=0.5, hi=1.5), rand(2), rand(2), rand(2, lo=0.5, hi=2)
+ref = nhwc(F.batch_norm(nchw(x), mm, mv, gamma, beta, training=False, eps=1e-3))
+add("BatchNormalization/inference", "BatchNormalization", {}, [x], [gamma, beta, mm, mv], ref)
+
+
+def bn_training(batches, gamma, beta, mm, mv, momentum=0.99, eps=1e-3):
+    """PyTorch's BatchNorm2d in training mode (momentum 1-m) gives the
+    outputs and the moving mean; the moving variance follows Keras (biased
+    batch variance), which PyTorch's running_var (unbiased) does not."""
+    bn = torch.nn.BatchNorm2d(len(gamma), eps=eps, momentum=1 - momentum)
+    with torch.no_grad():
+        bn.weight.copy_(gamma)
+        bn.bias.copy_(beta)
+        bn.running_mean.copy_(mm)
+        bn.running_var.copy_(mv)
+    bn.train()
+    keras_var = mv.clone()
+    outs = []
+    for x in batches:
+        outs.append(nhwc(bn(nchw(x))).detach())
+        batch_var = nchw(x).var(dim=(0, 2, 3), unbiased=False)
+        keras_var = keras_var * momentum + batch_var * (1 - momentum)
+    return outs, bn.running_mean.detach(), keras_var
+
+
+batches = [rand(4, 3, 3, 2, lo=-2, hi=3) for _ in range(3)]
+outs, mean3, var3 = bn_training(batches, gamma, beta, mm, mv)
+add("BatchNormalization/training", "BatchNormalization", {}, [batches[0]], [gamma, beta, mm, mv], outs[0], training=True,
+    extra={"steps": [arr(b) for b in batches], "moving_mean": arr(mean3), "moving_variance": arr(var3)})
+x2 = rand(6, 5, lo=-2, hi=2)
+bn = torch.nn.BatchNorm1d(5, eps=1e-3, momentum=0.01)
+add("BatchNormalization/dense", "BatchNormalization", {}, [x2], [torch.ones(5), torch.zeros(5), torch.zeros(5), torch.ones(5)], bn.train()(x2).detach(), training=True)
+
+out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
+with open(out, "w") as f:
+    json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)
+    f.write("\n")
+print("wrote %d cases to %s" % (len(cases), os.path.normpath(out)))
