@@ -77,6 +77,7 @@ ACT = {
     "softsign": F.softsign,
     "exponential": torch.exp,
     "mish": F.mish,
+    "gelu": F.gelu,
 }
 
 # Dense with each activation.
@@ -141,6 +142,40 @@ add("Rescaling", "Rescaling", {"scale": 1 / 255, "offset": -0.5}, [x], [], x / 2
 add("Dropout/inference", "Dropout", {"rate": 0.5}, [x], [], x)
 for act in ["relu", "elu", "softmax", "mish"]:
     add("Activation/" + act, "Activation", {"activation": act}, [x], [], ACT[act](x))
+
+
+# Normalisation over features.
+for shape in [(3, 5), (2, 3, 4)]:
+    x = rand(*shape, lo=-2, hi=3)
+    f = shape[-1]
+    gamma, beta = rand(f, lo=0.5, hi=1.5), rand(f)
+    add("LayerNormalization/rank%d" % len(shape), "LayerNormalization", {}, [x], [gamma, beta],
+        F.layer_norm(x, (f,), gamma, beta, eps=1e-3))
+
+# Activation layers.
+x = rand(2, 3, 4, lo=-3, hi=8)
+add("ReLU/default", "ReLU", {}, [x], [], F.relu(x))
+t, slope, top = 0.5, 0.1, 6.0
+add("ReLU/maxSlopeThreshold", "ReLU", {"max_value": top, "negative_slope": slope, "threshold": t}, [x], [],
+    torch.where(x >= top, torch.full_like(x, top), torch.where(x >= t, x, slope * (x - t))))
+add("LeakyReLU/default", "LeakyReLU", {}, [x], [], F.leaky_relu(x, 0.3))
+add("LeakyReLU/0.05", "LeakyReLU", {"negative_slope": 0.05}, [x], [], F.leaky_relu(x, 0.05))
+add("ELU/0.5", "ELU", {"alpha": 0.5}, [x], [], F.elu(x, 0.5))
+add("Softmax", "Softmax", {}, [x], [], F.softmax(x, dim=-1))
+img = rand(2, 3, 4, 3, lo=-2, hi=2)
+alpha = rand(1, 1, 3)
+add("PReLU/perChannel", "PReLU", {"shared_axes": [1, 2]}, [img], [alpha], nhwc(F.prelu(nchw(img), alpha.flatten())))
+alpha = rand(3, 4)
+add("PReLU/perElement", "PReLU", {}, [x], [alpha], torch.where(x >= 0, x, alpha * x))
+
+# Reshaping images and sequences.
+add("ZeroPadding2D/default", "ZeroPadding2D", {}, [img], [], nhwc(F.pad(nchw(img), (1, 1, 1, 1))))
+add("ZeroPadding2D/uneven", "ZeroPadding2D", {"padding": [[1, 2], [0, 3]]}, [img], [], nhwc(F.pad(nchw(img), (0, 3, 1, 2))))
+add("UpSampling2D/default", "UpSampling2D", {}, [img], [], nhwc(F.interpolate(nchw(img), scale_factor=2, mode="nearest")))
+add("UpSampling2D/2x3", "UpSampling2D", {"size": [2, 3]}, [img], [], nhwc(F.interpolate(nchw(img), scale_factor=(2, 3), mode="nearest")))
+v = rand(3, 4)
+add("RepeatVector", "RepeatVector", {"n": 3}, [v], [], v.unsqueeze(1).repeat(1, 3, 1))
+add("SpatialDropout2D/inference", "SpatialDropout2D", {"rate": 0.3}, [img], [], img)
 
 
 # BatchNormalization (channels last): inference with moving statistics,

@@ -89,6 +89,8 @@ func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 		return wrap(G.SoftMax(n, n.Shape().Dims()-1))
 	case backend.OpLogSoftmax:
 		return wrap(G.LogSoftMax(n, n.Shape().Dims()-1))
+	case backend.OpErf:
+		return wrap(erf(n))
 	}
 	return nil, fmt.Errorf("unary op %v is not implemented by gorgonia", op)
 }

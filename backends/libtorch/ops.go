@@ -144,6 +144,8 @@ func (o *eagerOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 		r, err = t.Softmax(last, kind(o.dtype), false)
 	case backend.OpLogSoftmax:
 		r, err = t.LogSoftmax(last, kind(o.dtype), false)
+	case backend.OpErf:
+		r, err = t.Erf(false)
 	default:
 		return nil, fmt.Errorf("unary op %v is not implemented by libtorch", op)
 	}

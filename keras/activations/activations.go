@@ -2,6 +2,7 @@ package activations
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -24,8 +25,10 @@ func softplus(b backend.Builder, x backend.Value) backend.Value {
 	return b.Add(b.Relu(x), b.Log(b.Add(b.Scalar(1), b.Exp(b.Neg(abs(b, x))))))
 }
 
-// elu is x for x > 0 and exp(x) - 1 otherwise, as relu(x) + exp(min(x,
-// 0)) - 1, which never overflows.
+// ELU is x for x > 0 and alpha*(exp(x) - 1) otherwise, computed as
+// relu(x) + alpha*(exp(min(x, 0)) - 1), which never overflows.
+func ELU(b backend.Builder, x backend.Value, alpha float64) backend.Value { return elu(b, x, alpha) }
+
 func elu(b backend.Builder, x backend.Value, alpha float64) backend.Value {
 	neg := b.Sub(b.Exp(b.Minimum(x, b.Scalar(0))), b.Scalar(1))
 	return b.Add(b.Relu(x), b.Mul(neg, b.Scalar(alpha)))
@@ -65,6 +68,20 @@ var activations = map[string]Func{
 		return b.Div(x, b.Add(abs(b, x), b.Scalar(1)))
 	},
 	"mish": func(b backend.Builder, x backend.Value) backend.Value { return b.Mul(x, b.Tanh(softplus(b, x))) },
+	"gelu": Gelu,
+}
+
+// Gelu is the exact Gaussian error linear unit, Keras's gelu with its
+// default approximate=False: x/2 * (1 + erf(x/sqrt(2))).
+func Gelu(b backend.Builder, x backend.Value) backend.Value {
+	return b.Mul(b.Mul(x, b.Scalar(0.5)), b.Add(b.Scalar(1), b.Erf(b.Mul(x, b.Scalar(1/math.Sqrt2)))))
+}
+
+// GeluApproximate is Keras's gelu with approximate=True:
+// x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x³))).
+func GeluApproximate(b backend.Builder, x backend.Value) backend.Value {
+	inner := b.Mul(b.Add(x, b.Mul(b.Mul(b.Square(x), x), b.Scalar(0.044715))), b.Scalar(math.Sqrt(2/math.Pi)))
+	return b.Mul(b.Mul(x, b.Scalar(0.5)), b.Add(b.Scalar(1), b.Tanh(inner)))
 }
 
 // aliases are Keras's other spellings.
@@ -75,17 +92,14 @@ var aliases = map[string]string{
 // Get returns the activation a Keras name denotes (keras.activations.get):
 // linear, relu, relu6, leaky_relu, elu, selu, silu (swish), sigmoid,
 // hard_sigmoid, hard_silu (hard_swish), tanh, softmax, log_softmax,
-// softplus, softsign, exponential, mish. "gelu" is not available yet (the
-// op set has no erf).
+// softplus, softsign, exponential, mish, gelu (exact; GeluApproximate is
+// the tanh form).
 func Get(name string) (Func, error) {
 	if a, ok := aliases[name]; ok {
 		name = a
 	}
 	if f, ok := activations[name]; ok {
 		return f, nil
-	}
-	if name == "gelu" {
-		return nil, fmt.Errorf("activation \"gelu\" is not available in kerasgo yet: its exact form needs erf, which the op set does not have")
 	}
 	return nil, fmt.Errorf("unknown activation %q: use one of %v", name, Names())
 }

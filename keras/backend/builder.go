@@ -66,6 +66,8 @@ type Builder interface {
 	Softmax(x Value) Value
 	// LogSoftmax is log(Softmax(x)) computed stably over the last axis.
 	LogSoftmax(x Value) Value
+	// Erf is the error function, elementwise (gelu uses it).
+	Erf(x Value) Value
 
 	// MatMul multiplies two matrices: (m, k) x (k, n) -> (m, n).
 	MatMul(a, b Value) Value

@@ -129,6 +129,7 @@ func (c *checked) Sigmoid(x Value) Value    { return c.unary(OpSigmoid, x) }
 func (c *checked) Tanh(x Value) Value       { return c.unary(OpTanh, x) }
 func (c *checked) Softmax(x Value) Value    { return c.unary(OpSoftmax, x) }
 func (c *checked) LogSoftmax(x Value) Value { return c.unary(OpLogSoftmax, x) }
+func (c *checked) Erf(x Value) Value        { return c.unary(OpErf, x) }
 
 func (c *checked) MatMul(a, b Value) Value {
 	if !c.ok(a, b) {

@@ -15,9 +15,10 @@ const (
 	OpTanh
 	OpSoftmax    // over the last axis
 	OpLogSoftmax // over the last axis
+	OpErf        // the error function (for gelu)
 )
 
-var unaryNames = [...]string{"Neg", "Exp", "Log", "Sqrt", "Square", "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"}
+var unaryNames = [...]string{"Neg", "Exp", "Log", "Sqrt", "Square", "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Erf"}
 
 // String returns the op's Builder method name.
 func (o UnaryOp) String() string { return unaryNames[o] }

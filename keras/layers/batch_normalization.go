@@ -110,10 +110,7 @@ func (l *BatchNormalization) Call(ctx *Context, inputs []backend.Value) backend.
 
 // GetConfig returns Keras's BatchNormalization config.
 func (l *BatchNormalization) GetConfig() (serialization.Config, error) {
-	init := func(name string) serialization.Object {
-		o, _ := initializers.Serialize(name, "")
-		return o
-	}
+	init := initializerObject
 	return serialization.Config{
 		"axis": -1, "momentum": l.momentum(), "epsilon": l.epsilon(), "center": !l.NoCenter, "scale": !l.NoScale,
 		"beta_initializer": init("zeros"), "gamma_initializer": init("ones"),

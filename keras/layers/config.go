@@ -141,6 +141,15 @@ func activationName(a string) string {
 }
 
 // readActivation reads an activation setting and checks kerasgo has it.
+// initializerObject is the Keras form of a built-in initializer's name.
+func initializerObject(name string) serialization.Object {
+	o, err := initializers.Serialize(name, "")
+	if err != nil {
+		panic(err) // only called with built-in names
+	}
+	return o
+}
+
 func readActivation(r *serialization.Reader, key string) string {
 	v, ok := r.Value(key)
 	if !ok {

@@ -1,6 +1,7 @@
 package layers_test
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // build applies l to an input of the given sample shape and returns the
@@ -179,6 +181,34 @@ func TestDropoutTraining(t *testing.T) {
 	})
 }
 
+// Every golden case's layer survives Keras's config: GetConfig, then
+// FromConfig, gives a layer with the same config.
+func TestConfigRoundTrip(t *testing.T) {
+	for _, c := range loadGolden(t) {
+		l := c.build(t)
+		cfg, err := layers.Config(l)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		data, _ := json.Marshal(cfg)
+		var decoded serialization.Config
+		if err := json.Unmarshal(data, &decoded); err != nil {
+			t.Fatal(err)
+		}
+		again, err := layers.FromConfig(c.Class, decoded)
+		if err != nil {
+			t.Fatalf("%s: reading back %s: %v", c.Name, data, err)
+		}
+		cfg2, err := layers.Config(again)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data2, _ := json.Marshal(cfg2); string(data2) != string(data) {
+			t.Errorf("%s: config %s read back as %s", c.Name, data, data2)
+		}
+	}
+}
+
 func TestShapeErrorsNameTheLayer(t *testing.T) {
 	cases := []struct {
 		layer  layers.Layer
@@ -192,6 +222,14 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.Reshape{TargetShape: []int{4, 4}}, []int{10}, []string{"Reshape", "cannot reshape 10 values"}},
 		{&layers.Dropout{Rate: 1}, []int{3}, []string{"rate must be in [0, 1)"}},
 		{&layers.MaxPooling2D{}, []int{1, 1, 1}, []string{"MaxPooling2D", "larger than"}},
+		{&layers.ZeroPadding2D{Padding: [2][2]int{{-1, 0}, {0, 0}}}, []int{4, 4, 1}, []string{"ZeroPadding2D", "must not be negative"}},
+		{&layers.ZeroPadding2D{}, []int{4, 4}, []string{"ZeroPadding2D", "(batch, height, width, channels)", "(None, 4, 4)"}},
+		{&layers.UpSampling2D{Size: [2]int{0, 2}}, []int{4, 4, 1}, []string{"UpSampling2D", "size must be positive"}},
+		{&layers.RepeatVector{}, []int{3}, []string{"RepeatVector", "n must be positive"}},
+		{&layers.RepeatVector{N: 2}, []int{3, 3}, []string{"RepeatVector", "(batch, features)"}},
+		{&layers.SpatialDropout2D{Rate: 1.5}, []int{4, 4, 1}, []string{"SpatialDropout2D", "rate must be in [0, 1)"}},
+		{&layers.PReLU{SharedAxes: []int{3}}, []int{4, 4}, []string{"PReLU", "shared axis 3 is out of range"}},
+		{&layers.ReLU{MaxValue: -1}, []int{4}, []string{"ReLU", "must be >= 0"}},
 	}
 	for _, c := range cases {
 		out := layers.Apply(c.layer, layers.Input(c.sample...))

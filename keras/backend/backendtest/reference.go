@@ -64,6 +64,7 @@ func refUnary(op backend.UnaryOp, x Array) Array {
 		backend.OpRelu:    func(v float64) float64 { return math.Max(v, 0) },
 		backend.OpSigmoid: func(v float64) float64 { return 1 / (1 + math.Exp(-v)) },
 		backend.OpTanh:    math.Tanh,
+		backend.OpErf:     math.Erf,
 	}[op]
 	for i, v := range x.Data {
 		out.Data[i] = f(v)

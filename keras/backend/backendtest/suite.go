@@ -93,7 +93,7 @@ func cases() []opCase {
 		backend.OpLog:  Random(1, 0.5, 2, 3, 4),
 		backend.OpSqrt: Random(2, 0.5, 2, 3, 4),
 	}
-	for op := backend.OpNeg; op <= backend.OpLogSoftmax; op++ {
+	for op := backend.OpNeg; op <= backend.OpErf; op++ {
 		in, ok := unaryIn[op]
 		if !ok {
 			in = awayFromZero(uint64(op)+10, 3, 4)
@@ -271,7 +271,7 @@ func unary(b backend.Builder, op backend.UnaryOp, x backend.Value) backend.Value
 	return map[backend.UnaryOp]func(backend.Value) backend.Value{
 		backend.OpNeg: b.Neg, backend.OpExp: b.Exp, backend.OpLog: b.Log, backend.OpSqrt: b.Sqrt,
 		backend.OpSquare: b.Square, backend.OpRelu: b.Relu, backend.OpSigmoid: b.Sigmoid,
-		backend.OpTanh: b.Tanh, backend.OpSoftmax: b.Softmax, backend.OpLogSoftmax: b.LogSoftmax,
+		backend.OpTanh: b.Tanh, backend.OpSoftmax: b.Softmax, backend.OpLogSoftmax: b.LogSoftmax, backend.OpErf: b.Erf,
 	}[op](x)
 }
 

@@ -1,0 +1,61 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// SpatialDropout2D drops whole channels of images (batch, height, width,
+// channels) in training, like keras.layers.SpatialDropout2D: one random
+// keep-or-drop per sample and channel, the kept ones scaled by
+// 1/(1 - Rate). At inference it passes the input through.
+type SpatialDropout2D struct {
+	Rate float64 // in [0, 1)
+	Base
+}
+
+// ClassName returns "SpatialDropout2D".
+func (*SpatialDropout2D) ClassName() string { return "SpatialDropout2D" }
+
+// Build checks for images and the rate.
+func (l *SpatialDropout2D) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if len(in) != 4 {
+		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
+	}
+	if l.Rate < 0 || l.Rate >= 1 {
+		return nil, fmt.Errorf("rate must be in [0, 1), got %v", l.Rate)
+	}
+	return in.Clone(), nil
+}
+
+// Call masks channels in training.
+func (l *SpatialDropout2D) Call(ctx *Context, in []backend.Value) backend.Value {
+	x := in[0]
+	if !ctx.Training || l.Rate == 0 {
+		return x
+	}
+	b, d := ctx.B, x.Shape()
+	keep := b.Greater(b.RandomUniform(backend.Shape{d[0], 1, 1, d[3]}), b.Scalar(l.Rate))
+	return b.Mul(b.Mul(x, keep), b.Scalar(1/(1-l.Rate)))
+}
+
+// GetConfig returns Keras's config.
+func (l *SpatialDropout2D) GetConfig() (serialization.Config, error) {
+	return serialization.Config{"rate": l.Rate, "seed": nil, "noise_shape": nil, "data_format": "channels_last"}, nil
+}
+
+func (*SpatialDropout2D) withoutBuildConfig() {}
+
+func init() {
+	mustRegister("SpatialDropout2D", func(r *serialization.Reader) (Layer, error) {
+		r.Ignore("seed", "noise_shape")
+		r.Expect("data_format", "channels_last", "kerasgo's layers take channels_last images")
+		return &SpatialDropout2D{Rate: r.Float("rate", 0)}, nil
+	})
+}
