@@ -197,14 +197,7 @@ func (m *Model) ready() error {
 // trainableIndices returns the indices of the weights training updates:
 // those marked Trainable, in layers not frozen with SetTrainable(false).
 func (m *Model) trainableIndices() []int {
-	frozen := map[*layers.Weight]bool{}
-	for _, l := range m.Layers() {
-		if !l.Common().Trainable() {
-			for _, w := range l.Common().Weights() {
-				frozen[w] = true
-			}
-		}
-	}
+	frozen := m.frozenWeights()
 	var out []int
 	for i, w := range m.weights {
 		if w.Trainable && !frozen[w] {
@@ -212,6 +205,27 @@ func (m *Model) trainableIndices() []int {
 		}
 	}
 	return out
+}
+
+// frozenWeights returns the weights of frozen layers, inside nested
+// models too.
+func (m *Model) frozenWeights() map[*layers.Weight]bool {
+	frozen := map[*layers.Weight]bool{}
+	for _, l := range m.Layers() {
+		switch {
+		case !l.Common().Trainable():
+			for _, w := range layerWeights(l) {
+				frozen[w] = true
+			}
+		case l != layers.Layer(m):
+			if inner, ok := l.(*Model); ok {
+				for w := range inner.frozenWeights() {
+					frozen[w] = true
+				}
+			}
+		}
+	}
+	return frozen
 }
 
 // trainedIndices returns the trainable weights that training updates:
@@ -227,7 +241,7 @@ func (m *Model) trainedIndices() []int {
 			return
 		}
 		seen[t] = true
-		for _, w := range t.Layer().Common().Weights() {
+		for _, w := range layerWeights(t.Layer()) {
 			used[w] = true
 		}
 		for _, in := range t.Inputs() {
@@ -283,18 +297,32 @@ func (m *Model) upload(values [][]float32, shapes []backend.Shape) ([]backend.Te
 // starting value does not depend on the other layers.
 func (m *Model) initWeights(seed int64) {
 	m.values = make([][]float32, len(m.weights))
-	owner := map[*layers.Weight]string{}
-	for _, n := range m.nodes {
-		for _, w := range n.Layer().Common().Weights() {
-			owner[w] = n.Layer().Common().Name
-		}
-	}
+	owner := m.weightOwners()
 	for i, w := range m.weights {
 		h := fnv.New64a()
 		fmt.Fprintf(h, "%s/%s", owner[w], w.Name)
 		rng := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
 		m.values[i] = w.Initializer.Init(w.Shape, rng)
 	}
+}
+
+// weightOwners names each weight's layer ("dense", or "model/dense" inside
+// a nested model).
+func (m *Model) weightOwners() map[*layers.Weight]string {
+	owner := map[*layers.Weight]string{}
+	for _, n := range m.nodes {
+		l := n.Layer()
+		if inner, ok := l.(*Model); ok {
+			for w, name := range inner.weightOwners() {
+				owner[w] = inner.Name + "/" + name
+			}
+			continue
+		}
+		for _, w := range l.Common().Weights() {
+			owner[w] = l.Common().Name
+		}
+	}
+	return owner
 }
 
 // syncToHost copies the engine's current weights into m.values.

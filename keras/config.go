@@ -35,6 +35,9 @@ func inputLayerObject(l layers.Layer, shape []int) map[string]any {
 }
 
 func layerObject(l layers.Layer, inputShape []int) (map[string]any, error) {
+	if inner, ok := l.(*Model); ok { // a nested model: its own config
+		return inner.architecture()
+	}
 	cfg, err := layers.Config(l)
 	if err != nil {
 		return nil, err
@@ -49,8 +52,26 @@ func layerObject(l layers.Layer, inputShape []int) (map[string]any, error) {
 	return obj, nil
 }
 
-// modelConfig returns the model as Keras's config.json holds it.
+// modelConfig returns the model as Keras's config.json holds it: its
+// architecture, and how it is compiled.
 func (m *Model) modelConfig() (map[string]any, error) {
+	top, err := m.architecture()
+	if err != nil {
+		return nil, err
+	}
+	if m.compiled != nil {
+		cc, err := m.compiled.compileConfig()
+		if err != nil {
+			return nil, err
+		}
+		top["compile_config"] = cc
+	}
+	return top, nil
+}
+
+// architecture returns the model's serialized object without its compile
+// settings, as Keras writes a model nested in another.
+func (m *Model) architecture() (map[string]any, error) {
 	if !m.Built() {
 		return nil, m.errNotBuilt()
 	}
@@ -84,13 +105,6 @@ func (m *Model) modelConfig() (map[string]any, error) {
 			},
 			"build_config": map[string]any{"input_shape": nil},
 		}
-	}
-	if m.compiled != nil {
-		cc, err := m.compiled.compileConfig()
-		if err != nil {
-			return nil, err
-		}
-		top["compile_config"] = cc
 	}
 	return top, nil
 }
@@ -289,6 +303,20 @@ func inputShape(obj savedObject) ([]int, error) {
 	return shape[1:], nil
 }
 
+// layerFromConfig builds a layer of a saved model: a registered layer, or
+// a nested model.
+func layerFromConfig(obj savedObject) (layers.Layer, error) {
+	switch obj.ClassName {
+	case "Sequential", "Functional", "Model":
+		m, err := fromConfig(obj)
+		if err != nil {
+			return nil, fmt.Errorf("nested model %q: %w", obj.Config["name"], err)
+		}
+		return m, nil
+	}
+	return layers.FromConfig(obj.ClassName, obj.Config)
+}
+
 // fromConfig builds a model from config.json (without weights).
 func fromConfig(top savedObject) (*Model, error) {
 	switch top.ClassName {
@@ -337,7 +365,7 @@ func sequentialFromConfig(top savedObject) (*Model, error) {
 			args = append(args, in)
 			continue
 		}
-		l, err := layers.FromConfig(obj.ClassName, obj.Config)
+		l, err := layerFromConfig(obj)
 		if err != nil {
 			return nil, err
 		}
@@ -354,7 +382,7 @@ func sequentialFromConfig(top savedObject) (*Model, error) {
 		r := serialization.NewReader("the Sequential model", top.Config)
 		shape := r.Ints("build_input_shape")
 		if len(shape) >= 2 {
-			if err := m.Build(shape[1:]...); err != nil {
+			if err := m.BuildInput(shape[1:]...); err != nil {
 				return nil, err
 			}
 		}
@@ -412,7 +440,7 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 			outputs[name] = []*layers.KerasTensor{in}
 			continue
 		}
-		l, err := layers.FromConfig(obj.ClassName, obj.Config)
+		l, err := layerFromConfig(obj)
 		if err != nil {
 			return nil, err
 		}

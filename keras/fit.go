@@ -164,7 +164,7 @@ func (m *Model) prepare(x, y ArraySet, what string) (dataset, error) {
 		if err := a.check("x"); err != nil {
 			return dataset{}, err
 		}
-		if err := m.Build(a.Shape[1:]...); err != nil {
+		if err := m.BuildInput(a.Shape[1:]...); err != nil {
 			return dataset{}, err
 		}
 	}

@@ -10,10 +10,15 @@ import (
 )
 
 // Model is a network of layers with Keras's training API. Build one with
-// NewSequential or NewModel.
+// NewSequential, NewModel or NewFunctional.
+//
+// A Model is also a layer (as in Keras): applied to a KerasTensor with
+// layers.Apply, it runs inside another model, sharing its weights with
+// every other use of it (for example a pretrained base under a new head).
 type Model struct {
-	// Name appears in Summary ("sequential", "functional").
-	Name string
+	// Base holds the model's Name, which appears in Summary ("sequential",
+	// "functional") and names it as a layer of another model.
+	layers.Base
 
 	pending []layers.Layer // Sequential layers waiting for an input shape
 	inputs  []*layers.KerasTensor
@@ -35,9 +40,10 @@ type Model struct {
 // If the first layer is an Input (layers.Input(...).Layer() or
 // &layers.InputLayer{...}) the model is built at once and shape errors are
 // reported here; otherwise it is built from the data's shape at the first
-// Fit, Evaluate or Predict (or by Build).
+// Fit, Evaluate or Predict (or by BuildInput).
 func NewSequential(ls ...any) (*Model, error) {
-	m := &Model{Name: "sequential", sequential: true}
+	m := &Model{sequential: true}
+	m.Name = "sequential"
 	for i, l := range ls {
 		switch v := l.(type) {
 		case *layers.KerasTensor:
@@ -74,16 +80,17 @@ func NewSequential(ls ...any) (*Model, error) {
 	}
 	if m.inputs != nil {
 		shape := m.inputs[0].Shape()
-		if err := m.Build(shape[1:]...); err != nil {
+		if err := m.BuildInput(shape[1:]...); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
 }
 
-// Build builds a Sequential model for samples of the given shape (without
-// the batch dimension). Models built from an Input are already built.
-func (m *Model) Build(sampleShape ...int) error {
+// BuildInput builds a Sequential model for samples of the given shape
+// (without the batch dimension), like Keras's model.build. Models started
+// with an Input are built already.
+func (m *Model) BuildInput(sampleShape ...int) error {
 	if m.Built() {
 		if len(m.inputs) != 1 {
 			return fmt.Errorf("model %q has %d inputs and is built already", m.Name, len(m.inputs))
@@ -150,7 +157,8 @@ func NewFunctional(inputs, outputs []*layers.KerasTensor) (*Model, error) {
 			return nil, fmt.Errorf("input %d of the model must come from layers.Input, not from layer %s", i, layers.Describe(in.Layer()))
 		}
 	}
-	m := &Model{Name: "functional"}
+	m := &Model{}
+	m.Name = "functional"
 	for _, in := range inputs {
 		m.nameLayer(in.Layer())
 	}
@@ -214,7 +222,7 @@ func (m *Model) setGraph(inputs, outputs []*layers.KerasTensor) error {
 	seenW := map[*layers.Weight]bool{}
 	m.weights = nil
 	for _, n := range order {
-		for _, w := range n.Layer().Common().Weights() {
+		for _, w := range layerWeights(n.Layer()) {
 			if !seenW[w] {
 				seenW[w] = true
 				m.weights = append(m.weights, w)
@@ -262,7 +270,7 @@ func (m *Model) nameLayer(l layers.Layer) {
 func (m *Model) Built() bool { return m.outputs != nil }
 
 func (m *Model) errNotBuilt() error {
-	return fmt.Errorf("model %q is not built yet: start it with layers.Input(...), call Build, or Fit it on data first", m.Name)
+	return fmt.Errorf("model %q is not built yet: start it with layers.Input(...), call BuildInput, or Fit it on data first", m.Name)
 }
 
 // InputShape returns the model's input shape with -1 for the batch (the
@@ -324,6 +332,64 @@ func (m *Model) CountParams() int {
 	return n
 }
 
+// layerWeights returns a layer's weights, a nested model's all of them.
+func layerWeights(l layers.Layer) []*layers.Weight {
+	if inner, ok := l.(*Model); ok {
+		return inner.weights
+	}
+	return l.Common().Weights()
+}
+
+// ClassName returns Keras's class of the model: "Sequential" or
+// "Functional".
+func (m *Model) ClassName() string {
+	if m.sequential {
+		return "Sequential"
+	}
+	return "Functional"
+}
+
+// SetTrainable freezes (false) or unfreezes (true) every layer of the
+// model, as setting Keras's model.trainable does; compile the model that
+// trains it again afterwards.
+func (m *Model) SetTrainable(trainable bool) {
+	m.Base.SetTrainable(trainable)
+	for _, l := range m.Layers() {
+		l.Common().SetTrainable(trainable)
+		if inner, ok := l.(*Model); ok {
+			inner.SetTrainable(trainable)
+		}
+	}
+}
+
+// Build makes the model usable as a layer of another model (layers.Apply
+// calls it): it checks the inputs against the model's and returns its
+// output shape. To build a Sequential model from a sample shape, use
+// BuildInput.
+func (m *Model) Build(inputs []backend.Shape) (backend.Shape, error) {
+	if !m.Built() {
+		return nil, fmt.Errorf("model %q is not built: start it with layers.Input(...) before using it as a layer", m.Name)
+	}
+	if len(m.outputs) != 1 {
+		return nil, fmt.Errorf("model %q has %d outputs: kerasgo uses models with one output as layers so far", m.Name, len(m.outputs))
+	}
+	if len(inputs) != len(m.inputs) {
+		return nil, fmt.Errorf("model %q takes %d inputs, got %d", m.Name, len(m.inputs), len(inputs))
+	}
+	for i, s := range inputs {
+		want := m.inputs[i].Shape()
+		if len(s) != len(want) || !s[1:].Equal(want[1:]) {
+			return nil, fmt.Errorf("input %d of model %q is incompatible: expected shape %v, received %v", i, m.Name, want, s)
+		}
+	}
+	return m.outputs[0].Shape(), nil
+}
+
+// Call runs the model as a layer of another model.
+func (m *Model) Call(ctx *layers.Context, in []backend.Value) backend.Value {
+	return m.call(ctx, in)[0]
+}
+
 // forward computes the model's outputs from its inputs xs with the given
 // weight values.
 func (m *Model) forward(b backend.Builder, weights []backend.Value, xs []backend.Value, training bool) []backend.Value {
@@ -339,6 +405,11 @@ func (m *Model) forwardWithUpdates(b backend.Builder, weights []backend.Value, x
 		values[w] = weights[i]
 	}
 	ctx := layers.NewContext(b, training, values)
+	return m.call(ctx, xs), ctx.Updates()
+}
+
+// call runs the layers from the inputs xs in ctx and returns the outputs.
+func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 	vals := make(map[*layers.KerasTensor]backend.Value, len(m.nodes)+len(xs))
 	for i, in := range m.inputs {
 		vals[in] = xs[i]
@@ -358,5 +429,5 @@ func (m *Model) forwardWithUpdates(b backend.Builder, weights []backend.Value, x
 	for i, o := range m.outputs {
 		outs[i] = vals[o]
 	}
-	return outs, ctx.Updates()
+	return outs
 }

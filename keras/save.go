@@ -217,6 +217,34 @@ func (m *Model) layerPaths() ([]layers.Layer, []string) {
 	return ls, saving.LayerPaths(classes)
 }
 
+// weightGroup is one layer's place in Keras's weights file: its variables
+// are path/vars/0, path/vars/1, ...
+type weightGroup struct {
+	layer layers.Layer
+	path  string
+	vars  []*layers.Weight // the layer's own variables (none for a nested model)
+}
+
+// weightGroups lists every layer's place in the weights file, nested
+// models' layers under the model's path
+// ("layers/sequential/layers/dense"), as Keras lays them out.
+func (m *Model) weightGroups() []weightGroup {
+	var out []weightGroup
+	ls, paths := m.layerPaths()
+	for i, l := range ls {
+		if inner, ok := l.(*Model); ok {
+			out = append(out, weightGroup{layer: l, path: paths[i]})
+			for _, g := range inner.weightGroups() {
+				g.path = paths[i] + "/" + g.path
+				out = append(out, g)
+			}
+			continue
+		}
+		out = append(out, weightGroup{layer: l, path: paths[i], vars: l.Common().Weights()})
+	}
+	return out
+}
+
 // weightsTree lays out the model's weights (and the optimizer's state)
 // as Keras's weights file holds them.
 func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
@@ -230,11 +258,10 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 	}
 	root := h5.NewGroup()
 	root.Group("vars").Attrs["name"] = m.Name
-	ls, paths := m.layerPaths()
-	for i, l := range ls {
-		g := root.Group(paths[i] + "/vars")
-		g.Attrs["name"] = l.Common().Name
-		for j, w := range l.Common().Weights() {
+	for _, wg := range m.weightGroups() {
+		g := root.Group(wg.path + "/vars")
+		g.Attrs["name"] = wg.layer.Common().Name
+		for j, w := range wg.vars {
 			g.Datasets[strconv.Itoa(j)] = &h5.Dataset{Shape: w.Shape.Clone(), DType: h5.Float32, Float32: values[index[w]]}
 		}
 	}
@@ -356,10 +383,8 @@ func (m *Model) loadWeightsFrom(file string, read func(path string, shape []int)
 	}
 	values := make([][]float32, len(m.weights))
 	used := 0
-	ls, paths := m.layerPaths()
-	for i, l := range ls {
-		prefix := paths[i] + "/vars"
-		ws := l.Common().Weights()
+	for _, wg := range m.weightGroups() {
+		l, prefix, ws := wg.layer, wg.path+"/vars", wg.vars
 		for j, w := range ws {
 			p := prefix + "/" + strconv.Itoa(j)
 			v, err := read(p, w.Shape)

@@ -93,7 +93,7 @@ func (m *Model) summaryRows(chain bool) [][4]string {
 			continue
 		}
 		params := 0
-		for _, w := range l.Common().Weights() {
+		for _, w := range layerWeights(l) {
 			params += w.Shape.Size()
 		}
 		row[l] = len(rows)
