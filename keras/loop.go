@@ -7,7 +7,6 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
-	"github.com/kerasgo/kerasgo/keras/metrics"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
@@ -121,47 +120,56 @@ func (r *run) stats(t backend.Tensor) ([]float64, error) {
 	return v, err
 }
 
-// means accumulates a step's statistics into Keras's running means: the
-// first nLoss are batch means (the total loss, then each output's loss),
-// weighted by the batch size; the rest are per-sample sums (metrics).
+// means accumulates a step's statistics over an epoch: running totals of
+// the statistics vector, and the samples seen, from which logs makes
+// Keras's running values.
 type means struct {
-	names []string
-	nLoss int
-	vals  []metrics.Mean
+	stats   []stat
+	totals  []float64
+	samples int
 }
 
 func newMeans(heads []*head) *means {
-	names := statNames(heads)
-	nMetrics := 0
-	for _, h := range heads {
-		nMetrics += len(h.metrics)
-	}
-	return &means{names: names, nLoss: len(names) - nMetrics, vals: make([]metrics.Mean, len(names))}
+	st := stats(heads)
+	last := st[len(st)-1]
+	return &means{stats: st, totals: make([]float64, last.offset+last.size)}
 }
 
-// resume counts n earlier samples whose running logs were logs.
+// resume counts n earlier samples whose running logs were logs. An
+// accumulator's totals cannot be rebuilt from its value: it starts over.
 func (a *means) resume(logs callbacks.Logs, n int) {
-	for i, name := range a.names {
-		if v, ok := logs.Get(name); ok {
-			a.vals[i].Update(v*float64(n), n)
+	for _, s := range a.stats {
+		if v, ok := logs.Get(s.name); ok && s.acc == nil {
+			a.totals[s.offset] += v * float64(n)
 		}
 	}
+	a.samples += n
 }
 
 func (a *means) add(stats []float64, n int) {
-	for i := range a.vals {
-		if i < a.nLoss {
-			a.vals[i].Update(stats[i]*float64(n), n)
-		} else {
-			a.vals[i].Update(stats[i], n)
+	for _, s := range a.stats {
+		for i := s.offset; i < s.offset+s.size; i++ {
+			if s.batchMean {
+				a.totals[i] += stats[i] * float64(n)
+			} else {
+				a.totals[i] += stats[i]
+			}
 		}
 	}
+	a.samples += n
 }
 
 func (a *means) logs() callbacks.Logs {
-	logs := make(callbacks.Logs, len(a.names))
-	for i, name := range a.names {
-		logs[i] = callbacks.Log{Name: name, Value: a.vals[i].Result()}
+	logs := make(callbacks.Logs, len(a.stats))
+	for i, s := range a.stats {
+		v := 0.0
+		switch {
+		case s.acc != nil:
+			v = s.acc.Result(a.totals[s.offset : s.offset+s.size])
+		case a.samples > 0:
+			v = a.totals[s.offset] / float64(a.samples)
+		}
+		logs[i] = callbacks.Log{Name: s.name, Value: v}
 	}
 	return logs
 }

@@ -194,28 +194,58 @@ func (h *head) resolveMetrics(yTrue, yPred backend.Shape) error {
 	if h.metrics != nil {
 		return nil
 	}
-	h.metrics = []metrics.Metric{}
+	var out []metrics.Metric
 	for _, mt := range h.specs {
+		var m metrics.Metric
 		switch v := mt.(type) {
 		case string:
 			r, err := metrics.Get(v, yTrue, yPred)
 			if err != nil {
 				return err
 			}
-			h.metrics = append(h.metrics, r)
+			m = r
 		case metrics.Metric:
-			h.metrics = append(h.metrics, v)
+			m = v
 		}
+		if f, ok := m.(interface {
+			ForOutput(backend.Shape) metrics.Metric
+		}); ok {
+			m = f.ForOutput(yPred)
+		}
+		if err := metrics.Check(m, yPred); err != nil {
+			return fmt.Errorf("metric %s: %w", m.Name(), err)
+		}
+		out = append(out, m)
 	}
+	h.metrics = append([]metrics.Metric{}, out...)
 	return nil
 }
 
-// statNames returns the names of a step's statistics, in the order the
-// step packs them: the total loss, each output's loss when more than one
-// output has a loss (Keras's "<output>_loss"), then each output's metrics
-// ("<output>_<metric>" with several outputs).
-func statNames(heads []*head) []string {
-	names := []string{"loss"}
+// stat is one entry of a step's logs: its name, where its values sit in
+// the step's statistics vector, and how the epoch's value is made from
+// their running totals.
+type stat struct {
+	name   string
+	offset int
+	size   int
+	// mean: the value is total/samples (losses are batch means, weighted
+	// by the batch size; Sample metrics are per-sample sums); otherwise
+	// acc.Result(totals).
+	acc       metrics.Accumulator
+	batchMean bool // a loss: the step gives its batch mean
+}
+
+// stats lays out a step's statistics vector: the total loss, each output's
+// loss when more than one output has a loss (Keras's "<output>_loss"),
+// then each output's metrics ("<output>_<metric>" with several outputs).
+func stats(heads []*head) []stat {
+	out := []stat{{name: "loss", size: 1, batchMean: true}}
+	next := 1
+	add := func(s stat) {
+		s.offset = next
+		next += s.size
+		out = append(out, s)
+	}
 	var withLoss []*head
 	for _, h := range heads {
 		if h.loss != nil {
@@ -224,17 +254,21 @@ func statNames(heads []*head) []string {
 	}
 	if len(withLoss) > 1 {
 		for _, h := range withLoss {
-			names = append(names, h.name+"_loss")
+			add(stat{name: h.name + "_loss", size: 1, batchMean: true})
 		}
 	}
 	for _, h := range heads {
 		for _, mt := range h.metrics {
+			name := mt.Name()
 			if len(heads) > 1 {
-				names = append(names, h.name+"_"+mt.Name())
-			} else {
-				names = append(names, mt.Name())
+				name = h.name + "_" + name
 			}
+			s := stat{name: name, size: 1}
+			if a, ok := mt.(metrics.Accumulator); ok {
+				s.acc, s.size = a, a.Size()
+			}
+			add(s)
 		}
 	}
-	return names
+	return out
 }

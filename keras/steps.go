@@ -2,6 +2,7 @@ package keras
 
 import (
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/metrics"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
@@ -67,9 +68,9 @@ func (m *Model) predictFunc() backend.Func {
 
 // lossAndStats returns the loss training minimises (the sum of each
 // output's loss times its weight, as Keras's CompileLoss) and the step's
-// statistics packed into one vector in statNames' order: the total loss,
-// each output's unweighted loss when several outputs have one, then each
-// output's metric sums.
+// statistics in one vector laid out as stats says: the total loss, each
+// output's unweighted loss when several outputs have one, then each
+// output's metrics (per-sample sums, or an accumulator's totals).
 func (m *Model) lossAndStats(b backend.Builder, ys, preds []backend.Value) (backend.Value, backend.Value) {
 	heads := m.compiled.heads
 	var total backend.Value
@@ -95,28 +96,24 @@ func (m *Model) lossAndStats(b backend.Builder, ys, preds []backend.Value) (back
 	}
 	for i, h := range heads {
 		for _, mt := range h.metrics {
-			vals = append(vals, b.Sum(mt.Compute(b, ys[i], preds[i])))
+			switch v := mt.(type) {
+			case metrics.Accumulator:
+				vals = append(vals, v.Totals(b, ys[i], preds[i]))
+			case metrics.Sample:
+				vals = append(vals, b.Sum(v.Compute(b, ys[i], preds[i])))
+			}
 		}
 	}
 	return total, pack(b, vals)
 }
 
-// pack makes one vector of scalars: the sum of each scalar times its unit
-// vector (the op set has no concatenation).
+// pack joins scalars and vectors into one vector.
 func pack(b backend.Builder, vals []backend.Value) backend.Value {
-	k := len(vals)
-	var out backend.Value
+	parts := make([]backend.Value, len(vals))
 	for i, v := range vals {
-		unit := make([]float64, k)
-		unit[i] = 1
-		term := b.Mul(b.Constant(unit, backend.Shape{k}), v)
-		if out == nil {
-			out = term
-		} else {
-			out = b.Add(out, term)
-		}
+		parts[i] = b.Reshape(v, backend.Shape{v.Shape().Size()})
 	}
-	return out
+	return b.Concat(0, parts...)
 }
 
 // executable returns the compiled step of a kind for a batch's shapes,

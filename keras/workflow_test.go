@@ -212,10 +212,10 @@ func TestSameSeedSameTraining(t *testing.T) {
 }
 
 // The demo's small ResNet, with Keras's parameter counts worked out from
-// its formulas: convolutions without bias 3*3*in*out (144, 2304, 2304,
-// 4608, 9216, 9216), BatchNormalization 4 per channel of which the moving
-// mean and variance are not trainable ((16+16+16+32+32+32)*2 = 288), and
-// Dense 32*10+10 = 330.
+// its formulas: convolutions without bias 3*3*in*out (288, 9216, 9216,
+// 18432, 36864, 36864), BatchNormalization 4 per channel of which the
+// moving mean and variance are not trainable ((32+32+32+64+64+64)*2 =
+// 576), and Dense 64*10+10 = 650.
 func TestResNetSummaryCounts(t *testing.T) {
 	m, err := models.New("resnet")
 	if err != nil {
@@ -225,7 +225,7 @@ func TestResNetSummaryCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Total params: 28698 ", "Trainable params: 28410 ", "Non-trainable params: 288 ", "Connected to", "add (Add)", "batch_normalization[0][0]"} {
+	for _, want := range []string{"Total params: 112682 ", "Trainable params: 112106 ", "Non-trainable params: 576 ", "Connected to", "add (Add)", "batch_normalization[0][0]"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("Summary lacks %q:\n%s", want, s)
 		}

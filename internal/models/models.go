@@ -43,9 +43,10 @@ func New(name string) (*keras.Model, error) {
 }
 
 // ResNet is a small residual network for 28x28x1 images, in the style of
-// Keras's ResNet examples: a Conv2D + BatchNormalization + ReLU stem of 16
-// filters, a residual block, a strided convolution to 32 filters, another
-// residual block, global average pooling and a softmax classifier.
+// Keras's ResNet examples: a Conv2D + BatchNormalization + ReLU stem of 32
+// filters and 2x2 max pooling, a residual block, a strided convolution to
+// 64 filters, another residual block, global average pooling and a
+// softmax classifier.
 func ResNet() (*keras.Model, error) {
 	convBN := func(x *layers.KerasTensor, filters, stride int) *layers.KerasTensor {
 		x = layers.Apply(&layers.Conv2D{Filters: filters, KernelSize: [2]int{3, 3}, Strides: [2]int{stride, stride}, Padding: "same", NoBias: true}, x)
@@ -60,10 +61,11 @@ func ResNet() (*keras.Model, error) {
 		return relu(layers.Apply(&layers.Add{}, x, y))
 	}
 	in := layers.Input(28, 28, 1)
-	x := relu(convBN(in, 16, 1))
-	x = block(x, 16)
-	x = relu(convBN(x, 32, 2))
+	x := relu(convBN(in, 32, 1))
+	x = layers.Apply(&layers.MaxPooling2D{PoolSize: [2]int{2, 2}}, x)
 	x = block(x, 32)
+	x = relu(convBN(x, 64, 2))
+	x = block(x, 64)
 	x = layers.Apply(&layers.GlobalAveragePooling2D{}, x)
 	out := layers.Apply(&layers.Dense{Units: 10, Activation: "softmax"}, x)
 	return keras.NewModel(in, out)

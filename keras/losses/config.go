@@ -9,35 +9,45 @@ import (
 // Serialize returns a loss as Keras's compile_config holds it: Keras's
 // name when the loss has no settings, else a class object.
 func Serialize(l Loss) (any, error) {
-	var class string
-	var fromLogits bool
+	object := func(class string, cfg serialization.Config) serialization.Object {
+		cfg["name"], cfg["reduction"] = l.Name(), "sum_over_batch_size"
+		return serialization.NewObject("keras.losses", class, cfg)
+	}
 	switch v := l.(type) {
 	case CategoricalCrossentropy:
-		class, fromLogits = "CategoricalCrossentropy", v.FromLogits
+		if !v.FromLogits && v.LabelSmoothing == 0 {
+			return l.Name(), nil
+		}
+		return object("CategoricalCrossentropy", serialization.Config{"from_logits": v.FromLogits, "label_smoothing": v.LabelSmoothing, "axis": -1}), nil
 	case SparseCategoricalCrossentropy:
-		class, fromLogits = "SparseCategoricalCrossentropy", v.FromLogits
+		if !v.FromLogits {
+			return l.Name(), nil
+		}
+		return object("SparseCategoricalCrossentropy", serialization.Config{"from_logits": true, "ignore_class": nil}), nil
 	case BinaryCrossentropy:
-		class, fromLogits = "BinaryCrossentropy", v.FromLogits
-	case MeanSquaredError:
-		return "mean_squared_error", nil
-	case MeanAbsoluteError:
-		return "mean_absolute_error", nil
+		if !v.FromLogits && v.LabelSmoothing == 0 {
+			return l.Name(), nil
+		}
+		return object("BinaryCrossentropy", serialization.Config{"from_logits": v.FromLogits, "label_smoothing": v.LabelSmoothing, "axis": -1}), nil
+	case MeanSquaredError, MeanAbsoluteError, perSample:
+		return l.Name(), nil
 	case Huber:
 		d := v.Delta
 		if d == 0 {
 			d = 1
 		}
-		return serialization.NewObject("keras.losses", "Huber", serialization.Config{"name": "huber_loss", "reduction": "sum_over_batch_size", "delta": d}), nil
+		return object("Huber", serialization.Config{"delta": d}), nil
+	case CategoricalFocalCrossentropy:
+		alpha, gamma := v.params()
+		return object("CategoricalFocalCrossentropy", serialization.Config{"alpha": alpha, "gamma": gamma, "from_logits": v.FromLogits, "label_smoothing": v.LabelSmoothing, "axis": -1}), nil
+	case BinaryFocalCrossentropy:
+		alpha, gamma := CategoricalFocalCrossentropy{Alpha: v.Alpha, Gamma: v.Gamma}.params()
+		return object("BinaryFocalCrossentropy", serialization.Config{"apply_class_balancing": v.ApplyClassBalancing, "alpha": alpha, "gamma": gamma,
+			"from_logits": v.FromLogits, "label_smoothing": v.LabelSmoothing, "axis": -1}), nil
 	case funcLoss:
 		return v.name, nil // as Keras saves a custom function: loading needs it registered
-	default:
-		return nil, fmt.Errorf("loss %s (%T) cannot be saved in Keras's format", l.Name(), l)
 	}
-	if !fromLogits {
-		return l.Name(), nil
-	}
-	cfg := serialization.Config{"name": l.Name(), "reduction": "sum_over_batch_size", "from_logits": true}
-	return serialization.NewObject("keras.losses", class, cfg), nil
+	return nil, fmt.Errorf("loss %s (%T) cannot be saved in Keras's format", l.Name(), l)
 }
 
 // Deserialize builds a loss from Keras's compile_config: a name
@@ -54,25 +64,44 @@ func Deserialize(v any) (Loss, error) {
 	r.Ignore("name")
 	r.Expect("reduction", "sum_over_batch_size", "kerasgo averages the loss over the batch")
 	r.ExpectNull("ignore_class")
-	r.Expect("label_smoothing", 0.0, "label smoothing is not implemented yet")
 	r.Expect("axis", -1.0, "")
 	fromLogits := r.Bool("from_logits", false)
+	smoothing := r.Float("label_smoothing", 0)
+	if err := checkSmoothing(smoothing); err != nil {
+		r.Fail("label_smoothing", "%v", err)
+	}
 	var l Loss
 	switch class {
 	case "CategoricalCrossentropy":
-		l = CategoricalCrossentropy{FromLogits: fromLogits}
+		l = CategoricalCrossentropy{FromLogits: fromLogits, LabelSmoothing: smoothing}
 	case "SparseCategoricalCrossentropy":
 		l = SparseCategoricalCrossentropy{FromLogits: fromLogits}
 	case "BinaryCrossentropy":
-		l = BinaryCrossentropy{FromLogits: fromLogits}
-	case "MeanSquaredError":
-		l = MeanSquaredError{}
-	case "MeanAbsoluteError":
-		l = MeanAbsoluteError{}
+		l = BinaryCrossentropy{FromLogits: fromLogits, LabelSmoothing: smoothing}
 	case "Huber":
 		l = Huber{Delta: r.Float("delta", 1)}
+	case "CategoricalFocalCrossentropy":
+		l = CategoricalFocalCrossentropy{Alpha: r.Float("alpha", 0.25), Gamma: r.Float("gamma", 2), FromLogits: fromLogits, LabelSmoothing: smoothing}
+	case "BinaryFocalCrossentropy":
+		l = BinaryFocalCrossentropy{ApplyClassBalancing: r.Bool("apply_class_balancing", false), Alpha: r.Float("alpha", 0.25), Gamma: r.Float("gamma", 2),
+			FromLogits: fromLogits, LabelSmoothing: smoothing}
 	default:
-		return nil, fmt.Errorf("kerasgo has no %s loss yet (it has CategoricalCrossentropy, SparseCategoricalCrossentropy, BinaryCrossentropy, MeanSquaredError)", class)
+		got, err := Get(class) // the classes without settings
+		if err != nil {
+			return nil, fmt.Errorf("kerasgo has no %s loss yet (it has %v)", class, Names())
+		}
+		l = got
+	}
+	if (fromLogits || smoothing != 0) && !takesLogits(l) {
+		r.Fail("from_logits", "loss %s takes no from_logits or label_smoothing", class)
 	}
 	return l, r.Finish()
+}
+
+func takesLogits(l Loss) bool {
+	switch l.(type) {
+	case CategoricalCrossentropy, SparseCategoricalCrossentropy, BinaryCrossentropy, CategoricalFocalCrossentropy, BinaryFocalCrossentropy:
+		return true
+	}
+	return false
 }

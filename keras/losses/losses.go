@@ -40,8 +40,35 @@ func Get(name string) (Loss, error) {
 		return MeanAbsoluteError{}, nil
 	case "huber", "huber_loss", "Huber":
 		return Huber{}, nil
+	case "mape", "mean_absolute_percentage_error", "MeanAbsolutePercentageError":
+		return MeanAbsolutePercentageError(), nil
+	case "msle", "mean_squared_logarithmic_error", "MeanSquaredLogarithmicError":
+		return MeanSquaredLogarithmicError(), nil
+	case "log_cosh", "logcosh", "LogCosh":
+		return LogCosh(), nil
+	case "kl_divergence", "kld", "KLDivergence":
+		return KLDivergence(), nil
+	case "poisson", "Poisson":
+		return Poisson(), nil
+	case "hinge", "Hinge":
+		return Hinge(), nil
+	case "squared_hinge", "SquaredHinge":
+		return SquaredHinge(), nil
+	case "cosine_similarity", "CosineSimilarity":
+		return CosineSimilarity(), nil
+	case "categorical_focal_crossentropy", "CategoricalFocalCrossentropy":
+		return CategoricalFocalCrossentropy{}, nil
+	case "binary_focal_crossentropy", "BinaryFocalCrossentropy":
+		return BinaryFocalCrossentropy{}, nil
 	}
-	return nil, fmt.Errorf("unknown loss %q: use categorical_crossentropy, sparse_categorical_crossentropy, binary_crossentropy, mse, mae or huber (or pass a losses.Loss or a function)", name)
+	return nil, fmt.Errorf("unknown loss %q: use one of %v (or pass a losses.Loss or a function)", name, Names())
+}
+
+// Names lists the losses Get knows, by Keras's function names.
+func Names() []string {
+	return []string{"binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy", "categorical_focal_crossentropy",
+		"cosine_similarity", "hinge", "huber", "kl_divergence", "log_cosh", "mae", "mape", "mse", "msle", "poisson",
+		"sparse_categorical_crossentropy", "squared_hinge"}
 }
 
 func clip(b backend.Builder, p backend.Value) backend.Value {
@@ -76,15 +103,19 @@ func sameShape(yShape, predShape backend.Shape) error {
 }
 
 // CategoricalCrossentropy compares one-hot targets with predicted class
-// probabilities (or logits, with FromLogits).
-type CategoricalCrossentropy struct{ FromLogits bool }
+// probabilities (or logits, with FromLogits). LabelSmoothing moves targets
+// towards uniform: y*(1 - s) + s/classes, as Keras's label_smoothing.
+type CategoricalCrossentropy struct {
+	FromLogits     bool
+	LabelSmoothing float64
+}
 
 // Name returns "categorical_crossentropy".
 func (CategoricalCrossentropy) Name() string { return "categorical_crossentropy" }
 
 // Compute implements Loss.
 func (l CategoricalCrossentropy) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
-	return b.Mean(crossentropy(b, y, pred, l.FromLogits))
+	return b.Mean(crossentropy(b, smoothCategorical(b, y, l.LabelSmoothing), pred, l.FromLogits))
 }
 
 // CheckTargets wants one-hot targets shaped like the output.
@@ -143,8 +174,12 @@ func CheckClassIndices(y []float32, ys, ps backend.Shape) error {
 }
 
 // BinaryCrossentropy compares 0/1 targets with predicted probabilities (or
-// logits, with FromLogits), averaged over the last axis.
-type BinaryCrossentropy struct{ FromLogits bool }
+// logits, with FromLogits), averaged over the last axis. LabelSmoothing
+// moves targets towards 1/2: y*(1 - s) + s/2, as Keras's label_smoothing.
+type BinaryCrossentropy struct {
+	FromLogits     bool
+	LabelSmoothing float64
+}
 
 // Name returns "binary_crossentropy".
 func (BinaryCrossentropy) Name() string { return "binary_crossentropy" }
@@ -152,17 +187,19 @@ func (BinaryCrossentropy) Name() string { return "binary_crossentropy" }
 // Compute implements Loss.
 func (l BinaryCrossentropy) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
 	last := len(pred.Shape()) - 1
-	var per backend.Value
-	if l.FromLogits {
+	return b.Mean(b.Mean(binaryCrossentropy(b, smoothBinary(b, y, l.LabelSmoothing), pred, l.FromLogits), last))
+}
+
+// binaryCrossentropy is the elementwise binary crossentropy.
+func binaryCrossentropy(b backend.Builder, y, pred backend.Value, fromLogits bool) backend.Value {
+	if fromLogits {
 		// max(x, 0) - x*y + log(1 + exp(-|x|)), stable for any x.
 		abs := b.Add(b.Relu(pred), b.Relu(b.Neg(pred)))
-		per = b.Add(b.Sub(b.Relu(pred), b.Mul(pred, y)), b.Log(b.Add(b.Scalar(1), b.Exp(b.Neg(abs)))))
-	} else {
-		p := clip(b, pred)
-		one := b.Scalar(1)
-		per = b.Neg(b.Add(b.Mul(y, b.Log(p)), b.Mul(b.Sub(one, y), b.Log(b.Sub(one, p)))))
+		return b.Add(b.Sub(b.Relu(pred), b.Mul(pred, y)), b.Log(b.Add(b.Scalar(1), b.Exp(b.Neg(abs)))))
 	}
-	return b.Mean(b.Mean(per, last))
+	p := clip(b, pred)
+	one := b.Scalar(1)
+	return b.Neg(b.Add(b.Mul(y, b.Log(p)), b.Mul(b.Sub(one, y), b.Log(b.Sub(one, p)))))
 }
 
 // CheckTargets wants targets shaped like the output with values in [0, 1].

@@ -4,42 +4,120 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
-
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Serialize returns a metric as Keras's compile_config holds it: its name
-// (Keras resolves "accuracy" from the shapes of targets and output, as
-// kerasgo does).
+// when it has no settings (Keras resolves "accuracy" from the shapes of
+// targets and output, as kerasgo does), else a class object.
 func Serialize(m Metric) (any, error) {
-	switch m.(type) {
-	case CategoricalAccuracy, SparseCategoricalAccuracy, BinaryAccuracy, MeanAbsoluteError, MeanSquaredError, funcMetric:
+	object := func(class string, cfg serialization.Config) serialization.Object {
+		cfg["name"], cfg["dtype"] = m.Name(), "float32"
+		return serialization.NewObject("keras.metrics", class, cfg)
+	}
+	switch v := m.(type) {
+	case CategoricalAccuracy, SparseCategoricalAccuracy, BinaryAccuracy, MeanAbsoluteError, MeanSquaredError, RootMeanSquaredError, funcMetric:
 		return m.Name(), nil
+	case TopKCategoricalAccuracy:
+		return object("TopKCategoricalAccuracy", serialization.Config{"k": v.k()}), nil
+	case SparseTopKCategoricalAccuracy:
+		return object("SparseTopKCategoricalAccuracy", serialization.Config{"k": kOr5(v.K), "from_sorted_ids": false}), nil
+	case Precision:
+		return object("Precision", serialization.Config{"thresholds": thresholdOr(v.Threshold), "top_k": nil, "class_id": nil}), nil
+	case Recall:
+		return object("Recall", serialization.Config{"thresholds": thresholdOr(v.Threshold), "top_k": nil, "class_id": nil}), nil
+	case F1Score:
+		var avg, th any
+		if v.Average != "" {
+			avg = v.Average
+		}
+		if v.Threshold != 0 {
+			th = v.Threshold
+		}
+		return object("F1Score", serialization.Config{"average": avg, "threshold": th}), nil
+	case AUC:
+		curve := v.Curve
+		if curve == "" {
+			curve = "ROC"
+		}
+		return object("AUC", serialization.Config{"num_thresholds": v.n(), "curve": curve, "summation_method": "interpolation", "multi_label": false,
+			"num_labels": nil, "label_weights": nil, "from_logits": false}), nil
 	}
 	return nil, fmt.Errorf("metric %s (%T) cannot be saved in Keras's format", m.Name(), m)
 }
 
-// Deserialize returns the name of a metric in Keras's compile_config, for
-// Get: a name ("accuracy") or a class object.
-func Deserialize(v any) (string, error) {
+// Deserialize reads a metric of Keras's compile_config: a name
+// ("accuracy"), returned as it is for Get to resolve, or a class object,
+// returned as a Metric.
+func Deserialize(v any) (any, error) {
 	class, cfg, ok := serialization.ClassOrName(v)
 	if !ok {
-		return "", fmt.Errorf("cannot read metric %v", v)
+		return nil, fmt.Errorf("cannot read metric %v", v)
 	}
 	if cfg == nil {
 		if _, err := Get(class, backend.Shape{-1, 2}, backend.Shape{-1, 2}); err != nil {
-			return "", err
+			return nil, err
 		}
 		return class, nil
 	}
-	names := map[string]string{"CategoricalAccuracy": "categorical_accuracy", "SparseCategoricalAccuracy": "sparse_categorical_accuracy", "BinaryAccuracy": "binary_accuracy",
-		"MeanAbsoluteError": "mean_absolute_error", "MeanSquaredError": "mean_squared_error"}
-	name, known := names[class]
-	if !known {
-		return "", fmt.Errorf("kerasgo has no %s metric yet (it has accuracy, categorical_accuracy, sparse_categorical_accuracy, binary_accuracy, mae, mse)", class)
-	}
 	r := serialization.NewReader("metric "+class, cfg)
-	r.Ignore("name", "dtype")
-	r.Expect("threshold", 0.5, "")
-	return name, r.Finish()
+	r.Ignore("dtype")
+	label, _ := cfg["name"].(string)
+	r.Ignore("name")
+	threshold := func() float64 {
+		t, ok := r.Value("thresholds")
+		if !ok || t == nil {
+			return 0.5
+		}
+		if list, isList := t.([]any); isList && len(list) == 1 {
+			t = list[0]
+		}
+		f, isNum := t.(float64)
+		if !isNum {
+			r.Fail("thresholds", "kerasgo takes one threshold, got %v", t)
+		}
+		return f
+	}
+	var m Metric
+	switch class {
+	case "CategoricalAccuracy", "SparseCategoricalAccuracy", "MeanAbsoluteError", "MeanSquaredError", "RootMeanSquaredError":
+		name := map[string]string{"CategoricalAccuracy": "categorical_accuracy", "SparseCategoricalAccuracy": "sparse_categorical_accuracy",
+			"MeanAbsoluteError": "mean_absolute_error", "MeanSquaredError": "mean_squared_error", "RootMeanSquaredError": "root_mean_squared_error"}[class]
+		if err := r.Finish(); err != nil {
+			return nil, err
+		}
+		return name, nil
+	case "BinaryAccuracy":
+		m = BinaryAccuracy{Label: label, Threshold: r.Float("threshold", 0.5)}
+	case "TopKCategoricalAccuracy":
+		m = TopKCategoricalAccuracy{K: r.Int("k", 5), Label: label}
+	case "SparseTopKCategoricalAccuracy":
+		r.Expect("from_sorted_ids", false, "")
+		m = SparseTopKCategoricalAccuracy{K: r.Int("k", 5), Label: label}
+	case "Precision", "Recall":
+		r.ExpectNull("top_k")
+		r.ExpectNull("class_id")
+		if class == "Precision" {
+			m = Precision{Threshold: threshold(), Label: label}
+		} else {
+			m = Recall{Threshold: threshold(), Label: label}
+		}
+	case "F1Score":
+		f := F1Score{Label: label, Threshold: r.Float("threshold", 0)}
+		if a, ok := r.Value("average"); ok && a != nil {
+			f.Average = r.String("average", "")
+		}
+		m = f
+	case "AUC":
+		r.Expect("summation_method", "interpolation", "")
+		r.Expect("multi_label", false, "")
+		r.Expect("from_logits", false, "")
+		r.ExpectNull("num_labels")
+		r.ExpectNull("label_weights")
+		r.ExpectNull("thresholds")
+		m = AUC{NumThresholds: r.Int("num_thresholds", 200), Curve: r.String("curve", "ROC"), Label: label}
+	default:
+		return nil, fmt.Errorf("kerasgo has no %s metric yet (it has %v)", class, Names())
+	}
+	return m, r.Finish()
 }

@@ -6,12 +6,48 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
-// Metric reports how well predictions match targets.
+// Metric reports how well predictions match targets. A metric is either a
+// Sample metric (one value per sample, averaged over the epoch, like
+// accuracy) or an Accumulator (totals kept over the epoch, like
+// Precision or AUC).
 type Metric interface {
 	// Name is how the metric appears in logs and History, e.g. "accuracy".
 	Name() string
+}
+
+// Sample is a metric with one value per sample, averaged over all the
+// samples of an epoch (Keras's MeanMetricWrapper).
+type Sample interface {
+	Metric
 	// Compute returns one value per sample, shape (batch,).
 	Compute(b backend.Builder, yTrue, yPred backend.Value) backend.Value
+}
+
+// Accumulator is a metric Keras computes from totals kept over all the
+// batches of an epoch (its state variables: true positives, a confusion
+// matrix, ...): each step computes its batch's totals, the loop adds them
+// up, and Result turns the sums into the metric.
+type Accumulator interface {
+	Metric
+	// Size is the number of totals.
+	Size() int
+	// Totals returns the batch's totals as a vector of Size values.
+	Totals(b backend.Builder, yTrue, yPred backend.Value) backend.Value
+	// Result computes the metric from the totals summed over batches.
+	Result(totals []float64) float64
+}
+
+// Check reports a metric that is neither a Sample nor an Accumulator, or
+// an Accumulator whose settings cannot work (F1Score without an average
+// on several classes, ...).
+func Check(m Metric, out backend.Shape) error {
+	switch v := m.(type) {
+	case interface{ check(out backend.Shape) error }:
+		return v.check(out)
+	case Sample, Accumulator:
+		return nil
+	}
+	return fmt.Errorf("metric %s (%T) has neither Compute (one value per sample) nor Totals and Result (an accumulator)", m.Name(), m)
 }
 
 // Get returns the metric a Keras name denotes. "accuracy" (or "acc")
@@ -42,8 +78,28 @@ func Get(name string, yTrue, yPred backend.Shape) (Metric, error) {
 		return MeanAbsoluteError{Label: name}, nil
 	case "mse", "mean_squared_error", "MeanSquaredError":
 		return MeanSquaredError{Label: name}, nil
+	case "rmse", "root_mean_squared_error", "RootMeanSquaredError":
+		return RootMeanSquaredError{}, nil
+	case "top_k_categorical_accuracy", "TopKCategoricalAccuracy":
+		return TopKCategoricalAccuracy{}, nil
+	case "sparse_top_k_categorical_accuracy", "SparseTopKCategoricalAccuracy":
+		return SparseTopKCategoricalAccuracy{}, nil
+	case "precision", "Precision":
+		return Precision{}, nil
+	case "recall", "Recall":
+		return Recall{}, nil
+	case "auc", "AUC":
+		return AUC{}, nil
+	case "f1_score", "F1Score":
+		return F1Score{}, nil
 	}
-	return nil, fmt.Errorf("unknown metric %q: use accuracy, categorical_accuracy, sparse_categorical_accuracy, binary_accuracy, mae or mse (or pass a metrics.Metric or a function)", name)
+	return nil, fmt.Errorf("unknown metric %q: use one of %v (or pass a metrics.Metric or a function)", name, Names())
+}
+
+// Names lists the metric names Get knows.
+func Names() []string {
+	return []string{"accuracy", "auc", "binary_accuracy", "categorical_accuracy", "f1_score", "mae", "mse", "precision", "recall", "rmse",
+		"sparse_categorical_accuracy", "sparse_top_k_categorical_accuracy", "top_k_categorical_accuracy"}
 }
 
 func labelOr(label, def string) string {

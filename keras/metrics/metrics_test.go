@@ -17,7 +17,7 @@ func arr(shape []int, data ...float64) backendtest.Array {
 func TestAccuracies(t *testing.T) {
 	pred := arr([]int{4, 3}, 0.7, 0.2, 0.1, 0.1, 0.3, 0.6, 0.5, 0.4, 0.1, 0.2, 0.5, 0.3)
 	cases := []struct {
-		metric      metrics.Metric
+		metric      metrics.Sample
 		yTrue, pred backendtest.Array
 		want        []float64
 	}{

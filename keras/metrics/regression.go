@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"math"
+
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/losses"
 )
@@ -47,4 +49,33 @@ func (m funcMetric) Name() string { return m.name }
 
 func (m funcMetric) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
 	return m.f(b, y, pred)
+}
+
+// RootMeanSquaredError is the square root of the mean squared error over
+// all the samples seen (not the mean of per-batch roots), like
+// keras.metrics.RootMeanSquaredError.
+type RootMeanSquaredError struct{ Label string }
+
+// Name returns Label or "root_mean_squared_error".
+func (m RootMeanSquaredError) Name() string { return labelOr(m.Label, "root_mean_squared_error") }
+
+// Size is 2: the sum of per-sample mean squared errors and the count.
+func (RootMeanSquaredError) Size() int { return 2 }
+
+// Totals implements Accumulator.
+func (RootMeanSquaredError) Totals(b backend.Builder, y, pred backend.Value) backend.Value {
+	per := b.Mean(b.Square(b.Sub(y, pred)), len(pred.Shape())-1)
+	n := float64(pred.Shape()[0])
+	return b.Add(b.Mul(b.Sum(per), b.Constant([]float64{1, 0}, backend.Shape{2})), b.Constant([]float64{0, n}, backend.Shape{2}))
+}
+
+// Result is sqrt(sum / count).
+func (RootMeanSquaredError) Result(t []float64) float64 { return math.Sqrt(divideNoNaN(t[0], t[1])) }
+
+// divideNoNaN is a/b, or 0 when b is 0 (Keras's divide_no_nan).
+func divideNoNaN(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
 }

@@ -1,0 +1,116 @@
+package metrics_test
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/metrics"
+)
+
+// rows returns samples [from, to) of a.
+func rows(a backendtest.Array, from, to int) backendtest.Array {
+	n := a.Shape[1:].Size()
+	return backendtest.Array{Shape: append(backend.Shape{to - from}, a.Shape[1:]...), Data: a.Data[from*n : to*n]}
+}
+
+// Every metric, read from its Keras form, gives PyTorch's value for an
+// epoch (testdata/golden.json, written by scripts/golden-metrics.py) when
+// run batch by batch as training runs it (two batches of 7 and 5
+// samples): a Sample metric's per-sample values averaged, an
+// Accumulator's totals summed, then its Result; on every engine, and
+// after Serialize and Deserialize.
+func TestMetricsMatchPyTorch(t *testing.T) {
+	data, err := os.ReadFile("testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []struct {
+			Name   string            `json:"name"`
+			Metric any               `json:"metric"`
+			YTrue  backendtest.Array `json:"y_true"`
+			YPred  backendtest.Array `json:"y_pred"`
+			Value  float64           `json:"value"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	if len(file.Cases) < 19 {
+		t.Fatalf("only %d golden cases: regenerate testdata/golden.json with scripts/golden-metrics.py", len(file.Cases))
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, c := range file.Cases {
+			t.Run(c.Name, func(t *testing.T) {
+				spec, err := metrics.Deserialize(c.Metric)
+				if err != nil {
+					t.Fatal(err)
+				}
+				yShape := append(backend.Shape{-1}, c.YTrue.Shape[1:]...)
+				pShape := append(backend.Shape{-1}, c.YPred.Shape[1:]...)
+				var m metrics.Metric
+				switch v := spec.(type) {
+				case string:
+					if m, err = metrics.Get(v, yShape, pShape); err != nil {
+						t.Fatal(err)
+					}
+				case metrics.Metric:
+					m = v
+				}
+				if f, ok := m.(interface {
+					ForOutput(backend.Shape) metrics.Metric
+				}); ok {
+					m = f.ForOutput(pShape)
+				}
+				if err := metrics.Check(m, pShape); err != nil {
+					t.Fatal(err)
+				}
+				saved, err := metrics.Serialize(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				raw, _ := json.Marshal(saved)
+				var decoded any
+				json.Unmarshal(raw, &decoded)
+				if _, err := metrics.Deserialize(decoded); err != nil {
+					t.Fatalf("reading back %s: %v", raw, err)
+				}
+				var totals []float64
+				sum, count := 0.0, 0
+				for _, span := range [][2]int{{0, 7}, {7, 12}} {
+					in := []backendtest.Array{rows(c.YTrue, span[0], span[1]), rows(c.YPred, span[0], span[1])}
+					out, err := backendtest.Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+						switch mt := m.(type) {
+						case metrics.Accumulator:
+							return []backend.Value{mt.Totals(b, v[0], v[1])}, nil
+						case metrics.Sample:
+							return []backend.Value{b.Sum(mt.Compute(b, v[0], v[1]))}, nil
+						}
+						t.Fatalf("%T is no metric", m)
+						return nil, nil
+					}, in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if totals == nil {
+						totals = make([]float64, len(out[0].Data))
+					}
+					for i, v := range out[0].Data {
+						totals[i] += v
+					}
+					sum += out[0].Data[0]
+					count += span[1] - span[0]
+				}
+				got := sum / float64(count)
+				if a, ok := m.(metrics.Accumulator); ok {
+					got = a.Result(totals)
+				}
+				backendtest.AssertClose(t, c.Name, backendtest.Array{Shape: backend.Shape{}, Data: []float64{got}},
+					backendtest.Array{Shape: backend.Shape{}, Data: []float64{c.Value}}, 1e-5)
+			})
+		}
+	})
+}
