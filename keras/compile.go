@@ -81,8 +81,9 @@ func (k exeKind) String() string {
 }
 
 type exeKey struct {
-	kind  exeKind
-	batch int
+	kind     exeKind
+	batch    int
+	weighted bool // the step takes sample weights
 }
 
 // Compile binds the model to an engine with an optimizer, a loss and

@@ -2,7 +2,11 @@ package keras
 
 import (
 	"fmt"
+	"math"
 	"sort"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/losses"
 )
 
 // ArraySet is the data Fit, Evaluate and Predict take for a model's inputs
@@ -60,10 +64,12 @@ func (a NamedArrays) arrays(names []string, what string) ([]Array, error) {
 	return out, nil
 }
 
-// dataset is resolved host data: one Array per input, and one per output
-// (nil for Predict); all have the same number of samples.
+// dataset is resolved host data: one Array per input, one per output
+// (nil for Predict), and one array of sample weights (shape (samples,))
+// per output when the losses are weighted; all have the same number of
+// samples.
 type dataset struct {
-	x, y []Array
+	x, y, sw []Array
 }
 
 func (d dataset) samples() int { return d.x[0].Samples() }
@@ -80,6 +86,12 @@ func (d dataset) rows(from, to int) dataset {
 			out.y[i] = a.rows(from, to)
 		}
 	}
+	if d.sw != nil {
+		out.sw = make([]Array, len(d.sw))
+		for i, a := range d.sw {
+			out.sw[i] = a.rows(from, to)
+		}
+	}
 	return out
 }
 
@@ -90,7 +102,7 @@ type gatherer struct {
 }
 
 func (g *gatherer) gather(d dataset, idx []int) dataset {
-	arrays := append(append([]Array(nil), d.x...), d.y...)
+	arrays := append(append(append([]Array(nil), d.x...), d.y...), d.sw...)
 	if len(g.bufs) < len(arrays) {
 		g.bufs = make([][]float32, len(arrays))
 	}
@@ -98,9 +110,85 @@ func (g *gatherer) gather(d dataset, idx []int) dataset {
 	for i, a := range arrays {
 		out[i], g.bufs[i] = a.gatherArray(idx, g.bufs[i])
 	}
-	res := dataset{x: out[:len(d.x)]}
+	nx, ny := len(d.x), len(d.y)
+	res := dataset{x: out[:nx]}
 	if d.y != nil {
-		res.y = out[len(d.x):]
+		res.y = out[nx : nx+ny]
+	}
+	if d.sw != nil {
+		res.sw = out[nx+ny:]
 	}
 	return res
+}
+
+// sampleWeights resolves Fit's or Evaluate's sample and class weights into
+// one weight per sample and output (nil when neither is given), as Keras
+// does: class weights apply to a model with one output, looked up by each
+// sample's class (its index, the argmax of a one-hot target, or a 0/1
+// target rounded), 1 for classes not listed.
+func (m *Model) sampleWeights(d dataset, sampleWeight ArraySet, classWeight map[int]float64) ([]Array, error) {
+	if sampleWeight == nil && classWeight == nil {
+		return nil, nil
+	}
+	if sampleWeight != nil && classWeight != nil {
+		return nil, fmt.Errorf("give SampleWeight or ClassWeight, not both (as in Keras)")
+	}
+	n := d.samples()
+	if classWeight != nil {
+		if len(m.outputs) != 1 {
+			return nil, fmt.Errorf("ClassWeight applies to models with one output, as in Keras; this model has %d %v: give SampleWeight per output instead", len(m.outputs), m.OutputNames())
+		}
+		y := d.y[0]
+		per := y.sampleSize()
+		w := make([]float32, n)
+		for i := range w {
+			row := y.Data[i*per : (i+1)*per]
+			class := 0
+			if per > 1 {
+				for j, v := range row {
+					if v > row[class] {
+						class = j
+					}
+				}
+			} else {
+				class = int(math.Round(float64(row[0])))
+			}
+			cw, ok := classWeight[class]
+			if !ok {
+				cw = 1
+			}
+			w[i] = float32(cw)
+		}
+		return []Array{{Shape: []int{n}, Data: w}}, m.checkWeightable()
+	}
+	sws, err := sampleWeight.arrays(m.OutputNames(), "output")
+	if err != nil {
+		return nil, fmt.Errorf("SampleWeight: %w", err)
+	}
+	out := make([]Array, len(sws))
+	for i, a := range sws {
+		if err := a.check("SampleWeight"); err != nil {
+			return nil, err
+		}
+		if a.Samples() != n || len(a.Data) != n {
+			return nil, fmt.Errorf("SampleWeight has shape %v: give one weight per sample, shape (%d,)", backend.Shape(a.Shape), n)
+		}
+		for j, v := range a.Data {
+			if !(v >= 0) || math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("SampleWeight[%d] = %v: weights must be finite and >= 0", j, v)
+			}
+		}
+		out[i] = Array{Shape: []int{n}, Data: a.Data}
+	}
+	return out, m.checkWeightable()
+}
+
+// checkWeightable reports a loss that cannot take sample weights.
+func (m *Model) checkWeightable() error {
+	for _, h := range m.compiled.heads {
+		if _, ok := h.loss.(losses.Weighted); h.loss != nil && !ok {
+			return fmt.Errorf("output %q's loss %s gives no per-sample values (a plain function returns the batch's loss), so it cannot be weighted: use a built-in loss or drop the weights", h.name, h.loss.Name())
+		}
+	}
+	return nil
 }

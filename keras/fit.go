@@ -25,6 +25,11 @@ type FitOptions struct {
 	// BatchSize is the number of samples per step; 0 means Keras's
 	// default, 32. Negative is an error.
 	BatchSize int
+	// StepsPerEpoch makes each epoch that many batches, taken in turn
+	// from passes over the data (Keras's steps_per_epoch); an epoch that
+	// reaches the end of a pass stops there and the next starts a new
+	// (reshuffled) pass. 0 means one pass per epoch.
+	StepsPerEpoch int
 	// Verbose is Keras's verbosity: ProgressBar (1; updated in place on a
 	// terminal, one line per epoch otherwise), OneLinePerEpoch (2), or
 	// Silent. The zero value is Keras's default "auto", a progress bar:
@@ -44,6 +49,17 @@ type FitOptions struct {
 	// ValidationData is validated on after each epoch; it overrides
 	// ValidationSplit.
 	ValidationData *Data
+	// ValidationFreq validates every ValidationFreq epochs (Keras's
+	// validation_freq); 0 means every epoch.
+	ValidationFreq int
+	// SampleWeight weighs each sample's loss (Keras's sample_weight): an
+	// Array of shape (samples,) for a model with one output, or Arrays or
+	// NamedArrays with one per output. The loss is then
+	// sum(loss * weight) / samples, as Keras's default reduction.
+	SampleWeight ArraySet
+	// ClassWeight weighs each sample's loss by its class (Keras's
+	// class_weight; one output only; classes not listed weigh 1).
+	ClassWeight map[int]float64
 	// Callbacks are called as Keras calls them; a progress bar is added
 	// unless Verbose is Silent.
 	Callbacks []callbacks.Callback
@@ -52,15 +68,19 @@ type FitOptions struct {
 }
 
 // Data pairs inputs with targets: an Array each for a model with one
-// input and one output, or Arrays or NamedArrays (see ArraySet).
+// input and one output, or Arrays or NamedArrays (see ArraySet); and,
+// optionally, sample weights (see FitOptions.SampleWeight).
 type Data struct {
-	X, Y ArraySet
+	X, Y         ArraySet
+	SampleWeight ArraySet
 }
 
 // EvaluateOptions configure Evaluate, like the arguments of Keras's
 // model.evaluate.
 type EvaluateOptions struct {
 	BatchSize int // 0 means 32; negative is an error
+	// SampleWeight weighs each sample's loss, as FitOptions.SampleWeight.
+	SampleWeight ArraySet
 	// Verbose: the zero value (Keras's "auto"), ProgressBar or
 	// OneLinePerEpoch print one line with the results, as Keras does;
 	// Silent prints nothing.
@@ -257,6 +277,12 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	if err != nil {
 		return nil, err
 	}
+	if train.sw, err = m.sampleWeights(train, opts.SampleWeight, opts.ClassWeight); err != nil {
+		return nil, err
+	}
+	if opts.ValidationFreq < 0 {
+		return nil, fmt.Errorf("FitOptions.ValidationFreq must be 0 (every epoch) or a positive number of epochs, got %d", opts.ValidationFreq)
+	}
 	if err := m.checkTrainable(); err != nil {
 		return nil, err
 	}
@@ -268,6 +294,9 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		}
 		v, err := m.prepare(opts.ValidationData.X, opts.ValidationData.Y, "validation")
 		if err != nil {
+			return nil, fmt.Errorf("validation data: %w", err)
+		}
+		if v.sw, err = m.sampleWeights(v, opts.ValidationData.SampleWeight, nil); err != nil {
 			return nil, fmt.Errorf("validation data: %w", err)
 		}
 		val = &v
@@ -291,26 +320,25 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	if verbose > 0 {
 		cbs = append([]callbacks.Callback{callbacks.NewProgbar(opts.Output, verbose)}, cbs...)
 	}
+	if opts.StepsPerEpoch < 0 {
+		return nil, fmt.Errorf("FitOptions.StepsPerEpoch must be 0 (a pass per epoch) or positive, got %d", opts.StepsPerEpoch)
+	}
 	run := m.newRun(cbs)
 	n := train.samples()
 	steps := (n + batch - 1) / batch
+	if opts.StepsPerEpoch > 0 {
+		steps = min(steps, opts.StepsPerEpoch)
+	}
 	m.resume = resumePoint{epoch: opts.InitialEpoch}
 	run.each(func(cb callbacks.Callback) { cb.OnTrainBegin(callbacks.Params{Epochs: opts.Epochs, Steps: steps}) })
 	if err := run.failure(); err != nil {
 		return nil, err
 	}
 	hist := &History{}
-	rng := rand.New(rand.NewPCG(uint64(resolveSeed(opts.Seed)), 0x73687566))
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
+	schedule := newPasses(n, batch, opts.StepsPerEpoch, !opts.NoShuffle, resolveSeed(opts.Seed))
 	from := m.resume
-	if from.batch > steps {
-		return nil, fmt.Errorf("cannot resume at batch %d of epoch %d: an epoch has %d batches of %d samples (resume with the batch size and data of the interrupted run)", from.batch+1, from.epoch+1, steps, batch)
-	}
-	for epoch := 0; epoch < from.epoch && epoch < opts.Epochs && !opts.NoShuffle; epoch++ {
-		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] }) // the skipped epochs' orders
+	for epoch := 0; epoch < from.epoch && epoch < opts.Epochs; epoch++ {
+		schedule.epoch() // the skipped epochs' batches and shuffles
 	}
 	logLR := false
 	for _, cb := range cbs {
@@ -322,15 +350,16 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	for epoch := from.epoch; epoch < opts.Epochs && !m.stopRequested; epoch++ {
 		run.each(func(cb callbacks.Callback) { cb.OnEpochBegin(epoch) })
 		lr := m.compiled.learningRate() // the rate this epoch trains with
-		if !opts.NoShuffle {
-			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		sp := schedule.epoch()
+		if from.batch > sp.steps() {
+			return hist, fmt.Errorf("cannot resume at batch %d of epoch %d: the epoch has %d batches of %d samples (resume with the data, batch size and StepsPerEpoch of the interrupted run)", from.batch+1, from.epoch+1, sp.steps(), batch)
 		}
-		logs, err := run.trainEpoch(ctx, train, order, batch, epoch, from)
+		logs, err := run.trainEpoch(ctx, train, sp, epoch, from)
 		from = resumePoint{}
 		if err != nil {
 			return hist, err
 		}
-		if val != nil && !m.stopRequested {
+		if val != nil && !m.stopRequested && (epoch+1)%max(opts.ValidationFreq, 1) == 0 {
 			vlogs, err := run.evaluate(ctx, *val, batch)
 			if err != nil {
 				return hist, fmt.Errorf("validating after epoch %d: %w", epoch+1, err)
@@ -362,6 +391,9 @@ func (m *Model) Evaluate(ctx context.Context, x, y ArraySet, opts EvaluateOption
 	}
 	d, err := m.prepare(x, y, "Evaluate")
 	if err != nil {
+		return nil, err
+	}
+	if d.sw, err = m.sampleWeights(d, opts.SampleWeight, nil); err != nil {
 		return nil, err
 	}
 	verbose, err := verbosity(opts.Verbose)

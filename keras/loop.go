@@ -48,28 +48,25 @@ type batchOut struct {
 	out        []backend.Tensor
 }
 
-// runBatches runs the step of kind over d in batches (the samples of
-// order, or all in their order when order is nil), from batch start on,
-// calling begin before and handle after each step. It is the only batch
-// loop: Fit's epochs, validation, Evaluate and Predict all go through it.
-func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, order []int, batch, start int, begin func(step int), handle func(batchOut) error) error {
+// runBatches runs the step of kind over the batches of sp, calling begin
+// before and handle after each step. It is the only batch loop: Fit's
+// epochs, validation, Evaluate and Predict all go through it.
+func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, begin func(step int), handle func(batchOut) error) error {
 	m, c := r.m, r.m.compiled
 	n := d.samples()
-	if order != nil {
-		n = len(order)
-	}
 	var g gatherer
-	for step, from := start, start*batch; from < n; step, from = step+1, from+batch {
+	for step := sp.skip; step < sp.steps(); step++ {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("stopped at batch %d: %w", step+1, err)
 		}
 		begin(step)
-		to := min(from+batch, n)
+		from := (sp.first + step) * sp.batch
+		to := min(from+sp.batch, n)
 		var b dataset
-		if order == nil { // contiguous samples: slice them, no copy
+		if sp.order == nil { // contiguous samples: slice them, no copy
 			b = d.rows(from, to)
 		} else {
-			b = g.gather(d, order[from:to])
+			b = g.gather(d, sp.order[from:to])
 		}
 		exe, err := m.executable(kind, b)
 		if err != nil {
@@ -90,7 +87,11 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, order []i
 			in = append(in, c.optState...)
 			err = upload([]float32{float32(c.learningRate())}, nil)
 		}
-		for _, a := range append(b.x, b.y...) {
+		arrays := append(append([]Array(nil), b.x...), b.y...)
+		if kind != predictStep {
+			arrays = append(arrays, b.sw...)
+		}
+		for _, a := range arrays {
 			if err == nil {
 				err = upload(a.Data, a.Shape)
 			}
@@ -174,19 +175,21 @@ func (a *means) logs() callbacks.Logs {
 	return logs
 }
 
-// trainEpoch trains one epoch from batch from.batch on (0, or where a
-// resumed run stopped), its running logs starting from from.logs.
-func (r *run) trainEpoch(ctx context.Context, d dataset, order []int, batch, epoch int, from resumePoint) (callbacks.Logs, error) {
+// trainEpoch trains one epoch, the batches of sp from batch from.batch on
+// (0, or where a resumed run stopped), its running logs starting from
+// from.logs.
+func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, from resumePoint) (callbacks.Logs, error) {
 	c := r.m.compiled
 	acc := newMeans(c.heads)
-	acc.resume(from.logs, from.batch*batch)
+	acc.resume(from.logs, from.batch*sp.batch)
+	sp.skip = from.batch
 	nT := len(c.trainable)
 	var logs callbacks.Logs
 	if from.batch > 0 {
 		logs = acc.logs()
 	}
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTrainBatchBegin(step) }) }
-	err := r.runBatches(ctx, trainStep, d, order, batch, from.batch, begin, func(b batchOut) error {
+	err := r.runBatches(ctx, trainStep, d, sp, begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		rest := b.out[1:]
 		if err != nil {
@@ -234,7 +237,7 @@ func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Log
 		cb.OnTestBegin(callbacks.Params{Steps: (d.samples() + batch - 1) / batch})
 	})
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTestBatchBegin(step) }) }
-	err := r.runBatches(ctx, evalStep, d, nil, batch, 0, begin, func(b batchOut) error {
+	err := r.runBatches(ctx, evalStep, d, wholeSpan(d.samples(), batch), begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		if err != nil {
 			return err
@@ -263,7 +266,7 @@ func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error
 	}
 	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: (n + batch - 1) / batch}) })
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(step) }) }
-	err := r.runBatches(ctx, predictStep, d, nil, batch, 0, begin, func(b batchOut) error {
+	err := r.runBatches(ctx, predictStep, d, wholeSpan(n, batch), begin, func(b batchOut) error {
 		defer c.be.Release(b.out...)
 		for i, t := range b.out {
 			v, err := c.be.ToFloat32(t)

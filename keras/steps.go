@@ -2,6 +2,7 @@ package keras
 
 import (
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/losses"
 	"github.com/kerasgo/kerasgo/keras/metrics"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
@@ -10,23 +11,28 @@ import (
 // form of DESIGN.md: every tensor they read is an input and every tensor
 // they change is an output.
 //
-//	train:   (params, optState, lr, xs, ys) -> (stats, trainable params', optState', assigned state')
-//	eval:    (params, xs, ys)               -> (stats)
-//	predict: (params, xs)                   -> (yPreds)
+//	train:   (params, optState, lr, xs, ys[, sws]) -> (stats, trainable params', optState', assigned state')
+//	eval:    (params, xs, ys[, sws])               -> (stats)
+//	predict: (params, xs)                          -> (yPreds)
 //
-// xs holds one tensor per model input and ys one per output. stats is one
+// xs holds one tensor per model input, ys one per output, and sws, when
+// the data has sample weights, one (batch,) weight vector per output. stats is one
 // vector [loss, output losses..., metric sums...] (see statNames), so that
 // the loop reads a step's scalars back in one copy. The learning rate is
 // an input, not a constant, so that callbacks can change it between steps.
 
-func (m *Model) trainFunc() backend.Func {
+func (m *Model) trainFunc(weighted bool) backend.Func {
 	c := m.compiled
-	nP, nS, nX := len(m.weights), len(c.optSpecs), len(m.inputs)
+	nP, nS, nX, nY := len(m.weights), len(c.optSpecs), len(m.inputs), len(m.outputs)
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
 		params, state, lr := in[:nP], in[nP:nP+nS], in[nP+nS]
-		xs, ys := in[nP+nS+1:nP+nS+1+nX], in[nP+nS+1+nX:]
+		xs, ys := in[nP+nS+1:nP+nS+1+nX], in[nP+nS+1+nX:nP+nS+1+nX+nY]
+		var sws []backend.Value
+		if weighted {
+			sws = in[nP+nS+1+nX+nY:]
+		}
 		preds, updates := m.forwardWithUpdates(b, params, xs, true)
-		loss, stats := m.lossAndStats(b, ys, preds)
+		loss, stats := m.lossAndStats(b, ys, preds, sws)
 		out := []backend.Value{stats}
 		trainable := make([]backend.Value, len(c.trainable))
 		for k, i := range c.trainable {
@@ -50,11 +56,15 @@ func (m *Model) trainFunc() backend.Func {
 	}
 }
 
-func (m *Model) evalFunc() backend.Func {
-	nP, nX := len(m.weights), len(m.inputs)
+func (m *Model) evalFunc(weighted bool) backend.Func {
+	nP, nX, nY := len(m.weights), len(m.inputs), len(m.outputs)
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		params, xs, ys := in[:nP], in[nP:nP+nX], in[nP+nX:]
-		_, stats := m.lossAndStats(b, ys, m.forward(b, params, xs, false))
+		params, xs, ys := in[:nP], in[nP:nP+nX], in[nP+nX:nP+nX+nY]
+		var sws []backend.Value
+		if weighted {
+			sws = in[nP+nX+nY:]
+		}
+		_, stats := m.lossAndStats(b, ys, m.forward(b, params, xs, false), sws)
 		return []backend.Value{stats}, nil
 	}
 }
@@ -69,9 +79,11 @@ func (m *Model) predictFunc() backend.Func {
 // lossAndStats returns the loss training minimises (the sum of each
 // output's loss times its weight, as Keras's CompileLoss) and the step's
 // statistics in one vector laid out as stats says: the total loss, each
-// output's unweighted loss when several outputs have one, then each
-// output's metrics (per-sample sums, or an accumulator's totals).
-func (m *Model) lossAndStats(b backend.Builder, ys, preds []backend.Value) (backend.Value, backend.Value) {
+// output's loss (before its loss weight) when several outputs have one,
+// then each output's metrics (per-sample sums, or an accumulator's
+// totals). With sample weights sws, each output's loss is
+// sum(values * weights) / count (Keras's "sum_over_batch_size").
+func (m *Model) lossAndStats(b backend.Builder, ys, preds, sws []backend.Value) (backend.Value, backend.Value) {
 	heads := m.compiled.heads
 	var total backend.Value
 	var outputLosses, vals []backend.Value
@@ -79,7 +91,12 @@ func (m *Model) lossAndStats(b backend.Builder, ys, preds []backend.Value) (back
 		if h.loss == nil {
 			continue
 		}
-		l := h.loss.Compute(b, ys[i], preds[i])
+		var l backend.Value
+		if sws != nil {
+			l = weightedLoss(b, h.loss.(losses.Weighted), ys[i], preds[i], sws[i])
+		} else {
+			l = h.loss.Compute(b, ys[i], preds[i])
+		}
 		outputLosses = append(outputLosses, l)
 		if h.weight != 1 {
 			l = b.Mul(l, b.Scalar(h.weight))
@@ -107,6 +124,18 @@ func (m *Model) lossAndStats(b backend.Builder, ys, preds []backend.Value) (back
 	return total, pack(b, vals)
 }
 
+// weightedLoss is sum(values * weights) / count, the weights (batch,)
+// broadcast over the values' other axes.
+func weightedLoss(b backend.Builder, l losses.Weighted, y, pred, sw backend.Value) backend.Value {
+	v := l.Unreduced(b, y, pred)
+	s := v.Shape()
+	ws := backend.Shape{s[0]}
+	for range s[1:] {
+		ws = append(ws, 1)
+	}
+	return b.Div(b.Sum(b.Mul(v, b.Reshape(sw, ws))), b.Scalar(float64(s.Size())))
+}
+
 // pack joins scalars and vectors into one vector.
 func pack(b backend.Builder, vals []backend.Value) backend.Value {
 	parts := make([]backend.Value, len(vals))
@@ -121,7 +150,7 @@ func pack(b backend.Builder, vals []backend.Value) backend.Value {
 // batch of an epoch gets its own entry and is trained, not dropped.
 func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) {
 	c := m.compiled
-	key := exeKey{kind: kind, batch: d.x[0].Shape[0]}
+	key := exeKey{kind: kind, batch: d.x[0].Shape[0], weighted: d.sw != nil && kind != predictStep}
 	if e, ok := c.exes[key]; ok {
 		return e, nil
 	}
@@ -136,9 +165,9 @@ func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) 
 			specs = append(specs, backend.Spec{Shape: s.Shape, DType: backend.Float32})
 		}
 		specs = append(specs, backend.Spec{Shape: backend.Shape{}, DType: backend.Float32}) // learning rate
-		fn = m.trainFunc()
+		fn = m.trainFunc(key.weighted)
 	case evalStep:
-		fn = m.evalFunc()
+		fn = m.evalFunc(key.weighted)
 	case predictStep:
 		fn = m.predictFunc()
 	}
@@ -148,6 +177,11 @@ func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) 
 	if kind != predictStep {
 		for _, a := range d.y {
 			specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: backend.Float32})
+		}
+		if key.weighted {
+			for _, a := range d.sw {
+				specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: backend.Float32})
+			}
 		}
 	}
 	e, err := c.be.Compile(fn, specs, backend.CompileOptions{Seed: c.opts.Seed + int64(key.batch)*7919 + int64(kind)})

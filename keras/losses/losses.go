@@ -23,6 +23,16 @@ type Loss interface {
 	CheckTargets(y []float32, yShape, predShape backend.Shape) error
 }
 
+// Weighted is a loss that gives its values before the batch average (one
+// per sample, or per sample and position for sequences: the output's
+// shape without its last axis), as Keras's loss functions do. Sample and
+// class weights need it: the weighted loss is sum(values * weights) /
+// count, Keras's "sum_over_batch_size". Every built-in loss is Weighted.
+type Weighted interface {
+	Loss
+	Unreduced(b backend.Builder, yTrue, yPred backend.Value) backend.Value
+}
+
 // Get returns the loss a Keras name denotes: its function name
 // ("sparse_categorical_crossentropy", "mse", "mae", "huber") or its class
 // name ("SparseCategoricalCrossentropy", "MeanSquaredError", "Huber").
@@ -115,7 +125,12 @@ func (CategoricalCrossentropy) Name() string { return "categorical_crossentropy"
 
 // Compute implements Loss.
 func (l CategoricalCrossentropy) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
-	return b.Mean(crossentropy(b, smoothCategorical(b, y, l.LabelSmoothing), pred, l.FromLogits))
+	return b.Mean(l.Unreduced(b, y, pred))
+}
+
+// Unreduced implements Weighted.
+func (l CategoricalCrossentropy) Unreduced(b backend.Builder, y, pred backend.Value) backend.Value {
+	return crossentropy(b, smoothCategorical(b, y, l.LabelSmoothing), pred, l.FromLogits)
 }
 
 // CheckTargets wants one-hot targets shaped like the output.
@@ -138,7 +153,12 @@ func (SparseCategoricalCrossentropy) Name() string { return "sparse_categorical_
 
 // Compute implements Loss.
 func (l SparseCategoricalCrossentropy) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
-	return b.Mean(crossentropy(b, SparseToOneHot(b, y, pred), pred, l.FromLogits))
+	return b.Mean(l.Unreduced(b, y, pred))
+}
+
+// Unreduced implements Weighted.
+func (l SparseCategoricalCrossentropy) Unreduced(b backend.Builder, y, pred backend.Value) backend.Value {
+	return crossentropy(b, SparseToOneHot(b, y, pred), pred, l.FromLogits)
 }
 
 // SparseToOneHot one-hot encodes class indices y of shape (batch,) or
@@ -186,8 +206,13 @@ func (BinaryCrossentropy) Name() string { return "binary_crossentropy" }
 
 // Compute implements Loss.
 func (l BinaryCrossentropy) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
+	return b.Mean(l.Unreduced(b, y, pred))
+}
+
+// Unreduced implements Weighted.
+func (l BinaryCrossentropy) Unreduced(b backend.Builder, y, pred backend.Value) backend.Value {
 	last := len(pred.Shape()) - 1
-	return b.Mean(b.Mean(binaryCrossentropy(b, smoothBinary(b, y, l.LabelSmoothing), pred, l.FromLogits), last))
+	return b.Mean(binaryCrossentropy(b, smoothBinary(b, y, l.LabelSmoothing), pred, l.FromLogits), last)
 }
 
 // binaryCrossentropy is the elementwise binary crossentropy.
@@ -222,8 +247,13 @@ type MeanSquaredError struct{}
 func (MeanSquaredError) Name() string { return "mean_squared_error" }
 
 // Compute implements Loss.
-func (MeanSquaredError) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
-	return b.Mean(b.Mean(b.Square(b.Sub(y, pred)), len(pred.Shape())-1))
+func (l MeanSquaredError) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
+	return b.Mean(l.Unreduced(b, y, pred))
+}
+
+// Unreduced implements Weighted.
+func (MeanSquaredError) Unreduced(b backend.Builder, y, pred backend.Value) backend.Value {
+	return b.Mean(b.Square(b.Sub(y, pred)), len(pred.Shape())-1)
 }
 
 // CheckTargets wants targets shaped like the output.

@@ -23,7 +23,12 @@ func (l perSample) Name() string { return l.name }
 
 // Compute averages the per-sample values over the batch.
 func (l perSample) Compute(b backend.Builder, y, p backend.Value) backend.Value {
-	return b.Mean(l.f(b, y, p, len(p.Shape())-1))
+	return b.Mean(l.Unreduced(b, y, p))
+}
+
+// Unreduced implements Weighted.
+func (l perSample) Unreduced(b backend.Builder, y, p backend.Value) backend.Value {
+	return l.f(b, y, p, len(p.Shape())-1)
 }
 
 // CheckTargets wants targets shaped like the output.
@@ -174,6 +179,11 @@ func (l CategoricalFocalCrossentropy) params() (alpha, gamma float64) {
 
 // Compute implements Loss, as Keras 3's categorical_focal_crossentropy.
 func (l CategoricalFocalCrossentropy) Compute(b backend.Builder, y, p backend.Value) backend.Value {
+	return b.Mean(l.Unreduced(b, y, p))
+}
+
+// Unreduced implements Weighted.
+func (l CategoricalFocalCrossentropy) Unreduced(b backend.Builder, y, p backend.Value) backend.Value {
 	alpha, gamma := l.params()
 	last := len(p.Shape()) - 1
 	y = smoothCategorical(b, y, l.LabelSmoothing)
@@ -183,7 +193,7 @@ func (l CategoricalFocalCrossentropy) Compute(b backend.Builder, y, p backend.Va
 	out := clip(b, b.Div(p, keepLast(b, b.Sum(p, last))))
 	cce := b.Neg(b.Mul(y, b.Log(out)))
 	weight := b.Mul(pow(b, b.Sub(b.Scalar(1), out), gamma), b.Scalar(alpha))
-	return b.Mean(b.Sum(b.Mul(weight, cce), last))
+	return b.Sum(b.Mul(weight, cce), last)
 }
 
 // CheckTargets wants one-hot targets shaped like the output.
@@ -207,6 +217,11 @@ func (BinaryFocalCrossentropy) Name() string { return "binary_focal_crossentropy
 
 // Compute implements Loss, as Keras 3's binary_focal_crossentropy.
 func (l BinaryFocalCrossentropy) Compute(b backend.Builder, y, p backend.Value) backend.Value {
+	return b.Mean(l.Unreduced(b, y, p))
+}
+
+// Unreduced implements Weighted.
+func (l BinaryFocalCrossentropy) Unreduced(b backend.Builder, y, p backend.Value) backend.Value {
 	alpha, gamma := CategoricalFocalCrossentropy{Alpha: l.Alpha, Gamma: l.Gamma}.params()
 	last := len(p.Shape()) - 1
 	y = smoothBinary(b, y, l.LabelSmoothing)
@@ -221,7 +236,7 @@ func (l BinaryFocalCrossentropy) Compute(b backend.Builder, y, p backend.Value) 
 		w := b.Add(b.Mul(y, b.Scalar(alpha)), b.Mul(b.Sub(one, y), b.Scalar(1-alpha)))
 		focal = b.Mul(w, focal)
 	}
-	return b.Mean(b.Mean(focal, last))
+	return b.Mean(focal, last)
 }
 
 // CheckTargets wants targets in [0, 1] shaped like the output.

@@ -13,8 +13,13 @@ type MeanAbsoluteError struct{}
 func (MeanAbsoluteError) Name() string { return "mean_absolute_error" }
 
 // Compute implements Loss.
-func (MeanAbsoluteError) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
-	return b.Mean(b.Mean(abs(b, b.Sub(y, pred)), len(pred.Shape())-1))
+func (l MeanAbsoluteError) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
+	return b.Mean(l.Unreduced(b, y, pred))
+}
+
+// Unreduced implements Weighted.
+func (MeanAbsoluteError) Unreduced(b backend.Builder, y, pred backend.Value) backend.Value {
+	return b.Mean(abs(b, b.Sub(y, pred)), len(pred.Shape())-1)
 }
 
 // CheckTargets wants targets shaped like the output.
@@ -34,6 +39,11 @@ func (Huber) Name() string { return "huber_loss" }
 
 // Compute implements Loss, as 0.5q² + Delta(|e| - q) with q = min(|e|, Delta).
 func (h Huber) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
+	return b.Mean(h.Unreduced(b, y, pred))
+}
+
+// Unreduced implements Weighted.
+func (h Huber) Unreduced(b backend.Builder, y, pred backend.Value) backend.Value {
 	d := h.Delta
 	if d == 0 {
 		d = 1
@@ -41,7 +51,7 @@ func (h Huber) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
 	a := abs(b, b.Sub(y, pred))
 	q := b.Minimum(a, b.Scalar(d))
 	l := b.Add(b.Mul(b.Square(q), b.Scalar(0.5)), b.Mul(b.Sub(a, q), b.Scalar(d)))
-	return b.Mean(b.Mean(l, len(pred.Shape())-1))
+	return b.Mean(l, len(pred.Shape())-1)
 }
 
 // CheckTargets wants targets shaped like the output.
