@@ -12,6 +12,8 @@ import (
 
 	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
 )
@@ -230,4 +232,53 @@ func TestResNetSummaryCounts(t *testing.T) {
 			t.Errorf("Summary lacks %q:\n%s", want, s)
 		}
 	}
+}
+
+// A U-Net-like model (Conv2DTranspose upsampling, a Concatenate skip
+// connection), with Keras's parameter counts: Conv2D 3*3*1*8+8 = 80 and
+// 3*3*8*16+16 = 1168, Conv2DTranspose 2*2*8*16+8 = 520, Conv2D after the
+// concatenation 3*3*16*8+8 = 1160, and the 1x1 head 8+1 = 9; it trains
+// on every engine.
+func TestUNetSummaryCounts(t *testing.T) {
+	in := layers.Input(16, 16, 1)
+	c1 := layers.Apply(&layers.Conv2D{Filters: 8, KernelSize: [2]int{3, 3}, Padding: "same", Activation: "relu"}, in)
+	p1 := layers.Apply(&layers.MaxPooling2D{}, c1)
+	c2 := layers.Apply(&layers.Conv2D{Filters: 16, KernelSize: [2]int{3, 3}, Padding: "same", Activation: "relu"}, p1)
+	u1 := layers.Apply(&layers.Conv2DTranspose{Filters: 8, KernelSize: [2]int{2, 2}, Strides: [2]int{2, 2}}, c2)
+	m := layers.Apply(&layers.Concatenate{}, u1, c1)
+	c3 := layers.Apply(&layers.Conv2D{Filters: 8, KernelSize: [2]int{3, 3}, Padding: "same", Activation: "relu"}, m)
+	out := layers.Apply(&layers.Conv2D{Filters: 1, KernelSize: [2]int{1, 1}, Activation: "sigmoid"}, c3)
+	model, err := keras.NewModel(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := model.Summary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Total params: 2937 ", "conv2d_transpose (Conv2DTrans", "(None, 16, 16, 16)", "conv2d_transpose[0][0], conv2d["} {
+		if !strings.Contains(s, want) {
+			t.Errorf("Summary lacks %q:\n%s", want, s)
+		}
+	}
+	x := keras.Array{Shape: []int{8, 16, 16, 1}, Data: make([]float32, 8*256)}
+	y := keras.Array{Shape: []int{8, 16, 16, 1}, Data: make([]float32, 8*256)}
+	for i := range x.Data {
+		x.Data[i] = float32((i*7)%13) / 13
+		if x.Data[i] > 0.5 {
+			y.Data[i] = 1
+		}
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		if err := model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Backend: be.Name(), Seed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := model.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 5, BatchSize: 4, Verbose: keras.Silent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := h.Logs["loss"]; !(l[4] < l[0]) {
+			t.Errorf("the U-Net's loss did not fall: %v", l)
+		}
+	})
 }

@@ -105,6 +105,40 @@ for name, cfg, xs in [
     y = nhwc(F.conv2d(inp, k.permute(3, 2, 0, 1), b, stride=s))
     add("Conv2D/" + name, "Conv2D", cfg, [x], [k, b], ACT[cfg.get("activation", "linear")](y))
 
+# Conv2DTranspose: kernel (kh, kw, out, in) -> PyTorch (in, out, kh, kw);
+# Keras's output is (in-1)*s + k ("valid", at least in*s) or in*s ("same",
+# the full output cropped as TensorFlow does, the extra row after).
+for name, cfg, xs in [
+    ("valid3", {"filters": 2, "kernel_size": [3, 3]}, (2, 4, 3, 3)),
+    ("unet2x2", {"filters": 4, "kernel_size": [2, 2], "strides": [2, 2]}, (2, 3, 4, 2)),
+    ("same3stride2", {"filters": 3, "kernel_size": [3, 3], "strides": [2, 2], "padding": "same", "activation": "relu"}, (1, 3, 3, 2)),
+    ("valid3stride2", {"filters": 2, "kernel_size": [3, 3], "strides": [2, 2]}, (2, 3, 2, 1)),
+    ("kernelSmallerThanStride", {"filters": 2, "kernel_size": [1, 1], "strides": [2, 2]}, (1, 3, 3, 2)),
+    ("same4stride2", {"filters": 2, "kernel_size": [4, 4], "strides": [2, 2], "padding": "same"}, (1, 2, 3, 2)),
+]:
+    x = rand(*xs)
+    kh, kw = cfg["kernel_size"]
+    s = cfg.get("strides", [1, 1])
+    k, b = rand(kh, kw, cfg["filters"], xs[3]), rand(cfg["filters"])
+    full = F.conv_transpose2d(nchw(x), k.permute(3, 2, 0, 1), b, stride=s)
+    H, W = xs[1], xs[2]
+    if cfg.get("padding") == "same":
+        oh, ow = H * s[0], W * s[1]
+    else:
+        oh, ow = H * s[0] + max(kh - s[0], 0), W * s[1] + max(kw - s[1], 0)
+    fh, fw = full.shape[2], full.shape[3]
+    if fh >= oh:
+        top = (fh - oh) // 2
+        full = full[:, :, top:top + oh, :]
+    else:
+        full = F.pad(full, (0, 0, 0, oh - fh), value=0.0) + b.view(1, -1, 1, 1) * F.pad(torch.zeros(1, 1, fh, full.shape[3]), (0, 0, 0, oh - fh), value=1.0)
+    if fw >= ow:
+        left = (fw - ow) // 2
+        full = full[:, :, :, left:left + ow]
+    else:
+        full = F.pad(full, (0, ow - fw), value=0.0) + b.view(1, -1, 1, 1) * F.pad(torch.zeros(1, 1, full.shape[2], fw), (0, ow - fw), value=1.0)
+    add("Conv2DTranspose/" + name, "Conv2DTranspose", cfg, [x], [k, b], ACT[cfg.get("activation", "linear")](nhwc(full)))
+
 # Pooling.
 for name, cfg, xs in [
     ("2x2", {"pool_size": [2, 2]}, (2, 4, 6, 3)),
@@ -175,6 +209,10 @@ add("UpSampling2D/default", "UpSampling2D", {}, [img], [], nhwc(F.interpolate(nc
 add("UpSampling2D/2x3", "UpSampling2D", {"size": [2, 3]}, [img], [], nhwc(F.interpolate(nchw(img), scale_factor=(2, 3), mode="nearest")))
 v = rand(3, 4)
 add("RepeatVector", "RepeatVector", {"n": 3}, [v], [], v.unsqueeze(1).repeat(1, 3, 1))
+add("Cropping2D/uneven", "Cropping2D", {"cropping": [[1, 0], [1, 2]]}, [img], [], img[:, 1:, 1:-2, :])
+add("Cropping2D/symmetric", "Cropping2D", {"cropping": [1, 0]}, [img], [], img[:, 1:-1, :, :])
+add("Permute/swap", "Permute", {"dims": [2, 1]}, [x], [], x.permute(0, 2, 1))
+add("Permute/images", "Permute", {"dims": [3, 1, 2]}, [img], [], img.permute(0, 3, 1, 2))
 add("SpatialDropout2D/inference", "SpatialDropout2D", {"rate": 0.3}, [img], [], img)
 
 

@@ -80,6 +80,11 @@ type Builder interface {
 	// Concat joins xs along axis (negative counts from the end); their
 	// other dimensions must agree.
 	Concat(axis int, xs ...Value) Value
+	// Transpose permutes x's axes: output axis i is input axis perm[i].
+	Transpose(x Value, perm ...int) Value
+	// Slice takes the block of x starting at begin with the given size
+	// along every axis (the rank is kept).
+	Slice(x Value, begin, size []int) Value
 
 	// Conv2D convolves x (batch, height, width, inChannels) with kernel
 	// (kernelH, kernelW, inChannels, outChannels), Keras's channels_last

@@ -194,6 +194,54 @@ func (c *checked) Concat(axis int, xs ...Value) Value {
 	return c.call("Concat", out, func() (Value, error) { return c.ops.Concat(xs, a, out) })
 }
 
+func (c *checked) Transpose(x Value, perm ...int) Value {
+	if !c.ok(x) {
+		return failed{shape: shapeOf(x), dtype: c.ops.DType()}
+	}
+	s := x.Shape()
+	if len(perm) != len(s) {
+		return c.fail(s, "Transpose of %v needs a permutation of its %d axes; got %v", s, len(s), perm)
+	}
+	seen := make([]bool, len(s))
+	identity := true
+	out := make(Shape, len(s))
+	for i, p := range perm {
+		if p < 0 || p >= len(s) || seen[p] {
+			return c.fail(s, "Transpose of %v needs a permutation of its %d axes; got %v", s, len(s), perm)
+		}
+		seen[p] = true
+		identity = identity && p == i
+		out[i] = s[p]
+	}
+	if identity {
+		return x
+	}
+	return c.call("Transpose", out, func() (Value, error) { return c.ops.Transpose(x, append([]int(nil), perm...), out) })
+}
+
+func (c *checked) Slice(x Value, begin, size []int) Value {
+	if !c.ok(x) {
+		return failed{shape: Shape(size).Clone(), dtype: c.ops.DType()}
+	}
+	s := x.Shape()
+	if len(begin) != len(s) || len(size) != len(s) {
+		return c.fail(Shape(size).Clone(), "Slice of %v needs a begin and a size per axis; got %v and %v", s, begin, size)
+	}
+	whole := true
+	for i := range s {
+		if begin[i] < 0 || size[i] < 1 || begin[i]+size[i] > s[i] {
+			return c.fail(Shape(size).Clone(), "Slice of %v: begin %v size %v is outside it", s, begin, size)
+		}
+		whole = whole && begin[i] == 0 && size[i] == s[i]
+	}
+	if whole {
+		return x
+	}
+	return c.call("Slice", Shape(size).Clone(), func() (Value, error) {
+		return c.ops.Slice(x, append([]int(nil), begin...), append([]int(nil), size...))
+	})
+}
+
 func firstOr(xs []Value) Value {
 	if len(xs) == 0 {
 		return nil

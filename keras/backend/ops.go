@@ -76,6 +76,12 @@ type Ops interface {
 	// Concat gets at least two operands, a normalised axis and the output
 	// shape.
 	Concat(xs []Value, axis int, out Shape) (Value, error)
+	// Transpose gets a valid permutation (not the identity) and the output
+	// shape.
+	Transpose(x Value, perm []int, out Shape) (Value, error)
+	// Slice gets a block inside x (not the whole of it); size is the
+	// output shape.
+	Slice(x Value, begin, size []int) (Value, error)
 	// Conv2D gets normalised options and the output shape.
 	Conv2D(x, kernel Value, o ConvOptions, out Shape) (Value, error)
 	// MaxPool2D gets normalised options and the output shape.

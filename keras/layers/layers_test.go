@@ -230,6 +230,11 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.SpatialDropout2D{Rate: 1.5}, []int{4, 4, 1}, []string{"SpatialDropout2D", "rate must be in [0, 1)"}},
 		{&layers.PReLU{SharedAxes: []int{3}}, []int{4, 4}, []string{"PReLU", "shared axis 3 is out of range"}},
 		{&layers.ReLU{MaxValue: -1}, []int{4}, []string{"ReLU", "must be >= 0"}},
+		{&layers.Cropping2D{Cropping: [2][2]int{{2, 2}, {0, 0}}}, []int{4, 4, 1}, []string{"Cropping2D", "leaves nothing", "(None, 4, 4, 1)"}},
+		{&layers.Permute{Dims: []int{1, 1}}, []int{3, 4}, []string{"Permute", "permutation of 1..2"}},
+		{&layers.Permute{Dims: []int{1}}, []int{3, 4}, []string{"Permute", "axes after the batch"}},
+		{&layers.Conv2DTranspose{Filters: 2}, []int{4, 4, 1}, []string{"Conv2DTranspose", "must be positive"}},
+		{&layers.Conv2DTranspose{Filters: 2, KernelSize: [2]int{2, 2}, Padding: "full"}, []int{4, 4, 1}, []string{"Conv2DTranspose", `padding must be "valid" or "same"`}},
 	}
 	for _, c := range cases {
 		out := layers.Apply(c.layer, layers.Input(c.sample...))

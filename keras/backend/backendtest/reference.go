@@ -118,6 +118,43 @@ func broadcastOffset(idx []int, s backend.Shape) int {
 	return off
 }
 
+// refTranspose permutes a's axes.
+func refTranspose(a Array, perm []int) Array {
+	out := make(backend.Shape, len(perm))
+	for i, p := range perm {
+		out[i] = a.Shape[p]
+	}
+	res := Array{Shape: out, Data: make([]float64, len(a.Data))}
+	idx, src := make([]int, len(out)), make([]int, len(out))
+	for i := range res.Data {
+		unravel(i, out, idx)
+		for k, p := range perm {
+			src[p] = idx[k]
+		}
+		off := 0
+		for d := range src {
+			off = off*a.Shape[d] + src[d]
+		}
+		res.Data[i] = a.Data[off]
+	}
+	return res
+}
+
+// refSlice takes the block of a at begin of the given size.
+func refSlice(a Array, begin, size []int) Array {
+	res := Array{Shape: backend.Shape(size).Clone(), Data: make([]float64, backend.Shape(size).Size())}
+	idx := make([]int, len(size))
+	for i := range res.Data {
+		unravel(i, res.Shape, idx)
+		off := 0
+		for d := range idx {
+			off = off*a.Shape[d] + begin[d] + idx[d]
+		}
+		res.Data[i] = a.Data[off]
+	}
+	return res
+}
+
 // refConcat joins arrays along axis.
 func refConcat(axis int, xs []Array) Array {
 	out := xs[0].Shape.Clone()

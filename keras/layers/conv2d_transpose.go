@@ -1,0 +1,174 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/activations"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// Conv2DTranspose is the transposed convolution of channels_last images,
+// like keras.layers.Conv2DTranspose (the upsampling half of a U-Net): each
+// input pixel spreads its kernel-weighted values over a kernel-sized patch
+// of the output, patches Strides apart. The output is (rows-1)*stride +
+// kernel ("valid") or rows*stride ("same") pixels high, as in Keras.
+//
+// The kernel has Keras's shape (rows, cols, filters, input channels).
+type Conv2DTranspose struct {
+	Filters           int    // output channels; required
+	KernelSize        [2]int // required
+	Strides           [2]int // default (1, 1)
+	Padding           string // "valid" (default) or "same"
+	Activation        string // empty is linear
+	NoBias            bool   // Keras's use_bias=False
+	KernelInitializer string // default "glorot_uniform"
+	BiasInitializer   string // default "zeros"
+	Base
+
+	kernel, bias *Weight
+	act          activations.Func
+}
+
+// ClassName returns "Conv2DTranspose".
+func (*Conv2DTranspose) ClassName() string { return "Conv2DTranspose" }
+
+func (c *Conv2DTranspose) strides() [2]int {
+	if c.Strides == ([2]int{}) {
+		return [2]int{1, 1}
+	}
+	return c.Strides
+}
+
+func (c *Conv2DTranspose) padding() string {
+	if c.Padding == "" {
+		return "valid"
+	}
+	return c.Padding
+}
+
+// outputSize is Keras's deconv_output_length without output_padding.
+func (c *Conv2DTranspose) outputSize(in, k, s int) int {
+	if c.padding() == "same" {
+		return in * s
+	}
+	return in*s + max(k-s, 0)
+}
+
+// Build creates the kernel and bias and returns the output shape.
+func (c *Conv2DTranspose) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	s := c.strides()
+	if c.Filters <= 0 || c.KernelSize[0] <= 0 || c.KernelSize[1] <= 0 || s[0] <= 0 || s[1] <= 0 {
+		return nil, fmt.Errorf("filters, kernel size and strides must be positive, got %d, %v and %v", c.Filters, c.KernelSize, s)
+	}
+	if p := c.padding(); p != "valid" && p != "same" {
+		return nil, fmt.Errorf("padding must be \"valid\" or \"same\", got %q", c.Padding)
+	}
+	if len(in) != 4 || in[3] <= 0 {
+		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v", in)
+	}
+	if c.act, err = activations.Get(c.Activation); err != nil {
+		return nil, err
+	}
+	kshape := backend.Shape{c.KernelSize[0], c.KernelSize[1], c.Filters, in[3]}
+	if c.kernel, c.bias, err = c.addKernelAndBias(kshape, c.Filters, c.KernelInitializer, c.BiasInitializer, c.NoBias); err != nil {
+		return nil, err
+	}
+	return backend.Shape{in[0], c.outputSize(in[1], c.KernelSize[0], s[0]), c.outputSize(in[2], c.KernelSize[1], s[1]), c.Filters}, nil
+}
+
+// Call computes every pixel's contribution for every kernel position with
+// one product, then places each kernel position's contributions (spread
+// Strides apart) at its offset in the full output and adds them up; the
+// full output is then cropped or padded to Keras's size.
+func (c *Conv2DTranspose) Call(ctx *Context, in []backend.Value) backend.Value {
+	b, x := ctx.B, in[0]
+	d := x.Shape()
+	n, h, w, cin := d[0], d[1], d[2], d[3]
+	kh, kw, cout := c.KernelSize[0], c.KernelSize[1], c.Filters
+	s := c.strides()
+	// (n*h*w, cin) x (cin, kh*kw*cout): the kernel from (kh, kw, cout, cin).
+	k := b.Reshape(b.Transpose(ctx.Weight(c.kernel), 3, 0, 1, 2), backend.Shape{cin, kh * kw * cout})
+	cols := b.Reshape(b.MatMul(b.Reshape(x, backend.Shape{n * h * w, cin}), k), backend.Shape{n, h, w, kh, kw, cout})
+	fullH, fullW := (h-1)*s[0]+kh, (w-1)*s[1]+kw
+	spreadH, spreadW := (h-1)*s[0]+1, (w-1)*s[1]+1
+	var full backend.Value
+	for a := 0; a < kh; a++ {
+		for e := 0; e < kw; e++ {
+			piece := b.Reshape(b.Slice(cols, []int{0, 0, 0, a, e, 0}, []int{n, h, w, 1, 1, cout}), backend.Shape{n, h, w, cout})
+			piece = spread(b, piece, s)
+			piece = padAxis(b, piece, 1, a, fullH-a-spreadH)
+			piece = padAxis(b, piece, 2, e, fullW-e-spreadW)
+			if full == nil {
+				full = piece
+			} else {
+				full = b.Add(full, piece)
+			}
+		}
+	}
+	outH, outW := c.outputSize(h, kh, s[0]), c.outputSize(w, kw, s[1])
+	y := fitAxis(b, fitAxis(b, full, 1, fullH, outH), 2, fullW, outW)
+	if c.bias != nil {
+		y = b.Add(y, ctx.Weight(c.bias))
+	}
+	return c.act(b, y)
+}
+
+// spread places pixel (i, j) of x at (i*s0, j*s1) with zeros between, as
+// a (rows-1)*s0+1 by (cols-1)*s1+1 image.
+func spread(b backend.Builder, x backend.Value, s [2]int) backend.Value {
+	if s == [2]int{1, 1} {
+		return x
+	}
+	d := x.Shape()
+	n, h, w, c := d[0], d[1], d[2], d[3]
+	mask := make([]float64, s[0]*s[1])
+	mask[0] = 1
+	y := b.Mul(b.Reshape(x, backend.Shape{n, h, 1, w, 1, c}), b.Constant(mask, backend.Shape{1, 1, s[0], 1, s[1], 1}))
+	y = b.Reshape(y, backend.Shape{n, h * s[0], w * s[1], c})
+	return b.Slice(y, []int{0, 0, 0, 0}, []int{n, (h-1)*s[0] + 1, (w-1)*s[1] + 1, c})
+}
+
+// fitAxis crops the full transposed convolution (size full along axis) to
+// size as TensorFlow's "same" does (the extra split before and after,
+// more after), or pads it with zeros after when it is smaller.
+func fitAxis(b backend.Builder, x backend.Value, axis, full, size int) backend.Value {
+	switch {
+	case full > size:
+		begin := make([]int, 4)
+		begin[axis] = (full - size) / 2
+		sz := x.Shape().Clone()
+		sz[axis] = size
+		return b.Slice(x, begin, sz)
+	case full < size:
+		return padAxis(b, x, axis, 0, size-full)
+	}
+	return x
+}
+
+// GetConfig returns Keras's Conv2DTranspose config.
+func (c *Conv2DTranspose) GetConfig() (serialization.Config, error) {
+	s := c.strides()
+	cfg := serialization.Config{
+		"filters": c.Filters, "kernel_size": c.KernelSize[:], "strides": s[:], "padding": c.padding(),
+		"output_padding": nil, "data_format": "channels_last", "dilation_rate": []int{1, 1},
+		"activation": activationName(c.Activation), "activity_regularizer": nil,
+	}
+	return cfg, kernelAndBiasConfig(cfg, c.NoBias, c.KernelInitializer, c.BiasInitializer)
+}
+
+func init() {
+	mustRegister("Conv2DTranspose", func(r *serialization.Reader) (Layer, error) {
+		c := &Conv2DTranspose{Filters: r.Int("filters", 0), KernelSize: r.Pair("kernel_size", [2]int{}), Strides: r.Pair("strides", [2]int{1, 1}),
+			Padding: r.String("padding", "valid"), Activation: readActivation(r, "activation")}
+		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
+		r.Expect("dilation_rate", []any{1.0, 1.0}, "dilated convolutions are not implemented yet")
+		r.ExpectNull("output_padding")
+		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)
+		return c, nil
+	})
+}
