@@ -88,7 +88,7 @@ func (o *shapeOps) Concat(_ []Value, _ int, out Shape) (Value, error) {
 	return o.val(out)
 }
 func (o *shapeOps) Transpose(_ Value, _ []int, out Shape) (Value, error) { return o.val(out) }
-func (o *shapeOps) Slice(_ Value, _, size []int) (Value, error)         { return o.val(Shape(size)) }
+func (o *shapeOps) Slice(_ Value, _, size []int) (Value, error)          { return o.val(Shape(size)) }
 func (o *shapeOps) Conv2D(_, _ Value, _ ConvOptions, out Shape) (Value, error) {
 	return o.val(out)
 }

@@ -201,8 +201,10 @@ func cases() []opCase {
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.Transpose(x, 0, 3, 1, 2) }),
 			ref:   func(x []Array) Array { return refTranspose(x[0], []int{0, 3, 1, 2}) }},
 		opCase{name: "Slice/middle", inputs: []Array{Random(77, -1, 1, 3, 4, 5)}, grad: yes,
-			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.Slice(x, []int{1, 1, 2}, []int{2, 2, 3}) }),
-			ref:   func(x []Array) Array { return refSlice(x[0], []int{1, 1, 2}, []int{2, 2, 3}) }},
+			build: one(func(b backend.Builder, x backend.Value) backend.Value {
+				return b.Slice(x, []int{1, 1, 2}, []int{2, 2, 3})
+			}),
+			ref: func(x []Array) Array { return refSlice(x[0], []int{1, 1, 2}, []int{2, 2, 3}) }},
 		opCase{name: "Slice/rows", inputs: []Array{Random(78, -1, 1, 4, 3)}, grad: yes,
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.Slice(x, []int{1, 0}, []int{2, 3}) }),
 			ref:   func(x []Array) Array { return refSlice(x[0], []int{1, 0}, []int{2, 3}) }},
