@@ -35,7 +35,9 @@ func checkErrors(t *testing.T, be backend.Backend) {
 		{"Transpose", "needs a permutation", []Array{Random(1, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Transpose(v[0], 0, 0) }},
 		{"Slice", "is outside it", []Array{Random(1, 0, 1, 2, 3)},
-			func(b backend.Builder, v []backend.Value) backend.Value { return b.Slice(v[0], []int{1, 0}, []int{2, 3}) }},
+			func(b backend.Builder, v []backend.Value) backend.Value {
+				return b.Slice(v[0], []int{1, 0}, []int{2, 3})
+			}},
 		{"Concat", "Concat along axis", []Array{Random(1, 0, 1, 2, 3), Random(2, 0, 1, 3, 2)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Concat(0, v...) }},
 		{"Sticky", "MatMul", []Array{Random(1, 0, 1, 2, 3)},
