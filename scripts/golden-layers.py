@@ -105,6 +105,77 @@ for name, cfg, xs in [
     y = nhwc(F.conv2d(inp, k.permute(3, 2, 0, 1), b, stride=s))
     add("Conv2D/" + name, "Conv2D", cfg, [x], [k, b], ACT[cfg.get("activation", "linear")](y))
 
+# Dilated and grouped Conv2D.
+for name, cfg, xs in [
+    ("dilated", {"filters": 2, "kernel_size": [3, 3], "dilation_rate": [2, 2]}, (2, 7, 6, 2)),
+    ("dilatedSame", {"filters": 3, "kernel_size": [3, 2], "dilation_rate": [2, 1], "padding": "same"}, (1, 5, 5, 2)),
+    ("groups", {"filters": 4, "kernel_size": [3, 3], "groups": 2}, (2, 5, 5, 4)),
+    ("groupsSameStride2", {"filters": 6, "kernel_size": [3, 3], "groups": 3, "padding": "same", "strides": [2, 2]}, (1, 6, 5, 3)),
+]:
+    x = rand(*xs)
+    kh, kw = cfg["kernel_size"]
+    g, d, s = cfg.get("groups", 1), cfg.get("dilation_rate", [1, 1]), cfg.get("strides", [1, 1])
+    k, b = rand(kh, kw, xs[3] // g, cfg["filters"]), rand(cfg["filters"])
+    inp = nchw(x)
+    if cfg.get("padding") == "same":
+        ph, pw = same_pad(xs[1], kh, s[0], d[0]), same_pad(xs[2], kw, s[1], d[1])
+        inp = F.pad(inp, (pw[0], pw[1], ph[0], ph[1]))
+    y = nhwc(F.conv2d(inp, k.permute(3, 2, 0, 1), b, stride=s, dilation=d, groups=g))
+    add("Conv2D/" + name, "Conv2D", cfg, [x], [k, b], y)
+
+# Average pooling; "same" averages only the pixels inside the image.
+for name, cfg, xs in [
+    ("2x2", {"pool_size": [2, 2]}, (2, 4, 6, 3)),
+    ("3x3stride2", {"pool_size": [3, 3], "strides": [2, 2]}, (1, 7, 6, 2)),
+    ("3x3same", {"pool_size": [3, 3], "strides": [1, 1], "padding": "same"}, (1, 5, 4, 2)),
+    ("2x2sameOdd", {"pool_size": [2, 2], "padding": "same"}, (2, 5, 5, 1)),
+]:
+    x = rand(*xs)
+    p, st = cfg["pool_size"], cfg.get("strides", cfg["pool_size"])
+    inp, ones = nchw(x), torch.ones(1, 1, xs[1], xs[2])
+    if cfg.get("padding") == "same":
+        ph, pw = same_pad(xs[1], p[0], st[0]), same_pad(xs[2], p[1], st[1])
+        inp, ones = F.pad(inp, (pw[0], pw[1], ph[0], ph[1])), F.pad(ones, (pw[0], pw[1], ph[0], ph[1]))
+    sums = F.avg_pool2d(inp, p, st, divisor_override=1)
+    counts = F.avg_pool2d(ones, p, st, divisor_override=1)
+    add("AveragePooling2D/" + name, "AveragePooling2D", cfg, [x], [], nhwc(sums / counts))
+
+# Depthwise and separable convolutions: kernel (kh, kw, in, mult) ->
+# PyTorch's grouped (in*mult, 1, kh, kw).
+for name, cfg, xs in [
+    ("valid", {"kernel_size": [3, 3]}, (2, 5, 4, 3)),
+    ("multiplier2Same", {"kernel_size": [3, 3], "depth_multiplier": 2, "padding": "same"}, (1, 4, 4, 2)),
+    ("stride2", {"kernel_size": [2, 3], "strides": [2, 2], "activation": "relu"}, (2, 6, 7, 2)),
+    ("dilated", {"kernel_size": [3, 3], "dilation_rate": [2, 2]}, (1, 6, 6, 2)),
+]:
+    x = rand(*xs)
+    kh, kw = cfg["kernel_size"]
+    m, s, d = cfg.get("depth_multiplier", 1), cfg.get("strides", [1, 1]), cfg.get("dilation_rate", [1, 1])
+    c = xs[3]
+    k, b = rand(kh, kw, c, m), rand(c * m)
+    inp = nchw(x)
+    if cfg.get("padding") == "same":
+        ph, pw = same_pad(xs[1], kh, s[0], d[0]), same_pad(xs[2], kw, s[1], d[1])
+        inp = F.pad(inp, (pw[0], pw[1], ph[0], ph[1]))
+    y = F.conv2d(inp, k.permute(2, 3, 0, 1).reshape(c * m, 1, kh, kw), b, stride=s, dilation=d, groups=c)
+    add("DepthwiseConv2D/" + name, "DepthwiseConv2D", cfg, [x], [k, b], ACT[cfg.get("activation", "linear")](nhwc(y)))
+for name, cfg, xs in [
+    ("valid", {"filters": 4, "kernel_size": [3, 3]}, (2, 5, 5, 3)),
+    ("multiplier2SameStride2", {"filters": 3, "kernel_size": [3, 3], "depth_multiplier": 2, "padding": "same", "strides": [2, 2]}, (1, 6, 5, 2)),
+]:
+    x = rand(*xs)
+    kh, kw = cfg["kernel_size"]
+    m, s = cfg.get("depth_multiplier", 1), cfg.get("strides", [1, 1])
+    c = xs[3]
+    dk, pk, b = rand(kh, kw, c, m), rand(1, 1, c * m, cfg["filters"]), rand(cfg["filters"])
+    inp = nchw(x)
+    if cfg.get("padding") == "same":
+        ph, pw = same_pad(xs[1], kh, s[0]), same_pad(xs[2], kw, s[1])
+        inp = F.pad(inp, (pw[0], pw[1], ph[0], ph[1]))
+    y = F.conv2d(inp, dk.permute(2, 3, 0, 1).reshape(c * m, 1, kh, kw), None, stride=s, groups=c)
+    y = F.conv2d(y, pk.permute(3, 2, 0, 1), b)
+    add("SeparableConv2D/" + name, "SeparableConv2D", cfg, [x], [dk, pk, b], nhwc(y))
+
 # Conv2DTranspose: kernel (kh, kw, out, in) -> PyTorch (in, out, kh, kw);
 # Keras's output is (in-1)*s + k ("valid", at least in*s) or in*s ("same",
 # the full output cropped as TensorFlow does, the extra row after).

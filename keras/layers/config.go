@@ -224,8 +224,8 @@ func init() {
 		c := &Conv2D{Filters: r.Int("filters", 0), KernelSize: r.Pair("kernel_size", [2]int{}), Strides: r.Pair("strides", [2]int{1, 1}),
 			Padding: r.String("padding", "valid"), Activation: readActivation(r, "activation")}
 		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
-		r.Expect("dilation_rate", []any{1.0, 1.0}, "dilated convolutions are not implemented yet")
-		r.Expect("groups", 1.0, "grouped convolutions are not implemented yet")
+		c.DilationRate = r.Pair("dilation_rate", [2]int{1, 1})
+		c.Groups = r.Int("groups", 1)
 		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)
 		return c, nil
 	})

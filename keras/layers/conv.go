@@ -19,6 +19,13 @@ type Conv2D struct {
 	NoBias            bool   // Keras's use_bias=False
 	KernelInitializer string // default "glorot_uniform"
 	BiasInitializer   string // default "zeros"
+	// DilationRate spaces the kernel's taps (Keras's dilation_rate);
+	// default (1, 1). Strides must then be 1, as in Keras.
+	DilationRate [2]int
+	// Groups splits the channels into groups convolved separately
+	// (Keras's groups); default 1. The kernel is then (rows, cols,
+	// channels/Groups, Filters).
+	Groups int
 	Base
 
 	kernel, bias *Weight
@@ -47,21 +54,75 @@ func (c *Conv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if c.act, err = activations.Get(c.Activation); err != nil {
 		return nil, err
 	}
-	kshape := backend.Shape{c.KernelSize[0], c.KernelSize[1], in[3], c.Filters}
-	out, err := backend.Conv2DShape(in, kshape, c.options())
+	groups := max(c.Groups, 1)
+	if c.Groups < 0 || in[3]%groups != 0 || c.Filters%groups != 0 {
+		return nil, fmt.Errorf("groups %d must divide the input channels (%d) and the filters (%d)", c.Groups, in[3], c.Filters)
+	}
+	w := c.windows()
+	if w.dilation != [2]int{1, 1} && w.strides != [2]int{1, 1} {
+		return nil, fmt.Errorf("dilation_rate %v needs strides of 1, as in Keras; got %v", w.dilation, w.strides)
+	}
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	kshape := backend.Shape{c.KernelSize[0], c.KernelSize[1], in[3] / groups, c.Filters}
+	rows, cols, err := w.outShape(in)
 	if err != nil {
 		return nil, err
 	}
+	out := backend.Shape{in[0], rows, cols, c.Filters}
 	if c.kernel, c.bias, err = c.addKernelAndBias(kshape, c.Filters, c.KernelInitializer, c.BiasInitializer, c.NoBias); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// Call convolves, adds the bias and applies the activation.
+func (c *Conv2D) windows() windows {
+	return convWindows(c.KernelSize, c.Strides, c.DilationRate, c.Padding)
+}
+
+// Call convolves, adds the bias and applies the activation. Grouped
+// convolutions convolve each group's channels with its filters and join
+// the results; dilated ones sum each kernel tap's product with its
+// strided view of the input.
 func (c *Conv2D) Call(ctx *Context, inputs []backend.Value) backend.Value {
 	b := ctx.B
-	y := b.Conv2D(inputs[0], ctx.Weight(c.kernel), c.options())
+	x, kernel := inputs[0], ctx.Weight(c.kernel)
+	groups := max(c.Groups, 1)
+	w := c.windows()
+	conv := func(x, k backend.Value) backend.Value {
+		if w.dilation == [2]int{1, 1} {
+			return b.Conv2D(x, k, c.options())
+		}
+		ks := k.Shape()
+		var sum backend.Value
+		for i, v := range w.views(b, x) {
+			a, e := i/ks[1], i%ks[1]
+			tap := b.Reshape(b.Slice(k, []int{a, e, 0, 0}, []int{1, 1, ks[2], ks[3]}), backend.Shape{ks[2], ks[3]})
+			s := v.Shape()
+			term := b.Reshape(b.MatMul(b.Reshape(v, backend.Shape{s[0] * s[1] * s[2], s[3]}), tap), backend.Shape{s[0], s[1], s[2], ks[3]})
+			if sum == nil {
+				sum = term
+			} else {
+				sum = b.Add(sum, term)
+			}
+		}
+		return sum
+	}
+	var y backend.Value
+	if groups == 1 {
+		y = conv(x, kernel)
+	} else {
+		xs, ks := x.Shape(), kernel.Shape()
+		perIn, perOut := xs[3]/groups, c.Filters/groups
+		parts := make([]backend.Value, groups)
+		for g := range parts {
+			xg := b.Slice(x, []int{0, 0, 0, g * perIn}, []int{xs[0], xs[1], xs[2], perIn})
+			kg := b.Slice(kernel, []int{0, 0, 0, g * perOut}, []int{ks[0], ks[1], ks[2], perOut})
+			parts[g] = conv(xg, kg)
+		}
+		y = b.Concat(3, parts...)
+	}
 	if c.bias != nil {
 		y = b.Add(y, ctx.Weight(c.bias))
 	}
@@ -107,10 +168,10 @@ func (p *MaxPooling2D) Call(ctx *Context, inputs []backend.Value) backend.Value 
 
 // GetConfig returns Keras's Conv2D config.
 func (c *Conv2D) GetConfig() (serialization.Config, error) {
-	o := c.options()
+	o, dilation := c.options(), c.windows().dilation
 	cfg := serialization.Config{
 		"filters": c.Filters, "kernel_size": c.KernelSize[:], "strides": o.Strides[:], "padding": string(o.Padding),
-		"data_format": "channels_last", "dilation_rate": []int{1, 1}, "groups": 1,
+		"data_format": "channels_last", "dilation_rate": dilation[:], "groups": max(c.Groups, 1),
 		"activation": activationName(c.Activation), "activity_regularizer": nil,
 	}
 	return cfg, kernelAndBiasConfig(cfg, c.NoBias, c.KernelInitializer, c.BiasInitializer)

@@ -234,6 +234,12 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.Permute{Dims: []int{1, 1}}, []int{3, 4}, []string{"Permute", "permutation of 1..2"}},
 		{&layers.Permute{Dims: []int{1}}, []int{3, 4}, []string{"Permute", "axes after the batch"}},
 		{&layers.Conv2DTranspose{Filters: 2}, []int{4, 4, 1}, []string{"Conv2DTranspose", "must be positive"}},
+		{&layers.Conv2D{Filters: 4, KernelSize: [2]int{3, 3}, Groups: 3}, []int{5, 5, 4}, []string{"Conv2D", "groups 3 must divide the input channels (4)"}},
+		{&layers.Conv2D{Filters: 4, KernelSize: [2]int{3, 3}, DilationRate: [2]int{2, 2}, Strides: [2]int{2, 2}}, []int{9, 9, 1}, []string{"Conv2D", "needs strides of 1"}},
+		{&layers.Conv2D{Filters: 4, KernelSize: [2]int{3, 3}, DilationRate: [2]int{3, 3}}, []int{5, 5, 1}, []string{"Conv2D", "larger than the input"}},
+		{&layers.AveragePooling2D{PoolSize: [2]int{3, 3}}, []int{2, 2, 1}, []string{"AveragePooling2D", "larger than the input"}},
+		{&layers.DepthwiseConv2D{}, []int{4, 4, 1}, []string{"DepthwiseConv2D", "must be positive"}},
+		{&layers.SeparableConv2D{KernelSize: [2]int{3, 3}}, []int{4, 4, 1}, []string{"SeparableConv2D", "filters and depth_multiplier must be positive"}},
 		{&layers.Conv2DTranspose{Filters: 2, KernelSize: [2]int{2, 2}, Padding: "full"}, []int{4, 4, 1}, []string{"Conv2DTranspose", `padding must be "valid" or "same"`}},
 	}
 	for _, c := range cases {

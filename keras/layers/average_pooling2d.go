@@ -1,0 +1,104 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// AveragePooling2D averages windows of channels_last images, like
+// keras.layers.AveragePooling2D; with "same" padding, a window at the
+// border averages only the pixels inside the image, as Keras does.
+type AveragePooling2D struct {
+	PoolSize [2]int // default (2, 2)
+	Strides  [2]int // default PoolSize
+	Padding  string // "valid" (default) or "same"
+	Base
+}
+
+// ClassName returns "AveragePooling2D".
+func (*AveragePooling2D) ClassName() string { return "AveragePooling2D" }
+
+func (p *AveragePooling2D) windows() windows {
+	o := (&MaxPooling2D{PoolSize: p.PoolSize, Strides: p.Strides, Padding: p.Padding}).options()
+	return windows{size: o.Size, strides: o.Strides, dilation: [2]int{1, 1}, padding: o.Padding}
+}
+
+// Build computes the pooled shape.
+func (p *AveragePooling2D) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if len(in) != 4 {
+		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v", in)
+	}
+	w := p.windows()
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	rows, cols, err := w.outShape(in)
+	if err != nil {
+		return nil, err
+	}
+	return backend.Shape{in[0], rows, cols, in[3]}, nil
+}
+
+// Call sums the window's views and divides by the pixels each window
+// covers.
+func (p *AveragePooling2D) Call(ctx *Context, in []backend.Value) backend.Value {
+	b, x := ctx.B, in[0]
+	w := p.windows()
+	var sum backend.Value
+	for _, v := range w.views(b, x) {
+		if sum == nil {
+			sum = v
+		} else {
+			sum = b.Add(sum, v)
+		}
+	}
+	d := x.Shape()
+	rows, cols, _ := w.outShape(d)
+	counts := windowCounts(w, d[1], d[2], rows, cols)
+	return b.Div(sum, b.Constant(counts, backend.Shape{1, rows, cols, 1}))
+}
+
+// windowCounts is how many input pixels each output window covers.
+func windowCounts(w windows, h, wd, rows, cols int) []float64 {
+	_, top, _ := backend.ConvOutputSize(h, w.span(0), w.strides[0], w.padding)
+	_, left, _ := backend.ConvOutputSize(wd, w.span(1), w.strides[1], w.padding)
+	out := make([]float64, rows*cols)
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			n := 0
+			for a := 0; a < w.size[0]; a++ {
+				for e := 0; e < w.size[1]; e++ {
+					r, c := i*w.strides[0]+a*w.dilation[0]-top, j*w.strides[1]+e*w.dilation[1]-left
+					if r >= 0 && r < h && c >= 0 && c < wd {
+						n++
+					}
+				}
+			}
+			out[i*cols+j] = float64(n)
+		}
+	}
+	return out
+}
+
+// GetConfig returns Keras's config.
+func (p *AveragePooling2D) GetConfig() (serialization.Config, error) {
+	w := p.windows()
+	return serialization.Config{"pool_size": w.size[:], "padding": string(w.padding), "strides": w.strides[:], "data_format": "channels_last"}, nil
+}
+
+func (*AveragePooling2D) withoutBuildConfig() {}
+
+func init() {
+	mustRegister("AveragePooling2D", func(r *serialization.Reader) (Layer, error) {
+		p := &AveragePooling2D{PoolSize: r.Pair("pool_size", [2]int{2, 2}), Padding: r.String("padding", "valid")}
+		p.Strides = r.Pair("strides", p.PoolSize)
+		r.Expect("data_format", "channels_last", "kerasgo's pooling takes channels_last input")
+		return p, nil
+	})
+}
