@@ -20,6 +20,10 @@ func NewArray(data []float32, shape ...int) (Array, error) {
 	return a, a.check("array")
 }
 
+// ArrayOf is NewArray with the shape as a slice, so that it takes a
+// dataset's (data, shape) results directly: keras.ArrayOf(split.InputData()).
+func ArrayOf(data []float32, shape []int) (Array, error) { return NewArray(data, shape...) }
+
 func (a Array) check(what string) error {
 	if len(a.Shape) == 0 {
 		return fmt.Errorf("%s has no shape: give its dimensions, samples first, e.g. (60000, 28, 28, 1)", what)

@@ -50,7 +50,7 @@ func TestLoadKerasFixtureCNN(t *testing.T) {
 	if err != nil {
 		t.Skipf("Fashion-MNIST from Debian's dataset-fashion-mnist is needed: %v", err)
 	}
-	x, y := data.Test.Arrays()
+	x, y := keras.Must(keras.ArrayOf(data.Test.InputData())), keras.Must(keras.ArrayOf(data.Test.LabelData()))
 	for _, spec := range backendtest.Engines() {
 		t.Run(spec, func(t *testing.T) {
 			m, err := keras.LoadModel(path, keras.LoadOptions{Backend: spec})

@@ -81,8 +81,14 @@ func run(ctx context.Context, o options) error {
 	}
 	sel, _ := backend.Resolve(o.backend)
 	fmt.Printf("Engine: %s (%s)\n", model.Backend().Name(), sel.Source)
-	xTrain, yTrain := ds.Train.Arrays()
-	xTest, yTest := ds.Test.Arrays()
+	xTrain, yTrain, err := arrays(ds.Train)
+	if err != nil {
+		return err
+	}
+	xTest, yTest, err := arrays(ds.Test)
+	if err != nil {
+		return err
+	}
 	if o.epochs > 0 {
 		start := time.Now()
 		history, err := model.Fit(ctx, xTrain, yTrain, keras.FitOptions{
@@ -170,4 +176,13 @@ func loadData(ctx context.Context, name, dir string) (*mnist.Dataset, error) {
 	}
 	fmt.Printf("MNIST is not available (%v); using Fashion-MNIST instead\n", err)
 	return mnist.Load(ctx, "fashion", mnist.Options{Dir: dir, Download: true})
+}
+
+// arrays wraps a split's images and labels for the model.
+func arrays(s mnist.Split) (x, y keras.Array, err error) {
+	if x, err = keras.ArrayOf(s.InputData()); err != nil {
+		return x, y, err
+	}
+	y, err = keras.ArrayOf(s.LabelData())
+	return x, y, err
 }

@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/kerasgo/kerasgo/keras"
 )
 
 // Split is one half of a dataset: Count images of Rows x Cols bytes, and
@@ -205,13 +203,18 @@ func (s Split) ImagesFloat32() []float32 {
 	return out
 }
 
-// Arrays returns the split ready for a Keras model: images of shape
-// (Count, Rows, Cols, 1) scaled to [0, 1], and class labels of shape
-// (Count), as Keras's MNIST examples prepare them.
-func (s Split) Arrays() (x, y keras.Array) {
-	x = keras.Array{Shape: []int{s.Count, s.Rows, s.Cols, 1}, Data: s.ImagesFloat32()}
-	y = keras.Array{Shape: []int{s.Count}, Data: s.LabelsFloat32()}
-	return x, y
+// InputData returns the images as a model takes them, as Keras's MNIST
+// examples prepare them: pixels scaled to [0, 1], and the shape (Count,
+// Rows, Cols, 1). The package returns plain data; keras.ArrayOf wraps it:
+// keras.ArrayOf(split.InputData()).
+func (s Split) InputData() (data []float32, shape []int) {
+	return s.ImagesFloat32(), []int{s.Count, s.Rows, s.Cols, 1}
+}
+
+// LabelData returns the class labels 0-9 as float32, and their shape
+// (Count): keras.ArrayOf(split.LabelData()).
+func (s Split) LabelData() (data []float32, shape []int) {
+	return s.LabelsFloat32(), []int{s.Count}
 }
 
 // LabelsFloat32 returns the labels as float32 class indices.
