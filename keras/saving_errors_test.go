@@ -68,8 +68,8 @@ func TestLoadModelRejectsWhatItCannotHonour(t *testing.T) {
 		edit func(string, []byte) []byte
 		want []string
 	}{
-		{"dilation", replaceConfig(`"dilation_rate": [1, 1]`, `"dilation_rate": [2, 2]`), []string{`layer "conv2d" (Conv2D)`, `option "dilation_rate"`, "not supported"}},
-		{"groups", replaceConfig(`"groups": 1`, `"groups": 2`), []string{`layer "conv2d" (Conv2D)`, `option "groups"`}},
+		{"channels first", replaceConfig(`"data_format": "channels_last"`, `"data_format": "channels_first"`), []string{`layer "conv2d" (Conv2D)`, `option "data_format"`, "not supported"}},
+		{"groups", replaceConfig(`"groups": 1`, `"groups": 2`), []string{`layer "conv2d" (Conv2D)`, "groups 2 must divide the input channels (1)"}},
 		{"regularizer", replaceConfig(`"kernel_regularizer": null`, `"kernel_regularizer": {"module": "keras.regularizers", "class_name": "L2", "config": {"l2": 0.01}}`), []string{`option "kernel_regularizer"`, "L2"}},
 		{"activation", replaceConfig(`"activation": "relu"`, `"activation": "gelu_new"`), []string{`layer "conv2d" (Conv2D)`, `option "activation"`, "gelu_new"}},
 		{"unknown option", replaceConfig(`"filters": 32,`, `"filters": 32, "lora_rank": 4,`), []string{`option "lora_rank" = 4 is not supported`}},

@@ -22,14 +22,9 @@ type program struct {
 }
 
 func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.CompileOptions) (exe backend.Executable, err error) {
-	dtype := tensor.Float32
+	dtype := tensor.Float32 // backend.Open's guard checked that the inputs share one dtype
 	if len(specs) > 0 {
 		dtype = toDtype(specs[0].DType)
-	}
-	for i, s := range specs {
-		if toDtype(s.DType) != dtype {
-			return nil, fmt.Errorf("input %d is %v but input 0 is %v: a Func computes in one dtype", i, s.DType, specs[0].DType)
-		}
 	}
 	g := G.NewGraph()
 	pcg := rand.NewPCG(0, 0)
@@ -48,7 +43,7 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 		args[i] = value{n}
 	}
 	b := backend.NewBuilder(ops)
-	outs, err := callFunc(fn, b, args)
+	outs, err := fn(b, args) // backend.Open's guard recovers panics and reads b.Err
 	if err != nil {
 		return nil, err
 	}
@@ -60,31 +55,13 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 	return p, nil
 }
 
-// callFunc runs fn, turning a panic in user code into an error.
-func callFunc(fn backend.Func, b backend.Builder, args []backend.Value) (outs []backend.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("building the graph panicked: %v", r)
-		}
-	}()
-	outs, err = fn(b, args)
-	if err == nil {
-		err = b.Err()
-	}
-	return outs, err
-}
-
+// Run feeds the inputs (backend.Open's guard checked their number, shapes
+// and dtypes) and runs the tape.
 func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error) {
-	if len(inputs) != len(p.inputs) {
-		return nil, fmt.Errorf("got %d inputs, the compiled function takes %d", len(inputs), len(p.inputs))
-	}
 	for i, t := range inputs {
 		d, err := dense(t)
 		if err != nil {
 			return nil, err
-		}
-		if !t.Shape().Equal(p.specs[i].Shape) || t.DType() != p.specs[i].DType {
-			return nil, fmt.Errorf("input %d is %v %v; the function was compiled for %v %v", i, t.DType(), t.Shape(), p.specs[i].DType, p.specs[i].Shape)
 		}
 		var v G.Value = d
 		if len(p.specs[i].Shape) == 0 {
@@ -96,12 +73,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 	}
 	p.step++
 	p.rng.Seed(p.seed, p.step^0x6b657261736f)
-	defer p.vm.Reset()
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("gorgonia panicked while running the graph: %v", r)
-		}
-	}()
+	defer p.vm.Reset() // a panic is recovered by backend.Open's guard
 	if err := p.vm.RunAll(); err != nil {
 		return nil, err
 	}

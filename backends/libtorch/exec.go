@@ -33,16 +33,12 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 	return &program{e: e, fn: fn, specs: specs, info: info, seed: opts.Seed}, nil
 }
 
+// Run runs the Func eagerly on the inputs (backend.Open's guard checked
+// their number, shapes and dtypes).
 func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error) {
-	if len(inputs) != len(p.specs) {
-		return nil, fmt.Errorf("got %d inputs, the compiled function takes %d", len(inputs), len(p.specs))
-	}
 	for i, t := range inputs {
 		if _, ok := t.(*tensor); !ok {
 			return nil, fmt.Errorf("input %d is a %T, not a libtorch tensor", i, t)
-		}
-		if !t.Shape().Equal(p.specs[i].Shape) || t.DType() != p.specs[i].DType {
-			return nil, fmt.Errorf("input %d is %v %v; the function was compiled for %v %v", i, t.DType(), t.Shape(), p.specs[i].DType, p.specs[i].Shape)
 		}
 	}
 	err = p.e.w.do(func() error {

@@ -26,6 +26,8 @@ import (
 	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+	"github.com/kerasgo/kerasgo/keras/optimizers/schedules"
 	"github.com/kerasgo/kerasgo/keras/plotting"
 )
 
@@ -142,8 +144,20 @@ func buildOrLoad(o options) (*keras.Model, error) {
 	if err := printSummary(model); err != nil {
 		return nil, err
 	}
+	var optimizer any = "adam"
+	if o.model == "resnet" && o.epochs > 0 {
+		// Keras's ResNet examples anneal the learning rate; a cosine decay
+		// over the run's steps (54000 training samples after the 10%
+		// validation split) reaches better accuracy in 2 epochs.
+		batch := o.batch
+		if batch <= 0 {
+			batch = 32 // Fit's default
+		}
+		steps := float64((54000+batch-1)/batch) * float64(o.epochs)
+		optimizer = &optimizers.Adam{Schedule: schedules.CosineDecay{InitialLearningRate: 2e-3, DecaySteps: steps}}
+	}
 	return model, model.Compile(keras.CompileOptions{
-		Optimizer: "adam",
+		Optimizer: optimizer,
 		Loss:      "sparse_categorical_crossentropy",
 		Metrics:   []any{"accuracy"},
 		Backend:   o.backend,

@@ -137,5 +137,5 @@ func Open(spec string) (Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening backend %q (from %s): %w", sel.Spec, sel.Source, err)
 	}
-	return be, nil
+	return guarded(be), nil
 }

@@ -181,4 +181,25 @@ func checkExecutable(t *testing.T, be backend.Backend) {
 	if _, err := exe.Run([]backend.Tensor{wrong}); err == nil || !strings.Contains(err.Error(), "compiled for") {
 		t.Errorf("running with a wrong shape: error = %v, want one saying what it was compiled for", err)
 	}
+	if _, err := exe.Run(nil); err == nil || !strings.Contains(err.Error(), "got 0 inputs, the compiled function takes 1") {
+		t.Errorf("running with no inputs: error = %v", err)
+	}
+
+	// The checks every engine shares (backend.Open's guard).
+	if _, err := be.FromFloat32([]float32{1, 2, 3}, backend.Shape{2, 2}); err == nil || !strings.Contains(err.Error(), "do not fill shape (2, 2)") {
+		t.Errorf("3 values for shape (2, 2): error = %v", err)
+	}
+	mixed := []backend.Spec{{Shape: backend.Shape{2}, DType: backend.Float32}, {Shape: backend.Shape{2}, DType: backend.Float64}}
+	if _, err := be.Compile(fn, mixed, backend.CompileOptions{}); err == nil || !strings.Contains(err.Error(), "one dtype") {
+		t.Errorf("inputs of two dtypes: error = %v", err)
+	}
+	panics := func(b backend.Builder, v []backend.Value) ([]backend.Value, error) { panic("a bug in a custom layer") }
+	if e, err := be.Compile(panics, spec, backend.CompileOptions{}); err == nil {
+		_, err = e.Run([]backend.Tensor{x})
+		if err == nil || !strings.Contains(err.Error(), "a bug in a custom layer") {
+			t.Errorf("a Func that panics: error = %v, want one quoting the panic", err)
+		}
+	} else if !strings.Contains(err.Error(), "a bug in a custom layer") {
+		t.Errorf("a Func that panics: error = %v, want one quoting the panic", err)
+	}
 }
