@@ -284,6 +284,21 @@ add("Cropping2D/uneven", "Cropping2D", {"cropping": [[1, 0], [1, 2]]}, [img], []
 add("Cropping2D/symmetric", "Cropping2D", {"cropping": [1, 0]}, [img], [], img[:, 1:-1, :, :])
 add("Permute/swap", "Permute", {"dims": [2, 1]}, [x], [], x.permute(0, 2, 1))
 add("Permute/images", "Permute", {"dims": [3, 1, 2]}, [img], [], img.permute(0, 3, 1, 2))
+add("GaussianNoise/inference", "GaussianNoise", {"stddev": 0.5}, [img], [], img)
+add("GaussianDropout/inference", "GaussianDropout", {"rate": 0.3}, [img], [], img)
+img6 = rand(2, 3, 4, 6, lo=-2, hi=2)
+gamma, beta = rand(6, lo=0.5, hi=1.5), rand(6)
+add("GroupNormalization/images", "GroupNormalization", {"groups": 3}, [img6], [gamma, beta],
+    nhwc(F.group_norm(nchw(img6), 3, gamma, beta, eps=1e-3)))
+feat = rand(4, 6, lo=-2, hi=2)
+add("GroupNormalization/features", "GroupNormalization", {"groups": 2}, [feat], [gamma, beta], F.group_norm(feat, 2, gamma, beta, eps=1e-3))
+u2, v2 = rand(3, 5), rand(3, 5)
+add("Dot/vectors", "Dot", {"axes": 1}, [u2, v2], [], (u2 * v2).sum(1, keepdim=True))
+add("Dot/cosine", "Dot", {"axes": 1, "normalize": True}, [u2, v2], [], F.cosine_similarity(u2, v2, dim=1).unsqueeze(1))
+q, kk = rand(2, 3, 4), rand(2, 5, 4)
+add("Dot/attentionScores", "Dot", {"axes": [2, 2]}, [q, kk], [], torch.bmm(q, kk.transpose(1, 2)))
+r1, r2 = rand(2, 3, 4), rand(2, 3, 2)
+add("Dot/firstAxes", "Dot", {"axes": [1, 1]}, [r1, r2], [], torch.bmm(r1.transpose(1, 2), r2))
 add("SpatialDropout2D/inference", "SpatialDropout2D", {"rate": 0.3}, [img], [], img)
 
 

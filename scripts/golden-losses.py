@@ -81,6 +81,9 @@ add("hinge", "hinge", bin_true, reg_pred, F.relu(1 - pm * reg_pred).mean(-1).mea
 add("hinge/signed", "hinge", pm, reg_pred, F.relu(1 - pm * reg_pred).mean(-1).mean())
 add("squared_hinge", "squared_hinge", bin_true, reg_pred, (F.relu(1 - pm * reg_pred) ** 2).mean(-1).mean())
 
+neg = ((1 - onehot) * probs).max(-1).values
+add("categorical_hinge", "categorical_hinge", onehot, probs, F.relu(neg - (onehot * probs).sum(-1) + 1).mean())
+
 # Focal losses, from Keras 3's formulas.
 out = probs.clamp(EPS, 1 - EPS)
 cfl = (0.25 * (1 - out) ** 2 * -(onehot * torch.log(out))).sum(-1).mean()

@@ -116,6 +116,20 @@ add("auc", "auc", bin_true, bin_pred, auc(bin_true, bin_pred))
 add("auc/50", obj("AUC", num_thresholds=50), bin_true, bin_pred, auc(bin_true, bin_pred, 50))
 add("auc/pr", obj("AUC", curve="PR"), bin_true, bin_pred, auc(bin_true, bin_pred, curve="PR"))
 
+def mean_iou(true, pred, c):
+    cm = torch.zeros(c, c)
+    for t, p in zip(true.tolist(), pred.tolist()):
+        cm[t, p] += 1
+    inter = cm.diag()
+    union = cm.sum(0) + cm.sum(1) - inter
+    valid = union > 0
+    return (inter[valid] / union[valid]).sum() / valid.sum()
+
+
+add("mean_iou", obj("MeanIoU", num_classes=k, sparse_y_pred=False), labels.double(), probs, mean_iou(labels, probs.argmax(1), k))
+add("mean_iou/dense", obj("MeanIoU", num_classes=k, sparse_y_true=False, sparse_y_pred=False), onehot, probs,
+    mean_iou(labels, probs.argmax(1), k))
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "metrics", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-metrics.py, PyTorch " + torch.__version__, "cases": cases}, f)

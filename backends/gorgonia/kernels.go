@@ -78,6 +78,19 @@ func fillUniform(data any, rng *rand.Rand) {
 	}
 }
 
+func fillNormal(data any, rng *rand.Rand) {
+	switch x := data.(type) {
+	case []float32:
+		for i := range x {
+			x[i] = float32(rng.NormFloat64())
+		}
+	case []float64:
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+	}
+}
+
 // tileInto fills dst (shape out) by repeating src (shape srcShape, same
 // rank, size-1 axes repeated).
 func tileInto(dst, src any, srcShape []int, out backend.Shape) error {

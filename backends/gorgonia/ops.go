@@ -333,6 +333,16 @@ func (o *graphOps) RandomUniform(s backend.Shape) (backend.Value, error) {
 	return wrap(op.apply(seed))
 }
 
+func (o *graphOps) RandomNormal(s backend.Shape) (backend.Value, error) {
+	seed := G.NewConstant(o.scalarValue(0), G.In(o.g))
+	rng := o.rng
+	op := newHostOp("RandomNormal", tensor.Shape(s).Clone(), o.dtype, []*G.Node{seed}, func(out *tensor.Dense, _ []*tensor.Dense) error {
+		fillNormal(out.Data(), rng)
+		return nil
+	})
+	return wrap(op.apply(seed))
+}
+
 func (o *graphOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Value, error) {
 	ns := make(G.Nodes, len(wrt))
 	for i, w := range wrt {

@@ -322,6 +322,11 @@ func (o *eagerOps) OneHot(x backend.Value, depth int) (backend.Value, error) {
 	return o.keep(r, err, append(x.Shape().Clone(), depth))
 }
 
+func (o *eagerOps) RandomNormal(s backend.Shape) (backend.Value, error) {
+	r, err := ts.Randn(dims(s), kind(o.dtype), o.e.device)
+	return o.keep(r, err, s)
+}
+
 func (o *eagerOps) RandomUniform(s backend.Shape) (backend.Value, error) {
 	r, err := ts.Rand(dims(s), kind(o.dtype), o.e.device)
 	return o.keep(r, err, s)

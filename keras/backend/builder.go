@@ -110,6 +110,9 @@ type Builder interface {
 	// RandomUniform returns fresh samples from [0, 1) of shape s on every
 	// run, from the Executable's seeded generator.
 	RandomUniform(s Shape) Value
+	// RandomNormal returns fresh samples of the standard normal
+	// distribution of shape s, from the same generator.
+	RandomNormal(s Shape) Value
 
 	// AdamUpdate is one Adam step for one parameter p with gradient g and
 	// moments m and v (all one shape) and the scalar step size alpha; see

@@ -311,6 +311,16 @@ func (c *checked) RandomUniform(s Shape) Value {
 	return c.call("RandomUniform", s, func() (Value, error) { return c.ops.RandomUniform(s.Clone()) })
 }
 
+func (c *checked) RandomNormal(s Shape) Value {
+	if !c.ok() {
+		return failed{shape: s, dtype: c.ops.DType()}
+	}
+	if s.Size() < 0 {
+		return c.fail(s, "RandomNormal needs a concrete shape; got %v", s)
+	}
+	return c.call("RandomNormal", s, func() (Value, error) { return c.ops.RandomNormal(s.Clone()) })
+}
+
 func (c *checked) Grad(loss Value, wrt []Value) []Value {
 	fill := func() []Value {
 		out := make([]Value, len(wrt))

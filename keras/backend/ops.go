@@ -89,5 +89,6 @@ type Ops interface {
 	ArgMax(x Value) (Value, error)
 	OneHot(indices Value, depth int) (Value, error)
 	RandomUniform(s Shape) (Value, error)
+	RandomNormal(s Shape) (Value, error)
 	Grad(loss Value, wrt []Value) ([]Value, error)
 }

@@ -103,6 +103,7 @@ func (o *shapeOps) OneHot(x Value, depth int) (Value, error) {
 	return o.val(append(x.Shape().Clone(), depth))
 }
 func (o *shapeOps) RandomUniform(s Shape) (Value, error) { return o.val(s) }
+func (o *shapeOps) RandomNormal(s Shape) (Value, error)  { return o.val(s) }
 func (o *shapeOps) Grad(_ Value, wrt []Value) ([]Value, error) {
 	o.onGrad(wrt)
 	out := make([]Value, len(wrt))

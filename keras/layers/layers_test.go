@@ -239,6 +239,8 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.Conv2D{Filters: 4, KernelSize: [2]int{3, 3}, DilationRate: [2]int{3, 3}}, []int{5, 5, 1}, []string{"Conv2D", "larger than the input"}},
 		{&layers.AveragePooling2D{PoolSize: [2]int{3, 3}}, []int{2, 2, 1}, []string{"AveragePooling2D", "larger than the input"}},
 		{&layers.DepthwiseConv2D{}, []int{4, 4, 1}, []string{"DepthwiseConv2D", "must be positive"}},
+		{&layers.GroupNormalization{}, []int{4, 6}, []string{"GroupNormalization", "number of groups (32) must divide the number of channels (6)"}},
+		{&layers.GaussianNoise{Stddev: -1}, []int{4}, []string{"GaussianNoise", "stddev must be >= 0"}},
 		{&layers.SeparableConv2D{KernelSize: [2]int{3, 3}}, []int{4, 4, 1}, []string{"SeparableConv2D", "filters and depth_multiplier must be positive"}},
 		{&layers.Conv2DTranspose{Filters: 2, KernelSize: [2]int{2, 2}, Padding: "full"}, []int{4, 4, 1}, []string{"Conv2DTranspose", `padding must be "valid" or "same"`}},
 	}

@@ -155,3 +155,14 @@ func TestConcatenate(t *testing.T) {
 		t.Errorf("Concatenate of (None, 4, 4, 1) and (None, 4, 5, 1): %v", out.Err())
 	}
 }
+
+// Dot checks that the axes match, naming both shapes.
+func TestDotErrors(t *testing.T) {
+	out := layers.Apply(&layers.Dot{Axes: [2]int{2, 2}}, layers.Input(3, 4), layers.Input(5, 6))
+	if out.Err() == nil || !strings.Contains(out.Err().Error(), "axis 2 of (None, 3, 4) has size 4, axis 2 of (None, 5, 6) has 6") {
+		t.Errorf("Dot of mismatched axes: %v", out.Err())
+	}
+	if out := layers.Apply(&layers.Dot{}, layers.Input(3)); out.Err() == nil || !strings.Contains(out.Err().Error(), "exactly 2 inputs") {
+		t.Errorf("Dot of one input: %v", out.Err())
+	}
+}

@@ -64,6 +64,8 @@ func Get(name string) (Loss, error) {
 		return Hinge(), nil
 	case "squared_hinge", "SquaredHinge":
 		return SquaredHinge(), nil
+	case "categorical_hinge", "CategoricalHinge":
+		return CategoricalHinge(), nil
 	case "cosine_similarity", "CosineSimilarity":
 		return CosineSimilarity(), nil
 	case "categorical_focal_crossentropy", "CategoricalFocalCrossentropy":
@@ -76,7 +78,7 @@ func Get(name string) (Loss, error) {
 
 // Names lists the losses Get knows, by Keras's function names.
 func Names() []string {
-	return []string{"binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy", "categorical_focal_crossentropy",
+	return []string{"binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy", "categorical_focal_crossentropy", "categorical_hinge",
 		"cosine_similarity", "hinge", "huber", "kl_divergence", "log_cosh", "mae", "mape", "mse", "msle", "poisson",
 		"sparse_categorical_crossentropy", "squared_hinge"}
 }

@@ -122,6 +122,37 @@ func SquaredHinge() Loss {
 	}}
 }
 
+// CategoricalHinge is max(neg - pos + 1, 0) with pos = sum(y*p) and neg =
+// max((1-y)*p) over the last axis, keras.losses.CategoricalHinge.
+func CategoricalHinge() Loss {
+	return perSample{"categorical_hinge", func(b backend.Builder, y, p backend.Value, last int) backend.Value {
+		pos := b.Sum(b.Mul(y, p), last)
+		neg := maxLast(b, b.Mul(b.Sub(b.Scalar(1), y), p))
+		return b.Relu(b.Add(b.Sub(neg, pos), b.Scalar(1)))
+	}}
+}
+
+// maxLast is the maximum over the last axis, folded from slices (the op
+// set has no reducing maximum).
+func maxLast(b backend.Builder, x backend.Value) backend.Value {
+	s := x.Shape()
+	k := len(s) - 1
+	size := s.Clone()
+	size[k] = 1
+	begin := make([]int, len(s))
+	var out backend.Value
+	for i := 0; i < s[k]; i++ {
+		begin[k] = i
+		col := b.Slice(x, begin, size)
+		if out == nil {
+			out = col
+		} else {
+			out = b.Maximum(out, col)
+		}
+	}
+	return b.Reshape(out, s[:k].Clone())
+}
+
 // CosineSimilarity is -sum(normalize(y) * normalize(p)) over the last
 // axis, keras.losses.CosineSimilarity (-1 for vectors pointing the same
 // way).

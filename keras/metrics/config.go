@@ -35,6 +35,9 @@ func Serialize(m Metric) (any, error) {
 			th = v.Threshold
 		}
 		return object("F1Score", serialization.Config{"average": avg, "threshold": th}), nil
+	case MeanIoU:
+		return object("MeanIoU", serialization.Config{"num_classes": v.NumClasses, "ignore_class": nil, "sparse_y_true": !v.DenseYTrue,
+			"sparse_y_pred": !v.DenseYPred, "axis": -1}), nil
 	case AUC:
 		curve := v.Curve
 		if curve == "" {
@@ -108,6 +111,10 @@ func Deserialize(v any) (any, error) {
 			f.Average = r.String("average", "")
 		}
 		m = f
+	case "MeanIoU":
+		r.ExpectNull("ignore_class")
+		r.Expect("axis", -1.0, "")
+		m = MeanIoU{NumClasses: r.Int("num_classes", 0), DenseYTrue: !r.Bool("sparse_y_true", true), DenseYPred: !r.Bool("sparse_y_pred", true), Label: label}
 	case "AUC":
 		r.Expect("summation_method", "interpolation", "")
 		r.Expect("multi_label", false, "")

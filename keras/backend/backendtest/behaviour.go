@@ -55,6 +55,41 @@ func checkErrors(t *testing.T, be backend.Backend) {
 	}
 }
 
+// checkRandomNormal: RandomNormal's samples have mean about 0 and
+// variance about 1, and SetStep reproduces them.
+func checkRandomNormal(t *testing.T, be backend.Backend) {
+	fn := func(b backend.Builder, _ []backend.Value) ([]backend.Value, error) {
+		return []backend.Value{b.RandomNormal(backend.Shape{4000})}, nil
+	}
+	x, _ := be.FromFloat32([]float32{0}, backend.Shape{1})
+	exe, err := be.Compile(fn, []backend.Spec{{Shape: backend.Shape{1}}}, backend.CompileOptions{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exe.Close()
+	run := func(step int64) []float64 {
+		exe.SetStep(step)
+		out, err := exe.Run([]backend.Tensor{x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := be.ToFloat64(out[0])
+		return v
+	}
+	a := run(5)
+	mean, sq := 0.0, 0.0
+	for _, v := range a {
+		mean += v / float64(len(a))
+		sq += v * v / float64(len(a))
+	}
+	if variance := sq - mean*mean; mean < -0.1 || mean > 0.1 || variance < 0.9 || variance > 1.1 {
+		t.Errorf("4000 normal samples: mean %.3f, variance %.3f, want about 0 and 1", mean, variance)
+	}
+	if !equal(a, run(5)) || equal(a, run(6)) {
+		t.Error("RandomNormal's samples do not depend on the step alone")
+	}
+}
+
 // checkRandom: RandomUniform gives fresh values in [0, 1) on every run, the
 // same sequence for the same seed, and a run's values depend only on the
 // seed and its step number (SetStep), as resuming training needs.
