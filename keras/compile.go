@@ -177,7 +177,7 @@ func (m *Model) ready() error {
 	for k, i := range c.trainable {
 		trainShapes[k] = m.weights[i].Shape
 	}
-	c.optSpecs = c.opt.State(trainShapes)
+	c.optSpecs = optimizers.States(c.opt, trainShapes)
 	init := make([][]float32, len(c.optSpecs))
 	shapes := make([]backend.Shape, len(c.optSpecs))
 	for i, s := range c.optSpecs {

@@ -375,6 +375,9 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		hist.add(epoch, logs)
 		last = logs
 	}
+	if err := m.finalizeEMA(); err != nil {
+		return hist, err
+	}
 	run.each(func(cb callbacks.Callback) { cb.OnTrainEnd(last) })
 	return hist, run.failure()
 }

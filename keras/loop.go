@@ -85,7 +85,8 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, 
 		if kind == trainStep {
 			exe.SetStep(c.iterations + 1) // its random draws depend on the step alone
 			in = append(in, c.optState...)
-			err = upload([]float32{float32(c.learningRate())}, nil)
+			apply, overwrite := optimizers.StepFlags(c.opt, c.iterations)
+			err = upload([]float32{float32(c.learningRate()), float32(c.iterations), float32(apply), float32(overwrite)}, []int{hyperparameters})
 		}
 		arrays := append(append([]Array(nil), b.x...), b.y...)
 		if kind != predictStep {
@@ -289,6 +290,28 @@ func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error
 // schedule's rate at this step, or the optimizer's field, read every step
 // so that a change takes effect at once.
 func (c *compiled) learningRate() float64 { return optimizers.RateAt(c.opt, c.iterations) }
+
+// finalizeEMA replaces the trained weights by their moving averages when
+// the optimizer keeps them (UseEMA), as Keras's fit ends with
+// optimizer.finalize_variable_values.
+func (m *Model) finalizeEMA() error {
+	c := m.compiled
+	ema := optimizers.EMAStates(c.opt, len(c.trainable))
+	for k, s := range ema {
+		v, err := c.be.ToFloat32(c.optState[s])
+		if err != nil {
+			return err
+		}
+		i := c.trainable[k]
+		t, err := c.be.FromFloat32(v, m.weights[i].Shape)
+		if err != nil {
+			return err
+		}
+		c.be.Release(c.params[i])
+		c.params[i] = t
+	}
+	return nil
+}
 
 // The model seen by callbacks (callbacks.Model).
 

@@ -279,17 +279,6 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 	return root, nil
 }
 
-// slotCount is the number of per-parameter slots in an optimizer's state.
-func slotCount(specs []optimizers.StateSpec) int {
-	n := 0
-	for _, s := range specs {
-		if s.Param == 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // optimizerVars returns the optimizer's state in Keras's order: the
 // iteration count, the learning rate, then for each parameter its slots.
 func (m *Model) optimizerVars() ([]*h5.Dataset, error) {
@@ -298,21 +287,21 @@ func (m *Model) optimizerVars() ([]*h5.Dataset, error) {
 		{DType: h5.Int64, Int64: []int64{c.iterations}},
 		{DType: h5.Float32, Float32: []float32{float32(c.learningRate())}},
 	}
-	nSlots := slotCount(c.optSpecs)
-	slots := make([]*h5.Dataset, len(c.trainable)*nSlots)
+	pos, count := optimizers.SavedPositions(c.optSpecs)
+	slots := make([]*h5.Dataset, count)
 	for i, s := range c.optSpecs {
-		if s.Param < 0 {
+		if pos[i] < 0 {
 			continue
 		}
 		v, err := c.be.ToFloat32(c.optState[i])
 		if err != nil {
 			return nil, err
 		}
-		slots[s.Param*nSlots+s.Slot] = &h5.Dataset{Shape: s.Shape.Clone(), DType: h5.Float32, Float32: v}
+		slots[pos[i]] = &h5.Dataset{Shape: s.Shape.Clone(), DType: h5.Float32, Float32: v}
 	}
 	for i, s := range slots {
 		if s == nil {
-			return nil, fmt.Errorf("optimizer %s: no state for slot %d of parameter %d", c.opt.Name(), i%nSlots, i/nSlots)
+			return nil, fmt.Errorf("optimizer %s: no state for saved slot variable %d", c.opt.Name(), i)
 		}
 	}
 	return append(vars, slots...), nil
@@ -415,8 +404,8 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 		return err
 	}
 	c := m.compiled
-	nSlots := slotCount(c.optSpecs)
-	want := 2 + len(c.trainable)*nSlots
+	pos, count := optimizers.SavedPositions(c.optSpecs)
+	want := 2 + count
 	names := f.Children(saving.OptimizerPath + "/vars")
 	if len(names) != want {
 		return fmt.Errorf("%w: the file holds %d optimizer variables, %s needs %d", errOptimizerMismatch, len(names), c.opt.Name(), want)
@@ -450,13 +439,13 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 	for i, s := range c.optSpecs {
 		shapes[i] = s.Shape
 		switch {
-		case s.Param >= 0:
-			d, err := readVar(2+s.Param*nSlots+s.Slot, s.Shape)
+		case pos[i] >= 0:
+			d, err := readVar(2+pos[i], s.Shape)
 			if err != nil {
 				return err
 			}
 			if d.DType != h5.Float32 {
-				return fmt.Errorf("optimizer variable %d holds %v values, want float32", 2+s.Param*nSlots+s.Slot, d.DType)
+				return fmt.Errorf("optimizer variable %d holds %v values, want float32", 2+pos[i], d.DType)
 			}
 			state[i] = d.Float32
 		case s.FromIterations != nil:

@@ -128,3 +128,54 @@ func TestOptimizerSettingsSurviveSaving(t *testing.T) {
 		}
 	})
 }
+
+// An optimizer with EMA and gradient accumulation saves its averages and
+// accumulators in Keras's order (the base optimizer's slots first) and
+// loads them: training on from a loaded model equals training on in
+// memory; Fit ends with the weights replaced by their averages.
+func TestEMAAndAccumulationSurviveSaving(t *testing.T) {
+	x, y := smallData(48)
+	specs := optimizers.States(&optimizers.Adam{Options: optimizers.Options{UseEMA: true}}, []backend.Shape{{2}, {3}})
+	pos, count := optimizers.SavedPositions(specs)
+	var got []string
+	for want := 0; want < count; want++ {
+		for i, p := range pos {
+			if p == want {
+				got = append(got, specs[i].Name)
+			}
+		}
+	}
+	if s := strings.Join(got, " "); s != "average_0 average_1 m_0 v_0 m_1 v_1" {
+		t.Errorf("saved optimizer variables in order %q, want Keras's: averages, then each parameter's slots", s)
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		opt := &optimizers.Adam{LearningRate: 0.01, Options: optimizers.Options{UseEMA: true, GradientAccumulationSteps: 3}}
+		m := compiledMLP(t, be, opt)
+		if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 2, BatchSize: 8, Seed: 2}); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "ema.keras")
+		if err := m.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := keras.LoadModel(path, keras.LoadOptions{Backend: be.Name()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o, ok := loaded.Optimizer().(*optimizers.Adam); !ok || !o.UseEMA || o.GradientAccumulationSteps != 3 {
+			t.Fatalf("loaded optimizer %+v", loaded.Optimizer())
+		}
+		for _, mm := range []*keras.Model{m, loaded} {
+			if _, err := mm.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 8, NoShuffle: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, _ := m.GetWeights()
+		b, _ := loaded.GetWeights()
+		for i := range a {
+			if d := maxDiff(a[i], b[i]); d > 1e-5 {
+				t.Errorf("weight %d differs by %g between the in-memory and the loaded model", i, d)
+			}
+		}
+	})
+}

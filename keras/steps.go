@@ -7,25 +7,31 @@ import (
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
+// hyperparameters is the length of the training step's settings vector:
+// learning rate, iteration count, update flag, EMA overwrite flag (see
+// optimizers.Hyperparameters).
+const hyperparameters = 4
+
 // The step functions below are what an engine compiles, in the stateless
 // form of DESIGN.md: every tensor they read is an input and every tensor
 // they change is an output.
 //
-//	train:   (params, optState, lr, xs, ys[, sws]) -> (stats, trainable params', optState', assigned state')
+//	train:   (params, optState, hyper, xs, ys[, sws]) -> (stats, trainable params', optState', assigned state')
 //	eval:    (params, xs, ys[, sws])               -> (stats)
 //	predict: (params, xs)                          -> (yPreds)
 //
 // xs holds one tensor per model input, ys one per output, and sws, when
 // the data has sample weights, one (batch,) weight vector per output. stats is one
 // vector [loss, output losses..., metric sums...] (see statNames), so that
-// the loop reads a step's scalars back in one copy. The learning rate is
-// an input, not a constant, so that callbacks can change it between steps.
+// the loop reads a step's scalars back in one copy. The learning rate (in
+// hyper, with the iteration count and the optimizer's step flags) is an
+// input, not a constant, so that callbacks can change it between steps.
 
 func (m *Model) trainFunc(weighted bool) backend.Func {
 	c := m.compiled
 	nP, nS, nX, nY := len(m.weights), len(c.optSpecs), len(m.inputs), len(m.outputs)
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		params, state, lr := in[:nP], in[nP:nP+nS], in[nP+nS]
+		params, state, hyper := in[:nP], in[nP:nP+nS], in[nP+nS]
 		xs, ys := in[nP+nS+1:nP+nS+1+nX], in[nP+nS+1+nX:nP+nS+1+nX+nY]
 		var sws []backend.Value
 		if weighted {
@@ -39,7 +45,9 @@ func (m *Model) trainFunc(weighted bool) backend.Func {
 			trainable[k] = params[i]
 		}
 		grads := b.Grad(loss, trainable)
-		newT, newS := optimizers.Apply(b, c.opt, optimizers.Hyperparameters{LearningRate: lr}, trainable, grads, state)
+		scalar := func(i int) backend.Value { return b.Reshape(b.Slice(hyper, []int{i}, []int{1}), backend.Shape{}) }
+		hp := optimizers.Hyperparameters{LearningRate: scalar(0), Iteration: scalar(1), ApplyUpdate: scalar(2), OverwriteWithEMA: scalar(3)}
+		newT, newS := optimizers.Apply(b, c.opt, hp, trainable, grads, state)
 		out = append(out, newT...)
 		out = append(out, newS...)
 		// Then the new values of non-trainable weights that layers
@@ -164,7 +172,7 @@ func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) 
 		for _, s := range c.optSpecs {
 			specs = append(specs, backend.Spec{Shape: s.Shape, DType: backend.Float32})
 		}
-		specs = append(specs, backend.Spec{Shape: backend.Shape{}, DType: backend.Float32}) // learning rate
+		specs = append(specs, backend.Spec{Shape: backend.Shape{hyperparameters}, DType: backend.Float32})
 		fn = m.trainFunc(key.weighted)
 	case evalStep:
 		fn = m.evalFunc(key.weighted)

@@ -256,8 +256,12 @@ func reshape(x *G.Node, s tensor.Shape) (*G.Node, error) {
 	if tensor.Shape(x.Shape()).Eq(s) && len(x.Shape()) == len(s) {
 		return x, nil
 	}
-	if len(s) == 0 { // host ops produce tensors, not scalars; a scalar view is one value
-		return G.Reshape(x, s)
+	if len(s) == 0 {
+		// A one-value tensor to a scalar: Gorgonia's Reshape makes a
+		// zero-dimensional tensor that its scalar ops reject ("Type
+		// Mismatch: Tensor-0 != float32"); the sum of the one value is a
+		// true scalar, with the right gradient.
+		return G.Sum(x)
 	}
 	var op *hostOp
 	op = newHostOp("Reshape", s.Clone(), x.Dtype(), []*G.Node{x}, func(dst *tensor.Dense, in []*tensor.Dense) error {

@@ -89,27 +89,107 @@ func Check(o Optimizer) error {
 	return r.Common().check(o.Name())
 }
 
-// Apply is one training update as Keras's Optimizer.apply makes it: the
-// gradients are clipped (ClipNorm, GlobalClipNorm or ClipValue), weight
-// decay shrinks the parameters (WeightDecay), then the optimizer's own
-// rule updates them. Optimizers that do not embed Options go straight to
-// their rule.
+// Apply is one training update as Keras's Optimizer.apply makes it: with
+// GradientAccumulationSteps the gradients are added up and the update
+// uses their mean every that many steps; the gradients are clipped
+// (ClipNorm, GlobalClipNorm or ClipValue), weight decay shrinks the
+// parameters (WeightDecay), the optimizer's own rule updates them, and
+// with UseEMA their moving averages follow. state is laid out as States
+// declares it. Optimizers that do not embed Options go straight to their
+// rule.
 func Apply(b backend.Builder, o Optimizer, hp Hyperparameters, params, grads, state []backend.Value) (newParams, newState []backend.Value) {
 	r, ok := o.(rated)
 	if !ok {
 		return o.Update(b, hp, params, grads, state)
 	}
 	opts := r.Common()
-	grads = clip(b, opts, grads)
+	n := len(params)
+	var ema, acc []backend.Value
+	if opts.UseEMA {
+		ema, state = state[:n], state[n:]
+	}
+	accumulate := opts.GradientAccumulationSteps > 1
+	if accumulate {
+		acc, state = state[:n], state[n:]
+	}
+	g := grads
+	if accumulate {
+		g = make([]backend.Value, n)
+		steps := b.Scalar(float64(opts.GradientAccumulationSteps))
+		for i := range grads {
+			g[i] = b.Div(b.Add(grads[i], acc[i]), steps)
+		}
+	}
+	g = clip(b, opts, g)
+	decayed := params
 	if opts.WeightDecay > 0 {
 		decay := b.Mul(hp.LearningRate, b.Scalar(opts.WeightDecay))
-		decayed := make([]backend.Value, len(params))
+		decayed = make([]backend.Value, n)
 		for i, p := range params {
 			decayed[i] = b.Sub(p, b.Mul(p, decay))
 		}
-		params = decayed
 	}
-	return o.Update(b, hp, params, grads, state)
+	newP, own := o.Update(b, hp, decayed, g, state)
+	var newAcc []backend.Value
+	if accumulate {
+		// Only an update step changes the weights and the slots; scalars
+		// counting steps (Adam's beta^t) advance every step, as Keras's
+		// iteration count does.
+		flag := hp.ApplyUpdate
+		keep := func(old, updated backend.Value) backend.Value { return b.Add(old, b.Mul(b.Sub(updated, old), flag)) }
+		for i := range newP {
+			newP[i] = keep(params[i], newP[i])
+		}
+		specs := o.State(shapesOf(params))
+		for i := range own {
+			if specs[i].FromIterations == nil && own[i] != nil {
+				own[i] = keep(state[i], own[i])
+			}
+		}
+		newAcc = make([]backend.Value, n)
+		notUpdate := b.Sub(b.Scalar(1), flag)
+		for i := range acc {
+			newAcc[i] = b.Mul(b.Add(acc[i], grads[i]), notUpdate)
+		}
+	}
+	var newEMA []backend.Value
+	if opts.UseEMA {
+		// The first step's average is the weight itself (Keras: momentum 0
+		// while iterations is 0).
+		m := b.Mul(b.Minimum(hp.Iteration, b.Scalar(1)), b.Scalar(opts.emaMomentum()))
+		one := b.Sub(b.Scalar(1), m)
+		newEMA = make([]backend.Value, n)
+		for i := range newP {
+			newEMA[i] = b.Add(b.Mul(ema[i], m), b.Mul(newP[i], one))
+			if opts.EMAOverwriteFrequency > 0 {
+				newP[i] = b.Add(newP[i], b.Mul(b.Sub(newEMA[i], newP[i]), hp.OverwriteWithEMA))
+			}
+		}
+	}
+	return newP, append(append(newEMA, newAcc...), own...)
+}
+
+func shapesOf(vs []backend.Value) []backend.Shape {
+	out := make([]backend.Shape, len(vs))
+	for i, v := range vs {
+		out[i] = v.Shape()
+	}
+	return out
+}
+
+// EMAStates returns the indices, among the states States declares, of
+// each parameter's moving average, or nil without UseEMA: Fit's end
+// replaces the weights by them (Keras's finalize_variable_values).
+func EMAStates(o Optimizer, params int) []int {
+	r, ok := o.(rated)
+	if !ok || !r.Common().UseEMA {
+		return nil
+	}
+	out := make([]int, params)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 // clip applies Keras's gradient clipping: each gradient scaled to at most

@@ -19,8 +19,8 @@ func Serialize(o Optimizer) (serialization.Object, error) {
 	cfg := serialization.Config{
 		"name": o.Name(), "weight_decay": nullIfZero(opts.WeightDecay), "clipnorm": nullIfZero(opts.ClipNorm),
 		"global_clipnorm": nullIfZero(opts.GlobalClipNorm), "clipvalue": nullIfZero(opts.ClipValue),
-		"use_ema": false, "ema_momentum": 0.99, "ema_overwrite_frequency": nil, "loss_scale_factor": nil,
-		"gradient_accumulation_steps": nil,
+		"use_ema": opts.UseEMA, "ema_momentum": opts.emaMomentum(), "ema_overwrite_frequency": nullIfZero(float64(opts.EMAOverwriteFrequency)),
+		"loss_scale_factor": nil, "gradient_accumulation_steps": nullIfZero(float64(opts.GradientAccumulationSteps)),
 	}
 	lr, sched, _ := r.rate()
 	cfg["learning_rate"] = *lr
@@ -74,9 +74,8 @@ func nullIfZero(v float64) any {
 }
 
 // Deserialize builds an optimizer from Keras's schema (a class object or a
-// name). Settings kerasgo does not implement (EMA, gradient accumulation,
-// loss scaling, AMSGrad, centered RMSprop or its momentum) are errors
-// naming them.
+// name). Settings kerasgo does not implement (loss scaling, AMSGrad,
+// centered RMSprop or its momentum) are errors naming them.
 func Deserialize(v any) (Optimizer, error) {
 	class, cfg, ok := serialization.ClassOrName(v)
 	if !ok {
@@ -101,12 +100,10 @@ func Deserialize(v any) (Optimizer, error) {
 		}
 	}
 	opts := Options{exact: true, ClipNorm: r.Float("clipnorm", 0), GlobalClipNorm: r.Float("global_clipnorm", 0),
-		ClipValue: r.Float("clipvalue", 0), WeightDecay: r.Float("weight_decay", 0)}
-	for _, k := range []string{"ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps"} {
-		r.ExpectNull(k)
-	}
-	r.Expect("use_ema", false, "")
-	r.Ignore("ema_momentum") // only used with use_ema
+		ClipValue: r.Float("clipvalue", 0), WeightDecay: r.Float("weight_decay", 0),
+		UseEMA: r.Bool("use_ema", false), EMAMomentum: r.Float("ema_momentum", 0.99),
+		EMAOverwriteFrequency: r.Int("ema_overwrite_frequency", 0), GradientAccumulationSteps: r.Int("gradient_accumulation_steps", 0)}
+	r.ExpectNull("loss_scale_factor")
 	var o Optimizer
 	switch class {
 	case "SGD", "sgd":

@@ -23,6 +23,44 @@ type StateSpec struct {
 	// save (Adam's beta1^t) and gives its value after that many steps:
 	// loading recomputes it from the saved iteration count.
 	FromIterations func(iterations int64) float64
+	// Base marks the slots of Keras's base optimizer (EMA averages,
+	// gradient accumulators), which Keras saves before the optimizer's
+	// own, one kind for all parameters at a time.
+	Base bool
+}
+
+// SavedPositions gives each state tensor's place among the slot
+// variables Keras saves after the iteration count and the learning rate
+// (-1 for one it does not save), and how many there are: the base
+// optimizer's slots first (all parameters' averages, then all
+// accumulators), then the optimizer's own, parameter by parameter.
+func SavedPositions(specs []StateSpec) (pos []int, count int) {
+	params, baseSlots, ownSlots := 0, 0, 0
+	for _, s := range specs {
+		if s.Param < 0 {
+			continue
+		}
+		params = max(params, s.Param+1)
+		if s.Param == 0 {
+			if s.Base {
+				baseSlots++
+			} else {
+				ownSlots++
+			}
+		}
+	}
+	pos = make([]int, len(specs))
+	for i, s := range specs {
+		switch {
+		case s.Param < 0:
+			pos[i] = -1
+		case s.Base:
+			pos[i] = s.Slot*params + s.Param
+		default:
+			pos[i] = baseSlots*params + s.Param*ownSlots + s.Slot
+		}
+	}
+	return pos, params * (baseSlots + ownSlots)
 }
 
 // Optimizer updates parameters from their gradients.
@@ -42,6 +80,33 @@ type Optimizer interface {
 // variables for the same reason).
 type Hyperparameters struct {
 	LearningRate backend.Value // a scalar
+	// Iteration is the optimizer's iteration count before this step (a
+	// scalar), as Keras's optimizer.iterations.
+	Iteration backend.Value
+	// ApplyUpdate is 1 on a step that updates the weights and 0 on one
+	// that only accumulates gradients (GradientAccumulationSteps); always
+	// 1 without accumulation. OverwriteWithEMA is 1 on a step whose
+	// weights are replaced by their moving averages
+	// (EMAOverwriteFrequency), else 0.
+	ApplyUpdate, OverwriteWithEMA backend.Value
+}
+
+// StepFlags returns the ApplyUpdate and OverwriteWithEMA values for the
+// step that follows iterations steps.
+func StepFlags(o Optimizer, iterations int64) (applyUpdate, overwrite float64) {
+	applyUpdate = 1
+	r, ok := o.(rated)
+	if !ok {
+		return 1, 0
+	}
+	opts := r.Common()
+	if n := int64(opts.GradientAccumulationSteps); n > 1 && (iterations+1)%n != 0 {
+		applyUpdate = 0
+	}
+	if f := int64(opts.EMAOverwriteFrequency); opts.UseEMA && f > 0 && (iterations+1)%f == 0 {
+		overwrite = 1
+	}
+	return applyUpdate, overwrite
 }
 
 // Options are the settings every Keras optimizer takes besides its
@@ -59,6 +124,19 @@ type Options struct {
 	// weight * WeightDecay * learning rate before each update (decoupled
 	// weight decay, as Keras 3 does for every optimizer).
 	WeightDecay float64
+	// UseEMA keeps an exponential moving average of every weight,
+	// average = m*average + (1-m)*weight after each update with m =
+	// EMAMomentum (default 0.99); Fit ends with the weights replaced by
+	// their averages, and EMAOverwriteFrequency > 0 replaces them every
+	// that many steps too (Keras's use_ema, ema_momentum,
+	// ema_overwrite_frequency).
+	UseEMA                bool
+	EMAMomentum           float64
+	EMAOverwriteFrequency int
+	// GradientAccumulationSteps > 1 adds up the gradients of that many
+	// steps and updates the weights with their mean every that many steps
+	// (Keras's gradient_accumulation_steps).
+	GradientAccumulationSteps int
 
 	// exact is set by the New... constructors: every field holds its
 	// value as given, zeros included, instead of zero meaning Keras's
@@ -102,7 +180,45 @@ func (o *Options) check(name string) error {
 	if set > 1 {
 		return fmt.Errorf("optimizer %s: only one of ClipNorm, GlobalClipNorm and ClipValue can be set, as in Keras", name)
 	}
+	if o.EMAMomentum < 0 || o.EMAMomentum > 1 {
+		return fmt.Errorf("optimizer %s: EMAMomentum must be in [0, 1], got %v", name, o.EMAMomentum)
+	}
+	if o.EMAOverwriteFrequency < 0 || o.GradientAccumulationSteps < 0 {
+		return fmt.Errorf("optimizer %s: EMAOverwriteFrequency and GradientAccumulationSteps must be >= 0", name)
+	}
 	return nil
+}
+
+// emaMomentum is EMAMomentum with Keras's default, 0.99.
+func (o *Options) emaMomentum() float64 {
+	if o.EMAMomentum == 0 && !o.exact {
+		return 0.99
+	}
+	return o.EMAMomentum
+}
+
+// States declares the state tensors an optimizer needs for parameters of
+// these shapes: the base optimizer's (EMA averages, gradient
+// accumulators) first, as Keras creates them, then the optimizer's own.
+func States(o Optimizer, params []backend.Shape) []StateSpec {
+	var out []StateSpec
+	if r, ok := o.(rated); ok {
+		opts := r.Common()
+		base := 0
+		add := func(name string) {
+			for i, p := range params {
+				out = append(out, StateSpec{Name: fmt.Sprintf("%s_%d", name, i), Shape: p.Clone(), Param: i, Slot: base, Base: true})
+			}
+			base++
+		}
+		if opts.UseEMA {
+			add("average")
+		}
+		if opts.GradientAccumulationSteps > 1 {
+			add("gradient_accumulator")
+		}
+	}
+	return append(out, o.State(params)...)
 }
 
 // rated is a built-in optimizer: its learning rate and schedule fields.

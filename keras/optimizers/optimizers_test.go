@@ -1,6 +1,7 @@
 package optimizers_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -300,4 +301,60 @@ func TestUnknownOptimizer(t *testing.T) {
 	if _, err := optimizers.Get("adamw2"); err == nil || !strings.Contains(err.Error(), "use sgd, adam, adamw, rmsprop") {
 		t.Errorf("error = %v", err)
 	}
+}
+
+// EMA of the weights and gradient accumulation follow Keras 3's base
+// optimizer on every engine: with GradientAccumulationSteps 2 the weights
+// move every second step by the mean of two gradients, while the moving
+// average starts at the first step's weights and follows
+// average = 0.9*average + 0.1*weight; with EMAOverwriteFrequency 3 the
+// weights become their average every third step.
+func TestEMAAndAccumulation(t *testing.T) {
+	lr := 0.1
+	opt := &optimizers.SGD{LearningRate: lr, Options: optimizers.Options{UseEMA: true, EMAMomentum: 0.9, EMAOverwriteFrequency: 3, GradientAccumulationSteps: 2}}
+	optimizers.ResolveDefaults(opt)
+	shapes := []backend.Shape{{3}}
+	specs := optimizers.States(opt, shapes)
+	if len(specs) != 2 || !specs[0].Base || !specs[1].Base {
+		t.Fatalf("states %+v, want an average and an accumulator", specs)
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		p := []float64{0.5, -0.2, 1}
+		avg, acc := make([]float64, 3), make([]float64, 3)
+		params := backendtest.Array{Shape: backend.Shape{3}, Data: append([]float64(nil), p...)}
+		state := []backendtest.Array{{Shape: backend.Shape{3}, Data: make([]float64, 3)}, {Shape: backend.Shape{3}, Data: make([]float64, 3)}}
+		for step := int64(0); step < 6; step++ {
+			g := backendtest.Random(uint64(50+step), -1, 1, 3)
+			apply, overwrite := optimizers.StepFlags(opt, step)
+			fn := func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+				hp := optimizers.Hyperparameters{LearningRate: b.Scalar(lr), Iteration: b.Scalar(float64(step)), ApplyUpdate: b.Scalar(apply), OverwriteWithEMA: b.Scalar(overwrite)}
+				np, ns := optimizers.Apply(b, opt, hp, v[:1], v[1:2], v[2:])
+				return append(np, ns...), nil
+			}
+			out, err := backendtest.Eval(be, backend.Float64, fn, []backendtest.Array{params, g, state[0], state[1]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The reference, from Keras 3's base_optimizer.py.
+			for i := range p {
+				if (step+1)%2 == 0 {
+					p[i] -= lr * (g.Data[i] + acc[i]) / 2
+					acc[i] = 0
+				} else {
+					acc[i] += g.Data[i]
+				}
+				m := 0.9
+				if step == 0 {
+					m = 0
+				}
+				avg[i] = m*avg[i] + (1-m)*p[i]
+				if (step+1)%3 == 0 {
+					p[i] = avg[i]
+				}
+			}
+			backendtest.AssertClose(t, fmt.Sprintf("weights after step %d", step+1), out[0], backendtest.Array{Shape: backend.Shape{3}, Data: p}, 1e-12)
+			backendtest.AssertClose(t, fmt.Sprintf("average after step %d", step+1), out[1], backendtest.Array{Shape: backend.Shape{3}, Data: avg}, 1e-12)
+			params, state = out[0], out[1:]
+		}
+	})
 }

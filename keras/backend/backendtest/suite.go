@@ -209,6 +209,22 @@ func cases() []opCase {
 		opCase{name: "Slice/rows", inputs: []Array{Random(78, -1, 1, 4, 3)}, grad: yes,
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.Slice(x, []int{1, 0}, []int{2, 3}) }),
 			ref:   func(x []Array) Array { return refSlice(x[0], []int{1, 0}, []int{2, 3}) }},
+		// One element sliced out and reshaped to a scalar, then used as a
+		// scalar operand (how the training step reads its learning rate
+		// from its settings vector): Gorgonia once made it a
+		// zero-dimensional tensor that its scalar ops rejected.
+		opCase{name: "SliceToScalar", inputs: []Array{Random(79, -1, 1, 4)}, grad: yes,
+			build: one(func(b backend.Builder, x backend.Value) backend.Value {
+				first := b.Reshape(b.Slice(x, []int{1}, []int{1}), backend.Shape{})
+				return b.Add(b.Mul(x, first), b.Mul(first, b.Scalar(2)))
+			}),
+			ref: func(x []Array) Array {
+				out := Array{Shape: x[0].Shape, Data: make([]float64, 4)}
+				for i, v := range x[0].Data {
+					out.Data[i] = v*x[0].Data[1] + 2*x[0].Data[1]
+				}
+				return out
+			}},
 		opCase{name: "OneHot", inputs: []Array{labels(64, 5, 6)},
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.OneHot(x, 5) }),
 			ref:   func(x []Array) Array { return refOneHot(x[0], 5) }},
