@@ -101,7 +101,7 @@ func (m *Model) lossAndStats(b backend.Builder, ys, preds, sws []backend.Value) 
 		}
 		var l backend.Value
 		if sws != nil {
-			l = weightedLoss(b, h.loss.(losses.Weighted), ys[i], preds[i], sws[i])
+			l = losses.Reduce(b, h.loss.(losses.Weighted), ys[i], preds[i], sws[i])
 		} else {
 			l = h.loss.Compute(b, ys[i], preds[i])
 		}
@@ -130,18 +130,6 @@ func (m *Model) lossAndStats(b backend.Builder, ys, preds, sws []backend.Value) 
 		}
 	}
 	return total, pack(b, vals)
-}
-
-// weightedLoss is sum(values * weights) / count, the weights (batch,)
-// broadcast over the values' other axes.
-func weightedLoss(b backend.Builder, l losses.Weighted, y, pred, sw backend.Value) backend.Value {
-	v := l.Unreduced(b, y, pred)
-	s := v.Shape()
-	ws := backend.Shape{s[0]}
-	for range s[1:] {
-		ws = append(ws, 1)
-	}
-	return b.Div(b.Sum(b.Mul(v, b.Reshape(sw, ws))), b.Scalar(float64(s.Size())))
 }
 
 // pack joins scalars and vectors into one vector.

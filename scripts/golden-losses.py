@@ -30,7 +30,7 @@ def add(name, loss, y, p, value):
 
 
 def obj(cls, **cfg):
-    return {"module": "keras.losses", "class_name": cls, "config": dict(cfg, reduction="sum_over_batch_size"), "registered_name": None}
+    return {"module": "keras.losses", "class_name": cls, "config": dict({"reduction": "sum_over_batch_size"}, **cfg), "registered_name": None}
 
 
 n, k = 4, 3
@@ -58,6 +58,10 @@ add("binary", "binary_crossentropy", bin_true, bin_probs, F.binary_cross_entropy
 add("binary/logits", obj("BinaryCrossentropy", from_logits=True), bin_true, bin_logits, F.binary_cross_entropy_with_logits(bin_logits, bin_true))
 smoothed = bin_true * 0.8 + 0.1
 add("binary/smoothing", obj("BinaryCrossentropy", label_smoothing=0.2), bin_true, bin_probs, F.binary_cross_entropy(bin_probs, smoothed))
+
+# Reductions other than the batch mean.
+add("mse/sum", obj("MeanSquaredError", reduction="sum"), reg_true, reg_pred, ((reg_true - reg_pred) ** 2).mean(-1).sum())
+add("categorical/sum", obj("CategoricalCrossentropy", reduction="sum"), onehot, probs, F.nll_loss(torch.log(probs), labels, reduction="sum"))
 
 # Regression.
 add("mse", "mse", reg_true, reg_pred, F.mse_loss(reg_pred, reg_true))

@@ -46,8 +46,32 @@ func Serialize(l Loss) (any, error) {
 			"from_logits": v.FromLogits, "label_smoothing": v.LabelSmoothing, "axis": -1}), nil
 	case funcLoss:
 		return v.name, nil // as Keras saves a custom function: loading needs it registered
+	case Reduced:
+		inner, err := Serialize(v.Loss)
+		if err != nil {
+			return nil, err
+		}
+		obj, isObject := inner.(serialization.Object)
+		if !isObject {
+			class, ok := classOf[v.Loss.Name()]
+			if !ok {
+				return nil, fmt.Errorf("loss %s cannot be saved with reduction %q", v.Name(), v.Reduction)
+			}
+			obj = object(class, serialization.Config{})
+		}
+		obj.Config["reduction"] = string(v.Reduction)
+		return obj, nil
 	}
 	return nil, fmt.Errorf("loss %s (%T) cannot be saved in Keras's format", l.Name(), l)
+}
+
+// classOf maps the names of losses without settings to Keras's classes.
+var classOf = map[string]string{
+	"categorical_crossentropy": "CategoricalCrossentropy", "sparse_categorical_crossentropy": "SparseCategoricalCrossentropy",
+	"binary_crossentropy": "BinaryCrossentropy", "mean_squared_error": "MeanSquaredError", "mean_absolute_error": "MeanAbsoluteError",
+	"mean_absolute_percentage_error": "MeanAbsolutePercentageError", "mean_squared_logarithmic_error": "MeanSquaredLogarithmicError",
+	"log_cosh": "LogCosh", "kl_divergence": "KLDivergence", "poisson": "Poisson", "hinge": "Hinge", "squared_hinge": "SquaredHinge",
+	"categorical_hinge": "CategoricalHinge", "cosine_similarity": "CosineSimilarity",
 }
 
 // Deserialize builds a loss from Keras's compile_config: a name
@@ -62,7 +86,10 @@ func Deserialize(v any) (Loss, error) {
 	}
 	r := serialization.NewReader("loss "+class, cfg)
 	r.Ignore("name")
-	r.Expect("reduction", "sum_over_batch_size", "kerasgo averages the loss over the batch")
+	reduction := Reduction(r.String("reduction", string(SumOverBatchSize)))
+	if reduction == "mean" { // Keras 3's other spelling of the default
+		reduction = SumOverBatchSize
+	}
 	r.ExpectNull("ignore_class")
 	r.Expect("axis", -1.0, "")
 	fromLogits := r.Bool("from_logits", false)
@@ -76,6 +103,9 @@ func Deserialize(v any) (Loss, error) {
 		l = CategoricalCrossentropy{FromLogits: fromLogits, LabelSmoothing: smoothing}
 	case "SparseCategoricalCrossentropy":
 		l = SparseCategoricalCrossentropy{FromLogits: fromLogits}
+		if smoothing != 0 {
+			r.Fail("label_smoothing", "SparseCategoricalCrossentropy takes no label smoothing (use CategoricalCrossentropy with one-hot targets)")
+		}
 	case "BinaryCrossentropy":
 		l = BinaryCrossentropy{FromLogits: fromLogits, LabelSmoothing: smoothing}
 	case "Huber":
@@ -94,6 +124,15 @@ func Deserialize(v any) (Loss, error) {
 	}
 	if (fromLogits || smoothing != 0) && !takesLogits(l) {
 		r.Fail("from_logits", "loss %s takes no from_logits or label_smoothing", class)
+	}
+	if reduction != SumOverBatchSize {
+		w, ok := l.(Weighted)
+		red := Reduced{Loss: w, Reduction: reduction}
+		if err := red.check(); !ok || err != nil {
+			r.Fail("reduction", "%v", err)
+		} else {
+			l = red
+		}
 	}
 	return l, r.Finish()
 }

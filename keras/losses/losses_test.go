@@ -148,3 +148,33 @@ func TestCheckTargets(t *testing.T) {
 		t.Errorf("unknown loss: %v", err)
 	}
 }
+
+// Sample weights scale each sample's loss, and the reductions divide as
+// Keras's reduce_values does: by the count of values, by nothing, or by
+// the sum of the weights.
+func TestReductionsWithSampleWeights(t *testing.T) {
+	y := arr([]int{3, 2}, 1, 0, 0.5, 2, -1, 1)
+	p := arr([]int{3, 2}, 0, 0, 1, 1, 1, 1)
+	w := arr([]int{3}, 2, 0, 0.5)
+	per := []float64{(1 + 0) / 2.0, (0.25 + 1) / 2, (4 + 0) / 2}
+	weighted := per[0]*2 + per[1]*0 + per[2]*0.5
+	for _, c := range []struct {
+		r    losses.Reduction
+		want float64
+	}{{losses.SumOverBatchSize, weighted / 3}, {losses.Sum, weighted}, {losses.MeanWithSampleWeight, weighted / 2.5}} {
+		l := losses.Reduced{Loss: losses.MeanSquaredError{}, Reduction: c.r}
+		backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+			got, err := backendtest.Eval(be, backend.Float64, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+				return []backend.Value{losses.Reduce(b, l, v[0], v[1], v[2])}, nil
+			}, []backendtest.Array{y, p, w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			backendtest.AssertClose(t, string(c.r), got[0], arr(nil, c.want), 1e-12)
+		})
+	}
+	bad := losses.Reduced{Loss: losses.MeanSquaredError{}, Reduction: "none"}
+	if err := bad.CheckTargets(nil, backend.Shape{-1, 2}, backend.Shape{-1, 2}); err == nil || !strings.Contains(err.Error(), "training needs one number") {
+		t.Errorf("reduction none: %v", err)
+	}
+}
