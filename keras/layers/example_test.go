@@ -49,3 +49,48 @@ func Example_nonTrainableWeight() {
 	fmt.Println("total after 3 steps:", w[0])
 	// Output: total after 3 steps: [12 18]
 }
+
+// Layers compute their output shapes as they are applied (Keras's
+// functional API), so a shape error names the layer before any engine
+// runs. A U-Net's decoder step: upsample with a transposed convolution,
+// join the encoder's features, convolve.
+func ExampleConv2DTranspose() {
+	encoder := layers.Input(16, 16, 8)
+	bottleneck := layers.Apply(&layers.MaxPooling2D{}, encoder)
+	up := layers.Apply(&layers.Conv2DTranspose{Filters: 8, KernelSize: [2]int{2, 2}, Strides: [2]int{2, 2}}, bottleneck)
+	joined := layers.Apply(&layers.Concatenate{}, up, encoder)
+	out := layers.Apply(&layers.Conv2D{Filters: 4, KernelSize: [2]int{3, 3}, Padding: "same", Activation: "relu"}, joined)
+	fmt.Println(bottleneck.Shape(), up.Shape(), joined.Shape(), out.Shape())
+	// Output: (None, 8, 8, 8) (None, 16, 16, 8) (None, 16, 16, 16) (None, 16, 16, 4)
+}
+
+// Normalisation layers and their weights: BatchNormalization keeps
+// moving statistics (not trainable), LayerNormalization and
+// GroupNormalization only a scale and an offset.
+func ExampleBatchNormalization() {
+	for _, l := range []layers.Layer{&layers.BatchNormalization{}, &layers.LayerNormalization{}, &layers.GroupNormalization{Groups: 4}} {
+		layers.Apply(l, layers.Input(10, 10, 16))
+		var names []string
+		for _, w := range l.Common().Weights() {
+			names = append(names, fmt.Sprintf("%s%v trainable=%v", w.Name, w.Shape, w.Trainable))
+		}
+		fmt.Println(l.ClassName(), names)
+	}
+	// Output:
+	// BatchNormalization [gamma(16,) trainable=true beta(16,) trainable=true moving_mean(16,) trainable=false moving_variance(16,) trainable=false]
+	// LayerNormalization [gamma(16,) trainable=true beta(16,) trainable=true]
+	// GroupNormalization [gamma(16,) trainable=true beta(16,) trainable=true]
+}
+
+// Merging branches: element-wise layers need equal shapes, Concatenate
+// equal shapes but for its axis, Dot multiplies along an axis of each.
+func ExampleDot() {
+	a, b := layers.Input(5, 8), layers.Input(7, 8)
+	scores := layers.Apply(&layers.Dot{Axes: [2]int{2, 2}}, a, b) // every row of a with every row of b
+	bad := layers.Apply(&layers.Add{}, a, b)
+	fmt.Println(scores.Shape())
+	fmt.Println(bad.Err())
+	// Output:
+	// (None, 5, 7)
+	// layer Add: inputs must have the same shape: input 0 has (None, 5, 8), input 1 has (None, 7, 8)
+}
