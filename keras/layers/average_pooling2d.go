@@ -1,8 +1,6 @@
 package layers
 
 import (
-	"fmt"
-
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -31,14 +29,7 @@ func (p *AveragePooling2D) Build(inputs []backend.Shape) (backend.Shape, error) 
 	if err != nil {
 		return nil, err
 	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v", in)
-	}
-	w := p.windows()
-	if err := w.check(); err != nil {
-		return nil, err
-	}
-	rows, cols, err := w.outShape(in)
+	rows, cols, err := p.windows().image(in)
 	if err != nil {
 		return nil, err
 	}

@@ -24,8 +24,9 @@ type BatchNormalization struct {
 	NoCenter bool    // Keras's center=False: no beta
 	NoScale  bool    // Keras's scale=False: no gamma
 	Base
+	affine
 
-	gamma, beta, movingMean, movingVar *Weight
+	movingMean, movingVar *Weight
 }
 
 // ClassName returns "BatchNormalization".
@@ -38,12 +39,7 @@ func (l *BatchNormalization) momentum() float64 {
 	return l.Momentum
 }
 
-func (l *BatchNormalization) epsilon() float64 {
-	if l.Epsilon == 0 {
-		return 1e-3
-	}
-	return l.Epsilon
-}
+func (l *BatchNormalization) epsilon() float64 { return epsilonOr(l.Epsilon) }
 
 // Build creates the weights, one value per feature of the last axis.
 func (l *BatchNormalization) Build(inputs []backend.Shape) (backend.Shape, error) {
@@ -51,25 +47,15 @@ func (l *BatchNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 	if err != nil {
 		return nil, err
 	}
-	if len(in) < 2 || in[len(in)-1] <= 0 {
-		return nil, fmt.Errorf("expected an input of shape (batch, ..., features), received %v", in)
+	if err := checkFeatures(in, l.epsilon()); err != nil {
+		return nil, err
 	}
 	if m := l.momentum(); m < 0 || m >= 1 {
 		return nil, fmt.Errorf("momentum must be in [0, 1), got %v", m)
 	}
-	if l.epsilon() <= 0 {
-		return nil, fmt.Errorf("epsilon must be positive, got %v", l.Epsilon)
-	}
 	s := backend.Shape{in[len(in)-1]}
-	if !l.NoScale {
-		if l.gamma, err = l.AddWeight("gamma", s, initializers.Constant{Value: 1}); err != nil {
-			return nil, err
-		}
-	}
-	if !l.NoCenter {
-		if l.beta, err = l.AddWeight("beta", s, initializers.Constant{}); err != nil {
-			return nil, err
-		}
+	if err := l.affine.build(&l.Base, s[0], l.NoScale, l.NoCenter); err != nil {
+		return nil, err
 	}
 	if l.movingMean, err = l.AddWeight("moving_mean", s, initializers.Constant{}); err != nil {
 		return nil, err
@@ -98,14 +84,7 @@ func (l *BatchNormalization) Call(ctx *Context, inputs []backend.Value) backend.
 	} else {
 		mean, variance = ctx.Weight(l.movingMean), ctx.Weight(l.movingVar)
 	}
-	y := b.Div(b.Sub(x, mean), b.Sqrt(b.Add(variance, b.Scalar(l.epsilon()))))
-	if l.gamma != nil {
-		y = b.Mul(y, ctx.Weight(l.gamma))
-	}
-	if l.beta != nil {
-		y = b.Add(y, ctx.Weight(l.beta))
-	}
-	return y
+	return l.normalize(ctx, b.Sub(x, mean), variance, l.epsilon())
 }
 
 // GetConfig returns Keras's BatchNormalization config.

@@ -51,17 +51,11 @@ func (l *DepthwiseConv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(in) != 4 || in[3] <= 0 {
-		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v", in)
-	}
 	if l.DepthMultiplier < 0 {
 		return nil, fmt.Errorf("depth_multiplier must be positive, got %d", l.DepthMultiplier)
 	}
 	w := l.windows()
-	if err := w.check(); err != nil {
-		return nil, err
-	}
-	rows, cols, err := w.outShape(in)
+	rows, cols, err := w.image(in)
 	if err != nil {
 		return nil, err
 	}
@@ -158,17 +152,11 @@ func (l *SeparableConv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(in) != 4 || in[3] <= 0 {
-		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v", in)
-	}
 	if l.Filters <= 0 || l.DepthMultiplier < 0 {
 		return nil, fmt.Errorf("filters and depth_multiplier must be positive, got %d and %d", l.Filters, l.DepthMultiplier)
 	}
 	w := l.windows()
-	if err := w.check(); err != nil {
-		return nil, err
-	}
-	rows, cols, err := w.outShape(in)
+	rows, cols, err := w.image(in)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,18 @@ func (w windows) outShape(in backend.Shape) (rows, cols int, err error) {
 	return rows, cols, nil
 }
 
+// image checks that in is a batch of images with at least one channel
+// and that the windows fit in it, and returns the output's spatial size.
+func (w windows) image(in backend.Shape) (rows, cols int, err error) {
+	if len(in) != 4 || in[3] <= 0 {
+		return 0, 0, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v", in)
+	}
+	if err := w.check(); err != nil {
+		return 0, 0, err
+	}
+	return w.outShape(in)
+}
+
 // views returns, for each window offset (a, b) in row-major order, the
 // strided view of x (padded with zeros for "same") at that offset.
 func (w windows) views(bl backend.Builder, x backend.Value) []backend.Value {
