@@ -33,10 +33,10 @@ func TestFitLearnsBlobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: "gorgonia"}); err != nil {
+	if err := model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: "gorgonia", Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	hist, err := model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 30, BatchSize: 32})
+	hist, err := model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 30, BatchSize: 32, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
