@@ -60,6 +60,11 @@ func Serialize(o Optimizer) (serialization.Object, error) {
 	case *Lion:
 		class = "Lion"
 		cfg["beta_1"], cfg["beta_2"] = v.Beta1, v.Beta2
+	case *Ftrl:
+		class = "Ftrl"
+		cfg["learning_rate_power"], cfg["initial_accumulator_value"] = v.LearningRatePower, v.InitialAccumulatorValue
+		cfg["l1_regularization_strength"], cfg["l2_regularization_strength"] = v.L1RegularizationStrength, v.L2RegularizationStrength
+		cfg["l2_shrinkage_regularization_strength"], cfg["beta"] = v.L2ShrinkageRegularizationStrength, v.Beta
 	default:
 		return serialization.Object{}, fmt.Errorf("optimizer %s (%T) cannot be saved in Keras's format", o.Name(), o)
 	}
@@ -131,8 +136,13 @@ func Deserialize(v any) (Optimizer, error) {
 		o = &Nadam{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
 	case "Lion", "lion":
 		o = &Lion{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.99), Options: opts}
+	case "Ftrl", "ftrl":
+		o = &Ftrl{LearningRate: lr, Schedule: sched, LearningRatePower: r.Float("learning_rate_power", -0.5),
+			InitialAccumulatorValue: r.Float("initial_accumulator_value", 0.1), L1RegularizationStrength: r.Float("l1_regularization_strength", 0),
+			L2RegularizationStrength: r.Float("l2_regularization_strength", 0), L2ShrinkageRegularizationStrength: r.Float("l2_shrinkage_regularization_strength", 0),
+			Beta: r.Float("beta", 0), Options: opts}
 	default:
-		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, AdamW, RMSprop, Adadelta, Adagrad, Adamax, Nadam and Lion)", class)
+		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, AdamW, RMSprop, Adadelta, Adagrad, Adamax, Nadam, Lion and Ftrl)", class)
 	}
 	if err := r.Finish(); err != nil {
 		return nil, err

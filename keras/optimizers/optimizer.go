@@ -251,8 +251,10 @@ func Get(name string) (Optimizer, error) {
 		return &Nadam{}, nil
 	case "lion", "Lion":
 		return &Lion{}, nil
+	case "ftrl", "Ftrl":
+		return &Ftrl{}, nil
 	}
-	return nil, fmt.Errorf("unknown optimizer %q: use sgd, adam, adamw, rmsprop, adadelta, adagrad, adamax, nadam or lion (or pass an optimizers.Optimizer)", name)
+	return nil, fmt.Errorf("unknown optimizer %q: use sgd, adam, adamw, rmsprop, adadelta, adagrad, adamax, nadam, lion or ftrl (or pass an optimizers.Optimizer)", name)
 }
 
 func slots(params []backend.Shape, names ...string) []StateSpec {

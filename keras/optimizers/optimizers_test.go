@@ -148,6 +148,28 @@ func lionRef(lr, b1, b2 float64) reference {
 	}
 }
 
+func ftrlRef(lr, power, init, l1, l2, shrink, beta float64) reference {
+	var acc, lin []float64
+	return func(p, g []float64, _ int) {
+		if acc == nil {
+			acc, lin = make([]float64, len(p)), make([]float64, len(p))
+			for i := range acc {
+				acc[i] = init
+			}
+		}
+		l2r := l2 + beta/(2*lr)
+		for i := range p {
+			use := g[i] + 2*shrink*p[i]
+			na := acc[i] + g[i]*g[i]
+			lin[i] += use - (math.Pow(na, -power)-math.Pow(acc[i], -power))/lr*p[i]
+			quad := math.Pow(na, -power)/lr + 2*l2r
+			clipped := math.Max(-l1, math.Min(l1, lin[i]))
+			p[i] = (clipped - lin[i]) / quad
+			acc[i] = na
+		}
+	}
+}
+
 // prepare is what Keras's Optimizer.apply does before the update rule:
 // gradient clipping and decoupled weight decay, on all parameters at once.
 type prepare func(p, g [][]float64, lr float64)
@@ -234,6 +256,9 @@ func TestUpdatesMatchKerasFormulas(t *testing.T) {
 		{"nadamCustom", &optimizers.Nadam{LearningRate: 0.3, Beta1: 0.7, Beta2: 0.9, Epsilon: 1e-4}, func() reference { return nadamRef(0.3, 0.7, 0.9, 1e-4) }, nil, 0},
 		{"lion", mustGet("lion"), func() reference { return lionRef(0.001, 0.9, 0.99) }, nil, 0},
 		{"lionCustom", &optimizers.Lion{LearningRate: 0.1, Beta1: 0.5, Beta2: 0.7}, func() reference { return lionRef(0.1, 0.5, 0.7) }, nil, 0},
+		{"ftrl", mustGet("ftrl"), func() reference { return ftrlRef(0.001, -0.5, 0.1, 0, 0, 0, 0) }, nil, 0},
+		{"ftrlRegularized", &optimizers.Ftrl{LearningRate: 0.5, LearningRatePower: -0.7, L1RegularizationStrength: 0.01, L2RegularizationStrength: 0.1, L2ShrinkageRegularizationStrength: 0.05, Beta: 0.2},
+			func() reference { return ftrlRef(0.5, -0.7, 0.1, 0.01, 0.1, 0.05, 0.2) }, nil, 0},
 		{"adamBeta1Zero", optimizers.NewAdam(0.1, 0, 0.99, 1e-7), func() reference { return adamRef(0.1, 0, 0.99, 1e-7) }, nil, 0},
 		{"sgdRateZero", optimizers.NewSGD(0, 0), func() reference { return sgdRef(0, 0, false) }, nil, 0},
 		{"sgdClipNorm", &optimizers.SGD{LearningRate: 0.1, Options: optimizers.Options{ClipNorm: 0.5}}, func() reference { return sgdRef(0.1, 0, false) }, clipNorm(0.5), 0.1},
