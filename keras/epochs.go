@@ -44,7 +44,11 @@ func (p *passes) epoch() span {
 		end = min(first+p.stepsPerEpoch, p.perPass)
 	}
 	p.next = end
-	return span{order: p.order, batch: p.batch, first: first, end: end}
+	sp := span{order: p.order, batch: p.batch, first: first, end: end}
+	if !p.shuffle {
+		sp.order = nil // samples in order: batches are slices of the data, no copy
+	}
+	return sp
 }
 
 // span is a run of batches: batches [first, end) of order (all samples in
