@@ -302,6 +302,44 @@ add("Dot/firstAxes", "Dot", {"axes": [1, 1]}, [r1, r2], [], torch.bmm(r1.transpo
 add("SpatialDropout2D/inference", "SpatialDropout2D", {"rate": 0.3}, [img], [], img)
 
 
+# Sequences (batch, steps, channels). "same" average pooling divides by the
+# steps inside the sequence (the ratio of two zero-padded averages). Conv1D kernel (k, in/groups, out) ->
+# PyTorch (out, in/groups, k); "causal" pads the start only.
+for name, cfg, xs in [
+    ("valid", {"filters": 3, "kernel_size": 3}, (2, 7, 2)),
+    ("sameStride2", {"filters": 2, "kernel_size": 4, "padding": "same", "strides": 2}, (2, 7, 3)),
+    ("causalDilated", {"filters": 2, "kernel_size": 3, "padding": "causal", "dilation_rate": 2, "activation": "relu"}, (1, 8, 2)),
+    ("groupsSame", {"filters": 4, "kernel_size": 3, "padding": "same", "groups": 2}, (2, 5, 4)),
+    ("length1", {"filters": 2, "kernel_size": 1}, (3, 1, 2)),
+]:
+    x = rand(*xs)
+    k_, g, s, d = cfg["kernel_size"], cfg.get("groups", 1), cfg.get("strides", 1), cfg.get("dilation_rate", 1)
+    k, b = rand(k_, xs[2] // g, cfg["filters"]), rand(cfg["filters"])
+    inp = x.permute(0, 2, 1)
+    if cfg.get("padding") == "same":
+        inp = F.pad(inp, same_pad(xs[1], k_, s, d))
+    elif cfg.get("padding") == "causal":
+        inp = F.pad(inp, ((k_ - 1) * d, 0))
+    y = F.conv1d(inp, k.permute(2, 1, 0), b, stride=s, dilation=d, groups=g).permute(0, 2, 1)
+    add("Conv1D/" + name, "Conv1D", cfg, [x], [k, b], ACT[cfg.get("activation", "linear")](y))
+seq = rand(2, 7, 3)
+ncw = seq.permute(0, 2, 1)
+add("MaxPooling1D/default", "MaxPooling1D", {}, [seq], [], F.max_pool1d(ncw, 2).permute(0, 2, 1))
+add("MaxPooling1D/3stride1same", "MaxPooling1D", {"pool_size": 3, "strides": 1, "padding": "same"}, [seq], [],
+    F.max_pool1d(F.pad(ncw, same_pad(7, 3, 1), value=-math.inf), 3, 1).permute(0, 2, 1))
+add("AveragePooling1D/default", "AveragePooling1D", {}, [seq], [], F.avg_pool1d(ncw, 2).permute(0, 2, 1))
+add("AveragePooling1D/3stride2same", "AveragePooling1D", {"pool_size": 3, "strides": 2, "padding": "same"}, [seq], [],
+    (F.avg_pool1d(F.pad(ncw, same_pad(7, 3, 2)), 3, 2) / F.avg_pool1d(F.pad(torch.ones(1, 1, 7), same_pad(7, 3, 2)), 3, 2)).permute(0, 2, 1))
+add("GlobalAveragePooling1D", "GlobalAveragePooling1D", {}, [seq], [], seq.mean(1))
+add("GlobalMaxPooling1D", "GlobalMaxPooling1D", {}, [seq], [], seq.amax(1))
+add("UpSampling1D/default", "UpSampling1D", {}, [seq], [], seq.repeat_interleave(2, dim=1))
+add("UpSampling1D/3", "UpSampling1D", {"size": 3}, [seq], [], seq.repeat_interleave(3, dim=1))
+add("ZeroPadding1D/default", "ZeroPadding1D", {}, [seq], [], F.pad(ncw, (1, 1)).permute(0, 2, 1))
+add("ZeroPadding1D/uneven", "ZeroPadding1D", {"padding": [2, 0]}, [seq], [], F.pad(ncw, (2, 0)).permute(0, 2, 1))
+add("Cropping1D/default", "Cropping1D", {}, [seq], [], seq[:, 1:-1, :])
+add("Cropping1D/uneven", "Cropping1D", {"cropping": [0, 3]}, [seq], [], seq[:, :-3, :])
+
+
 # BatchNormalization (channels last): inference with moving statistics,
 # and training steps.
 def bn_inference(x, gamma, beta, mm, mv, eps=1e-3):

@@ -81,18 +81,25 @@ func (c *Conv2D) windows() windows {
 	return convWindows(c.KernelSize, c.Strides, c.DilationRate, c.Padding)
 }
 
-// Call convolves, adds the bias and applies the activation. Grouped
-// convolutions convolve each group's channels with its filters and join
-// the results; dilated ones sum each kernel tap's product with its
-// strided view of the input.
+// Call convolves, adds the bias and applies the activation.
 func (c *Conv2D) Call(ctx *Context, inputs []backend.Value) backend.Value {
 	b := ctx.B
-	x, kernel := inputs[0], ctx.Weight(c.kernel)
-	groups := max(c.Groups, 1)
-	w := c.windows()
+	y := convolve(b, inputs[0], ctx.Weight(c.kernel), c.windows(), max(c.Groups, 1))
+	if c.bias != nil {
+		y = b.Add(y, ctx.Weight(c.bias))
+	}
+	return c.act(b, y)
+}
+
+// convolve is Conv2D's convolution of images x with kernel (rows, cols,
+// channels/groups, filters): the engine's Conv2D, or, dilated, the sum of
+// each kernel tap's product with its strided view of the input; grouped
+// convolutions convolve each group's channels with its filters and join
+// the results.
+func convolve(b backend.Builder, x, kernel backend.Value, w windows, groups int) backend.Value {
 	conv := func(x, k backend.Value) backend.Value {
 		if w.dilation == [2]int{1, 1} {
-			return b.Conv2D(x, k, c.options())
+			return b.Conv2D(x, k, backend.ConvOptions{Strides: w.strides, Padding: w.padding})
 		}
 		ks := k.Shape()
 		var sum backend.Value
@@ -109,24 +116,18 @@ func (c *Conv2D) Call(ctx *Context, inputs []backend.Value) backend.Value {
 		}
 		return sum
 	}
-	var y backend.Value
 	if groups == 1 {
-		y = conv(x, kernel)
-	} else {
-		xs, ks := x.Shape(), kernel.Shape()
-		perIn, perOut := xs[3]/groups, c.Filters/groups
-		parts := make([]backend.Value, groups)
-		for g := range parts {
-			xg := b.Slice(x, []int{0, 0, 0, g * perIn}, []int{xs[0], xs[1], xs[2], perIn})
-			kg := b.Slice(kernel, []int{0, 0, 0, g * perOut}, []int{ks[0], ks[1], ks[2], perOut})
-			parts[g] = conv(xg, kg)
-		}
-		y = b.Concat(3, parts...)
+		return conv(x, kernel)
 	}
-	if c.bias != nil {
-		y = b.Add(y, ctx.Weight(c.bias))
+	xs, ks := x.Shape(), kernel.Shape()
+	perIn, perOut := xs[3]/groups, ks[3]/groups
+	parts := make([]backend.Value, groups)
+	for g := range parts {
+		xg := b.Slice(x, []int{0, 0, 0, g * perIn}, []int{xs[0], xs[1], xs[2], perIn})
+		kg := b.Slice(kernel, []int{0, 0, 0, g * perOut}, []int{ks[0], ks[1], ks[2], perOut})
+		parts[g] = conv(xg, kg)
 	}
-	return c.act(b, y)
+	return b.Concat(3, parts...)
 }
 
 // MaxPooling2D takes the maximum over windows of channels_last input, like

@@ -242,6 +242,13 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.GroupNormalization{}, []int{4, 6}, []string{"GroupNormalization", "number of groups (32) must divide the number of channels (6)"}},
 		{&layers.GaussianNoise{Stddev: -1}, []int{4}, []string{"GaussianNoise", "stddev must be >= 0"}},
 		{&layers.SeparableConv2D{KernelSize: [2]int{3, 3}}, []int{4, 4, 1}, []string{"SeparableConv2D", "filters and depth_multiplier must be positive"}},
+		{&layers.Conv1D{Filters: 2, KernelSize: 3}, []int{4, 4, 1}, []string{"Conv1D", "(batch, steps, channels)", "(None, 4, 4, 1)"}},
+		{&layers.Conv1D{Filters: 2, KernelSize: 3, Padding: "full"}, []int{5, 1}, []string{"Conv1D", `"valid", "same" or "causal"`}},
+		{&layers.Conv1D{Filters: 2, KernelSize: 6}, []int{5, 1}, []string{"Conv1D", "larger than the input"}},
+		{&layers.MaxPooling1D{}, []int{8}, []string{"MaxPooling1D", "(batch, steps, channels)"}},
+		{&layers.Cropping1D{Cropping: [2]int{2, 3}}, []int{5, 2}, []string{"Cropping1D", "leaves nothing"}},
+		{&layers.UpSampling1D{Size: -2}, []int{5, 2}, []string{"UpSampling1D", "size must be positive"}},
+		{&layers.ZeroPadding1D{Padding: [2]int{-1, 0}}, []int{5, 2}, []string{"ZeroPadding1D", "must not be negative"}},
 		{&layers.Conv2DTranspose{Filters: 2, KernelSize: [2]int{2, 2}, Padding: "full"}, []int{4, 4, 1}, []string{"Conv2DTranspose", `padding must be "valid" or "same"`}},
 	}
 	for _, c := range cases {

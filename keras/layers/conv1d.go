@@ -1,0 +1,151 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/activations"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// Conv1D convolves sequences (batch, steps, channels), like
+// keras.layers.Conv1D, as a Conv2D over a single row: the kernel has
+// Keras's shape (size, channels/Groups, Filters). Padding "causal" pads the
+// start only, so step t sees steps up to t (WaveNet-style).
+type Conv1D struct {
+	Filters           int    // required
+	KernelSize        int    // required
+	Strides           int    // default 1
+	Padding           string // "valid" (default), "same" or "causal"
+	DilationRate      int    // default 1; strides must then be 1
+	Groups            int    // default 1
+	Activation        string // empty is linear
+	NoBias            bool
+	KernelInitializer string // default "glorot_uniform"
+	BiasInitializer   string // default "zeros"
+	Base
+
+	kernel, bias *Weight
+	act          activations.Func
+}
+
+// ClassName returns "Conv1D".
+func (*Conv1D) ClassName() string { return "Conv1D" }
+
+func oneOr1(v int) int { return max(v, 1) }
+
+// windows is the convolution as windows over a (batch, 1, steps,
+// channels) image; causal padding is added before, so it is "valid".
+func (c *Conv1D) windows() windows {
+	p := c.Padding
+	if p == "causal" {
+		p = "valid"
+	}
+	return convWindows([2]int{1, c.KernelSize}, [2]int{1, oneOr1(c.Strides)}, [2]int{1, oneOr1(c.DilationRate)}, p)
+}
+
+// causalPad is how many steps causal padding adds at the start.
+func (c *Conv1D) causalPad() int {
+	if c.Padding != "causal" {
+		return 0
+	}
+	return (c.KernelSize - 1) * oneOr1(c.DilationRate)
+}
+
+// Build checks the settings and creates the kernel and bias.
+func (c *Conv1D) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if len(in) != 3 || in[2] <= 0 {
+		return nil, fmt.Errorf("expected an input of shape (batch, steps, channels), received %v", in)
+	}
+	if c.Filters <= 0 || c.KernelSize <= 0 || c.Strides < 0 || c.DilationRate < 0 {
+		return nil, fmt.Errorf("filters and kernel size must be positive, got %d and %d", c.Filters, c.KernelSize)
+	}
+	if p := c.Padding; p != "" && p != "valid" && p != "same" && p != "causal" {
+		return nil, fmt.Errorf("padding must be \"valid\", \"same\" or \"causal\", got %q", p)
+	}
+	groups := oneOr1(c.Groups)
+	if c.Groups < 0 || in[2]%groups != 0 || c.Filters%groups != 0 {
+		return nil, fmt.Errorf("groups %d must divide the input channels (%d) and the filters (%d)", c.Groups, in[2], c.Filters)
+	}
+	if oneOr1(c.DilationRate) != 1 && oneOr1(c.Strides) != 1 {
+		return nil, fmt.Errorf("dilation_rate %d needs strides of 1, as in Keras; got %d", c.DilationRate, c.Strides)
+	}
+	if c.act, err = activations.Get(c.Activation); err != nil {
+		return nil, err
+	}
+	w := c.windows()
+	_, steps, err := w.image(backend.Shape{in[0], 1, in[1] + c.causalPad(), in[2]})
+	if err != nil {
+		return nil, err
+	}
+	if c.kernel, c.bias, err = c.addKernelAndBias(backend.Shape{c.KernelSize, in[2] / groups, c.Filters}, c.Filters, c.KernelInitializer, c.BiasInitializer, c.NoBias); err != nil {
+		return nil, err
+	}
+	return backend.Shape{in[0], steps, c.Filters}, nil
+}
+
+// Call convolves the sequence as a one-row image.
+func (c *Conv1D) Call(ctx *Context, in []backend.Value) backend.Value {
+	b, x := ctx.B, in[0]
+	d := x.Shape()
+	if p := c.causalPad(); p > 0 {
+		x = padAxis(b, x, 1, p, 0)
+		d = x.Shape()
+	}
+	img := b.Reshape(x, backend.Shape{d[0], 1, d[1], d[2]})
+	ks := ctx.Weight(c.kernel).Shape()
+	kernel := b.Reshape(ctx.Weight(c.kernel), backend.Shape{1, ks[0], ks[1], ks[2]})
+	y := convolve(b, img, kernel, c.windows(), oneOr1(c.Groups))
+	ys := y.Shape()
+	y = b.Reshape(y, backend.Shape{ys[0], ys[2], ys[3]})
+	if c.bias != nil {
+		y = b.Add(y, ctx.Weight(c.bias))
+	}
+	return c.act(b, y)
+}
+
+// GetConfig returns Keras's Conv1D config.
+func (c *Conv1D) GetConfig() (serialization.Config, error) {
+	padding := c.Padding
+	if padding == "" {
+		padding = "valid"
+	}
+	cfg := serialization.Config{
+		"filters": c.Filters, "kernel_size": []int{c.KernelSize}, "strides": []int{oneOr1(c.Strides)}, "padding": padding,
+		"data_format": "channels_last", "dilation_rate": []int{oneOr1(c.DilationRate)}, "groups": oneOr1(c.Groups),
+		"activation": activationName(c.Activation), "activity_regularizer": nil,
+	}
+	return cfg, kernelAndBiasConfig(cfg, c.NoBias, c.KernelInitializer, c.BiasInitializer)
+}
+
+// readOne reads Keras's int-or-one-element-tuple.
+func readOne(r *serialization.Reader, key string, def int) int {
+	v, ok := r.Value(key)
+	if !ok || v == nil {
+		return def
+	}
+	if _, isNum := v.(float64); isNum {
+		return r.Int(key, def)
+	}
+	l := r.Ints(key)
+	if len(l) != 1 {
+		r.Fail(key, "want one integer, got %v", v)
+		return def
+	}
+	return l[0]
+}
+
+func init() {
+	mustRegister("Conv1D", func(r *serialization.Reader) (Layer, error) {
+		c := &Conv1D{Filters: r.Int("filters", 0), KernelSize: readOne(r, "kernel_size", 0), Strides: readOne(r, "strides", 1),
+			Padding: r.String("padding", "valid"), DilationRate: readOne(r, "dilation_rate", 1), Groups: r.Int("groups", 1),
+			Activation: readActivation(r, "activation")}
+		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
+		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)
+		return c, nil
+	})
+}
