@@ -227,7 +227,8 @@ type weightGroup struct {
 
 // weightGroups lists every layer's place in the weights file, nested
 // models' layers under the model's path
-// ("layers/sequential/layers/dense"), as Keras lays them out.
+// ("layers/sequential/layers/dense") and sub-layers' variables under the
+// layer's ("layers/lstm/cell"), as Keras lays them out.
 func (m *Model) weightGroups() []weightGroup {
 	var out []weightGroup
 	ls, paths := m.layerPaths()
@@ -237,6 +238,13 @@ func (m *Model) weightGroups() []weightGroup {
 			for _, g := range inner.weightGroups() {
 				g.path = paths[i] + "/" + g.path
 				out = append(out, g)
+			}
+			continue
+		}
+		if g, ok := l.(layers.SavedGrouper); ok { // an RNN's cell
+			out = append(out, weightGroup{layer: l, path: paths[i]})
+			for _, sg := range g.SavedGroups() {
+				out = append(out, weightGroup{layer: l, path: paths[i] + "/" + sg.Path, vars: sg.Weights})
 			}
 			continue
 		}

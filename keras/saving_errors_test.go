@@ -11,17 +11,6 @@ import (
 	"github.com/kerasgo/kerasgo/keras"
 )
 
-// Real Keras files with layers kerasgo does not have yet fail with an
-// error naming them and what to do, never a panic.
-func TestLoadKerasFixturesWithMissingLayers(t *testing.T) {
-	for file, want := range map[string][]string{
-		"Dhivyadharsrini18__Tesla-Stock-Forecasting-LSTM.keras": {`layer "lstm" (LSTM)`, "kerasgo has no LSTM layer yet"},
-	} {
-		_, err := keras.LoadModel(fixture(t, file))
-		wantErr(t, err, want...)
-	}
-}
-
 // rewriteArchive copies a .keras file, letting edit change each entry.
 func rewriteArchive(t *testing.T, src, dst string, edit func(name string, data []byte) []byte) {
 	t.Helper()

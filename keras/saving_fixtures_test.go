@@ -171,3 +171,93 @@ func TestLoadKerasFixtureFunctionalBatchNorm(t *testing.T) {
 		})
 	}
 }
+
+// flatten appends the numbers of a nested JSON array.
+func flatten(v any, out []float32) []float32 {
+	switch x := v.(type) {
+	case float64:
+		return append(out, float32(x))
+	case []any:
+		for _, e := range x {
+			out = flatten(e, out)
+		}
+	}
+	return out
+}
+
+// A stacked LSTM forecaster (LSTM(64, return_sequences) -> Dropout ->
+// LSTM(32) -> Dropout -> Dense -> Dense) saved by Keras 3.15 loads on
+// every engine, predicts Keras's outputs on 60-step sequences within
+// 1e-5, and saves back with Keras's layout (the weights under
+// layers/lstm/cell/vars, the config's keys but those Keras added after
+// the 3.10 format kerasgo writes).
+func TestLoadKerasFixtureLSTM(t *testing.T) {
+	path := fixture(t, "Dhivyadharsrini18__Tesla-Stock-Forecasting-LSTM.keras")
+	raw, err := os.ReadFile(strings.TrimSuffix(path, ".keras") + ".ref.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Input struct {
+			Shape  []int `json:"shape"`
+			Values any   `json:"values"`
+		} `json:"input"`
+		Outputs [][]float64 `json:"outputs"`
+	}
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	x := keras.Array{Shape: ref.Input.Shape, Data: flatten(ref.Input.Values, nil)}
+	for _, spec := range backendtest.Engines() {
+		t.Run(spec, func(t *testing.T) {
+			m, err := keras.LoadModel(path, keras.LoadOptions{Backend: spec})
+			if err != nil {
+				if strings.Contains(err.Error(), "built without") {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			pred, err := m.Predict(context.Background(), x, keras.PredictOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pred.Data) != len(ref.Outputs) {
+				t.Fatalf("%d predictions, Keras made %d", len(pred.Data), len(ref.Outputs))
+			}
+			worst := 0.0
+			for i, row := range ref.Outputs {
+				worst = math.Max(worst, math.Abs(float64(pred.Data[i])-row[0]))
+			}
+			t.Logf("%s: max |p - p_keras| = %.3g over %d sequences of 60 steps", spec, worst, len(ref.Outputs))
+			if worst > 1e-5 {
+				t.Errorf("outputs differ from Keras's by up to %.3g (tolerance 1e-5)", worst)
+			}
+			saved := filepath.Join(t.TempDir(), "lstm.keras")
+			if err := m.Save(saved); err != nil {
+				t.Fatal(err)
+			}
+			got, want := unzip(t, saved), unzip(t, path)
+			if a, b := diff(h5Tree(t, got["model.weights.h5"]), h5Tree(t, want["model.weights.h5"])); len(a)+len(b) > 0 {
+				t.Errorf("HDF5 trees differ:\n only kerasgo: %v\n only Keras: %v", a, b)
+			}
+			// kerasgo writes Keras 3.10's format (saving.KerasFormatVersion);
+			// Keras 3.15 added these keys, which 3.10 would refuse.
+			newer := map[string]bool{
+				".config.layers[].config.kernel_initializer.config.input_axes":  true,
+				".config.layers[].config.kernel_initializer.config.output_axes": true,
+				".config.layers[].config.optional":                              true,
+				".config.layers[].config.quantization_config":                   true,
+			}
+			onlyOurs, onlyKeras := diff(structure(t, got["config.json"]), structure(t, want["config.json"]))
+			var missing []string
+			for _, k := range onlyKeras {
+				if !newer[k] {
+					missing = append(missing, k)
+				}
+			}
+			if len(onlyOurs)+len(missing) > 0 {
+				t.Errorf("config.json structures differ:\n only kerasgo: %v\n only Keras: %v", onlyOurs, missing)
+			}
+		})
+	}
+}

@@ -340,6 +340,88 @@ add("Cropping1D/default", "Cropping1D", {}, [seq], [], seq[:, 1:-1, :])
 add("Cropping1D/uneven", "Cropping1D", {"cropping": [0, 3]}, [seq], [], seq[:, :-3, :])
 
 
+
+# Recurrent layers against torch.nn.RNN, LSTM and GRU with Keras's weights:
+# kernel (features, gates*units) is PyTorch's weight_ih transposed, Keras's
+# single bias is bias_ih (bias_hh zero). LSTM gates have the same order
+# (i, f, c, o); GRU's are (z, r, h) in Keras and (r, z, n) in PyTorch,
+# whose n = tanh(W_in x + b_in + r*(W_hn h + b_hn)) is Keras's
+# reset_after=True (bias row 0 is b_i*, row 1 b_h*).
+def torch_rnn(mod, x, weights, backwards, initial):
+    with torch.no_grad():
+        for name, w in weights.items():
+            getattr(mod, name).copy_(w)
+        if backwards:
+            x = x.flip(1)
+        out, _ = mod(x, initial) if initial is not None else mod(x)
+    return out
+
+
+def gru_order(m, u):
+    """Keras's (z, r, h) column blocks as PyTorch's (r, z, n) rows."""
+    return torch.cat([m[..., u:2 * u], m[..., :u], m[..., 2 * u:]], dim=-1)
+
+
+def gru_reset_before(x, k, rk, b, u, h):
+    """Keras's GRU with reset_after=False (PyTorch has no such GRU)."""
+    outs = []
+    for t in range(x.shape[1]):
+        xz = x[:, t] @ k + b
+        z = torch.sigmoid(xz[:, :u] + h @ rk[:, :u])
+        r = torch.sigmoid(xz[:, u:2 * u] + h @ rk[:, u:2 * u])
+        hh = torch.tanh(xz[:, 2 * u:] + (r * h) @ rk[:, 2 * u:])
+        h = z * h + (1 - z) * hh
+        outs.append(h)
+    return torch.stack(outs, 1)
+
+
+for steps in [7, 1, 50]:
+    for cls, cfg in [
+        ("SimpleRNN", {"units": 3}),
+        ("SimpleRNN", {"units": 3, "return_sequences": True, "go_backwards": True}),
+        ("LSTM", {"units": 4}),
+        ("LSTM", {"units": 3, "return_sequences": True}),
+        ("LSTM", {"units": 3, "go_backwards": True, "return_sequences": True}),
+        ("GRU", {"units": 4}),
+        ("GRU", {"units": 3, "return_sequences": True, "go_backwards": True}),
+        ("GRU", {"units": 3, "reset_after": False, "return_sequences": True}),
+    ]:
+        u, f, batch = cfg["units"], 2, 3
+        gates = {"SimpleRNN": 1, "LSTM": 4, "GRU": 3}[cls]
+        x = rand(batch, steps, f, lo=-2, hi=2)
+        k, rk = rand(f, gates * u), rand(u, gates * u)
+        back, seqs = cfg.get("go_backwards", False), cfg.get("return_sequences", False)
+        name = "%s/%s/%d" % (cls, "+".join(key for key in ["return_sequences", "go_backwards", "reset_after"] if key in cfg) or "last", steps)
+        if cls == "GRU" and cfg.get("reset_after") is False:
+            b = rand(3 * u)
+            out = gru_reset_before(x.flip(1) if back else x, k, rk, b, u, torch.zeros(batch, u))
+            weights = [k, rk, b]
+        elif cls == "GRU":
+            b = rand(2, 3 * u)
+            mod = torch.nn.GRU(f, u, batch_first=True)
+            out = torch_rnn(mod, x, {"weight_ih_l0": gru_order(k, u).T, "weight_hh_l0": gru_order(rk, u).T,
+                                     "bias_ih_l0": gru_order(b[0], u), "bias_hh_l0": gru_order(b[1], u)}, back, None)
+            weights = [k, rk, b]
+        else:
+            b = rand(gates * u)
+            mod = torch.nn.LSTM(f, u, batch_first=True) if cls == "LSTM" else torch.nn.RNN(f, u, batch_first=True)
+            out = torch_rnn(mod, x, {"weight_ih_l0": k.T, "weight_hh_l0": rk.T, "bias_ih_l0": b, "bias_hh_l0": torch.zeros(gates * u)}, back, None)
+            weights = [k, rk, b]
+        add(name, cls, cfg, [x], weights, out if seqs else out[:, -1])
+
+# Initial states as extra inputs (Keras's initial_state).
+x = rand(2, 5, 3, lo=-2, hi=2)
+k, rk, b = rand(3, 8), rand(2, 8), rand(8)
+h0, c0 = rand(2, 2), rand(2, 2)
+out = torch_rnn(torch.nn.LSTM(3, 2, batch_first=True), x, {"weight_ih_l0": k.T, "weight_hh_l0": rk.T, "bias_ih_l0": b, "bias_hh_l0": torch.zeros(8)},
+                False, (h0.unsqueeze(0), c0.unsqueeze(0)))
+add("LSTM/initialState", "LSTM", {"units": 2, "return_sequences": True}, [x, h0, c0], [k, rk, b], out)
+k, rk, b = rand(3, 6), rand(2, 6), rand(2, 6)
+out = torch_rnn(torch.nn.GRU(3, 2, batch_first=True), x, {"weight_ih_l0": gru_order(k, 2).T, "weight_hh_l0": gru_order(rk, 2).T,
+                                                         "bias_ih_l0": gru_order(b[0], 2), "bias_hh_l0": gru_order(b[1], 2)}, False, h0.unsqueeze(0))
+add("GRU/initialState", "GRU", {"units": 2}, [x, h0], [k, rk, b], out[:, -1])
+
+
 # BatchNormalization (channels last): inference with moving statistics,
 # and training steps.
 def bn_inference(x, gamma, beta, mm, mv, eps=1e-3):

@@ -14,6 +14,7 @@ var kerasClasses = map[string]string{
 	"he_uniform":     "HeUniform",
 	"zeros":          "Zeros",
 	"ones":           "Ones",
+	"orthogonal":     "Orthogonal",
 }
 
 // Serialize returns the Keras form of the initializer a name denotes (def
@@ -25,11 +26,14 @@ func Serialize(name, def string) (serialization.Object, error) {
 	}
 	class, ok := kerasClasses[name]
 	if !ok {
-		return serialization.Object{}, fmt.Errorf("initializer %q cannot be saved: use one of glorot_uniform, glorot_normal, he_normal, he_uniform, zeros, ones", name)
+		return serialization.Object{}, fmt.Errorf("initializer %q cannot be saved: use one of glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, zeros, ones", name)
 	}
 	cfg := serialization.Config{}
 	if class != "Zeros" && class != "Ones" {
 		cfg["seed"] = nil
+	}
+	if class == "Orthogonal" {
+		cfg["gain"] = 1.0
 	}
 	return serialization.NewObject("keras.initializers", class, cfg), nil
 }
@@ -46,8 +50,11 @@ func Deserialize(v any) (string, error) {
 		if class == c || class == name {
 			r := serialization.NewReader("initializer "+class, cfg)
 			r.Ignore("seed")
+			if class == "Orthogonal" {
+				r.Expect("gain", 1.0, "kerasgo's orthogonal initializer is saved by name only")
+			}
 			return name, r.Finish()
 		}
 	}
-	return "", fmt.Errorf("kerasgo has no %s initializer yet (it has glorot_uniform, glorot_normal, he_normal, he_uniform, zeros, ones)", class)
+	return "", fmt.Errorf("kerasgo has no %s initializer yet (it has glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, zeros, ones)", class)
 }

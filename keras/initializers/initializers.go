@@ -36,8 +36,10 @@ func Get(name string, def Initializer) (Initializer, error) {
 		return Constant{}, nil
 	case "ones":
 		return Constant{Value: 1}, nil
+	case "orthogonal":
+		return Orthogonal{}, nil
 	}
-	return nil, fmt.Errorf("unknown initializer %q: use glorot_uniform, glorot_normal, he_normal, he_uniform, zeros or ones", name)
+	return nil, fmt.Errorf("unknown initializer %q: use glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, zeros or ones", name)
 }
 
 // fans computes Keras's fan_in and fan_out: for a kernel of shape

@@ -75,3 +75,45 @@ func TestSeededAndConstant(t *testing.T) {
 		t.Error("unknown initializer accepted")
 	}
 }
+
+// Orthogonal gives orthonormal columns for a tall matrix and orthonormal
+// rows for a wide one (Q^T Q = I within float32 rounding), times the gain.
+func TestOrthogonal(t *testing.T) {
+	for _, c := range []struct {
+		shape backend.Shape
+		gain  float64
+	}{{backend.Shape{6, 6}, 0}, {backend.Shape{8, 3}, 0}, {backend.Shape{3, 8}, 2}, {backend.Shape{2, 2, 4}, 0}} {
+		v := initializers.Orthogonal{Gain: c.gain}.Init(c.shape, rand.New(rand.NewPCG(5, 6)))
+		cols := c.shape[len(c.shape)-1]
+		rows := len(v) / cols
+		gain := c.gain
+		if gain == 0 {
+			gain = 1
+		}
+		// Products of the shorter side's vectors.
+		n, m := cols, rows
+		at := func(i, k int) float64 { return float64(v[k*cols+i]) } // column i, entry k
+		if rows < cols {
+			n, m = rows, cols
+			at = func(i, k int) float64 { return float64(v[i*cols+k]) } // row i, entry k
+		}
+		for i := range n {
+			for j := range n {
+				dot := 0.0
+				for k := range m {
+					dot += at(i, k) * at(j, k)
+				}
+				want := 0.0
+				if i == j {
+					want = gain * gain
+				}
+				if math.Abs(dot-want) > 1e-5 {
+					t.Fatalf("%v gain %g: product of vectors %d and %d is %g, want %g", c.shape, c.gain, i, j, dot, want)
+				}
+			}
+		}
+	}
+	if _, err := initializers.Get("orthogonal", nil); err != nil {
+		t.Fatal(err)
+	}
+}

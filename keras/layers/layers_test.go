@@ -242,6 +242,10 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.GroupNormalization{}, []int{4, 6}, []string{"GroupNormalization", "number of groups (32) must divide the number of channels (6)"}},
 		{&layers.GaussianNoise{Stddev: -1}, []int{4}, []string{"GaussianNoise", "stddev must be >= 0"}},
 		{&layers.SeparableConv2D{KernelSize: [2]int{3, 3}}, []int{4, 4, 1}, []string{"SeparableConv2D", "filters and depth_multiplier must be positive"}},
+		{&layers.LSTM{Units: 4}, []int{10}, []string{"LSTM", "(batch, timesteps, features)", "(None, 10)", "Reshape"}},
+		{&layers.GRU{Units: 0}, []int{5, 2}, []string{"GRU", "units must be positive"}},
+		{&layers.SimpleRNN{Units: 2, Dropout: 1}, []int{5, 2}, []string{"SimpleRNN", "dropout and recurrent_dropout must be in [0, 1)"}},
+		{&layers.LSTM{Units: 2, RecurrentActivation: "sigmoid2"}, []int{5, 2}, []string{"LSTM", "unknown activation"}},
 		{&layers.Conv1D{Filters: 2, KernelSize: 3}, []int{4, 4, 1}, []string{"Conv1D", "(batch, steps, channels)", "(None, 4, 4, 1)"}},
 		{&layers.Conv1D{Filters: 2, KernelSize: 3, Padding: "full"}, []int{5, 1}, []string{"Conv1D", `"valid", "same" or "causal"`}},
 		{&layers.Conv1D{Filters: 2, KernelSize: 6}, []int{5, 1}, []string{"Conv1D", "larger than the input"}},
@@ -262,6 +266,14 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 				t.Errorf("error %q does not mention %q", out.Err(), w)
 			}
 		}
+	}
+	// Initial states must match the layer's state count and width.
+	lstm := &layers.LSTM{Units: 3}
+	if err := layers.Apply(lstm, layers.Input(5, 2), layers.Input(3)).Err(); err == nil || !strings.Contains(err.Error(), "expects 2 initial state(s) after the sequence, received 1") {
+		t.Errorf("LSTM with one initial state: %v", err)
+	}
+	if err := layers.Apply(&layers.GRU{Units: 3}, layers.Input(5, 2), layers.Input(4)).Err(); err == nil || !strings.Contains(err.Error(), "initial state 0 has shape (None, 4), expected (batch, 3)") {
+		t.Errorf("GRU with a wrong initial state: %v", err)
 	}
 	// A Dense layer built for 3 features rejects 4.
 	d := &layers.Dense{Units: 2}

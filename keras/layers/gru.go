@@ -1,0 +1,144 @@
+package layers
+
+import (
+	"github.com/kerasgo/kerasgo/keras/activations"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// GRU is the gated recurrent unit layer, like keras.layers.GRU, with
+// Keras 3's defaults (reset_after=True, recurrent_activation "sigmoid")
+// and weight layout: kernel (features, 3*units), recurrent_kernel
+// (units, 3*units), gates in the order update (z), reset (r), candidate;
+// the bias is (2, 3*units), an input and a recurrent row, or (3*units)
+// with NoResetAfter. Per step, with reset_after:
+//
+//	x = x·kernel + bias[0];  m = h·recurrent_kernel + bias[1]
+//	z = σ(x_z + m_z);  r = σ(x_r + m_r);  hh = tanh(x_h + r*m_h)
+//	h = z*h + (1-z)*hh
+//
+// and without it the reset gate multiplies h before its product:
+// hh = tanh(x_h + (r*h)·recurrent_kernel_h). Applied to two inputs, the
+// second is the initial state.
+type GRU struct {
+	Units                int
+	Activation           string // default "tanh"
+	RecurrentActivation  string // default "sigmoid"
+	NoBias               bool
+	KernelInitializer    string // default "glorot_uniform"
+	RecurrentInitializer string // default "orthogonal"
+	BiasInitializer      string // default "zeros"
+	// NoResetAfter applies the reset gate before the recurrent product
+	// (Keras's reset_after=False, the original GRU).
+	NoResetAfter     bool
+	Dropout          float64
+	RecurrentDropout float64
+	ReturnSequences  bool
+	GoBackwards      bool
+	Base
+
+	w           recurrentWeights
+	act, recAct activations.Func
+}
+
+// ClassName returns "GRU".
+func (*GRU) ClassName() string { return "GRU" }
+
+func (l *GRU) settings() recurrentSettings {
+	return recurrentSettings{units: l.Units, returnSequences: l.ReturnSequences, goBackwards: l.GoBackwards,
+		dropout: l.Dropout, recurrentDropout: l.RecurrentDropout, gates: 3}
+}
+
+// Build checks the input and creates the weights.
+func (l *GRU) Build(inputs []backend.Shape) (backend.Shape, error) {
+	s := l.settings()
+	out, features, err := buildRecurrent(inputs, s, 1)
+	if err != nil {
+		return nil, err
+	}
+	if l.act, err = recurrentActivation(l.Activation, "tanh"); err != nil {
+		return nil, err
+	}
+	if l.recAct, err = recurrentActivation(l.RecurrentActivation, "sigmoid"); err != nil {
+		return nil, err
+	}
+	bias, err := initializers.Get(l.BiasInitializer, initializers.Constant{})
+	if err != nil {
+		return nil, err
+	}
+	biasShape := backend.Shape{2, 3 * l.Units}
+	if l.NoResetAfter {
+		biasShape = backend.Shape{3 * l.Units}
+	}
+	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, biasShape)
+	return out, err
+}
+
+// Call runs the sequence.
+func (l *GRU) Call(ctx *Context, in []backend.Value) backend.Value {
+	b, u := ctx.B, l.Units
+	r := ctx.Weight(l.w.recurrentKernel)
+	var inputBias, recurrentBias backend.Value
+	if l.w.bias != nil {
+		inputBias = ctx.Weight(l.w.bias)
+		if !l.NoResetAfter {
+			both := inputBias
+			inputBias = b.Reshape(b.Slice(both, []int{0, 0}, []int{1, 3 * u}), backend.Shape{3 * u})
+			recurrentBias = b.Reshape(b.Slice(both, []int{1, 0}, []int{1, 3 * u}), backend.Shape{3 * u})
+		}
+	}
+	step := func(b backend.Builder, xt, h backend.Value, states []backend.Value) (backend.Value, []backend.Value) {
+		var m backend.Value
+		if l.NoResetAfter {
+			m = b.MatMul(h, columns(b, r, 0, 2*u))
+		} else {
+			m = b.MatMul(h, r)
+			if recurrentBias != nil {
+				m = b.Add(m, recurrentBias)
+			}
+		}
+		z := l.recAct(b, b.Add(gate(b, xt, 0, u), gate(b, m, 0, u)))
+		reset := l.recAct(b, b.Add(gate(b, xt, 1, u), gate(b, m, 1, u)))
+		var rh backend.Value
+		if l.NoResetAfter {
+			rh = b.MatMul(b.Mul(reset, h), columns(b, r, 2*u, u))
+		} else {
+			rh = b.Mul(reset, gate(b, m, 2, u))
+		}
+		hh := l.act(b, b.Add(gate(b, xt, 2, u), rh))
+		prev := states[0]
+		// h = z*prev + (1-z)*hh = hh + z*(prev-hh)
+		hNew := b.Add(hh, b.Mul(z, b.Sub(prev, hh)))
+		return hNew, []backend.Value{hNew}
+	}
+	return unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), inputBias, in[1:], 1, step)
+}
+
+// SavedGroups keeps the weights under "cell", as Keras's GRU does.
+func (l *GRU) SavedGroups() []SavedGroup { return cellGroups(&l.Base) }
+
+// GetConfig returns Keras's GRU config.
+func (l *GRU) GetConfig() (serialization.Config, error) {
+	cfg, err := recurrentConfig(l.settings(), defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
+	if err != nil {
+		return nil, err
+	}
+	cfg["recurrent_activation"] = defaultName(l.RecurrentActivation, "sigmoid")
+	cfg["reset_after"] = !l.NoResetAfter
+	cfg["use_cudnn"] = "auto"
+	return cfg, nil
+}
+
+func init() {
+	mustRegister("GRU", func(r *serialization.Reader) (Layer, error) {
+		rr := readRecurrent(r)
+		l := &GRU{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
+			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, GoBackwards: rr.goBackwards}
+		l.RecurrentActivation = readSetActivation(r, "recurrent_activation", "sigmoid")
+		l.NoResetAfter = !r.Bool("reset_after", true)
+		r.Ignore("use_cudnn")
+		return l, nil
+	})
+}

@@ -1,0 +1,131 @@
+package layers
+
+import (
+	"github.com/kerasgo/kerasgo/keras/activations"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// LSTM is the long short-term memory layer, like keras.layers.LSTM, with
+// Keras 3's defaults and weight layout: kernel (features, 4*units),
+// recurrent_kernel (units, 4*units), bias (4*units), gates in the order
+// input, forget, cell, output. Per step:
+//
+//	z = x·kernel + h·recurrent_kernel + bias
+//	c = σ(z_f)*c + σ(z_i)*tanh(z_c);  h = σ(z_o)*tanh(c)
+//
+// (σ is RecurrentActivation, tanh is Activation). Inputs are (batch,
+// timesteps, features); the output is the last h (batch, units), or every
+// step's h (batch, timesteps, units) with ReturnSequences. Applied to
+// three inputs, the second and third are the initial h and c (Keras's
+// initial_state).
+type LSTM struct {
+	Units                int
+	Activation           string // default "tanh"
+	RecurrentActivation  string // default "sigmoid"
+	NoBias               bool
+	KernelInitializer    string // default "glorot_uniform"
+	RecurrentInitializer string // default "orthogonal"
+	BiasInitializer      string // default "zeros"
+	// NoUnitForgetBias turns off Keras's unit_forget_bias (on by
+	// default): the forget gate's bias starts at 1, the rest at 0.
+	NoUnitForgetBias bool
+	Dropout          float64 // fraction of the inputs dropped in training
+	RecurrentDropout float64 // fraction of the recurrent state dropped in training
+	ReturnSequences  bool
+	GoBackwards      bool
+	Base
+
+	w           recurrentWeights
+	act, recAct activations.Func
+}
+
+// ClassName returns "LSTM".
+func (*LSTM) ClassName() string { return "LSTM" }
+
+func (l *LSTM) settings() recurrentSettings {
+	return recurrentSettings{units: l.Units, returnSequences: l.ReturnSequences, goBackwards: l.GoBackwards,
+		dropout: l.Dropout, recurrentDropout: l.RecurrentDropout, gates: 4}
+}
+
+// Build checks the input and creates the weights.
+func (l *LSTM) Build(inputs []backend.Shape) (backend.Shape, error) {
+	s := l.settings()
+	out, features, err := buildRecurrent(inputs, s, 2)
+	if err != nil {
+		return nil, err
+	}
+	if l.act, err = recurrentActivation(l.Activation, "tanh"); err != nil {
+		return nil, err
+	}
+	if l.recAct, err = recurrentActivation(l.RecurrentActivation, "sigmoid"); err != nil {
+		return nil, err
+	}
+	bias, err := initializers.Get(l.BiasInitializer, initializers.Constant{})
+	if err != nil {
+		return nil, err
+	}
+	if !l.NoUnitForgetBias {
+		bias = unitForgetBias{l.Units}
+	}
+	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, backend.Shape{4 * l.Units})
+	return out, err
+}
+
+// Call runs the sequence.
+func (l *LSTM) Call(ctx *Context, in []backend.Value) backend.Value {
+	var bias backend.Value
+	if l.w.bias != nil {
+		bias = ctx.Weight(l.w.bias)
+	}
+	r, u := ctx.Weight(l.w.recurrentKernel), l.Units
+	step := func(b backend.Builder, xt, h backend.Value, states []backend.Value) (backend.Value, []backend.Value) {
+		z := b.Add(xt, b.MatMul(h, r))
+		i := l.recAct(b, gate(b, z, 0, u))
+		f := l.recAct(b, gate(b, z, 1, u))
+		c := b.Add(b.Mul(f, states[1]), b.Mul(i, l.act(b, gate(b, z, 2, u))))
+		o := l.recAct(b, gate(b, z, 3, u))
+		hNew := b.Mul(o, l.act(b, c))
+		return hNew, []backend.Value{hNew, c}
+	}
+	return unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 2, step)
+}
+
+// SavedGroups keeps the weights under "cell", as Keras's LSTM does.
+func (l *LSTM) SavedGroups() []SavedGroup { return cellGroups(&l.Base) }
+
+// GetConfig returns Keras's LSTM config.
+func (l *LSTM) GetConfig() (serialization.Config, error) {
+	act := l.Activation
+	if act == "" {
+		act = "tanh"
+	}
+	cfg, err := recurrentConfig(l.settings(), act, l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
+	if err != nil {
+		return nil, err
+	}
+	cfg["recurrent_activation"] = defaultName(l.RecurrentActivation, "sigmoid")
+	cfg["unit_forget_bias"] = !l.NoUnitForgetBias
+	return cfg, nil
+}
+
+// defaultName returns name, or def if name is empty.
+func defaultName(name, def string) string {
+	if name == "" {
+		return def
+	}
+	return activationName(name)
+}
+
+func init() {
+	mustRegister("LSTM", func(r *serialization.Reader) (Layer, error) {
+		rr := readRecurrent(r)
+		l := &LSTM{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
+			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, GoBackwards: rr.goBackwards}
+		l.RecurrentActivation = readSetActivation(r, "recurrent_activation", "sigmoid")
+		l.NoUnitForgetBias = !r.Bool("unit_forget_bias", true)
+		return l, nil
+	})
+}

@@ -1,0 +1,295 @@
+package layers
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/kerasgo/kerasgo/keras/activations"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// What SimpleRNN, LSTM and GRU share: Keras's RNN wrapper settings, the
+// weights (kernel, recurrent_kernel, bias) and the loop over time.
+//
+// The loop is unrolled: the sequence length is static, so Call emits one
+// step's ops per time step, and every engine differentiates the unrolled
+// graph with the ops it already has (no scan primitive in the op set).
+// Each step multiplies its input by the kernel and the previous output by
+// the recurrent kernel.
+
+// recurrentSettings are the options of Keras's RNN base class that the
+// three layers share.
+type recurrentSettings struct {
+	units            int
+	returnSequences  bool
+	goBackwards      bool
+	dropout          float64
+	recurrentDropout float64
+	gates            int // column blocks of the kernel: 1, 3 or 4
+}
+
+// recurrentWeights are a recurrent layer's variables.
+type recurrentWeights struct {
+	kernel, recurrentKernel, bias *Weight
+}
+
+// stepFunc computes one time step from the input's projection xt (batch,
+// gates*units), the previous output h as the recurrent product should see
+// it (after recurrent dropout) and the states (h first, undropped),
+// returning the step's output and the next states.
+type stepFunc func(b backend.Builder, xt, h backend.Value, states []backend.Value) (out backend.Value, next []backend.Value)
+
+// buildRecurrent checks a (batch, steps, features) input and any initial
+// states (batch, units) after it, and returns the output shape and the
+// feature count.
+func buildRecurrent(inputs []backend.Shape, s recurrentSettings, nStates int) (backend.Shape, int, error) {
+	if len(inputs) == 0 {
+		return nil, 0, fmt.Errorf("expects a sequence input")
+	}
+	in := inputs[0]
+	if s.units <= 0 {
+		return nil, 0, fmt.Errorf("units must be positive, got %d", s.units)
+	}
+	if len(in) != 3 || in[1] <= 0 || in[2] <= 0 {
+		return nil, 0, fmt.Errorf("expected an input of shape (batch, timesteps, features), received %v: a recurrent layer reads sequences (add a time axis with Reshape, or use return_sequences on the layer before)", in)
+	}
+	if s.dropout < 0 || s.dropout >= 1 || s.recurrentDropout < 0 || s.recurrentDropout >= 1 {
+		return nil, 0, fmt.Errorf("dropout and recurrent_dropout must be in [0, 1), got %g and %g", s.dropout, s.recurrentDropout)
+	}
+	if states := inputs[1:]; len(states) > 0 {
+		if len(states) != nStates {
+			return nil, 0, fmt.Errorf("expects %d initial state(s) after the sequence, received %d", nStates, len(states))
+		}
+		for i, st := range states {
+			if len(st) != 2 || st[1] != s.units {
+				return nil, 0, fmt.Errorf("initial state %d has shape %v, expected (batch, %d)", i, st, s.units)
+			}
+		}
+	}
+	if s.returnSequences {
+		return backend.Shape{in[0], in[1], s.units}, in[2], nil
+	}
+	return backend.Shape{in[0], s.units}, in[2], nil
+}
+
+// addRecurrentWeights creates kernel (features, gates*units),
+// recurrent_kernel (units, gates*units) and, unless noBias, a bias of
+// biasShape.
+func (c *Base) addRecurrentWeights(features int, s recurrentSettings, kernelInit, recurrentInit string, noBias bool, bias initializers.Initializer, biasShape backend.Shape) (recurrentWeights, error) {
+	var w recurrentWeights
+	kinit, err := initializers.Get(kernelInit, initializers.GlorotUniform{})
+	if err != nil {
+		return w, err
+	}
+	rinit, err := initializers.Get(recurrentInit, initializers.Orthogonal{})
+	if err != nil {
+		return w, err
+	}
+	if c.Common().weights != nil && len(c.weights) > 0 && c.weights[0].Shape[0] != features {
+		return w, fmt.Errorf("expected %d features per step, as when the layer was built, but received %d", c.weights[0].Shape[0], features)
+	}
+	if w.kernel, err = c.AddWeight("kernel", backend.Shape{features, s.gates * s.units}, kinit); err != nil {
+		return w, err
+	}
+	if w.recurrentKernel, err = c.AddWeight("recurrent_kernel", backend.Shape{s.units, s.gates * s.units}, rinit); err != nil {
+		return w, err
+	}
+	if !noBias {
+		w.bias, err = c.AddWeight("bias", biasShape, bias)
+	}
+	return w, err
+}
+
+// recurrentActivation resolves an activation setting whose empty value
+// means def.
+func recurrentActivation(name, def string) (activations.Func, error) {
+	if name == "" {
+		name = def
+	}
+	return activations.Get(name)
+}
+
+// unroll runs step over the time steps of x (batch, steps, features),
+// each with its input projection x_t·kernel (+ inputBias), from the
+// initial states (zeros unless given).
+// It returns the last output, or all outputs (batch, steps, units) with
+// returnSequences, in the order processed (reversed with goBackwards, as
+// in Keras). In training, dropout multiplies the inputs and
+// recurrentDropout the states entering each step by masks drawn once per
+// call, as Keras's DropoutRNNCell.
+func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Value, initial []backend.Value, nStates int, step stepFunc) backend.Value {
+	b := ctx.B
+	d := x.Shape()
+	batch, steps, features := d[0], d[1], d[2]
+	if ctx.Training && s.dropout > 0 {
+		x = b.Mul(x, dropoutMask(b, backend.Shape{batch, 1, features}, s.dropout))
+	}
+	// Each step's input projection is taken from its own slice of x: a
+	// slice's gradient is as large as what it slices, so slicing x
+	// (features wide) costs less than slicing one product for all steps
+	// (gates*units wide), which the engines' slice gradients would
+	// allocate and add once per step.
+	project := func(t int) backend.Value {
+		xt := b.Reshape(b.Slice(x, []int{0, t, 0}, []int{batch, 1, features}), backend.Shape{batch, features})
+		p := b.MatMul(xt, kernel)
+		if inputBias != nil {
+			p = b.Add(p, inputBias)
+		}
+		return p
+	}
+	states := initial
+	if len(states) == 0 {
+		zeros := b.Constant(make([]float64, batch*s.units), backend.Shape{batch, s.units})
+		for range nStates {
+			states = append(states, zeros)
+		}
+	}
+	var recMask backend.Value
+	if ctx.Training && s.recurrentDropout > 0 {
+		recMask = dropoutMask(b, backend.Shape{batch, s.units}, s.recurrentDropout)
+	}
+	var outs []backend.Value
+	var out backend.Value
+	for i := range steps {
+		t := i
+		if s.goBackwards {
+			t = steps - 1 - i
+		}
+		xt := project(t)
+		h := states[0]
+		if recMask != nil {
+			h = b.Mul(h, recMask)
+		}
+		out, states = step(b, xt, h, states)
+		if s.returnSequences {
+			outs = append(outs, b.Reshape(out, backend.Shape{batch, 1, s.units}))
+		}
+	}
+	if s.returnSequences {
+		if len(outs) == 1 {
+			return outs[0]
+		}
+		return b.Concat(1, outs...)
+	}
+	return out
+}
+
+// dropoutMask is Keras's dropout of a tensor of ones: 0 with probability
+// rate, else 1/(1-rate).
+func dropoutMask(b backend.Builder, s backend.Shape, rate float64) backend.Value {
+	keep := b.Greater(b.RandomUniform(s), b.Scalar(rate))
+	return b.Mul(keep, b.Scalar(1/(1-rate)))
+}
+
+// gate returns block i of a (batch, gates*units) value.
+func gate(b backend.Builder, z backend.Value, i, units int) backend.Value {
+	return b.Slice(z, []int{0, i * units}, []int{z.Shape()[0], units})
+}
+
+// columns returns columns [i*units, (i+1)*units) of a matrix.
+func columns(b backend.Builder, m backend.Value, from, n int) backend.Value {
+	return b.Slice(m, []int{0, from}, []int{m.Shape()[0], n})
+}
+
+// SavedGroup is a part of a layer's variables that Keras's weights file
+// keeps in a sub-layer's group, at Path below the layer's own (an RNN
+// layer's cell keeps them at "cell").
+type SavedGroup struct {
+	Path    string
+	Weights []*Weight
+}
+
+// SavedGrouper is implemented by layers whose Keras counterpart keeps its
+// variables in sub-layers; the layer's own group is then empty.
+type SavedGrouper interface {
+	SavedGroups() []SavedGroup
+}
+
+// cellGroups keeps all of a recurrent layer's variables under "cell", as
+// Keras's LSTM, GRU and SimpleRNN do.
+func cellGroups(c *Base) []SavedGroup {
+	return []SavedGroup{{Path: "cell", Weights: c.Weights()}}
+}
+
+// recurrentConfig is the part of the three layers' Keras configs about
+// the RNN wrapper, kernels and dropout.
+func recurrentConfig(s recurrentSettings, activation, kernelInit, recurrentInit, biasInit string, noBias bool) (serialization.Config, error) {
+	cfg := serialization.Config{
+		"units": s.units, "return_sequences": s.returnSequences, "return_state": false, "go_backwards": s.goBackwards,
+		"stateful": false, "unroll": false, "zero_output_for_mask": false,
+		"activation": activationName(activation), "use_bias": !noBias,
+		"dropout": s.dropout, "recurrent_dropout": s.recurrentDropout, "seed": nil, "activity_regularizer": nil,
+	}
+	for key, init := range map[string][2]string{"kernel_initializer": {kernelInit, "glorot_uniform"}, "recurrent_initializer": {recurrentInit, "orthogonal"}, "bias_initializer": {biasInit, "zeros"}} {
+		o, err := initializers.Serialize(init[0], init[1])
+		if err != nil {
+			return nil, err
+		}
+		cfg[key] = o
+	}
+	for _, key := range []string{"kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint"} {
+		cfg[key] = nil
+	}
+	return cfg, nil
+}
+
+// recurrentReader reads what recurrentConfig writes.
+type recurrentReader struct {
+	units                                int
+	returnSequences, goBackwards, noBias bool
+	dropout, recurrentDropout            float64
+	activation                           string
+	kernelInit, recurrentInit, biasInit  string
+}
+
+func readRecurrent(r *serialization.Reader) recurrentReader {
+	var rr recurrentReader
+	rr.units = r.Int("units", 0)
+	rr.returnSequences = r.Bool("return_sequences", false)
+	rr.goBackwards = r.Bool("go_backwards", false)
+	r.Expect("return_state", false, "kerasgo's recurrent layers return one output; return_state is not supported yet")
+	r.Expect("stateful", false, "stateful RNNs are not supported")
+	r.Ignore("unroll") // kerasgo always unrolls
+	r.Expect("zero_output_for_mask", false, "")
+	rr.activation = readSetActivation(r, "activation", "tanh")
+	rr.noBias = !r.Bool("use_bias", true)
+	rr.kernelInit = readInitializer(r, "kernel_initializer")
+	rr.recurrentInit = readInitializer(r, "recurrent_initializer")
+	rr.biasInit = readInitializer(r, "bias_initializer")
+	rr.dropout = r.Float("dropout", 0)
+	rr.recurrentDropout = r.Float("recurrent_dropout", 0)
+	r.Ignore("seed")
+	for _, key := range []string{"kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint"} {
+		r.ExpectNull(key)
+	}
+	return rr
+}
+
+// unitForgetBias is LSTM's default bias: zeros with ones for the forget
+// gate (Keras's unit_forget_bias=True).
+type unitForgetBias struct{ units int }
+
+func (unitForgetBias) Name() string { return "zeros" }
+
+func (u unitForgetBias) Init(s backend.Shape, _ *rand.Rand) []float32 {
+	v := make([]float32, s.Size())
+	for i := u.units; i < 2*u.units && i < len(v); i++ {
+		v[i] = 1
+	}
+	return v
+}
+
+// readSetActivation reads an activation whose absence means def and
+// whose "linear" must stay linear (the layers' empty value means def).
+func readSetActivation(r *serialization.Reader, key, def string) string {
+	a := readActivation(r, key)
+	if _, set := r.Value(key); !set {
+		return def
+	}
+	if a == "" {
+		return "linear"
+	}
+	return a
+}

@@ -1,0 +1,86 @@
+package layers
+
+import (
+	"github.com/kerasgo/kerasgo/keras/activations"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// SimpleRNN is the fully connected recurrent layer, like
+// keras.layers.SimpleRNN: h = tanh(x·kernel + h·recurrent_kernel + bias)
+// per step, kernel (features, units), recurrent_kernel (units, units),
+// bias (units). Applied to two inputs, the second is the initial state.
+type SimpleRNN struct {
+	Units                int
+	Activation           string // default "tanh"
+	NoBias               bool
+	KernelInitializer    string // default "glorot_uniform"
+	RecurrentInitializer string // default "orthogonal"
+	BiasInitializer      string // default "zeros"
+	Dropout              float64
+	RecurrentDropout     float64
+	ReturnSequences      bool
+	GoBackwards          bool
+	Base
+
+	w   recurrentWeights
+	act activations.Func
+}
+
+// ClassName returns "SimpleRNN".
+func (*SimpleRNN) ClassName() string { return "SimpleRNN" }
+
+func (l *SimpleRNN) settings() recurrentSettings {
+	return recurrentSettings{units: l.Units, returnSequences: l.ReturnSequences, goBackwards: l.GoBackwards,
+		dropout: l.Dropout, recurrentDropout: l.RecurrentDropout, gates: 1}
+}
+
+// Build checks the input and creates the weights.
+func (l *SimpleRNN) Build(inputs []backend.Shape) (backend.Shape, error) {
+	s := l.settings()
+	out, features, err := buildRecurrent(inputs, s, 1)
+	if err != nil {
+		return nil, err
+	}
+	if l.act, err = recurrentActivation(l.Activation, "tanh"); err != nil {
+		return nil, err
+	}
+	bias, err := initializers.Get(l.BiasInitializer, initializers.Constant{})
+	if err != nil {
+		return nil, err
+	}
+	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, backend.Shape{l.Units})
+	return out, err
+}
+
+// Call runs the sequence.
+func (l *SimpleRNN) Call(ctx *Context, in []backend.Value) backend.Value {
+	var bias backend.Value
+	if l.w.bias != nil {
+		bias = ctx.Weight(l.w.bias)
+	}
+	r := ctx.Weight(l.w.recurrentKernel)
+	step := func(b backend.Builder, xt, h backend.Value, _ []backend.Value) (backend.Value, []backend.Value) {
+		hNew := l.act(b, b.Add(xt, b.MatMul(h, r)))
+		return hNew, []backend.Value{hNew}
+	}
+	return unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 1, step)
+}
+
+// SavedGroups keeps the weights under "cell", as Keras's SimpleRNN does.
+func (l *SimpleRNN) SavedGroups() []SavedGroup { return cellGroups(&l.Base) }
+
+// GetConfig returns Keras's SimpleRNN config.
+func (l *SimpleRNN) GetConfig() (serialization.Config, error) {
+	return recurrentConfig(l.settings(), defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
+}
+
+func init() {
+	mustRegister("SimpleRNN", func(r *serialization.Reader) (Layer, error) {
+		rr := readRecurrent(r)
+		return &SimpleRNN{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
+			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, GoBackwards: rr.goBackwards}, nil
+	})
+}
