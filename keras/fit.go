@@ -7,9 +7,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
+	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
 // FitOptions configure training, like the arguments of Keras's model.fit.
@@ -213,6 +215,9 @@ func (m *Model) prepare(x, y ArraySet, what string) (dataset, error) {
 		if len(a.Shape) != len(want) || !backend.Shape(a.Shape[1:]).Equal(want[1:]) {
 			return dataset{}, fmt.Errorf("input %d of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
 				i, in.Layer().Common().Name, want, backend.Shape(a.Shape), want[1:].WithLeading("samples"))
+		}
+		if err := m.checkInputData(in, a, label); err != nil {
+			return dataset{}, err
 		}
 	}
 	d := dataset{x: xs}
@@ -440,4 +445,20 @@ func (m *Model) PredictOutputs(ctx context.Context, x ArraySet, opts PredictOpti
 		return nil, err
 	}
 	return m.newRun(opts.Callbacks).predict(ctx, d, batch)
+}
+
+// checkInputData lets each layer that reads model input in straight from
+// it check the data (Embedding's token ids), so that bad data is an error
+// naming the layer before any step runs.
+func (m *Model) checkInputData(in *layers.KerasTensor, a Array, label string) error {
+	for _, n := range m.nodes {
+		checker, ok := n.Layer().(layers.InputDataChecker)
+		if !ok || !slices.Contains(n.Inputs(), in) {
+			continue
+		}
+		if err := checker.CheckInputData(a.Data, backend.Shape(a.Shape[1:]).Size()); err != nil {
+			return fmt.Errorf("layer %s: %s: %w", layers.Describe(n.Layer()), label, err)
+		}
+	}
+	return nil
 }

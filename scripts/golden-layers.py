@@ -422,6 +422,15 @@ out = torch_rnn(torch.nn.GRU(3, 2, batch_first=True), x, {"weight_ih_l0": gru_or
 add("GRU/initialState", "GRU", {"units": 2}, [x, h0], [k, rk, b], out[:, -1])
 
 
+# Embedding: token ids (as floats) into rows of the matrix.
+emb = rand(11, 4)
+ids = torch.randint(0, 11, (3, 6)).double()
+add("Embedding/sequences", "Embedding", {"input_dim": 11, "output_dim": 4}, [ids], [emb], F.embedding(ids.long(), emb),
+    extra={"no_grad_inputs": [0]})
+ids1 = torch.tensor([[10.0], [0.0]])
+add("Embedding/single", "Embedding", {"input_dim": 11, "output_dim": 4}, [ids1], [emb], F.embedding(ids1.long(), emb),
+    extra={"no_grad_inputs": [0]})
+
 # BatchNormalization (channels last): inference with moving statistics,
 # and training steps.
 def bn_inference(x, gamma, beta, mm, mv, eps=1e-3):

@@ -25,6 +25,9 @@ type hostOp struct {
 	// diff returns the gradient of each input given the output's gradient;
 	// nil means the op is not differentiable.
 	diff func(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error)
+	// wrt says which inputs diff differentiates (nil: all of them); the
+	// others get nil gradients.
+	wrt []bool
 	// buf is the result tensor, reused from run to run: kernels overwrite
 	// every value. It is safe because a program's outputs are copied out
 	// after each run (program.Run) and nothing else outlives a run.
@@ -120,6 +123,9 @@ func (op *hostOp) SymDiff(G.Nodes, *G.Node, *G.Node) (G.Nodes, error) {
 type diffHostOp struct{ *hostOp }
 
 func (op diffHostOp) DiffWRT(n int) []bool {
+	if op.wrt != nil {
+		return append([]bool(nil), op.wrt...)
+	}
 	out := make([]bool, n)
 	for i := range out {
 		out[i] = true

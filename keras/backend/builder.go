@@ -104,6 +104,13 @@ type Builder interface {
 	Equal(a, b Value) Value
 	// Greater returns 1 where a > b and 0 elsewhere (broadcasting).
 	Greater(a, b Value) Value
+	// Gather takes the rows of table (rows, ...) at indices (any shape,
+	// float holding integers, truncated toward zero), giving
+	// indices.Shape + table.Shape[1:]: Embedding's lookup. It is
+	// differentiable with respect to table (the output's gradient is
+	// added into the rows taken), not indices. An index outside [0, rows)
+	// makes the Run fail; nothing is read outside table.
+	Gather(table, indices Value) Value
 	// OneHot turns class indices (any shape, float) into one-hot vectors
 	// along a new last axis of size depth.
 	OneHot(indices Value, depth int) Value

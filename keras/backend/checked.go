@@ -301,6 +301,18 @@ func (c *checked) OneHot(x Value, depth int) Value {
 	return c.call("OneHot", out, func() (Value, error) { return c.ops.OneHot(x, depth) })
 }
 
+func (c *checked) Gather(table, indices Value) Value {
+	if !c.ok(table, indices) {
+		return failed{shape: shapeOf(indices), dtype: c.ops.DType()}
+	}
+	t := table.Shape()
+	out := append(indices.Shape().Clone(), t[min(1, len(t)):]...)
+	if len(t) == 0 || t[0] == 0 {
+		return c.fail(out, "Gather needs a table with at least one row; got shape %v", t)
+	}
+	return c.call("Gather", out, func() (Value, error) { return c.ops.Gather(table, indices, out) })
+}
+
 func (c *checked) RandomUniform(s Shape) Value {
 	if !c.ok() {
 		return failed{shape: s, dtype: c.ops.DType()}

@@ -88,6 +88,8 @@ type Ops interface {
 	MaxPool2D(x Value, o PoolOptions, out Shape) (Value, error)
 	ArgMax(x Value) (Value, error)
 	OneHot(indices Value, depth int) (Value, error)
+	// Gather gets a table of rank >= 1 and the output shape.
+	Gather(table, indices Value, out Shape) (Value, error)
 	RandomUniform(s Shape) (Value, error)
 	RandomNormal(s Shape) (Value, error)
 	Grad(loss Value, wrt []Value) ([]Value, error)

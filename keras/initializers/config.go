@@ -15,6 +15,7 @@ var kerasClasses = map[string]string{
 	"zeros":          "Zeros",
 	"ones":           "Ones",
 	"orthogonal":     "Orthogonal",
+	"uniform":        "RandomUniform",
 }
 
 // Serialize returns the Keras form of the initializer a name denotes (def
@@ -26,7 +27,7 @@ func Serialize(name, def string) (serialization.Object, error) {
 	}
 	class, ok := kerasClasses[name]
 	if !ok {
-		return serialization.Object{}, fmt.Errorf("initializer %q cannot be saved: use one of glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, zeros, ones", name)
+		return serialization.Object{}, fmt.Errorf("initializer %q cannot be saved: use one of glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, uniform, zeros, ones", name)
 	}
 	cfg := serialization.Config{}
 	if class != "Zeros" && class != "Ones" {
@@ -34,6 +35,9 @@ func Serialize(name, def string) (serialization.Object, error) {
 	}
 	if class == "Orthogonal" {
 		cfg["gain"] = 1.0
+	}
+	if class == "RandomUniform" {
+		cfg["minval"], cfg["maxval"] = -0.05, 0.05
 	}
 	return serialization.NewObject("keras.initializers", class, cfg), nil
 }
@@ -50,11 +54,15 @@ func Deserialize(v any) (string, error) {
 		if class == c || class == name {
 			r := serialization.NewReader("initializer "+class, cfg)
 			r.Ignore("seed")
+			if class == "RandomUniform" {
+				r.Expect("minval", -0.05, "kerasgo reads RandomUniform with Keras's default range only")
+				r.Expect("maxval", 0.05, "kerasgo reads RandomUniform with Keras's default range only")
+			}
 			if class == "Orthogonal" {
 				r.Expect("gain", 1.0, "kerasgo's orthogonal initializer is saved by name only")
 			}
 			return name, r.Finish()
 		}
 	}
-	return "", fmt.Errorf("kerasgo has no %s initializer yet (it has glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, zeros, ones)", class)
+	return "", fmt.Errorf("kerasgo has no %s initializer yet (it has glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, uniform, zeros, ones)", class)
 }

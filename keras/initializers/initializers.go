@@ -38,8 +38,10 @@ func Get(name string, def Initializer) (Initializer, error) {
 		return Constant{Value: 1}, nil
 	case "orthogonal":
 		return Orthogonal{}, nil
+	case "uniform", "random_uniform":
+		return RandomUniform{}, nil
 	}
-	return nil, fmt.Errorf("unknown initializer %q: use glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, zeros or ones", name)
+	return nil, fmt.Errorf("unknown initializer %q: use glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, uniform, zeros or ones", name)
 }
 
 // fans computes Keras's fan_in and fan_out: for a kernel of shape

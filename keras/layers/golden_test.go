@@ -3,6 +3,7 @@ package layers_test
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -24,6 +25,8 @@ type goldenCase struct {
 	Steps          []backendtest.Array  `json:"steps"` // BatchNormalization: batches of successive training steps
 	MovingMean     *backendtest.Array   `json:"moving_mean"`
 	MovingVariance *backendtest.Array   `json:"moving_variance"`
+	// NoGradInputs are inputs holding integers (token ids): no gradient.
+	NoGradInputs []int `json:"no_grad_inputs"`
 }
 
 func loadGolden(t *testing.T) []goldenCase {
@@ -123,7 +126,9 @@ func TestLayersMatchPyTorch(t *testing.T) {
 					w := backendtest.Random(5, -1, 1, c.Output.Shape...)
 					var wrt []int // the inputs and the trainable weights
 					for i := range c.Inputs {
-						wrt = append(wrt, i)
+						if !slices.Contains(c.NoGradInputs, i) {
+							wrt = append(wrt, i)
+						}
 					}
 					for i, wt := range l.Common().Weights() {
 						if wt.Trainable {

@@ -238,3 +238,16 @@ func checkExecutable(t *testing.T, be backend.Backend) {
 		t.Errorf("a Func that panics: error = %v, want one quoting the panic", err)
 	}
 }
+
+// checkGatherOutOfRange: an index outside the table fails the Run with an
+// error (never a read outside the table, never a crash).
+func checkGatherOutOfRange(t *testing.T, be backend.Backend) {
+	for _, bad := range []float64{5, -1, 1e9} {
+		_, err := Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return []backend.Value{b.Gather(v[0], v[1])}, nil
+		}, []Array{Random(1, 0, 1, 5, 2), {Shape: backend.Shape{3}, Data: []float64{0, bad, 1}}})
+		if err == nil {
+			t.Errorf("index %v into 5 rows: no error", bad)
+		}
+	}
+}

@@ -155,6 +155,17 @@ func refSlice(a Array, begin, size []int) Array {
 	return res
 }
 
+// refGather takes rows of table at the (integer) indices.
+func refGather(table, idx Array) Array {
+	width := table.Shape.Size() / table.Shape[0]
+	res := Array{Shape: append(idx.Shape.Clone(), table.Shape[1:]...)}
+	for _, v := range idx.Data {
+		r := int(v)
+		res.Data = append(res.Data, table.Data[r*width:(r+1)*width]...)
+	}
+	return res
+}
+
 // refConcat joins arrays along axis.
 func refConcat(axis int, xs []Array) Array {
 	out := xs[0].Shape.Clone()

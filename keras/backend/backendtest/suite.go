@@ -36,6 +36,7 @@ func Run(t *testing.T, spec string) {
 		}
 	}
 	t.Run("Errors", func(t *testing.T) { checkErrors(t, be) })
+	t.Run("GatherOutOfRange", func(t *testing.T) { checkGatherOutOfRange(t, be) })
 	t.Run("RandomUniform", func(t *testing.T) { checkRandom(t, be) })
 	t.Run("RandomNormal", func(t *testing.T) { checkRandomNormal(t, be) })
 	t.Run("Executable", func(t *testing.T) { checkExecutable(t, be) })
@@ -201,6 +202,14 @@ func cases() []opCase {
 		opCase{name: "Transpose/nhwcToNchw", inputs: []Array{Random(76, -1, 1, 2, 3, 2, 4)}, grad: yes,
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.Transpose(x, 0, 3, 1, 2) }),
 			ref:   func(x []Array) Array { return refTranspose(x[0], []int{0, 3, 1, 2}) }},
+		opCase{name: "Gather/rows", inputs: []Array{Random(80, -1, 1, 5, 3), {Shape: backend.Shape{2, 4}, Data: []float64{0, 4, 2, 2, 1, 0, 3, 4}}},
+			grad:  []bool{true, false},
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Gather(v[0], v[1]) },
+			ref:   func(x []Array) Array { return refGather(x[0], x[1]) }},
+		opCase{name: "Gather/rank3Table", inputs: []Array{Random(81, -1, 1, 4, 2, 3), {Shape: backend.Shape{3}, Data: []float64{3, 3, 0}}},
+			grad:  []bool{true, false},
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Gather(v[0], v[1]) },
+			ref:   func(x []Array) Array { return refGather(x[0], x[1]) }},
 		opCase{name: "Slice/middle", inputs: []Array{Random(77, -1, 1, 3, 4, 5)}, grad: yes,
 			build: one(func(b backend.Builder, x backend.Value) backend.Value {
 				return b.Slice(x, []int{1, 1, 2}, []int{2, 2, 3})

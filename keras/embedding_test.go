@@ -1,0 +1,59 @@
+package keras_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/layers"
+)
+
+// Keras's "Embedding + LSTM" text classifier has Keras's parameter counts:
+// Embedding(10000, 128) 1,280,000, LSTM(64) 49,408, Dense(1) 65;
+// 1,329,473 in all.
+func TestEmbeddingLSTMSummary(t *testing.T) {
+	m, err := keras.NewSequential(layers.Input(200), &layers.Embedding{InputDim: 10000, OutputDim: 128}, &layers.LSTM{Units: 64},
+		&layers.Dense{Units: 1, Activation: "sigmoid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Summary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"embedding (Embedding)", "(None, 200, 128)", "1,280,000", "lstm (LSTM)", "(None, 64)", "49,408", "Total params: 1,329,473 "} {
+		if !strings.Contains(s, want) && !strings.Contains(s, strings.ReplaceAll(want, ",", "")) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if m.CountParams() != 1329473 {
+		t.Errorf("CountParams = %d, Keras gives 1329473", m.CountParams())
+	}
+}
+
+// Token ids outside [0, input_dim), or not integers, are an error naming
+// the layer, the sample and the id before any step runs.
+func TestEmbeddingRejectsBadIds(t *testing.T) {
+	m, err := keras.NewSequential(layers.Input(3), &layers.Embedding{InputDim: 10, OutputDim: 2}, &layers.Flatten{}, &layers.Dense{Units: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse"}); err != nil {
+		t.Fatal(err)
+	}
+	y := keras.Array{Shape: []int{2, 1}, Data: []float32{0, 1}}
+	for _, c := range []struct {
+		bad  float32
+		want string
+	}{{10, "sample 1 holds token id 10 at position 2"}, {-1, "token id -1"}, {2.5, "token id 2.5"}} {
+		x := keras.Array{Shape: []int{2, 3}, Data: []float32{1, 2, 3, 4, 5, c.bad}}
+		_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1})
+		wantErr(t, err, `layer "embedding" (Embedding)`, c.want, "[0, 10) (input_dim)")
+		_, err = m.Predict(context.Background(), x, keras.PredictOptions{})
+		wantErr(t, err, `layer "embedding" (Embedding)`, c.want)
+	}
+	if err := layers.Apply(&layers.Embedding{InputDim: 1 << 25, OutputDim: 2}, layers.Input(3)).Err(); err == nil || !strings.Contains(err.Error(), "exact only below 2^24") {
+		t.Errorf("a vocabulary above 2^24: %v", err)
+	}
+}

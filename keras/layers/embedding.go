@@ -1,0 +1,109 @@
+package layers
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// Embedding turns token ids into dense vectors, like
+// keras.layers.Embedding: an input (batch, ...) of integer ids in [0,
+// InputDim) gives (batch, ..., OutputDim), row id of the embeddings
+// matrix (InputDim, OutputDim) for each id.
+//
+// Ids travel as floats, which hold every integer below 2^24 exactly, so
+// InputDim may be at most 16,777,216. Fit, Evaluate and Predict check ids
+// fed to an Embedding straight from a model input before training
+// (CheckInputData): an id that is not an integer in [0, InputDim) is an
+// error naming the layer, the sample and the id. Inside a step, an id out
+// of range fails the step; nothing is read outside the matrix.
+type Embedding struct {
+	InputDim              int    // vocabulary size, required
+	OutputDim             int    // vector size, required
+	EmbeddingsInitializer string // default "uniform" (U(-0.05, 0.05))
+	Base
+
+	embeddings *Weight
+}
+
+// MaxEmbeddingInputDim is the largest vocabulary whose ids float32 holds
+// exactly.
+const MaxEmbeddingInputDim = 1 << 24
+
+// ClassName returns "Embedding".
+func (*Embedding) ClassName() string { return "Embedding" }
+
+// Build creates the embeddings matrix.
+func (e *Embedding) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if e.InputDim <= 0 || e.OutputDim <= 0 {
+		return nil, fmt.Errorf("input_dim and output_dim must be positive, got %d and %d", e.InputDim, e.OutputDim)
+	}
+	if e.InputDim > MaxEmbeddingInputDim {
+		return nil, fmt.Errorf("input_dim %d is above %d: kerasgo carries token ids as float32, exact only below 2^24", e.InputDim, MaxEmbeddingInputDim)
+	}
+	if len(in) < 1 {
+		return nil, fmt.Errorf("expected an input of shape (batch, ...) of token ids, received %v", in)
+	}
+	init, err := initializers.Get(e.EmbeddingsInitializer, initializers.RandomUniform{})
+	if err != nil {
+		return nil, err
+	}
+	if e.embeddings, err = e.AddWeight("embeddings", backend.Shape{e.InputDim, e.OutputDim}, init); err != nil {
+		return nil, err
+	}
+	return append(in.Clone(), e.OutputDim), nil
+}
+
+// Call looks the ids up.
+func (e *Embedding) Call(ctx *Context, in []backend.Value) backend.Value {
+	return ctx.B.Gather(ctx.Weight(e.embeddings), in[0])
+}
+
+// CheckInputData checks that every id is an integer in [0, InputDim).
+// data holds the samples of the layer's input, row-major; sampleSize is
+// the number of ids per sample.
+func (e *Embedding) CheckInputData(data []float32, sampleSize int) error {
+	for i, v := range data {
+		if v < 0 || int(v) >= e.InputDim || float32(math.Trunc(float64(v))) != v {
+			return fmt.Errorf("sample %d holds token id %v at position %d: ids must be integers in [0, %d) (input_dim); raise InputDim or map unknown tokens to a reserved id",
+				i/max(sampleSize, 1), v, i%max(sampleSize, 1), e.InputDim)
+		}
+	}
+	return nil
+}
+
+// InputDataChecker is implemented by layers that check the data a model
+// input feeds them before a step runs (Embedding's ids).
+type InputDataChecker interface {
+	CheckInputData(data []float32, sampleSize int) error
+}
+
+// GetConfig returns Keras's Embedding config.
+func (e *Embedding) GetConfig() (serialization.Config, error) {
+	init, err := initializers.Serialize(e.EmbeddingsInitializer, "uniform")
+	if err != nil {
+		return nil, err
+	}
+	return serialization.Config{"input_dim": e.InputDim, "output_dim": e.OutputDim, "embeddings_initializer": init,
+		"embeddings_regularizer": nil, "activity_regularizer": nil, "embeddings_constraint": nil, "mask_zero": false}, nil
+}
+
+func init() {
+	mustRegister("Embedding", func(r *serialization.Reader) (Layer, error) {
+		e := &Embedding{InputDim: r.Int("input_dim", 0), OutputDim: r.Int("output_dim", 0),
+			EmbeddingsInitializer: readInitializer(r, "embeddings_initializer")}
+		for _, key := range []string{"embeddings_regularizer", "activity_regularizer", "embeddings_constraint", "lora_rank", "lora_alpha", "input_length"} {
+			r.ExpectNull(key)
+		}
+		r.Expect("mask_zero", false, "masks are not supported by kerasgo yet")
+		r.Expect("sparse", false, "")
+		return e, nil
+	})
+}
