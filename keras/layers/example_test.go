@@ -94,3 +94,22 @@ func ExampleDot() {
 	// (None, 5, 7)
 	// layer Add: inputs must have the same shape: input 0 has (None, 5, 8), input 1 has (None, 7, 8)
 }
+
+// Keras's "Working with RNNs" first model: token ids through an
+// Embedding into an LSTM (the last output) and a Dense classifier; with
+// ReturnSequences an RNN returns every step's output, so RNNs stack.
+// Parameters as Keras counts them: 64,000 + GRU 9,408 (reset_after's two
+// bias rows) + LSTM 3,136 + 170.
+func ExampleLSTM() {
+	ids := layers.Input(20) // 20 token ids per sample
+	x := layers.Apply(&layers.Embedding{InputDim: 1000, OutputDim: 64}, ids)
+	seq := layers.Apply(&layers.GRU{Units: 32, ReturnSequences: true}, x)
+	last := layers.Apply(&layers.LSTM{Units: 16}, seq)
+	out := layers.Apply(&layers.Dense{Units: 10}, last)
+	model := keras.Must(keras.NewModel(ids, out))
+	fmt.Println(x.Shape(), seq.Shape(), last.Shape(), out.Shape())
+	fmt.Println("params:", model.CountParams())
+	// Output:
+	// (None, 20, 64) (None, 20, 32) (None, 16) (None, 10)
+	// params: 76714
+}
