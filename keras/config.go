@@ -3,6 +3,7 @@ package keras
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/losses"
@@ -160,12 +161,15 @@ func (m *Model) functionalLayers() ([]any, error) {
 				"shape": jsonShape(t.Shape()), "dtype": "float32", "keras_history": []any{t.Layer().Common().Name, m.nodeIndex(t), 0},
 			}}
 		}
-		if len(args) > 1 {
+		if _, positional := l.(layers.PositionalInputs); len(args) > 1 && !positional {
 			args = []any{args}
 		}
 		kwargs := map[string]any{}
 		if mode, fixed := n.Training(); fixed {
 			kwargs["training"] = mode
+		}
+		if c, ok := l.(layers.CallKwargs); ok {
+			maps.Copy(kwargs, c.CallKwargs())
 		}
 		obj["inbound_nodes"] = append(obj["inbound_nodes"].([]any), map[string]any{"args": args, "kwargs": kwargs})
 	}
@@ -449,6 +453,8 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 			for k, v := range node.Kwargs {
 				if b, isBool := v.(bool); k == "training" && isBool {
 					mode = &b
+				} else if c, ok := l.(layers.CallKwargs); ok && c.SetCallKwarg(k, v) {
+					continue
 				} else if v != nil {
 					return nil, fmt.Errorf("layer %q (%s): call argument %s=%v is not supported by kerasgo", name, obj.ClassName, k, v)
 				}

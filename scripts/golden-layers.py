@@ -431,6 +431,58 @@ ids1 = torch.tensor([[10.0], [0.0]])
 add("Embedding/single", "Embedding", {"input_dim": 11, "output_dim": 4}, [ids1], [emb], F.embedding(ids1.long(), emb),
     extra={"no_grad_inputs": [0]})
 
+# MultiHeadAttention. Keras's kernels (features, heads, dim) flatten to
+# PyTorch's in_proj/out_proj matrices transposed (heads split the same
+# way); Keras's mask (1 = may attend) is PyTorch's attn_mask negated.
+def keras_mha_weights(d, h, dk, dv, out, dk_in=None, dv_in=None):
+    return [rand(d, h, dk), rand(h, dk), rand(dk_in or d, h, dk), rand(h, dk), rand(dv_in or d, h, dv), rand(h, dv), rand(h, dv, out), rand(out)]
+
+
+def torch_mha(q, v, k, w, h, mask=None):
+    d = q.shape[-1]
+    mha = torch.nn.MultiheadAttention(d, h, batch_first=True)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([w[0].reshape(d, -1).T, w[2].reshape(d, -1).T, w[4].reshape(d, -1).T]))
+        mha.in_proj_bias.copy_(torch.cat([w[1].flatten(), w[3].flatten(), w[5].flatten()]))
+        mha.out_proj.weight.copy_(w[6].reshape(-1, w[6].shape[-1]).T)
+        mha.out_proj.bias.copy_(w[7])
+        attn = None
+        if mask is not None:
+            attn = (mask == 0).repeat_interleave(h, dim=0)
+        out, _ = mha(q, k, v, attn_mask=attn, need_weights=False)
+    return out
+
+
+def einsum_mha(q, v, k, w, h, dk, mask=None):
+    """The same attention written out (any key_dim, value_dim, output)."""
+    qp = torch.einsum("btf,fhd->bhtd", q, w[0]) + w[1].unsqueeze(1)
+    kp = torch.einsum("btf,fhd->bhtd", k, w[2]) + w[3].unsqueeze(1)
+    vp = torch.einsum("btf,fhd->bhtd", v, w[4]) + w[5].unsqueeze(1)
+    scores = (qp / math.sqrt(dk)) @ kp.transpose(-1, -2)
+    if mask is not None:
+        scores = scores.masked_fill(mask.unsqueeze(1) == 0, -math.inf)
+    heads = torch.softmax(scores, -1) @ vp
+    return torch.einsum("bhtd,hdo->bto", heads, w[6]) + w[7]
+
+
+for steps in [7, 1, 50]:
+    x = rand(2, steps, 6)
+    w = keras_mha_weights(6, 2, 3, 3, 6)
+    add("MultiHeadAttention/self/%d" % steps, "MultiHeadAttention", {"num_heads": 2, "key_dim": 3}, [x, x], w, torch_mha(x, x, x, w, 2))
+    causal = torch.tril(torch.ones(steps, steps)).expand(2, steps, steps)
+    add("MultiHeadAttention/causal/%d" % steps, "MultiHeadAttention", {"num_heads": 2, "key_dim": 3}, [x, x], w,
+        torch_mha(x, x, x, w, 2, causal), extra={"call": {"use_causal_mask": True}})
+q, v, k = rand(2, 4, 6), rand(2, 5, 6), rand(2, 5, 6)
+mask = (torch.rand(2, 4, 5) > 0.4).double()
+mask[:, :, 0] = 1  # every query step attends somewhere
+w = keras_mha_weights(6, 3, 2, 2, 6)
+add("MultiHeadAttention/crossKeyMask", "MultiHeadAttention", {"num_heads": 3, "key_dim": 2}, [q, v, k, mask], w,
+    torch_mha(q, v, k, w, 3, mask), extra={"no_grad_inputs": [3]})
+q, v = rand(2, 3, 5), rand(2, 4, 4)
+w = keras_mha_weights(5, 3, 4, 2, 7, dk_in=4, dv_in=4)
+add("MultiHeadAttention/valueDimOutputShape", "MultiHeadAttention", {"num_heads": 3, "key_dim": 4, "value_dim": 2, "output_shape": [7]},
+    [q, v], w, einsum_mha(q, v, v, w, 3, 4))
+
 # BatchNormalization (channels last): inference with moving statistics,
 # and training steps.
 def bn_inference(x, gamma, beta, mm, mv, eps=1e-3):

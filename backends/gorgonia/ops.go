@@ -233,6 +233,27 @@ func (o *graphOps) MatMul(a, b backend.Value) (backend.Value, error) {
 	return wrap(G.Mul(node(a), node(b)))
 }
 
+// BatchMatMul folds the batch axes into one and uses Gorgonia's batched
+// product.
+func (o *graphOps) BatchMatMul(a, b backend.Value, out backend.Shape) (backend.Value, error) {
+	as, bs := a.Shape(), b.Shape()
+	r := len(as)
+	n := as[:r-2].Size()
+	a3, err := reshape(node(a), tensor.Shape{n, as[r-2], as[r-1]})
+	if err != nil {
+		return nil, err
+	}
+	b3, err := reshape(node(b), tensor.Shape{n, bs[r-2], bs[r-1]})
+	if err != nil {
+		return nil, err
+	}
+	y, err := G.BatchedMatMul(a3, b3)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(reshape(y, tensor.Shape(out).Clone()))
+}
+
 func (o *graphOps) Reduce(op backend.ReduceOp, x backend.Value, axes []int) (backend.Value, error) {
 	switch op {
 	case backend.OpSum:

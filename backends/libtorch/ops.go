@@ -268,6 +268,11 @@ func (o *eagerOps) MatMul(a, b backend.Value) (backend.Value, error) {
 	return o.keep(r, err, backend.Shape{a.Shape()[0], b.Shape()[1]})
 }
 
+func (o *eagerOps) BatchMatMul(a, b backend.Value, out backend.Shape) (backend.Value, error) {
+	r, err := o.tv(a).Matmul(o.tv(b), false)
+	return o.keep(r, err, out)
+}
+
 func (o *eagerOps) Reduce(op backend.ReduceOp, x backend.Value, axes []int) (backend.Value, error) {
 	ax := make([]int64, len(axes))
 	for i, a := range axes {

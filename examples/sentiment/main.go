@@ -1,22 +1,23 @@
 // Command sentiment trains a Keras-style text classifier (Embedding +
-// LSTM + Dense) on synthetic "reviews": sequences of token ids in which a
-// few positive and negative words are scattered among neutral ones, and
-// the label says whether the positive words outnumber the negative. The
-// model has to read the whole sequence and count, as a sentiment model
-// does. No download: the data is generated from a seed.
+// LSTM + Dense) on synthetic "reviews" (examples/internal/textdata):
+// sequences of token ids in which a few positive and negative words are
+// scattered among neutral ones, and the label says whether the positive
+// words outnumber the negative. The model has to read the whole sequence
+// and count, as a sentiment model does. No download: the data is
+// generated from a seed.
 //
 //	go run ./examples/sentiment -epochs 5
-//	go run $(make -s libtorch-flags) ./examples/sentiment -backend libtorch
+//	go run $(go run ./cmd/kerasgo libtorch -flags) ./examples/sentiment -backend libtorch
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 
 	_ "github.com/kerasgo/kerasgo/backends/all"
+	"github.com/kerasgo/kerasgo/examples/internal/textdata"
 	"github.com/kerasgo/kerasgo/examples/internal/timing"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
@@ -24,43 +25,11 @@ import (
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
-// The synthetic language: id 0 is padding (unused here), ids 1-10 are
-// positive words, 11-20 negative, the rest neutral.
+// The reviews: token ids below vocab, steps per review (see textdata).
 const (
-	vocab     = 500
-	steps     = 40
-	positives = 10
-	negatives = 10
+	vocab = 500
+	steps = 40
 )
-
-// reviews returns n reviews of `steps` token ids and their labels (1 when
-// positive words outnumber negative ones).
-func reviews(n int, seed uint64) (keras.Array, keras.Array) {
-	rng := rand.New(rand.NewPCG(seed, 3))
-	x := keras.Array{Shape: []int{n, steps}, Data: make([]float32, n*steps)}
-	y := keras.Array{Shape: []int{n, 1}, Data: make([]float32, n)}
-	for i := range n {
-		row := x.Data[i*steps : (i+1)*steps]
-		for t := range row {
-			row[t] = float32(1 + positives + negatives + rng.IntN(vocab-1-positives-negatives))
-		}
-		pos, neg := rng.IntN(5), rng.IntN(5)
-		for pos == neg {
-			neg = rng.IntN(5)
-		}
-		for k, t := range rng.Perm(steps)[:pos+neg] {
-			if k < pos {
-				row[t] = float32(1 + rng.IntN(positives))
-			} else {
-				row[t] = float32(1 + positives + rng.IntN(negatives))
-			}
-		}
-		if pos > neg {
-			y.Data[i] = 1
-		}
-	}
-	return x, y
-}
 
 // newModel is Keras's Embedding + LSTM classifier, smaller.
 func newModel() (*keras.Model, error) {
@@ -84,8 +53,8 @@ type options struct {
 
 // run trains and returns the test accuracy.
 func run(ctx context.Context, o options) (float64, error) {
-	x, y := reviews(o.train, 1)
-	xt, yt := reviews(o.test, 2)
+	x, y := textdata.Reviews(o.train, steps, vocab, 1)
+	xt, yt := textdata.Reviews(o.test, steps, vocab, 2)
 	m, err := newModel()
 	if err != nil {
 		return 0, err

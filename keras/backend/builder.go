@@ -71,6 +71,10 @@ type Builder interface {
 
 	// MatMul multiplies two matrices: (m, k) x (k, n) -> (m, n).
 	MatMul(a, b Value) Value
+	// BatchMatMul multiplies matrices batch by batch: (batch..., m, k) x
+	// (batch..., k, n) -> (batch..., m, n), with the same batch axes
+	// (at least one) on both sides: attention's products.
+	BatchMatMul(a, b Value) Value
 	// Sum adds along the given axes (all axes if none), dropping them.
 	Sum(x Value, axes ...int) Value
 	// Mean averages along the given axes (all axes if none), dropping them.

@@ -131,6 +131,19 @@ func (c *checked) Softmax(x Value) Value    { return c.unary(OpSoftmax, x) }
 func (c *checked) LogSoftmax(x Value) Value { return c.unary(OpLogSoftmax, x) }
 func (c *checked) Erf(x Value) Value        { return c.unary(OpErf, x) }
 
+func (c *checked) BatchMatMul(a, b Value) Value {
+	if !c.ok(a, b) {
+		return failed{shape: shapeOf(a), dtype: c.ops.DType()}
+	}
+	as, bs := a.Shape(), b.Shape()
+	r := len(as)
+	if r < 3 || len(bs) != r || !as[:r-2].Equal(bs[:r-2]) || as[r-1] != bs[r-2] {
+		return c.fail(as, "BatchMatMul needs (batch..., m, k) x (batch..., k, n) with the same batch axes; got %v x %v", as, bs)
+	}
+	out := append(as[:r-1].Clone(), bs[r-1])
+	return c.call("BatchMatMul", out, func() (Value, error) { return c.ops.BatchMatMul(a, b, out) })
+}
+
 func (c *checked) MatMul(a, b Value) Value {
 	if !c.ok(a, b) {
 		return failed{shape: shapeOf(a), dtype: c.ops.DType()}

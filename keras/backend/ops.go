@@ -70,6 +70,9 @@ type Ops interface {
 	// Binary gets operands whose shapes broadcast to out.
 	Binary(op BinaryOp, a, b Value, out Shape) (Value, error)
 	MatMul(a, b Value) (Value, error)
+	// BatchMatMul gets operands of rank >= 3 with equal batch axes and the
+	// output shape.
+	BatchMatMul(a, b Value, out Shape) (Value, error)
 	// Reduce gets normalised, distinct axes (at least one).
 	Reduce(op ReduceOp, x Value, axes []int) (Value, error)
 	Reshape(x Value, s Shape) (Value, error)

@@ -77,6 +77,7 @@ func (o *shapeOps) Unary(_ UnaryOp, x Value) (Value, error)      { return o.val(
 func (o *shapeOps) Binary(_ BinaryOp, _, _ Value, out Shape) (Value, error) {
 	return o.val(out)
 }
+func (o *shapeOps) BatchMatMul(_, _ Value, out Shape) (Value, error) { return o.val(out) }
 func (o *shapeOps) MatMul(a, b Value) (Value, error) {
 	return o.val(Shape{a.Shape()[0], b.Shape()[1]})
 }

@@ -252,3 +252,20 @@ func init() {
 		return &Reshape{TargetShape: r.Ints("target_shape")}, nil
 	})
 }
+
+// CallKwargs is implemented by layers that keep Keras call arguments as
+// settings (MultiHeadAttention's use_causal_mask): a model's config
+// writes CallKwargs into each of the layer's nodes, as Keras records the
+// call, and loading hands each node's keyword argument to SetCallKwarg,
+// which reports whether it knew it.
+type CallKwargs interface {
+	CallKwargs() map[string]any
+	SetCallKwarg(key string, v any) bool
+}
+
+// PositionalInputs is implemented by layers that Keras calls with their
+// inputs as separate arguments (mha(query, value)), not one list
+// (Add([a, b])); a model's config records them that way.
+type PositionalInputs interface {
+	PositionalInputs()
+}

@@ -27,6 +27,9 @@ type goldenCase struct {
 	MovingVariance *backendtest.Array   `json:"moving_variance"`
 	// NoGradInputs are inputs holding integers (token ids): no gradient.
 	NoGradInputs []int `json:"no_grad_inputs"`
+	// Call holds Keras call arguments kerasgo keeps as settings
+	// (layers.CallKwargs).
+	Call map[string]any `json:"call"`
 }
 
 func loadGolden(t *testing.T) []goldenCase {
@@ -51,6 +54,11 @@ func (c goldenCase) build(t *testing.T) layers.Layer {
 	l, err := layers.FromConfig(c.Class, c.Config)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k, v := range c.Call {
+		if ck, ok := l.(layers.CallKwargs); !ok || !ck.SetCallKwarg(k, v) {
+			t.Fatalf("%s does not take the call argument %s=%v", c.Class, k, v)
+		}
 	}
 	ins := make([]*layers.KerasTensor, len(c.Inputs))
 	for i, a := range c.Inputs {

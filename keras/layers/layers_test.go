@@ -242,6 +242,7 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.GroupNormalization{}, []int{4, 6}, []string{"GroupNormalization", "number of groups (32) must divide the number of channels (6)"}},
 		{&layers.GaussianNoise{Stddev: -1}, []int{4}, []string{"GaussianNoise", "stddev must be >= 0"}},
 		{&layers.SeparableConv2D{KernelSize: [2]int{3, 3}}, []int{4, 4, 1}, []string{"SeparableConv2D", "filters and depth_multiplier must be positive"}},
+		{&layers.MultiHeadAttention{NumHeads: 2}, []int{5, 4}, []string{"MultiHeadAttention", "expects query and value"}},
 		{&layers.LSTM{Units: 4}, []int{10}, []string{"LSTM", "(batch, timesteps, features)", "(None, 10)", "Reshape"}},
 		{&layers.GRU{Units: 0}, []int{5, 2}, []string{"GRU", "units must be positive"}},
 		{&layers.SimpleRNN{Units: 2, Dropout: 1}, []int{5, 2}, []string{"SimpleRNN", "dropout and recurrent_dropout must be in [0, 1)"}},
@@ -265,6 +266,20 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 			if !strings.Contains(out.Err().Error(), w) {
 				t.Errorf("error %q does not mention %q", out.Err(), w)
 			}
+		}
+	}
+	// Attention inputs: ranks, key/value steps and the mask's shape.
+	mha := func() *layers.MultiHeadAttention { return &layers.MultiHeadAttention{NumHeads: 2, KeyDim: 3} }
+	for _, c := range []struct {
+		in   []*layers.KerasTensor
+		want string
+	}{
+		{[]*layers.KerasTensor{layers.Input(4), layers.Input(4)}, "query must be (batch, steps, features), received (None, 4)"},
+		{[]*layers.KerasTensor{layers.Input(5, 4), layers.Input(6, 4), layers.Input(7, 4)}, "key and value must have the same steps"},
+		{[]*layers.KerasTensor{layers.Input(5, 4), layers.Input(6, 4), layers.Input(6, 4), layers.Input(6, 5)}, "attention mask has shape (None, 6, 5), expected (batch, 5, 6)"},
+	} {
+		if err := layers.Apply(mha(), c.in...).Err(); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "MultiHeadAttention") {
+			t.Errorf("MultiHeadAttention: %v, want %q", err, c.want)
 		}
 	}
 	// Initial states must match the layer's state count and width.

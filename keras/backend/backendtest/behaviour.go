@@ -17,6 +17,8 @@ func checkErrors(t *testing.T, be backend.Backend) {
 	}{
 		{"MatMul", "MatMul needs (m, k) x (k, n)", []Array{Random(1, 0, 1, 2, 3), Random(2, 0, 1, 2, 3)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.MatMul(v[0], v[1]) }},
+		{"BatchMatMul", "BatchMatMul needs (batch..., m, k) x (batch..., k, n)", []Array{Random(1, 0, 1, 2, 2, 3), Random(2, 0, 1, 3, 3, 2)},
+			func(b backend.Builder, v []backend.Value) backend.Value { return b.BatchMatMul(v[0], v[1]) }},
 		{"Add", "cannot be broadcast", []Array{Random(1, 0, 1, 2, 3), Random(2, 0, 1, 4)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Add(v[0], v[1]) }},
 		{"Reshape", "cannot reshape (2, 3)", []Array{Random(1, 0, 1, 2, 3)},

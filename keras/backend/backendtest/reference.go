@@ -155,6 +155,20 @@ func refSlice(a Array, begin, size []int) Array {
 	return res
 }
 
+// refBatchMatMul multiplies the matrices of a and b batch by batch.
+func refBatchMatMul(a, b Array) Array {
+	r := len(a.Shape)
+	m, k, n := a.Shape[r-2], a.Shape[r-1], b.Shape[r-1]
+	batches := a.Shape[:r-2].Size()
+	res := Array{Shape: append(a.Shape[:r-1].Clone(), n)}
+	for i := range batches {
+		am := Array{Shape: backend.Shape{m, k}, Data: a.Data[i*m*k : (i+1)*m*k]}
+		bm := Array{Shape: backend.Shape{k, n}, Data: b.Data[i*k*n : (i+1)*k*n]}
+		res.Data = append(res.Data, refMatMul(am, bm).Data...)
+	}
+	return res
+}
+
 // refGather takes rows of table at the (integer) indices.
 func refGather(table, idx Array) Array {
 	width := table.Shape.Size() / table.Shape[0]

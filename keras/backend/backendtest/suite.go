@@ -136,6 +136,12 @@ func cases() []opCase {
 		}
 	}
 	cs = append(cs,
+		opCase{name: "BatchMatMul/rank3", inputs: []Array{Random(62, -1, 1, 2, 3, 4), Random(63, -1, 1, 2, 4, 5)}, grad: yes2,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.BatchMatMul(v[0], v[1]) },
+			ref:   func(x []Array) Array { return refBatchMatMul(x[0], x[1]) }},
+		opCase{name: "BatchMatMul/rank4", inputs: []Array{Random(64, -1, 1, 2, 3, 1, 4), Random(65, -1, 1, 2, 3, 4, 2)}, grad: yes2,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.BatchMatMul(v[0], v[1]) },
+			ref:   func(x []Array) Array { return refBatchMatMul(x[0], x[1]) }},
 		opCase{name: "MatMul", inputs: []Array{Random(60, -1, 1, 3, 5), Random(61, -1, 1, 5, 2)}, grad: yes2,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.MatMul(v[0], v[1]) },
 			ref:   func(x []Array) Array { return refMatMul(x[0], x[1]) }},

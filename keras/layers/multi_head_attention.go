@@ -1,0 +1,277 @@
+package layers
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// MultiHeadAttention is Keras's multi-head attention layer
+// (keras.layers.MultiHeadAttention, "Attention is all you need"): the
+// query, key and value are projected to NumHeads heads, each head
+// attends with scaled dot products, and the heads' outputs are projected
+// back to the query's width (or OutputShape).
+//
+// Apply it to query and value, and optionally key (value is the key if
+// absent) and an attention mask (batch, query steps, value steps) of
+// ones where a query step may attend to a value step:
+//
+//	layers.Apply(mha, x, x)             // self-attention
+//	layers.Apply(mha, q, v, k, mask)    // cross-attention with a mask
+//
+// UseCausalMask is Keras's use_causal_mask call argument as a setting:
+// step i attends to steps up to i only. Inputs are (batch, steps,
+// features); attention over several axes (attention_axes) is not
+// supported. The weights have Keras's shapes: query, key and value
+// kernels (features, heads, key_dim or value_dim) with biases (heads,
+// dim), the output kernel (heads, value_dim, output) and bias (output).
+type MultiHeadAttention struct {
+	NumHeads          int     // required
+	KeyDim            int     // size of each head for query and key, required
+	ValueDim          int     // size of each head for value; default KeyDim
+	Dropout           float64 // dropout on the attention probabilities in training
+	NoBias            bool
+	OutputShape       int    // width of the output; default the query's
+	UseCausalMask     bool   // Keras's use_causal_mask
+	KernelInitializer string // default "glorot_uniform"
+	BiasInitializer   string // default "zeros"
+	Base
+
+	query, key, value, output denseWeights
+}
+
+// denseWeights are one EinsumDense sub-layer's kernel and bias.
+type denseWeights struct{ kernel, bias *Weight }
+
+// ClassName returns "MultiHeadAttention".
+func (*MultiHeadAttention) ClassName() string { return "MultiHeadAttention" }
+
+func (l *MultiHeadAttention) valueDim() int {
+	if l.ValueDim == 0 {
+		return l.KeyDim
+	}
+	return l.ValueDim
+}
+
+// Build checks the inputs and creates the four projections.
+func (l *MultiHeadAttention) Build(inputs []backend.Shape) (backend.Shape, error) {
+	if len(inputs) < 2 || len(inputs) > 4 {
+		return nil, fmt.Errorf("expects query and value, optionally key and an attention mask; received %d inputs", len(inputs))
+	}
+	if l.NumHeads <= 0 || l.KeyDim <= 0 || l.ValueDim < 0 || l.OutputShape < 0 {
+		return nil, fmt.Errorf("num_heads and key_dim must be positive, got %d and %d", l.NumHeads, l.KeyDim)
+	}
+	if l.Dropout < 0 || l.Dropout >= 1 {
+		return nil, fmt.Errorf("dropout must be in [0, 1), got %g", l.Dropout)
+	}
+	q, v := inputs[0], inputs[1]
+	k := v
+	if len(inputs) > 2 {
+		k = inputs[2]
+	}
+	for i, s := range []backend.Shape{q, v, k} {
+		if len(s) != 3 || s[1] <= 0 || s[2] <= 0 {
+			return nil, fmt.Errorf("%s must be (batch, steps, features), received %v (attention over several axes is not supported)", []string{"query", "value", "key"}[i], s)
+		}
+	}
+	if k[1] != v[1] {
+		return nil, fmt.Errorf("key and value must have the same steps; received key %v and value %v", k, v)
+	}
+	if len(inputs) == 4 {
+		if m := inputs[3]; len(m) != 3 || m[1] != q[1] || m[2] != v[1] {
+			return nil, fmt.Errorf("attention mask has shape %v, expected (batch, %d, %d): (batch, query steps, value steps)", m, q[1], v[1])
+		}
+	}
+	out := l.OutputShape
+	if out == 0 {
+		out = q[2]
+	}
+	h, dk, dv := l.NumHeads, l.KeyDim, l.valueDim()
+	var err error
+	add := func(name string, kernel, bias backend.Shape) (denseWeights, error) {
+		var w denseWeights
+		kinit, err := initializers.Get(l.KernelInitializer, initializers.GlorotUniform{})
+		if err != nil {
+			return w, err
+		}
+		if w.kernel, err = l.AddWeight(name+"/kernel", kernel, kinit); err != nil || l.NoBias {
+			return w, err
+		}
+		binit, err := initializers.Get(l.BiasInitializer, initializers.Constant{})
+		if err != nil {
+			return w, err
+		}
+		w.bias, err = l.AddWeight(name+"/bias", bias, binit)
+		return w, err
+	}
+	if l.query, err = add("query", backend.Shape{q[2], h, dk}, backend.Shape{h, dk}); err != nil {
+		return nil, err
+	}
+	if l.key, err = add("key", backend.Shape{k[2], h, dk}, backend.Shape{h, dk}); err != nil {
+		return nil, err
+	}
+	if l.value, err = add("value", backend.Shape{v[2], h, dv}, backend.Shape{h, dv}); err != nil {
+		return nil, err
+	}
+	if l.output, err = add("attention_output", backend.Shape{h, dv, out}, backend.Shape{out}); err != nil {
+		return nil, err
+	}
+	return backend.Shape{q[0], q[1], out}, nil
+}
+
+// project computes x (batch, steps, features) times a (features, heads,
+// dim) kernel plus bias, as (batch, heads, steps, dim).
+func project(ctx *Context, x backend.Value, w denseWeights) backend.Value {
+	b := ctx.B
+	s, ks := x.Shape(), w.kernel.Shape
+	y := b.MatMul(b.Reshape(x, backend.Shape{s[0] * s[1], s[2]}), b.Reshape(ctx.Weight(w.kernel), backend.Shape{ks[0], ks[1] * ks[2]}))
+	if w.bias != nil {
+		y = b.Add(y, b.Reshape(ctx.Weight(w.bias), backend.Shape{ks[1] * ks[2]}))
+	}
+	return b.Transpose(b.Reshape(y, backend.Shape{s[0], s[1], ks[1], ks[2]}), 0, 2, 1, 3)
+}
+
+// largeNegative is what Keras's Softmax adds where the mask is 0 (float32).
+const largeNegative = -1e9
+
+// Call attends.
+func (l *MultiHeadAttention) Call(ctx *Context, in []backend.Value) backend.Value {
+	b := ctx.B
+	query, value := in[0], in[1]
+	key := value
+	if len(in) > 2 {
+		key = in[2]
+	}
+	q := b.Mul(project(ctx, query, l.query), b.Scalar(1/math.Sqrt(float64(l.KeyDim)))) // (B, H, Tq, dk)
+	k := project(ctx, key, l.key)                                                      // (B, H, Tk, dk)
+	v := project(ctx, value, l.value)                                                  // (B, H, Tk, dv)
+	scores := b.BatchMatMul(q, b.Transpose(k, 0, 1, 3, 2))                             // (B, H, Tq, Tk)
+	qs, vs := query.Shape(), value.Shape()
+	var mask backend.Value
+	if len(in) == 4 {
+		mask = b.Reshape(in[3], backend.Shape{qs[0], 1, qs[1], vs[1]})
+	}
+	if l.UseCausalMask {
+		causal := b.Constant(causalMask(qs[1], vs[1]), backend.Shape{1, 1, qs[1], vs[1]})
+		if mask == nil {
+			mask = causal
+		} else {
+			mask = b.Mul(mask, causal)
+		}
+	}
+	if mask != nil {
+		scores = b.Add(scores, b.Mul(b.Sub(b.Scalar(1), mask), b.Scalar(largeNegative)))
+	}
+	probs := b.Softmax(scores)
+	if ctx.Training && l.Dropout > 0 {
+		probs = b.Mul(probs, dropoutMask(b, probs.Shape(), l.Dropout))
+	}
+	heads := b.Transpose(b.BatchMatMul(probs, v), 0, 2, 1, 3) // (B, Tq, H, dv)
+	h, dv := l.NumHeads, l.valueDim()
+	ks := l.output.kernel.Shape
+	y := b.MatMul(b.Reshape(heads, backend.Shape{qs[0] * qs[1], h * dv}), b.Reshape(ctx.Weight(l.output.kernel), backend.Shape{h * dv, ks[2]}))
+	if l.output.bias != nil {
+		y = b.Add(y, ctx.Weight(l.output.bias))
+	}
+	return b.Reshape(y, backend.Shape{qs[0], qs[1], ks[2]})
+}
+
+// CallKwargs gives Keras's use_causal_mask call argument when set.
+func (l *MultiHeadAttention) CallKwargs() map[string]any {
+	if l.UseCausalMask {
+		return map[string]any{"use_causal_mask": true}
+	}
+	return nil
+}
+
+// SetCallKwarg reads use_causal_mask (and accepts Keras's default
+// return_attention_scores=False).
+func (l *MultiHeadAttention) SetCallKwarg(key string, v any) bool {
+	b, isBool := v.(bool)
+	switch {
+	case key == "use_causal_mask" && isBool:
+		l.UseCausalMask = b
+		return true
+	case key == "return_attention_scores" && isBool && !b:
+		return true
+	}
+	return false
+}
+
+// PositionalInputs: Keras calls mha(query, value, key, attention_mask).
+func (*MultiHeadAttention) PositionalInputs() {}
+
+// causalMask is Keras's lower-triangular mask: query step i may attend to
+// value steps 0..i.
+func causalMask(tq, tk int) []float64 {
+	m := make([]float64, tq*tk)
+	for i := range tq {
+		for j := 0; j <= i && j < tk; j++ {
+			m[i*tk+j] = 1
+		}
+	}
+	return m
+}
+
+// SavedGroups keeps each projection's kernel and bias under its Keras
+// sub-layer.
+func (l *MultiHeadAttention) SavedGroups() []SavedGroup {
+	var out []SavedGroup
+	for _, g := range []struct {
+		path string
+		w    denseWeights
+	}{{"query_dense", l.query}, {"key_dense", l.key}, {"value_dense", l.value}, {"output_dense", l.output}} {
+		ws := []*Weight{g.w.kernel}
+		if g.w.bias != nil {
+			ws = append(ws, g.w.bias)
+		}
+		out = append(out, SavedGroup{Path: g.path, Weights: ws})
+	}
+	return out
+}
+
+// GetConfig returns Keras's MultiHeadAttention config.
+func (l *MultiHeadAttention) GetConfig() (serialization.Config, error) {
+	k, err := initializers.Serialize(l.KernelInitializer, "glorot_uniform")
+	if err != nil {
+		return nil, err
+	}
+	bi, err := initializers.Serialize(l.BiasInitializer, "zeros")
+	if err != nil {
+		return nil, err
+	}
+	var outShape any
+	if l.OutputShape > 0 {
+		outShape = []int{l.OutputShape}
+	}
+	cfg := serialization.Config{"num_heads": l.NumHeads, "key_dim": l.KeyDim, "value_dim": l.valueDim(), "dropout": l.Dropout,
+		"use_bias": !l.NoBias, "output_shape": outShape, "attention_axes": nil, "kernel_initializer": k, "bias_initializer": bi, "seed": nil}
+	for _, key := range []string{"kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint"} {
+		cfg[key] = nil
+	}
+	return cfg, nil
+}
+
+func init() {
+	mustRegister("MultiHeadAttention", func(r *serialization.Reader) (Layer, error) {
+		l := &MultiHeadAttention{NumHeads: r.Int("num_heads", 0), KeyDim: r.Int("key_dim", 0), Dropout: r.Float("dropout", 0),
+			NoBias: !r.Bool("use_bias", true), KernelInitializer: readInitializer(r, "kernel_initializer"),
+			BiasInitializer: readInitializer(r, "bias_initializer")}
+		l.ValueDim = r.Int("value_dim", l.KeyDim)
+		if v, ok := r.Value("output_shape"); ok && v != nil {
+			l.OutputShape = readOne(r, "output_shape", 0)
+		}
+		// Keras writes the axes it resolved at build: (1,) for sequences.
+		if v, ok := r.Value("attention_axes"); ok && v != nil && fmt.Sprint(v) != "[1]" {
+			r.Fail("attention_axes", "%v is not supported by kerasgo (only attention over the steps axis, 1)", v)
+		}
+		r.Ignore("seed", "flash_attention")
+		for _, key := range []string{"kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint"} {
+			r.ExpectNull(key)
+		}
+		return l, nil
+	})
+}
