@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kerasgo/kerasgo/examples/transformer"
 	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
 )
@@ -29,9 +30,41 @@ func Data(n int, seed uint64) (keras.Array, keras.Array) {
 	return keras.Array{Shape: []int{n, 28, 28, 1}, Data: x}, keras.Array{Shape: []int{n}, Data: y}
 }
 
-// Compiled returns the named model compiled as the demo compiles it.
+// TokenData returns n random sequences of Keras's transformer example
+// (200 token ids below 20,000) and binary labels.
+func TokenData(n int, seed uint64) (keras.Array, keras.Array) {
+	c := transformer.KerasExample
+	r := rand.New(rand.NewPCG(seed, 1))
+	x := make([]float32, n*c.MaxLen)
+	for i := range x {
+		x[i] = float32(r.IntN(c.VocabSize))
+	}
+	y := make([]float32, n)
+	for i := range y {
+		y[i] = float32(r.IntN(c.Classes))
+	}
+	return keras.Array{Shape: []int{n, c.MaxLen}, Data: x}, keras.Array{Shape: []int{n}, Data: y}
+}
+
+// dataFor returns the random data the named model trains on.
+func dataFor(model string, n int, seed uint64) (keras.Array, keras.Array) {
+	if model == "transformer" {
+		return TokenData(n, seed)
+	}
+	return Data(n, seed)
+}
+
+// Compiled returns the named model compiled as the demo compiles it:
+// "mlp", "cnn", "resnet" (internal/models) or "transformer" (Keras's
+// text classification example, examples/transformer).
 func Compiled(model, engine string) (*keras.Model, error) {
-	m, err := models.New(model)
+	var m *keras.Model
+	var err error
+	if model == "transformer" {
+		m, err = transformer.NewClassifier(transformer.KerasExample)
+	} else {
+		m, err = models.New(model)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -59,8 +92,8 @@ func StepTime(ctx context.Context, model, engine string, batch, warmup, steps in
 	if err != nil {
 		return Result{}, err
 	}
-	x, y := Data(batch*steps, 1)
-	wx, wy := Data(batch*warmup, 2)
+	x, y := dataFor(model, batch*steps, 1)
+	wx, wy := dataFor(model, batch*warmup, 2)
 	start := time.Now()
 	if _, err := m.Fit(ctx, wx, wy, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: batch, NoShuffle: true}); err != nil {
 		return Result{}, err

@@ -1,5 +1,6 @@
-"""PyTorch reference for kerasgo's benchmarks: the demo's MLP and CNN,
-trained with Adam (Keras's defaults) on random data, one line of results.
+"""PyTorch reference for kerasgo's benchmarks: the demo's MLP and CNN, and
+Keras's "Text classification with Transformer" model, trained with Adam
+(Keras's defaults) on random data, one line of results.
 
 Run with the PyTorch that Debian packages (python3-torch, /usr/bin/python3):
     /usr/bin/python3 bench/torch_step.py --model cnn --threads 2
@@ -12,7 +13,48 @@ import torch
 import torch.nn as nn
 
 
+class KerasMHA(nn.Module):
+    """Keras's MultiHeadAttention: key_dim per head (not embed/heads as
+    nn.MultiheadAttention), projections with biases."""
+
+    def __init__(self, d, heads, key_dim):
+        super().__init__()
+        self.h, self.dk = heads, key_dim
+        self.q, self.k, self.v = (nn.Linear(d, heads * key_dim) for _ in range(3))
+        self.o = nn.Linear(heads * key_dim, d)
+
+    def forward(self, x):
+        b, t, _ = x.shape
+        split = lambda y: y.view(b, t, self.h, self.dk).transpose(1, 2)
+        q, k, v = split(self.q(x)) * self.dk ** -0.5, split(self.k(x)), split(self.v(x))
+        att = torch.softmax(q @ k.transpose(-1, -2), dim=-1)
+        return self.o((att @ v).transpose(1, 2).reshape(b, t, self.h * self.dk))
+
+
+class TransformerClassifier(nn.Module):
+    """Keras's example: token + position embeddings, one transformer block
+    (attention, dropout, residual, LayerNorm eps 1e-6, feed-forward),
+    average over steps, Dropout, Dense(20, relu), Dropout, Dense(2)."""
+
+    def __init__(self, maxlen=200, vocab=20000, d=32, heads=2, ff=32, classes=2):
+        super().__init__()
+        self.tok, self.pos = nn.Embedding(vocab, d), nn.Embedding(maxlen, d)
+        self.att = KerasMHA(d, heads, d)
+        self.ffn = nn.Sequential(nn.Linear(d, ff), nn.ReLU(), nn.Linear(ff, d))
+        self.ln1, self.ln2 = nn.LayerNorm(d, eps=1e-6), nn.LayerNorm(d, eps=1e-6)
+        self.drop1, self.drop2 = nn.Dropout(0.1), nn.Dropout(0.1)
+        self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(d, 20), nn.ReLU(), nn.Dropout(0.1), nn.Linear(20, classes))
+
+    def forward(self, x):
+        h = self.tok(x) + self.pos.weight
+        h = self.ln1(h + self.drop1(self.att(h)))
+        h = self.ln2(h + self.drop2(self.ffn(h)))
+        return self.head(h.mean(1))
+
+
 def build(name):
+    if name == "transformer":
+        return TransformerClassifier()
     if name == "mlp":
         return nn.Sequential(
             nn.Flatten(),
@@ -45,8 +87,12 @@ def main():
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
     loss_fn = nn.CrossEntropyLoss()
     n = a.batch * (a.warmup + a.steps)
-    x = torch.rand(n, 1, 28, 28, device=dev)
-    y = torch.randint(0, 10, (n,), device=dev)
+    if a.model == "transformer":
+        x = torch.randint(0, 20000, (n, 200), device=dev)
+        y = torch.randint(0, 2, (n,), device=dev)
+    else:
+        x = torch.rand(n, 1, 28, 28, device=dev)
+        y = torch.randint(0, 10, (n,), device=dev)
     model.train()
 
     def step(i):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,6 +51,7 @@ func TestRecurrentLayersLearn(t *testing.T) {
 			{"LSTM", func() layers.Layer { return &layers.LSTM{Units: 8, Dropout: 0.1, RecurrentDropout: 0.1} }},
 			{"GRU", func() layers.Layer { return &layers.GRU{Units: 8, Dropout: 0.1} }},
 			{"SimpleRNN", func() layers.Layer { return &layers.SimpleRNN{Units: 8, GoBackwards: true} }},
+			{"Bidirectional", func() layers.Layer { return &layers.Bidirectional{Layer: &layers.GRU{Units: 6}, MergeMode: "sum"} }},
 		} {
 			t.Run(spec+"/"+c.name, func(t *testing.T) {
 				m, err := keras.NewSequential(layers.Input(10, 1), c.layer(), &layers.Dense{Units: 1, Activation: "sigmoid"})
@@ -126,5 +128,58 @@ func TestRecurrentCrossEngine(t *testing.T) {
 				t.Fatalf("epoch %d loss: %s %v, %s %v", e+1, engines[0], losses[0][e], engines[i], losses[i][e])
 			}
 		}
+	}
+}
+
+// Bidirectional(GRU(32)) over 8 features has Keras's 8,064 parameters
+// (two GRUs of 3*32*(8+32) + 2*3*32), saves its directions where Keras
+// does (layers/bidirectional/forward_layer/cell/vars) and loads back to
+// the same predictions.
+func TestBidirectionalSummaryAndSave(t *testing.T) {
+	m, err := keras.NewSequential(layers.Input(10, 8), &layers.Bidirectional{Layer: &layers.GRU{Units: 32}}, &layers.Dense{Units: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Summary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"bidirectional (Bidirectiona", "(None, 64)", "8,064", "Total params: 8,129 "} {
+		if !strings.Contains(s, want) && !strings.Contains(s, strings.ReplaceAll(want, ",", "")) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "bi.keras")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	tree := strings.Join(h5Tree(t, unzip(t, path)["model.weights.h5"]), " ")
+	for _, want := range []string{"layers/bidirectional/forward_layer/cell/vars/0", "layers/bidirectional/backward_layer/cell/vars/2"} {
+		if !strings.Contains(tree, want) {
+			t.Errorf("the weights file lacks %s: %s", want, tree)
+		}
+	}
+	loaded, err := keras.LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := signOfSum(4, 10, 3)
+	x8 := keras.Array{Shape: []int{4, 10, 8}, Data: make([]float32, 4*10*8)}
+	for i := range x8.Data {
+		x8.Data[i] = x.Data[i/8] * float32(i%8+1) / 8
+	}
+	a, err := m.Predict(context.Background(), x8, keras.PredictOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := loaded.Predict(context.Background(), x8, keras.PredictOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxDiff(a.Data, b.Data); d != 0 {
+		t.Errorf("predictions differ by %g after loading", d)
 	}
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make bench: time per training step and peak RSS for the demo MLP and CNN
-# (batch 128) on kerasgo's engines and, in the same run, on PyTorch (Debian's
+# (batch 128) and Keras's transformer text classifier (batch 32, 200
+# tokens) on kerasgo's engines and, in the same run, on PyTorch (Debian's
 # python3-torch) with as many threads as Go uses; prints the ratios.
 #
-#   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-repeat N]
+#   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-steps-transformer N] [-models "mlp cnn transformer"] [-repeat N]
 #
 # With -repeat N every row runs N times, interleaved (all rows once, then
 # again), and the ratios use each row's median: timings on a shared machine
@@ -16,11 +17,15 @@ cd "$(dirname "$0")/.."
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 steps_mlp=30
 steps_cnn=8
+steps_transformer=10
+models="mlp cnn transformer"
 repeat=1
 while [ $# -gt 0 ]; do
   case "$1" in
     -steps-mlp) steps_mlp=$2; shift 2 ;;
     -steps-cnn) steps_cnn=$2; shift 2 ;;
+    -steps-transformer) steps_transformer=$2; shift 2 ;;
+    -models) models=$2; shift 2 ;;
     -repeat) repeat=$2; shift 2 ;;
     *) echo "bench: unknown flag $1" >&2; exit 2 ;;
   esac
@@ -55,18 +60,23 @@ fi
 run() { echo "$1" >&2; "${@:2}" | tee -a "$out"; }
 for round in $(seq "$repeat"); do
 [ "$repeat" -gt 1 ] && echo "# round $round of $repeat" >&2
-for model in mlp cnn; do
-  steps=$steps_mlp; [ "$model" = cnn ] && steps=$steps_cnn
-  run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -steps "$steps" -label kerasgo-gorgonia
+for model in $models; do
+  steps=$steps_mlp batch=128
+  [ "$model" = cnn ] && steps=$steps_cnn
+  [ "$model" = transformer ] && steps=$steps_transformer batch=32
+  run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -steps "$steps" -batch "$batch" -label kerasgo-gorgonia
   if [ -n "$openblas" ]; then
-    run "kerasgo gorgonia+openblas $model..." "$openblas" -model "$model" -backend gorgonia -steps "$steps" -label kerasgo-gorgonia+openblas
+    run "kerasgo gorgonia+openblas $model..." "$openblas" -model "$model" -backend gorgonia -steps "$steps" -batch "$batch" -label kerasgo-gorgonia+openblas
   fi
   if [ -n "$libtorch" ]; then
-    run "kerasgo libtorch $model..." "$out.stepbench-libtorch" -model "$model" -backend libtorch -steps "$steps" -label kerasgo-libtorch
-    run "gotch raw $model..." "$out.gotchraw" -model "$model" -steps "$steps"
+    run "kerasgo libtorch $model..." "$out.stepbench-libtorch" -model "$model" -backend libtorch -steps "$steps" -batch "$batch" -label kerasgo-libtorch
+    # gotch raw has the MLP and CNN only.
+    if [ "$model" != transformer ]; then
+      run "gotch raw $model..." "$out.gotchraw" -model "$model" -steps "$steps"
+    fi
   fi
   if "$py" -c 'import torch' 2>/dev/null; then
-    run "pytorch $model..." "$py" bench/torch_step.py --model "$model" --threads "$threads" --steps "$steps"
+    run "pytorch $model..." "$py" bench/torch_step.py --model "$model" --threads "$threads" --steps "$steps" --batch "$batch"
   else
     echo "# PyTorch not found for $py: install python3-torch to compare" >&2
   fi
@@ -95,9 +105,9 @@ awk '
       if (impl[i] == "gotch-raw") { raw[mdl[i]] = m[i]; rrss[mdl[i]] = r[i] }
     }
     for (i = 1; i <= n; i++) if (impl[i] !~ /^pytorch/ && pt[mdl[i]] > 0)
-      printf "%-26s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
+      printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
         impl[i], mdl[i], m[i], pt[mdl[i]], m[i] / pt[mdl[i]], r[i], prss[mdl[i]], r[i] / prss[mdl[i]]
     for (i = 1; i <= n; i++) if (impl[i] == "kerasgo-libtorch" && raw[mdl[i]] > 0) {
       if (!hdr++) print "\n# kerasgo on libtorch / raw gotch (lower is better)"
-      printf "%-26s %-4s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
+      printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
         impl[i], mdl[i], m[i], raw[mdl[i]], m[i] / raw[mdl[i]], r[i], rrss[mdl[i]], r[i] / rrss[mdl[i]] } }' "$out"

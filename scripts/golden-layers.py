@@ -422,6 +422,38 @@ out = torch_rnn(torch.nn.GRU(3, 2, batch_first=True), x, {"weight_ih_l0": gru_or
 add("GRU/initialState", "GRU", {"units": 2}, [x, h0], [k, rk, b], out[:, -1])
 
 
+# Bidirectional against PyTorch's bidirectional RNNs: the reverse
+# direction's weights are the backward layer's; Keras's last output of the
+# backward layer is PyTorch's reverse output at step 0.
+def bidirectional(cls, u, f, x, seqs, merge):
+    gates = {"SimpleRNN": 1, "LSTM": 4, "GRU": 3}[cls]
+    mod = {"SimpleRNN": torch.nn.RNN, "LSTM": torch.nn.LSTM, "GRU": torch.nn.GRU}[cls](f, u, batch_first=True, bidirectional=True)
+    weights, named = [], {}
+    for suffix in ["", "_reverse"]:
+        k, rk = rand(f, gates * u), rand(u, gates * u)
+        b = rand(2, 3 * u) if cls == "GRU" else rand(gates * u)
+        weights += [k, rk, b]
+        if cls == "GRU":
+            named.update({"weight_ih_l0" + suffix: gru_order(k, u).T, "weight_hh_l0" + suffix: gru_order(rk, u).T,
+                          "bias_ih_l0" + suffix: gru_order(b[0], u), "bias_hh_l0" + suffix: gru_order(b[1], u)})
+        else:
+            named.update({"weight_ih_l0" + suffix: k.T, "weight_hh_l0" + suffix: rk.T, "bias_ih_l0" + suffix: b,
+                          "bias_hh_l0" + suffix: torch.zeros(gates * u)})
+    out = torch_rnn(mod, x, named, False, None)
+    fwd, bwd = out[..., :u], out[..., u:]
+    if not seqs:
+        fwd, bwd = fwd[:, -1], bwd[:, 0]
+    merged = {"concat": lambda: torch.cat([fwd, bwd], -1), "sum": lambda: fwd + bwd, "mul": lambda: fwd * bwd, "ave": lambda: (fwd + bwd) / 2}[merge]()
+    return weights, merged
+
+
+for cls, u, seqs, merge, steps in [("LSTM", 3, True, "concat", 6), ("GRU", 4, False, "concat", 7), ("SimpleRNN", 3, True, "sum", 5),
+                                   ("GRU", 2, True, "ave", 1), ("LSTM", 2, False, "mul", 50)]:
+    x = rand(2, steps, 3, lo=-2, hi=2)
+    weights, out = bidirectional(cls, u, 3, x, seqs, merge)
+    inner = {"module": "keras.layers", "class_name": cls, "config": {"name": "forward_" + cls.lower(), "units": u, "return_sequences": seqs}}
+    add("Bidirectional/%s/%s/%d" % (cls, merge, steps), "Bidirectional", {"layer": inner, "merge_mode": merge}, [x], weights, out)
+
 # Embedding: token ids (as floats) into rows of the matrix.
 emb = rand(11, 4)
 ids = torch.randint(0, 11, (3, 6)).double()
