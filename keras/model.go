@@ -411,19 +411,29 @@ func (m *Model) forwardWithUpdates(b backend.Builder, weights []backend.Value, x
 // call runs the layers from the inputs xs in ctx and returns the outputs.
 func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 	vals := make(map[*layers.KerasTensor]backend.Value, len(m.nodes)+len(xs))
+	masks := map[*layers.KerasTensor]backend.Value{} // Keras's _keras_mask of each tensor that has one
 	for i, in := range m.inputs {
 		vals[in] = xs[i]
+		if mk := ctx.Mask(i); mk != nil { // a nested model's inputs' masks
+			masks[in] = mk
+		}
 	}
 	for _, n := range m.nodes {
 		in := make([]backend.Value, len(n.Inputs()))
+		inMasks := make([]backend.Value, len(n.Inputs()))
 		for i, t := range n.Inputs() {
-			in[i] = vals[t]
+			in[i], inMasks[i] = vals[t], masks[t]
 		}
-		c := ctx
+		c := ctx.WithMasks(inMasks)
 		if mode, fixed := n.Training(); fixed {
-			c = ctx.InMode(mode)
+			c = c.InMode(mode)
 		}
 		vals[n] = n.Layer().Call(c, in)
+		if mk, ok := n.Layer().(layers.Masker); ok {
+			if out := mk.ComputeMask(c, in, inMasks); out != nil {
+				masks[n] = out
+			}
+		}
 	}
 	outs := make([]backend.Value, len(m.outputs))
 	for i, o := range m.outputs {

@@ -454,6 +454,71 @@ for cls, u, seqs, merge, steps in [("LSTM", 3, True, "concat", 6), ("GRU", 4, Fa
     inner = {"module": "keras.layers", "class_name": cls, "config": {"name": "forward_" + cls.lower(), "units": u, "return_sequences": seqs}}
     add("Bidirectional/%s/%s/%d" % (cls, merge, steps), "Bidirectional", {"layer": inner, "merge_mode": merge}, [x], weights, out)
 
+# Masked recurrences, written step by step with PyTorch's cells: at a
+# padding step the states and the output stay as they were (Keras's rnn
+# with zero_output_for_mask=False; the output starts at zeros).
+def masked_rnn(cls, x, mask, k, rk, b, u, backwards):
+    f = x.shape[-1]
+    if cls == "LSTM":
+        cell = torch.nn.LSTMCell(f, u)
+        named = {"weight_ih": k.T, "weight_hh": rk.T, "bias_ih": b, "bias_hh": torch.zeros(4 * u)}
+    elif cls == "GRU":
+        cell = torch.nn.GRUCell(f, u)
+        named = {"weight_ih": gru_order(k, u).T, "weight_hh": gru_order(rk, u).T, "bias_ih": gru_order(b[0], u), "bias_hh": gru_order(b[1], u)}
+    else:
+        cell = torch.nn.RNNCell(f, u)
+        named = {"weight_ih": k.T, "weight_hh": rk.T, "bias_ih": b, "bias_hh": torch.zeros(u)}
+    with torch.no_grad():
+        for name, w in named.items():
+            getattr(cell, name).copy_(w)
+        batch = x.shape[0]
+        h, c, out, outs = torch.zeros(batch, u), torch.zeros(batch, u), torch.zeros(batch, u), []
+        order = range(x.shape[1] - 1, -1, -1) if backwards else range(x.shape[1])
+        for t in order:
+            m = mask[:, t:t + 1]
+            if cls == "LSTM":
+                hn, cn = cell(x[:, t], (h, c))
+                c = m * cn + (1 - m) * c
+            else:
+                hn = cell(x[:, t], h)
+            h = m * hn + (1 - m) * h
+            out = m * hn + (1 - m) * out
+            outs.append(out)
+    return torch.stack(outs, 1), out
+
+
+def pad_mask(batch, steps, lengths, left=False):
+    m = torch.zeros(batch, steps)
+    for i, n in enumerate(lengths):
+        if left:
+            m[i, steps - n:] = 1
+        else:
+            m[i, :n] = 1
+    return m
+
+
+for cls, cfg, steps, lengths, left in [
+    ("LSTM", {"units": 3, "return_sequences": True}, 7, [7, 4, 1], False),
+    ("GRU", {"units": 3}, 7, [5, 7, 2], True),
+    ("SimpleRNN", {"units": 2, "return_sequences": True, "go_backwards": True}, 7, [3, 6, 7], False),
+    ("LSTM", {"units": 2}, 1, [1, 0, 1], False),
+    ("GRU", {"units": 2, "return_sequences": True}, 50, [50, 31, 9], False),
+]:
+    u, f = cfg["units"], 2
+    gates = {"SimpleRNN": 1, "LSTM": 4, "GRU": 3}[cls]
+    x = rand(3, steps, f, lo=-2, hi=2)
+    k, rk = rand(f, gates * u), rand(u, gates * u)
+    b = rand(2, 3 * u) if cls == "GRU" else rand(gates * u)
+    mask = pad_mask(3, steps, lengths, left)
+    seq, last = masked_rnn(cls, x, mask, k, rk, b, u, cfg.get("go_backwards", False))
+    add("%s/masked/%s/%d" % (cls, "left" if left else "right", steps), cls, cfg, [x], [k, rk, b],
+        seq if cfg.get("return_sequences") else last, extra={"masks": [arr(mask)]})
+
+seq = rand(3, 6, 4)
+mask = pad_mask(3, 6, [6, 2, 4])
+add("GlobalAveragePooling1D/masked", "GlobalAveragePooling1D", {}, [seq], [], (seq * mask.unsqueeze(-1)).sum(1) / mask.sum(1, keepdim=True),
+    extra={"masks": [arr(mask)]})
+
 # Embedding: token ids (as floats) into rows of the matrix.
 emb = rand(11, 4)
 ids = torch.randint(0, 11, (3, 6)).double()
@@ -492,7 +557,7 @@ def einsum_mha(q, v, k, w, h, dk, mask=None):
     vp = torch.einsum("btf,fhd->bhtd", v, w[4]) + w[5].unsqueeze(1)
     scores = (qp / math.sqrt(dk)) @ kp.transpose(-1, -2)
     if mask is not None:
-        scores = scores.masked_fill(mask.unsqueeze(1) == 0, -math.inf)
+        scores = scores + (1 - mask.unsqueeze(1)) * -1e9
     heads = torch.softmax(scores, -1) @ vp
     return torch.einsum("bhtd,hdo->bto", heads, w[6]) + w[7]
 
@@ -514,6 +579,16 @@ q, v = rand(2, 3, 5), rand(2, 4, 4)
 w = keras_mha_weights(5, 3, 4, 2, 7, dk_in=4, dv_in=4)
 add("MultiHeadAttention/valueDimOutputShape", "MultiHeadAttention", {"num_heads": 3, "key_dim": 4, "value_dim": 2, "output_shape": [7]},
     [q, v], w, einsum_mha(q, v, v, w, 3, 4))
+
+# Attention with the inputs' masks (Keras adds -1e9 where masked; written
+# out with einsum). The query mask marks data everywhere: a padding query
+# step's row is shifted by -1e9 as a whole, which float32 cannot resolve,
+# so its (meaningless) output is not compared.
+q, v = rand(2, 4, 6), rand(2, 5, 6)
+qm, vm = pad_mask(2, 4, [4, 4]), pad_mask(2, 5, [3, 5])
+w = keras_mha_weights(6, 2, 3, 3, 6)
+add("MultiHeadAttention/inputMasks", "MultiHeadAttention", {"num_heads": 2, "key_dim": 3}, [q, v], w,
+    einsum_mha(q, v, v, w, 2, 3, qm.unsqueeze(2) * vm.unsqueeze(1)), extra={"masks": [arr(qm), arr(vm)]})
 
 # BatchNormalization (channels last): inference with moving statistics,
 # and training steps.

@@ -86,9 +86,9 @@ func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 	case backend.OpTanh:
 		return wrap(G.Tanh(n))
 	case backend.OpSoftmax:
-		return wrap(G.SoftMax(n, n.Shape().Dims()-1))
+		return wrap(softmax(n, false))
 	case backend.OpLogSoftmax:
-		return wrap(G.LogSoftMax(n, n.Shape().Dims()-1))
+		return wrap(softmax(n, true))
 	case backend.OpErf:
 		return wrap(erf(n))
 	}

@@ -156,6 +156,17 @@ func (l *Bidirectional) Call(ctx *Context, in []backend.Value) backend.Value {
 	return b.Concat(-1, y, yb)
 }
 
+// ComputeMask passes the input's mask on with ReturnSequences (the
+// outputs are in the sequence's order).
+func (l *Bidirectional) ComputeMask(ctx *Context, _, m []backend.Value) backend.Value {
+	if l.forward == nil {
+		return nil
+	}
+	s := l.forward.(recurrentLayer).settings()
+	s.goBackwards = false
+	return sequenceMask(ctx.B, s, m)
+}
+
 // reverseSteps reverses a (batch, steps, features) sequence along its
 // steps.
 func reverseSteps(b backend.Builder, x backend.Value) backend.Value {

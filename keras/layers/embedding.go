@@ -24,6 +24,10 @@ type Embedding struct {
 	InputDim              int    // vocabulary size, required
 	OutputDim             int    // vector size, required
 	EmbeddingsInitializer string // default "uniform" (U(-0.05, 0.05))
+	// MaskZero makes id 0 padding: the output carries a mask (1 where the
+	// id is not 0) that the layers after it use (LSTM skips padded steps),
+	// as Keras's mask_zero. Id 0 is then reserved, so InputDim counts it.
+	MaskZero bool
 	Base
 
 	embeddings *Weight
@@ -66,6 +70,14 @@ func (e *Embedding) Call(ctx *Context, in []backend.Value) backend.Value {
 	return ctx.B.Gather(ctx.Weight(e.embeddings), in[0])
 }
 
+// ComputeMask marks the ids that are not 0, with MaskZero.
+func (e *Embedding) ComputeMask(ctx *Context, in, _ []backend.Value) backend.Value {
+	if !e.MaskZero {
+		return nil
+	}
+	return ctx.B.Greater(in[0], ctx.B.Scalar(0.5))
+}
+
 // CheckInputData checks that every id is an integer in [0, InputDim).
 // data holds the samples of the layer's input, row-major; sampleSize is
 // the number of ids per sample.
@@ -92,7 +104,7 @@ func (e *Embedding) GetConfig() (serialization.Config, error) {
 		return nil, err
 	}
 	return serialization.Config{"input_dim": e.InputDim, "output_dim": e.OutputDim, "embeddings_initializer": init,
-		"embeddings_regularizer": nil, "activity_regularizer": nil, "embeddings_constraint": nil, "mask_zero": false}, nil
+		"embeddings_regularizer": nil, "activity_regularizer": nil, "embeddings_constraint": nil, "mask_zero": e.MaskZero}, nil
 }
 
 func init() {
@@ -102,7 +114,7 @@ func init() {
 		for _, key := range []string{"embeddings_regularizer", "activity_regularizer", "embeddings_constraint", "lora_rank", "lora_alpha", "input_length"} {
 			r.ExpectNull(key)
 		}
-		r.Expect("mask_zero", false, "masks are not supported by kerasgo yet")
+		e.MaskZero = r.Bool("mask_zero", false)
 		r.Expect("sparse", false, "")
 		return e, nil
 	})

@@ -30,6 +30,9 @@ type goldenCase struct {
 	// Call holds Keras call arguments kerasgo keeps as settings
 	// (layers.CallKwargs).
 	Call map[string]any `json:"call"`
+	// Masks are the inputs' masks (batch, steps), null where an input has
+	// none; they follow the weights as Func inputs.
+	Masks []*backendtest.Array `json:"masks"`
 }
 
 func loadGolden(t *testing.T) []goldenCase {
@@ -88,6 +91,17 @@ func (c goldenCase) call(l layers.Layer, updates bool) func(b backend.Builder, v
 			values[w] = v[len(c.Inputs)+i]
 		}
 		ctx := layers.NewContext(b, c.Training, values)
+		if len(c.Masks) > 0 {
+			masks := make([]backend.Value, len(c.Inputs))
+			next := len(c.Inputs) + len(ws)
+			for i, m := range c.Masks {
+				if m != nil {
+					masks[i] = v[next]
+					next++
+				}
+			}
+			ctx = ctx.WithMasks(masks)
+		}
 		out := []backend.Value{l.Call(ctx, v[:len(c.Inputs)])}
 		if updates {
 			for _, w := range ws {
@@ -117,6 +131,11 @@ func TestLayersMatchPyTorch(t *testing.T) {
 				l := c.build(t)
 				fn := c.call(l, false)
 				in := append(append([]backendtest.Array{}, c.Inputs...), c.Weights...)
+				for _, m := range c.Masks {
+					if m != nil {
+						in = append(in, *m)
+					}
+				}
 				for _, dt := range []struct {
 					dtype backend.DType
 					tol   float64

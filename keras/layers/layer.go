@@ -83,6 +83,7 @@ type Context struct {
 	Values map[*Weight]backend.Value
 
 	updates map[*Weight]backend.Value
+	masks   []backend.Value // the current call's input masks (Mask)
 }
 
 // Weight returns the value of w in this computation.

@@ -154,13 +154,25 @@ func (l *MultiHeadAttention) Call(ctx *Context, in []backend.Value) backend.Valu
 	if len(in) == 4 {
 		mask = b.Reshape(in[3], backend.Shape{qs[0], 1, qs[1], vs[1]})
 	}
-	if l.UseCausalMask {
-		causal := b.Constant(causalMask(qs[1], vs[1]), backend.Shape{1, 1, qs[1], vs[1]})
+	// The inputs' own masks (Keras's _compute_attention_mask): a query
+	// step attends only if it is data, to value (and key) steps that are.
+	and := func(m backend.Value) {
 		if mask == nil {
-			mask = causal
+			mask = m
 		} else {
-			mask = b.Mul(mask, causal)
+			mask = b.Mul(mask, m)
 		}
+	}
+	if qm := ctx.Mask(0); qm != nil {
+		and(b.Reshape(qm, backend.Shape{qs[0], 1, qs[1], 1}))
+	}
+	for i := 1; i <= 2 && i < len(in); i++ {
+		if vm := ctx.Mask(i); vm != nil {
+			and(b.Reshape(vm, backend.Shape{qs[0], 1, 1, vs[1]}))
+		}
+	}
+	if l.UseCausalMask {
+		and(b.Constant(causalMask(qs[1], vs[1]), backend.Shape{1, 1, qs[1], vs[1]}))
 	}
 	if mask != nil {
 		scores = b.Add(scores, b.Mul(b.Sub(b.Scalar(1), mask), b.Scalar(largeNegative)))
@@ -199,6 +211,11 @@ func (l *MultiHeadAttention) SetCallKwarg(key string, v any) bool {
 		return true
 	}
 	return false
+}
+
+// ComputeMask passes the query's mask on.
+func (l *MultiHeadAttention) ComputeMask(_ *Context, _, m []backend.Value) backend.Value {
+	return firstMask(m)
 }
 
 // PositionalInputs: Keras calls mha(query, value, key, attention_mask).

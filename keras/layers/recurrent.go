@@ -118,7 +118,10 @@ func recurrentActivation(name, def string) (activations.Func, error) {
 // returnSequences, in the order processed (reversed with goBackwards, as
 // in Keras). In training, dropout multiplies the inputs and
 // recurrentDropout the states entering each step by masks drawn once per
-// call, as Keras's DropoutRNNCell.
+// call, as Keras's DropoutRNNCell. With a mask (ctx.Mask(0), batch x
+// steps), a padding step leaves the states and the output as they were
+// (the output before the first data step is zeros), as Keras's rnn with
+// zero_output_for_mask=False.
 func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Value, initial []backend.Value, nStates int, step stepFunc) backend.Value {
 	b := ctx.B
 	d := x.Shape()
@@ -150,8 +153,12 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 	if ctx.Training && s.recurrentDropout > 0 {
 		recMask = dropoutMask(b, backend.Shape{batch, s.units}, s.recurrentDropout)
 	}
+	mask := ctx.Mask(0)
 	var outs []backend.Value
 	var out backend.Value
+	if mask != nil {
+		out = b.Constant(make([]float64, batch*s.units), backend.Shape{batch, s.units})
+	}
 	for i := range steps {
 		t := i
 		if s.goBackwards {
@@ -162,7 +169,17 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 		if recMask != nil {
 			h = b.Mul(h, recMask)
 		}
-		out, states = step(b, xt, h, states)
+		if mask == nil {
+			out, states = step(b, xt, h, states)
+		} else {
+			m := stepMask(b, mask, t)
+			next, nextStates := step(b, xt, h, states)
+			out = keep(b, m, next, out)
+			for j := range states {
+				nextStates[j] = keep(b, m, nextStates[j], states[j])
+			}
+			states = nextStates
+		}
 		if s.returnSequences {
 			outs = append(outs, b.Reshape(out, backend.Shape{batch, 1, s.units}))
 		}
@@ -292,4 +309,33 @@ func readSetActivation(r *serialization.Reader, key, def string) string {
 		return "linear"
 	}
 	return a
+}
+
+// sequenceMask is the mask of a recurrent layer's output: the input's
+// with ReturnSequences (in the order of the output), none otherwise.
+func sequenceMask(b backend.Builder, s recurrentSettings, masks []backend.Value) backend.Value {
+	if !s.returnSequences || len(masks) == 0 || masks[0] == nil {
+		return nil
+	}
+	if s.goBackwards {
+		m := masks[0]
+		ms := m.Shape()
+		return b.Reshape(reverseSteps(b, b.Reshape(m, backend.Shape{ms[0], ms[1], 1})), ms)
+	}
+	return masks[0]
+}
+
+// ComputeMask passes the input's mask on with ReturnSequences.
+func (l *LSTM) ComputeMask(ctx *Context, _, m []backend.Value) backend.Value {
+	return sequenceMask(ctx.B, l.settings(), m)
+}
+
+// ComputeMask passes the input's mask on with ReturnSequences.
+func (l *GRU) ComputeMask(ctx *Context, _, m []backend.Value) backend.Value {
+	return sequenceMask(ctx.B, l.settings(), m)
+}
+
+// ComputeMask passes the input's mask on with ReturnSequences.
+func (l *SimpleRNN) ComputeMask(ctx *Context, _, m []backend.Value) backend.Value {
+	return sequenceMask(ctx.B, l.settings(), m)
 }

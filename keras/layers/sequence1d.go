@@ -139,9 +139,17 @@ func (l *GlobalAveragePooling1D) Build(inputs []backend.Shape) (backend.Shape, e
 	return backend.Shape{in[0], in[2]}, nil
 }
 
-// Call averages.
+// Call averages; with a mask, over the data steps only (Keras's
+// sum(x*mask)/sum(mask)).
 func (l *GlobalAveragePooling1D) Call(ctx *Context, in []backend.Value) backend.Value {
-	return ctx.B.Mean(in[0], 1)
+	b := ctx.B
+	mask := ctx.Mask(0)
+	if mask == nil {
+		return b.Mean(in[0], 1)
+	}
+	s := in[0].Shape()
+	m := b.Reshape(mask, backend.Shape{s[0], s[1], 1})
+	return b.Div(b.Sum(b.Mul(in[0], m), 1), b.Sum(m, 1))
 }
 
 // GetConfig returns Keras's config.

@@ -136,6 +136,21 @@ func cases() []opCase {
 		}
 	}
 	cs = append(cs,
+		// Rows far apart (an attention row masked by a large negative beside an
+		// ordinary one): each row's softmax subtracts its own maximum.
+		opCase{name: "Softmax/rowsFarApart", inputs: []Array{{Shape: backend.Shape{2, 3}, Data: []float64{1, 2, 3, -1e4 + 1, -1e4, -1e4 - 1}}},
+			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.Softmax(x) }),
+			ref: func([]Array) Array {
+				e := []float64{math.Exp(-2), math.Exp(-1), 1, 1, math.Exp(-1), math.Exp(-2)}
+				s1, s2 := e[0]+e[1]+e[2], e[3]+e[4]+e[5]
+				return Array{Shape: backend.Shape{2, 3}, Data: []float64{e[0] / s1, e[1] / s1, e[2] / s1, e[3] / s2, e[4] / s2, e[5] / s2}}
+			}},
+		opCase{name: "LogSoftmax/rowsFarApart", inputs: []Array{{Shape: backend.Shape{2, 2}, Data: []float64{0, 1, -1e4, -1e4 + 1}}},
+			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.LogSoftmax(x) }),
+			ref: func([]Array) Array {
+				l := math.Log(1 + math.E)
+				return Array{Shape: backend.Shape{2, 2}, Data: []float64{-l, 1 - l, -l, 1 - l}}
+			}},
 		opCase{name: "BatchMatMul/rank3", inputs: []Array{Random(62, -1, 1, 2, 3, 4), Random(63, -1, 1, 2, 4, 5)}, grad: yes2,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.BatchMatMul(v[0], v[1]) },
 			ref:   func(x []Array) Array { return refBatchMatMul(x[0], x[1]) }},
