@@ -590,6 +590,39 @@ w = keras_mha_weights(6, 2, 3, 3, 6)
 add("MultiHeadAttention/inputMasks", "MultiHeadAttention", {"num_heads": 2, "key_dim": 3}, [q, v], w,
     einsum_mha(q, v, v, w, 2, 3, qm.unsqueeze(2) * vm.unsqueeze(1)), extra={"masks": [arr(qm), arr(vm)]})
 
+# Attention and AdditiveAttention (Keras's BaseDenseAttention): scores,
+# -1e9 where the value is padding or above the diagonal, softmax, the
+# weighted value, zeroed at padded query steps.
+def dense_attention(q, v, k, scores, vmask=None, qmask=None, causal=False):
+    if causal:
+        scores = scores - 1e9 * (1 - torch.tril(torch.ones(q.shape[1], v.shape[1])))
+    if vmask is not None:
+        scores = scores - 1e9 * (1 - vmask.unsqueeze(1))
+    out = torch.softmax(scores, -1) @ v
+    if qmask is not None:
+        out = out * qmask.unsqueeze(-1)
+    return out
+
+
+for steps in [1, 7, 50]:
+    q, v = rand(2, steps, 4), rand(2, steps, 4)
+    add("Attention/dot/%d" % steps, "Attention", {}, [q, v], [], dense_attention(q, v, v, q @ v.transpose(1, 2)))
+q, v, k = rand(2, 3, 4), rand(2, 5, 4), rand(2, 5, 4)
+scale = torch.tensor(0.7)
+add("Attention/scaledKey", "Attention", {"use_scale": True}, [q, v, k], [scale], dense_attention(q, v, k, scale * (q @ k.transpose(1, 2))))
+cw = torch.tensor(1.3)
+pair = q.unsqueeze(2) + v.unsqueeze(1)
+add("Attention/concatScaled", "Attention", {"use_scale": True, "score_mode": "concat"}, [q, v], [scale, cw],
+    dense_attention(q, v, v, cw * torch.tanh(scale * pair).sum(-1)))
+qm, vm = pad_mask(2, 3, [3, 2]), pad_mask(2, 5, [4, 2])
+add("Attention/masksCausal", "Attention", {}, [q, v], [], dense_attention(q, v, v, q @ v.transpose(1, 2), vm, qm, causal=True),
+    extra={"masks": [arr(qm), arr(vm)], "call": {"use_causal_mask": True}})
+ascale = rand(4)
+add("AdditiveAttention/scaled", "AdditiveAttention", {}, [q, v], [ascale], dense_attention(q, v, v, (ascale * torch.tanh(pair)).sum(-1)))
+pair_k = q.unsqueeze(2) + k.unsqueeze(1)
+add("AdditiveAttention/noScaleKeyMask", "AdditiveAttention", {"use_scale": False}, [q, v, k], [],
+    dense_attention(q, v, k, torch.tanh(pair_k).sum(-1), vm), extra={"masks": [None, arr(vm)]})
+
 # BatchNormalization (channels last): inference with moving statistics,
 # and training steps.
 def bn_inference(x, gamma, beta, mm, mv, eps=1e-3):

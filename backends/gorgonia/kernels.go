@@ -146,3 +146,44 @@ func tile[T float32 | float64](dst, src []T, srcShape []int, out backend.Shape) 
 		}
 	}
 }
+
+// untile is tile's adjoint: it sums src (shape out) into dst (shape
+// dstShape, 1 on the axes tile repeated).
+func untile[T float32 | float64](dst, src []T, dstShape []int, out backend.Shape) {
+	clear(dst)
+	n := len(out)
+	strides := make([]int, n) // 0 on repeated axes
+	acc := 1
+	for i := n - 1; i >= 0; i-- {
+		if dstShape[i] != 1 {
+			strides[i] = acc
+		}
+		acc *= dstShape[i]
+	}
+	last := out[n-1]
+	idx := make([]int, n)
+	off := 0
+	for o := 0; o < len(src); o += last {
+		if strides[n-1] == 0 {
+			var sum T
+			for j := range last {
+				sum += src[o+j]
+			}
+			dst[off] += sum
+		} else {
+			row := dst[off : off+last]
+			for j, v := range src[o : o+last] {
+				row[j] += v
+			}
+		}
+		for d := n - 2; d >= 0; d-- {
+			idx[d]++
+			off += strides[d]
+			if idx[d] < out[d] {
+				break
+			}
+			off -= strides[d] * out[d]
+			idx[d] = 0
+		}
+	}
+}

@@ -243,6 +243,7 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.GaussianNoise{Stddev: -1}, []int{4}, []string{"GaussianNoise", "stddev must be >= 0"}},
 		{&layers.SeparableConv2D{KernelSize: [2]int{3, 3}}, []int{4, 4, 1}, []string{"SeparableConv2D", "filters and depth_multiplier must be positive"}},
 		{&layers.MultiHeadAttention{NumHeads: 2}, []int{5, 4}, []string{"MultiHeadAttention", "expects query and value"}},
+		{&layers.Attention{}, []int{5, 4}, []string{"Attention", "expects [query, value] or [query, value, key]"}},
 		{&layers.LSTM{Units: 4}, []int{10}, []string{"LSTM", "(batch, timesteps, features)", "(None, 10)", "Reshape"}},
 		{&layers.GRU{Units: 0}, []int{5, 2}, []string{"GRU", "units must be positive"}},
 		{&layers.SimpleRNN{Units: 2, Dropout: 1}, []int{5, 2}, []string{"SimpleRNN", "dropout and recurrent_dropout must be in [0, 1)"}},
@@ -281,6 +282,12 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		if err := layers.Apply(mha(), c.in...).Err(); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "MultiHeadAttention") {
 			t.Errorf("MultiHeadAttention: %v, want %q", err, c.want)
 		}
+	}
+	if err := layers.Apply(&layers.AdditiveAttention{}, layers.Input(5, 4), layers.Input(6, 3)).Err(); err == nil || !strings.Contains(err.Error(), "query and key the same dim") {
+		t.Errorf("AdditiveAttention with query dim 4 and key dim 3: %v", err)
+	}
+	if err := layers.Apply(&layers.Attention{ScoreMode: "general"}, layers.Input(5, 4), layers.Input(6, 4)).Err(); err == nil || !strings.Contains(err.Error(), `score_mode must be "dot" or "concat"`) {
+		t.Errorf("Attention with score_mode general: %v", err)
 	}
 	// Initial states must match the layer's state count and width.
 	lstm := &layers.LSTM{Units: 3}

@@ -110,7 +110,7 @@ func cases() []opCase {
 		name string
 		a, b []int
 	}{{"same", []int{3, 4}, []int{3, 4}}, {"row", []int{3, 4}, []int{4}}, {"col", []int{3, 4}, []int{3, 1}}, {"scalar", []int{3, 4}, []int{}}, {"scalarLeft", []int{}, []int{2, 3}},
-		{"lastAxis3D", []int{2, 3, 4}, []int{4}}, {"middle3D", []int{2, 3, 4}, []int{3, 1}}, {"both", []int{2, 1, 4}, []int{3, 1}}, {"bias4D", []int{2, 2, 3, 2}, []int{2}},
+		{"lastAxis3D", []int{2, 3, 4}, []int{4}}, {"middle3D", []int{2, 3, 4}, []int{3, 1}}, {"both", []int{2, 1, 4}, []int{3, 1}}, {"bias4D", []int{2, 2, 3, 2}, []int{2}}, {"pairs4D", []int{2, 3, 1, 4}, []int{2, 1, 5, 4}},
 		{"scalars", []int{}, []int{}}} // as gradient clipping compares norms
 	for op := backend.OpAdd; op <= backend.OpGreater; op++ {
 		for i, bs := range binShapes {
@@ -259,10 +259,15 @@ func cases() []opCase {
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.OneHot(x, 5) }),
 			ref:   func(x []Array) Array { return refOneHot(x[0], 5) }},
 	)
-	for _, axes := range [][]int{nil, {0}, {1}, {-1}, {0, 2}} {
+	for _, r := range []struct {
+		shape []int
+		axes  []int
+	}{{[]int{2, 3, 4}, nil}, {[]int{2, 3, 4}, []int{0}}, {[]int{2, 3, 4}, []int{1}}, {[]int{2, 3, 4}, []int{-1}}, {[]int{2, 3, 4}, []int{0, 2}},
+		{[]int{2, 3, 5, 4}, []int{1}}, {[]int{2, 3, 5, 4}, []int{2}}, {[]int{2, 3, 5, 4}, []int{1, 2}}, {[]int{2, 3, 5, 4}, []int{3}}} {
+		axes := r.axes
 		for _, op := range []backend.ReduceOp{backend.OpSum, backend.OpMean} {
 			cs = append(cs, opCase{
-				name: fmt.Sprintf("%v/axes%v", op, axes), inputs: []Array{Random(70, -1, 1, 2, 3, 4)}, grad: yes,
+				name: fmt.Sprintf("%v/%v/axes%v", op, backend.Shape(r.shape), axes), inputs: []Array{Random(70, -1, 1, r.shape...)}, grad: yes,
 				build: one(func(b backend.Builder, x backend.Value) backend.Value {
 					if op == backend.OpSum {
 						return b.Sum(x, axes...)
