@@ -183,3 +183,45 @@ func TestBidirectionalSummaryAndSave(t *testing.T) {
 		t.Errorf("predictions differ by %g after loading", d)
 	}
 }
+
+// TimeDistributed(Dense) before an LSTM saves its Dense's variables where
+// Keras does (layers/time_distributed/layer/vars) and loads back to the
+// same predictions; Summary counts the Dense's parameters.
+func TestTimeDistributedSave(t *testing.T) {
+	m, err := keras.NewSequential(layers.Input(4, 6), &layers.TimeDistributed{Layer: &layers.Dense{Units: 3}}, &layers.LSTM{Units: 2}, &layers.Dense{Units: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.CountParams(); got != 21+48+3 {
+		t.Errorf("CountParams = %d, want 21 + 48 + 3", got)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "td.keras")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if tree := strings.Join(h5Tree(t, unzip(t, path)["model.weights.h5"]), " "); !strings.Contains(tree, "layers/time_distributed/layer/vars/1") {
+		t.Errorf("the weights file lacks layers/time_distributed/layer/vars/1: %s", tree)
+	}
+	loaded, err := keras.LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := keras.Array{Shape: []int{2, 4, 6}, Data: make([]float32, 48)}
+	for i := range x.Data {
+		x.Data[i] = float32(i%7) / 7
+	}
+	a, err := m.Predict(context.Background(), x, keras.PredictOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := loaded.Predict(context.Background(), x, keras.PredictOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxDiff(a.Data, b.Data); d != 0 {
+		t.Errorf("predictions differ by %g after loading", d)
+	}
+}

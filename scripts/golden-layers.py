@@ -519,6 +519,17 @@ mask = pad_mask(3, 6, [6, 2, 4])
 add("GlobalAveragePooling1D/masked", "GlobalAveragePooling1D", {}, [seq], [], (seq * mask.unsqueeze(-1)).sum(1) / mask.sum(1, keepdim=True),
     extra={"masks": [arr(mask)]})
 
+# TimeDistributed: the wrapped layer on every step.
+seq = rand(2, 5, 3)
+k, b = rand(3, 4), rand(4)
+add("TimeDistributed/dense", "TimeDistributed", {"layer": {"module": "keras.layers", "class_name": "Dense", "config": {"name": "dense", "units": 4, "activation": "tanh"}}},
+    [seq], [k, b], torch.tanh(seq @ k + b))
+imgs = rand(2, 3, 5, 5, 2)
+k, b = rand(3, 3, 2, 4), rand(4)
+y = F.conv2d(imgs.reshape(6, 5, 5, 2).permute(0, 3, 1, 2), k.permute(3, 2, 0, 1), b).permute(0, 2, 3, 1).reshape(2, 3, 3, 3, 4)
+add("TimeDistributed/conv2d", "TimeDistributed", {"layer": {"module": "keras.layers", "class_name": "Conv2D", "config": {"name": "conv2d", "filters": 4, "kernel_size": [3, 3]}}},
+    [imgs], [k, b], y)
+
 # Embedding: token ids (as floats) into rows of the matrix.
 emb = rand(11, 4)
 ids = torch.randint(0, 11, (3, 6)).double()
