@@ -31,8 +31,17 @@ func jsonShape(s []int) []any {
 func inputLayerObject(l layers.Layer, shape []int) map[string]any {
 	return map[string]any{
 		"module": "keras.layers", "class_name": "InputLayer", "registered_name": nil,
-		"config": map[string]any{"batch_shape": jsonShape(shape), "dtype": "float32", "sparse": false, "ragged": false, "name": l.Common().Name},
+		"config": map[string]any{"batch_shape": jsonShape(shape), "dtype": kerasDType(l), "sparse": false, "ragged": false, "name": l.Common().Name},
 	}
+}
+
+// kerasDType is the Keras dtype of a layer's output: an input's own
+// ("int32" for token ids), float32 for every other layer.
+func kerasDType(l layers.Layer) string {
+	if in, ok := l.(*layers.InputLayer); ok {
+		return in.KerasDType()
+	}
+	return "float32"
 }
 
 func layerObject(l layers.Layer, inputShape []int) (map[string]any, error) {
@@ -158,7 +167,7 @@ func (m *Model) functionalLayers() ([]any, error) {
 		args := make([]any, len(n.Inputs()))
 		for i, t := range n.Inputs() {
 			args[i] = map[string]any{"class_name": "__keras_tensor__", "config": map[string]any{
-				"shape": jsonShape(t.Shape()), "dtype": "float32", "keras_history": []any{t.Layer().Common().Name, m.nodeIndex(t), 0},
+				"shape": jsonShape(t.Shape()), "dtype": kerasDType(t.Layer()), "keras_history": []any{t.Layer().Common().Name, m.nodeIndex(t), 0},
 			}}
 		}
 		if _, positional := l.(layers.PositionalInputs); len(args) > 1 && !positional {
@@ -282,11 +291,19 @@ type savedNode struct {
 }
 
 // inputShape reads an InputLayer's batch_shape (Keras 3) or
-// batch_input_shape (Keras 2) and returns the shape without the batch.
-func inputShape(obj savedObject) ([]int, error) {
+// batch_input_shape (Keras 2) and dtype, and returns the input.
+func inputShape(obj savedObject) (*layers.KerasTensor, error) {
 	r := serialization.NewReader(fmt.Sprintf("layer %q (InputLayer)", obj.Config["name"]), obj.Config)
 	r.Ignore("name")
-	r.DType("dtype")
+	dtype := "float32"
+	if v, ok := r.Value("dtype"); ok {
+		switch v {
+		case "int32", "int64":
+			dtype = v.(string)
+		default:
+			r.DType("dtype")
+		}
+	}
 	r.Expect("sparse", false, "")
 	r.Expect("ragged", false, "")
 	shape := r.Ints("batch_shape")
@@ -301,10 +318,14 @@ func inputShape(obj savedObject) ([]int, error) {
 	}
 	for _, d := range shape[1:] {
 		if d < 0 {
-			return nil, fmt.Errorf("layer %q (InputLayer): batch_shape %v has an unknown dimension besides the batch: kerasgo needs every other dimension", obj.Config["name"], shape)
+			return nil, fmt.Errorf("layer %q (InputLayer): batch_shape %v has an unknown dimension besides the batch: kerasgo needs every other dimension (pad sequences to one length)", obj.Config["name"], shape)
 		}
 	}
-	return shape[1:], nil
+	in := layers.Input(shape[1:]...)
+	if dtype != "float32" {
+		in.Layer().(*layers.InputLayer).DType = dtype
+	}
+	return in, nil
 }
 
 // layerFromConfig builds a layer of a saved model: a registered layer, or
@@ -360,11 +381,10 @@ func sequentialFromConfig(top savedObject) (*Model, error) {
 			if i != 0 {
 				return nil, fmt.Errorf("the Sequential model has an InputLayer at position %d: only the first layer may be one", i)
 			}
-			shape, err := inputShape(obj)
+			in, err := inputShape(obj)
 			if err != nil {
 				return nil, err
 			}
-			in := layers.Input(shape...)
 			in.Layer().Common().Name, _ = obj.Config["name"].(string)
 			args = append(args, in)
 			continue
@@ -435,11 +455,10 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 			name, _ = obj.Config["name"].(string)
 		}
 		if obj.ClassName == "InputLayer" {
-			shape, err := inputShape(obj)
+			in, err := inputShape(obj)
 			if err != nil {
 				return nil, err
 			}
-			in := layers.Input(shape...)
 			in.Layer().Common().Name = name
 			outputs[name] = []*layers.KerasTensor{in}
 			continue

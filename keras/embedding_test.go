@@ -2,6 +2,7 @@ package keras_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,5 +56,50 @@ func TestEmbeddingRejectsBadIds(t *testing.T) {
 	}
 	if err := layers.Apply(&layers.Embedding{InputDim: 1 << 25, OutputDim: 2}, layers.Input(3)).Err(); err == nil || !strings.Contains(err.Error(), "exact only below 2^24") {
 		t.Errorf("a vocabulary above 2^24: %v", err)
+	}
+}
+
+// A model whose input is token ids (Keras's Input(dtype="int32")) saves
+// the dtype as Keras does and loads back with it; another dtype is an
+// error naming it.
+func TestIntInputSaveLoad(t *testing.T) {
+	in := layers.IntInput(6)
+	x := layers.Apply(&layers.Embedding{InputDim: 50, OutputDim: 4}, in)
+	out := layers.Apply(&layers.Dense{Units: 1}, layers.Apply(&layers.GlobalAveragePooling1D{}, x))
+	m, err := keras.NewModel(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ids := keras.Array{Shape: []int{2, 6}, Data: []float32{1, 2, 3, 4, 5, 49, 0, 7, 7, 7, 8, 9}}
+	y := keras.Array{Shape: []int{2, 1}, Data: []float32{0, 1}}
+	if _, err := m.Fit(context.Background(), ids, y, keras.FitOptions{Epochs: 2, Verbose: keras.Silent}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ids.keras")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	cfg := string(unzip(t, path)["config.json"])
+	if !strings.Contains(cfg, `"dtype":"int32"`) && !strings.Contains(cfg, `"dtype": "int32"`) {
+		t.Errorf("config.json does not record the int32 input: %s", cfg)
+	}
+	loaded, err := keras.LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := loaded.Layers()[0].(*layers.InputLayer).KerasDType(); got != "int32" {
+		t.Errorf("loaded input dtype %q, want int32", got)
+	}
+	a, _ := m.Predict(context.Background(), ids, keras.PredictOptions{})
+	b, err := loaded.Predict(context.Background(), ids, keras.PredictOptions{})
+	if err != nil || maxDiff(a.Data, b.Data) != 0 {
+		t.Errorf("loaded model predicts %v (%v), the saved one %v", b.Data, err, a.Data)
+	}
+	bad := &layers.InputLayer{Shape: []int{3}, DType: "float16"}
+	if _, err := bad.Build(nil); err == nil || !strings.Contains(err.Error(), `input dtype "float16" is not supported`) {
+		t.Errorf("float16 input: %v", err)
 	}
 }
