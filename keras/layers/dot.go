@@ -65,8 +65,8 @@ func without(s backend.Shape, i int) backend.Shape {
 	return append(s[:i].Clone(), s[i+1:]...)
 }
 
-// Call moves the axes last, multiplies every row of one by every row of
-// the other (broadcasting) and sums along the axis.
+// Call moves the axes last and multiplies every row of one by every row
+// of the other, sample by sample (BatchMatMul).
 func (l *Dot) Call(ctx *Context, in []backend.Value) backend.Value {
 	bl := ctx.B
 	a, b := in[0], in[1]
@@ -90,14 +90,14 @@ func (l *Dot) Call(ctx *Context, in []backend.Value) backend.Value {
 	a, b = last(a, sa, x), last(b, sb, y)
 	n, k := sa[0], sa[x]
 	ra, rb := sa.Size()/n/k, sb.Size()/n/k
-	prod := bl.Mul(bl.Reshape(a, backend.Shape{n, ra, 1, k}), bl.Reshape(b, backend.Shape{n, 1, rb, k}))
+	prod := bl.BatchMatMul(bl.Reshape(a, backend.Shape{n, ra, k}), bl.Reshape(bl.Transpose(bl.Reshape(b, backend.Shape{n, rb, k}), 0, 2, 1), backend.Shape{n, k, rb}))
 	out := backend.Shape{n}
 	out = append(out, without(sa[1:], x-1)...)
 	out = append(out, without(sb[1:], y-1)...)
 	if len(out) == 1 {
 		out = append(out, 1)
 	}
-	return bl.Reshape(bl.Sum(prod, 3), out)
+	return bl.Reshape(prod, out)
 }
 
 // GetConfig returns Keras's config.
