@@ -124,13 +124,14 @@ func (m *Model) architecture() (map[string]any, error) {
 func (m *Model) historyList(ts []*layers.KerasTensor) []any {
 	out := make([]any, len(ts))
 	for i, t := range ts {
-		out[i] = []any{t.Layer().Common().Name, m.nodeIndex(t), 0}
+		out[i] = []any{t.Layer().Common().Name, m.nodeIndex(t), t.OutputIndex()}
 	}
 	return out
 }
 
 // nodeIndex returns which call of its layer produced t (Keras's node index).
 func (m *Model) nodeIndex(t *layers.KerasTensor) int {
+	t = t.Head()
 	i := 0
 	for _, n := range m.nodes {
 		if n == t {
@@ -167,7 +168,7 @@ func (m *Model) functionalLayers() ([]any, error) {
 		args := make([]any, len(n.Inputs()))
 		for i, t := range n.Inputs() {
 			args[i] = map[string]any{"class_name": "__keras_tensor__", "config": map[string]any{
-				"shape": jsonShape(t.Shape()), "dtype": kerasDType(t.Layer()), "keras_history": []any{t.Layer().Common().Name, m.nodeIndex(t), 0},
+				"shape": jsonShape(t.Shape()), "dtype": kerasDType(t.Layer()), "keras_history": []any{t.Layer().Common().Name, m.nodeIndex(t), t.OutputIndex()},
 			}}
 		}
 		if _, positional := l.(layers.PositionalInputs); len(args) > 1 && !positional {
@@ -444,10 +445,10 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 			return nil, err
 		}
 		outs := outputs[name]
-		if node < 0 || node >= len(outs) || tensor != 0 {
+		if node < 0 || node >= len(outs) || tensor < 0 || tensor >= len(outs[node].Outputs()) {
 			return nil, fmt.Errorf("input [%q, %d, %d] refers to a layer call not defined before it", name, node, tensor)
 		}
-		return outs[node], nil
+		return outs[node].Outputs()[tensor], nil
 	}
 	for _, obj := range objs {
 		name := obj.Name

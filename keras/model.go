@@ -194,6 +194,10 @@ func (m *Model) setGraph(inputs, outputs []*layers.KerasTensor) error {
 			return
 		}
 		seen[t] = true
+		if h := t.Head(); h != t { // another output of a call: the call is its head's
+			visit(h)
+			return
+		}
 		if i, ok := isInput[t]; ok {
 			used[i] = true
 			return
@@ -302,6 +306,9 @@ func tensorNames(ts []*layers.KerasTensor) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = t.Layer().Common().Name
+		if k := t.OutputIndex(); k > 0 { // a layer's further output: its state
+			out[i] = fmt.Sprintf("%s_%d", out[i], k)
+		}
 	}
 	return out
 }
@@ -428,7 +435,14 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 		if mode, fixed := n.Training(); fixed {
 			c = c.InMode(mode)
 		}
-		vals[n] = n.Layer().Call(c, in)
+		if outs := n.Outputs(); len(outs) > 1 {
+			vs := n.Layer().(layers.MultiOutput).CallOutputs(c, in)
+			for i, o := range outs {
+				vals[o] = vs[i]
+			}
+		} else {
+			vals[n] = n.Layer().Call(c, in)
+		}
 		if mk, ok := n.Layer().(layers.Masker); ok {
 			if out := mk.ComputeMask(c, in, inMasks); out != nil {
 				masks[n] = out

@@ -85,7 +85,7 @@ func (m *Model) summaryRows(chain bool) [][4]string {
 		l := n.Layer()
 		var conns []string
 		for _, t := range n.Inputs() {
-			conns = append(conns, fmt.Sprintf("%s[%d][0]", t.Layer().Common().Name, m.nodeIndex(t)))
+			conns = append(conns, fmt.Sprintf("%s[%d][%d]", t.Layer().Common().Name, m.nodeIndex(t), t.OutputIndex()))
 		}
 		if i, seen := row[l]; seen {
 			rows[i][1] = n.Shape().String()

@@ -409,6 +409,25 @@ for steps in [7, 1, 50]:
             weights = [k, rk, b]
         add(name, cls, cfg, [x], weights, out if seqs else out[:, -1])
 
+# return_state: the final states after the output (PyTorch's h_n, c_n).
+x = rand(2, 6, 3, lo=-2, hi=2)
+k, rk, b = rand(3, 8), rand(2, 8), rand(8)
+mod = torch.nn.LSTM(3, 2, batch_first=True)
+with torch.no_grad():
+    for name, w in {"weight_ih_l0": k.T, "weight_hh_l0": rk.T, "bias_ih_l0": b, "bias_hh_l0": torch.zeros(8)}.items():
+        getattr(mod, name).copy_(w)
+    out, (hn, cn) = mod(x)
+add("LSTM/returnState", "LSTM", {"units": 2, "return_sequences": True, "return_state": True}, [x], [k, rk, b], out,
+    extra={"states": [arr(hn[0]), arr(cn[0])]})
+k, rk, b = rand(3, 6), rand(2, 6), rand(2, 6)
+mod = torch.nn.GRU(3, 2, batch_first=True)
+with torch.no_grad():
+    for name, w in {"weight_ih_l0": gru_order(k, 2).T, "weight_hh_l0": gru_order(rk, 2).T, "bias_ih_l0": gru_order(b[0], 2), "bias_hh_l0": gru_order(b[1], 2)}.items():
+        getattr(mod, name).copy_(w)
+    out, hn = mod(x.flip(1))
+add("GRU/returnStateBackwards", "GRU", {"units": 2, "go_backwards": True, "return_state": True}, [x], [k, rk, b], out[:, -1],
+    extra={"states": [arr(hn[0])]})
+
 # Initial states as extra inputs (Keras's initial_state).
 x = rand(2, 5, 3, lo=-2, hi=2)
 k, rk, b = rand(3, 8), rand(2, 8), rand(8)

@@ -74,6 +74,11 @@ func (l *Bidirectional) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, fmt.Errorf("backward layer: %w", err)
 	}
+	for _, sub := range []Layer{fwd, bwd} {
+		if mo, ok := sub.(MultiOutput); ok && len(mo.OutputShapes()) > 1 {
+			return nil, fmt.Errorf("the wrapped %s has ReturnState, which Bidirectional does not support yet", sub.ClassName())
+		}
+	}
 	if !fo.Equal(bo) {
 		return nil, fmt.Errorf("the forward layer gives %v and the backward layer %v: they must match", fo, bo)
 	}

@@ -34,6 +34,9 @@ type goldenCase struct {
 	// Masks are the inputs' masks (batch, steps), null where an input has
 	// none; they follow the weights as Func inputs.
 	Masks []*backendtest.Array `json:"masks"`
+	// States are a recurrent layer's final states with return_state,
+	// its outputs after the first.
+	States []backendtest.Array `json:"states"`
 }
 
 func loadGolden(t *testing.T) []goldenCase {
@@ -103,7 +106,12 @@ func (c goldenCase) call(l layers.Layer, updates bool) func(b backend.Builder, v
 			}
 			ctx = ctx.WithMasks(masks)
 		}
-		out := []backend.Value{l.Call(ctx, v[:len(c.Inputs)])}
+		var out []backend.Value
+		if len(c.States) > 0 {
+			out = l.(layers.MultiOutput).CallOutputs(ctx, v[:len(c.Inputs)])
+		} else {
+			out = []backend.Value{l.Call(ctx, v[:len(c.Inputs)])}
+		}
 		if updates {
 			for _, w := range ws {
 				if nv, ok := ctx.Updates()[w]; ok {
@@ -142,12 +150,15 @@ func TestLayersMatchPyTorch(t *testing.T) {
 					tol   float64
 				}{{backend.Float64, 1e-9}, {backend.Float32, 1e-5}} {
 					got, err := backendtest.Eval(be, dt.dtype, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
-						return fn(b, v)[:1], nil
+						return fn(b, v)[:1+len(c.States)], nil
 					}, in)
 					if err != nil {
 						t.Fatal(err)
 					}
 					backendtest.AssertClose(t, c.Name+" "+dt.dtype.String(), got[0], c.Output, dt.tol)
+					for i, st := range c.States {
+						backendtest.AssertClose(t, fmt.Sprintf("%s %v state %d", c.Name, dt.dtype, i), got[1+i], st, dt.tol)
+					}
 				}
 				// The first case of each class, and its first with masks.
 				if kind := fmt.Sprint(c.Class, len(c.Masks) > 0); !gradChecked[kind] {

@@ -35,11 +35,13 @@ type GRU struct {
 	Dropout          float64
 	RecurrentDropout float64
 	ReturnSequences  bool
+	ReturnState      bool // adds the final state as a second output (layers.ApplyOutputs)
 	GoBackwards      bool
 	Base
 
 	w           recurrentWeights
 	act, recAct activations.Func
+	outs        []backend.Shape
 }
 
 // ClassName returns "GRU".
@@ -72,11 +74,21 @@ func (l *GRU) Build(inputs []backend.Shape) (backend.Shape, error) {
 		biasShape = backend.Shape{3 * l.Units}
 	}
 	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, biasShape)
+	l.outs = recurrentOutputs(out, s, l.ReturnState, 1)
 	return out, err
 }
 
-// Call runs the sequence.
+// OutputShapes returns the output's shape, then with ReturnState the state's.
+func (l *GRU) OutputShapes() []backend.Shape { return l.outs }
+
+// Call runs the sequence and returns the output.
 func (l *GRU) Call(ctx *Context, in []backend.Value) backend.Value {
+	return l.CallOutputs(ctx, in)[0]
+}
+
+// CallOutputs runs the sequence and returns the output, then with
+// ReturnState the final state.
+func (l *GRU) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 	b, u := ctx.B, l.Units
 	r := ctx.Weight(l.w.recurrentKernel)
 	var inputBias, recurrentBias backend.Value
@@ -112,7 +124,11 @@ func (l *GRU) Call(ctx *Context, in []backend.Value) backend.Value {
 		hNew := b.Add(hh, b.Mul(z, b.Sub(prev, hh)))
 		return hNew, []backend.Value{hNew}
 	}
-	return unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), inputBias, in[1:], 1, step)
+	out, states := unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), inputBias, in[1:], 1, step)
+	if !l.ReturnState {
+		return []backend.Value{out}
+	}
+	return append([]backend.Value{out}, states...)
 }
 
 // SavedGroups keeps the weights under "cell", as Keras's GRU does.
@@ -120,7 +136,7 @@ func (l *GRU) SavedGroups() []SavedGroup { return cellGroups(&l.Base) }
 
 // GetConfig returns Keras's GRU config.
 func (l *GRU) GetConfig() (serialization.Config, error) {
-	cfg, err := recurrentConfig(l.settings(), defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
+	cfg, err := recurrentConfig(l.settings(), l.ReturnState, defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +151,7 @@ func init() {
 		rr := readRecurrent(r)
 		l := &GRU{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
 			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
-			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, GoBackwards: rr.goBackwards}
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards}
 		l.RecurrentActivation = readSetActivation(r, "recurrent_activation", "sigmoid")
 		l.NoResetAfter = !r.Bool("reset_after", true)
 		r.Ignore("use_cudnn")

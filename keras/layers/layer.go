@@ -114,7 +114,45 @@ type KerasTensor struct {
 	inputs   []*KerasTensor
 	err      error
 	training *bool // the call's fixed training mode (ApplyInMode), or nil
+	// A layer with several outputs (MultiOutput) makes one KerasTensor
+	// per output of a call: the first is the call's head, the others
+	// point to it.
+	index   int
+	head    *KerasTensor
+	outputs []*KerasTensor // on the head: every output of the call
 }
+
+// MultiOutput is implemented by layers that can have several outputs (an
+// RNN with ReturnState: the output and the final states). Build returns
+// the first output's shape; OutputShapes then gives all of them.
+type MultiOutput interface {
+	OutputShapes() []backend.Shape
+	// CallOutputs computes every output; Call computes the first.
+	CallOutputs(ctx *Context, inputs []backend.Value) []backend.Value
+}
+
+// Outputs returns every output of the layer call that made t (t alone
+// for a single-output layer): Keras's list from lstm(x) with
+// return_state=True.
+func (t *KerasTensor) Outputs() []*KerasTensor {
+	h := t.Head()
+	if len(h.outputs) == 0 {
+		return []*KerasTensor{h}
+	}
+	return append([]*KerasTensor(nil), h.outputs...)
+}
+
+// Head returns the first output of the call that made t.
+func (t *KerasTensor) Head() *KerasTensor {
+	if t.head != nil {
+		return t.head
+	}
+	return t
+}
+
+// OutputIndex returns which output of its layer call t is (Keras's tensor
+// index).
+func (t *KerasTensor) OutputIndex() int { return t.index }
 
 // Training returns the training mode the layer call was fixed to, if any
 // (see ApplyInMode).
@@ -163,7 +201,22 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 	if err != nil {
 		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
-	return &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err}
+	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err}
+	if mo, ok := layer.(MultiOutput); ok && err == nil {
+		if shapes := mo.OutputShapes(); len(shapes) > 1 {
+			t.outputs = []*KerasTensor{t}
+			for i, s := range shapes[1:] {
+				t.outputs = append(t.outputs, &KerasTensor{shape: s.Clone(), layer: layer, inputs: inputs, index: i + 1, head: t})
+			}
+		}
+	}
+	return t
+}
+
+// ApplyOutputs is Apply for a layer with several outputs: it returns them
+// all, as Keras's lstm(x) does with return_state=True ([output, h, c]).
+func ApplyOutputs(layer Layer, inputs ...*KerasTensor) []*KerasTensor {
+	return Apply(layer, inputs...).Outputs()
 }
 
 // ApplyInMode applies layer like Apply but fixes this call's training
@@ -172,6 +225,9 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 func ApplyInMode(layer Layer, training bool, inputs ...*KerasTensor) *KerasTensor {
 	t := Apply(layer, inputs...)
 	t.training = &training
+	for _, o := range t.outputs {
+		o.training = &training
+	}
 	return t
 }
 

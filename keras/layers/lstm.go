@@ -34,11 +34,15 @@ type LSTM struct {
 	Dropout          float64 // fraction of the inputs dropped in training
 	RecurrentDropout float64 // fraction of the recurrent state dropped in training
 	ReturnSequences  bool
-	GoBackwards      bool
+	// ReturnState adds the final h and c as the layer's second and third
+	// outputs (layers.ApplyOutputs), as Keras's return_state.
+	ReturnState bool
+	GoBackwards bool
 	Base
 
 	w           recurrentWeights
 	act, recAct activations.Func
+	outs        []backend.Shape
 }
 
 // ClassName returns "LSTM".
@@ -70,11 +74,21 @@ func (l *LSTM) Build(inputs []backend.Shape) (backend.Shape, error) {
 		bias = unitForgetBias{l.Units}
 	}
 	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, backend.Shape{4 * l.Units})
+	l.outs = recurrentOutputs(out, s, l.ReturnState, 2)
 	return out, err
 }
 
-// Call runs the sequence.
+// OutputShapes returns the output's shape, then with ReturnState h's and c's.
+func (l *LSTM) OutputShapes() []backend.Shape { return l.outs }
+
+// Call runs the sequence and returns the output.
 func (l *LSTM) Call(ctx *Context, in []backend.Value) backend.Value {
+	return l.CallOutputs(ctx, in)[0]
+}
+
+// CallOutputs runs the sequence and returns the output, then with
+// ReturnState the final h and c.
+func (l *LSTM) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 	var bias backend.Value
 	if l.w.bias != nil {
 		bias = ctx.Weight(l.w.bias)
@@ -89,7 +103,11 @@ func (l *LSTM) Call(ctx *Context, in []backend.Value) backend.Value {
 		hNew := b.Mul(o, l.act(b, c))
 		return hNew, []backend.Value{hNew, c}
 	}
-	return unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 2, step)
+	out, states := unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 2, step)
+	if !l.ReturnState {
+		return []backend.Value{out}
+	}
+	return append([]backend.Value{out}, states...)
 }
 
 // SavedGroups keeps the weights under "cell", as Keras's LSTM does.
@@ -101,7 +119,7 @@ func (l *LSTM) GetConfig() (serialization.Config, error) {
 	if act == "" {
 		act = "tanh"
 	}
-	cfg, err := recurrentConfig(l.settings(), act, l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
+	cfg, err := recurrentConfig(l.settings(), l.ReturnState, act, l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +141,7 @@ func init() {
 		rr := readRecurrent(r)
 		l := &LSTM{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
 			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
-			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, GoBackwards: rr.goBackwards}
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards}
 		l.RecurrentActivation = readSetActivation(r, "recurrent_activation", "sigmoid")
 		l.NoUnitForgetBias = !r.Bool("unit_forget_bias", true)
 		return l, nil

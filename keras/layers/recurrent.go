@@ -41,6 +41,18 @@ type recurrentWeights struct {
 // returning the step's output and the next states.
 type stepFunc func(b backend.Builder, xt, h backend.Value, states []backend.Value) (out backend.Value, next []backend.Value)
 
+// recurrentOutputs are the shapes of a recurrent layer's outputs: the
+// output, then with ReturnState one (batch, units) per state.
+func recurrentOutputs(out backend.Shape, s recurrentSettings, returnState bool, nStates int) []backend.Shape {
+	shapes := []backend.Shape{out}
+	if returnState {
+		for range nStates {
+			shapes = append(shapes, backend.Shape{out[0], s.units})
+		}
+	}
+	return shapes
+}
+
 // buildRecurrent checks a (batch, steps, features) input and any initial
 // states (batch, units) after it, and returns the output shape and the
 // feature count.
@@ -122,7 +134,7 @@ func recurrentActivation(name, def string) (activations.Func, error) {
 // steps), a padding step leaves the states and the output as they were
 // (the output before the first data step is zeros), as Keras's rnn with
 // zero_output_for_mask=False.
-func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Value, initial []backend.Value, nStates int, step stepFunc) backend.Value {
+func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Value, initial []backend.Value, nStates int, step stepFunc) (backend.Value, []backend.Value) {
 	b := ctx.B
 	d := x.Shape()
 	batch, steps, features := d[0], d[1], d[2]
@@ -186,11 +198,11 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 	}
 	if s.returnSequences {
 		if len(outs) == 1 {
-			return outs[0]
+			return outs[0], states
 		}
-		return b.Concat(1, outs...)
+		return b.Concat(1, outs...), states
 	}
-	return out
+	return out, states
 }
 
 // dropoutMask is Keras's dropout of a tensor of ones: 0 with probability
@@ -232,9 +244,9 @@ func cellGroups(c *Base) []SavedGroup {
 
 // recurrentConfig is the part of the three layers' Keras configs about
 // the RNN wrapper, kernels and dropout.
-func recurrentConfig(s recurrentSettings, activation, kernelInit, recurrentInit, biasInit string, noBias bool) (serialization.Config, error) {
+func recurrentConfig(s recurrentSettings, returnState bool, activation, kernelInit, recurrentInit, biasInit string, noBias bool) (serialization.Config, error) {
 	cfg := serialization.Config{
-		"units": s.units, "return_sequences": s.returnSequences, "return_state": false, "go_backwards": s.goBackwards,
+		"units": s.units, "return_sequences": s.returnSequences, "return_state": returnState, "go_backwards": s.goBackwards,
 		"stateful": false, "unroll": false, "zero_output_for_mask": false,
 		"activation": activationName(activation), "use_bias": !noBias,
 		"dropout": s.dropout, "recurrent_dropout": s.recurrentDropout, "seed": nil, "activity_regularizer": nil,
@@ -256,6 +268,7 @@ func recurrentConfig(s recurrentSettings, activation, kernelInit, recurrentInit,
 type recurrentReader struct {
 	units                                int
 	returnSequences, goBackwards, noBias bool
+	returnState                          bool
 	dropout, recurrentDropout            float64
 	activation                           string
 	kernelInit, recurrentInit, biasInit  string
@@ -266,7 +279,7 @@ func readRecurrent(r *serialization.Reader) recurrentReader {
 	rr.units = r.Int("units", 0)
 	rr.returnSequences = r.Bool("return_sequences", false)
 	rr.goBackwards = r.Bool("go_backwards", false)
-	r.Expect("return_state", false, "kerasgo's recurrent layers return one output; return_state is not supported yet")
+	rr.returnState = r.Bool("return_state", false)
 	r.Expect("stateful", false, "stateful RNNs are not supported")
 	r.Ignore("unroll") // kerasgo always unrolls
 	r.Expect("zero_output_for_mask", false, "")

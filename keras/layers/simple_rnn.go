@@ -21,11 +21,13 @@ type SimpleRNN struct {
 	Dropout              float64
 	RecurrentDropout     float64
 	ReturnSequences      bool
+	ReturnState          bool // adds the final state as a second output (layers.ApplyOutputs)
 	GoBackwards          bool
 	Base
 
-	w   recurrentWeights
-	act activations.Func
+	w    recurrentWeights
+	act  activations.Func
+	outs []backend.Shape
 }
 
 // ClassName returns "SimpleRNN".
@@ -51,11 +53,21 @@ func (l *SimpleRNN) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return nil, err
 	}
 	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, backend.Shape{l.Units})
+	l.outs = recurrentOutputs(out, s, l.ReturnState, 1)
 	return out, err
 }
 
-// Call runs the sequence.
+// OutputShapes returns the output's shape, then with ReturnState the state's.
+func (l *SimpleRNN) OutputShapes() []backend.Shape { return l.outs }
+
+// Call runs the sequence and returns the output.
 func (l *SimpleRNN) Call(ctx *Context, in []backend.Value) backend.Value {
+	return l.CallOutputs(ctx, in)[0]
+}
+
+// CallOutputs runs the sequence and returns the output, then with
+// ReturnState the final state.
+func (l *SimpleRNN) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 	var bias backend.Value
 	if l.w.bias != nil {
 		bias = ctx.Weight(l.w.bias)
@@ -65,7 +77,11 @@ func (l *SimpleRNN) Call(ctx *Context, in []backend.Value) backend.Value {
 		hNew := l.act(b, b.Add(xt, b.MatMul(h, r)))
 		return hNew, []backend.Value{hNew}
 	}
-	return unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 1, step)
+	out, states := unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 1, step)
+	if !l.ReturnState {
+		return []backend.Value{out}
+	}
+	return append([]backend.Value{out}, states...)
 }
 
 // SavedGroups keeps the weights under "cell", as Keras's SimpleRNN does.
@@ -73,7 +89,7 @@ func (l *SimpleRNN) SavedGroups() []SavedGroup { return cellGroups(&l.Base) }
 
 // GetConfig returns Keras's SimpleRNN config.
 func (l *SimpleRNN) GetConfig() (serialization.Config, error) {
-	return recurrentConfig(l.settings(), defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
+	return recurrentConfig(l.settings(), l.ReturnState, defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
 }
 
 func init() {
@@ -81,6 +97,6 @@ func init() {
 		rr := readRecurrent(r)
 		return &SimpleRNN{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
 			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
-			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, GoBackwards: rr.goBackwards}, nil
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards}, nil
 	})
 }
