@@ -171,6 +171,13 @@ func NewFunctional(inputs, outputs []*layers.KerasTensor) (*Model, error) {
 	if err := m.checkNames(); err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
+	for _, name := range m.OutputNames() {
+		if seen[name] {
+			return nil, fmt.Errorf("two outputs are named %q: name the layers (layers.Named) so that each output has its own name", name)
+		}
+		seen[name] = true
+	}
 	return m, nil
 }
 

@@ -148,3 +148,13 @@ func TestReturnStateOutputs(t *testing.T) {
 		t.Errorf("Bidirectional over ReturnState: %v", err)
 	}
 }
+
+// Outputs whose names would collide (a state named lstm_1 beside a layer
+// named lstm_1) are an error that says how to fix it.
+func TestOutputNamesCollide(t *testing.T) {
+	in := layers.Input(4, 2)
+	outs := layers.ApplyOutputs(&layers.LSTM{Units: 3, ReturnState: true}, in)
+	other := layers.Apply(layers.Named("lstm_1", &layers.LSTM{Units: 3}), in)
+	_, err := keras.NewFunctional([]*layers.KerasTensor{in}, []*layers.KerasTensor{outs[1], other})
+	wantErr(t, err, `two outputs are named "lstm_1"`, "layers.Named")
+}
