@@ -8,10 +8,20 @@ import (
 
 // Array is host data for Fit, Evaluate and Predict: float32 values in
 // row-major order with the number of samples as the first dimension, like a
-// NumPy array.
+// NumPy array. Token ids may come as Ints instead of Data (an int32 NumPy
+// array): they reach a model input made with layers.IntInput exactly, with
+// no float round trip.
 type Array struct {
 	Shape []int
 	Data  []float32
+	Ints  []int32 // integer data instead of Data (token ids); set one of the two
+}
+
+// NewIntArray returns an Array of integer data (token ids), checking that
+// shape fits it.
+func NewIntArray(ints []int32, shape ...int) (Array, error) {
+	a := Array{Shape: shape, Ints: ints}
+	return a, a.check("array")
 }
 
 // NewArray returns an Array over data, checking that shape fits it.
@@ -35,10 +45,29 @@ func (a Array) check(what string) error {
 		}
 		n *= d
 	}
-	if n != len(a.Data) {
-		return fmt.Errorf("%s has shape %v (%d values) but holds %d values", what, a.Shape, n, len(a.Data))
+	if a.Data != nil && a.Ints != nil {
+		return fmt.Errorf("%s holds both Data and Ints: give one of them", what)
+	}
+	if got := a.len(); n != got {
+		return fmt.Errorf("%s has shape %v (%d values) but holds %d values", what, a.Shape, n, got)
 	}
 	return nil
+}
+
+// len is the number of values the array holds.
+func (a Array) len() int {
+	if a.Ints != nil {
+		return len(a.Ints)
+	}
+	return len(a.Data)
+}
+
+// dtype is the engine dtype the array's values travel as.
+func (a Array) dtype() backend.DType {
+	if a.Ints != nil {
+		return backend.Int32
+	}
+	return backend.Float32
 }
 
 // Samples returns the number of samples (the first dimension).
@@ -50,16 +79,27 @@ func (a Array) sampleSize() int { return backend.Shape(a.Shape[1:]).Size() }
 func (a Array) rows(from, to int) Array {
 	n := a.sampleSize()
 	shape := append([]int{to - from}, a.Shape[1:]...)
+	if a.Ints != nil {
+		return Array{Shape: shape, Ints: a.Ints[from*n : to*n]}
+	}
 	return Array{Shape: shape, Data: a.Data[from*n : to*n]}
 }
 
 // gatherArray copies the samples at idx into buf (grown as needed) and
 // returns them as an Array, with buf for reuse.
-func (a Array) gatherArray(idx []int, buf []float32) (Array, []float32) {
+func (a Array) gatherArray(idx []int, buf []float32, ibuf []int32) (Array, []float32, []int32) {
 	n := a.sampleSize()
+	shape := append([]int{len(idx)}, a.Shape[1:]...)
+	if a.Ints != nil {
+		ibuf = ibuf[:0]
+		for _, i := range idx {
+			ibuf = append(ibuf, a.Ints[i*n:(i+1)*n]...)
+		}
+		return Array{Shape: shape, Ints: ibuf}, buf, ibuf
+	}
 	buf = buf[:0]
 	for _, i := range idx {
 		buf = append(buf, a.Data[i*n:(i+1)*n]...)
 	}
-	return Array{Shape: append([]int{len(idx)}, a.Shape[1:]...), Data: buf}, buf
+	return Array{Shape: shape, Data: buf}, buf, ibuf
 }

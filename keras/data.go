@@ -98,17 +98,18 @@ func (d dataset) rows(from, to int) dataset {
 // gatherer copies the samples of a batch out of a dataset into buffers
 // it reuses from batch to batch.
 type gatherer struct {
-	bufs [][]float32
+	bufs  [][]float32
+	ibufs [][]int32
 }
 
 func (g *gatherer) gather(d dataset, idx []int) dataset {
 	arrays := append(append(append([]Array(nil), d.x...), d.y...), d.sw...)
 	if len(g.bufs) < len(arrays) {
-		g.bufs = make([][]float32, len(arrays))
+		g.bufs, g.ibufs = make([][]float32, len(arrays)), make([][]int32, len(arrays))
 	}
 	out := make([]Array, len(arrays))
 	for i, a := range arrays {
-		out[i], g.bufs[i] = a.gatherArray(idx, g.bufs[i])
+		out[i], g.bufs[i], g.ibufs[i] = a.gatherArray(idx, g.bufs[i], g.ibufs[i])
 	}
 	nx, ny := len(d.x), len(d.y)
 	res := dataset{x: out[:nx]}
@@ -168,6 +169,9 @@ func (m *Model) sampleWeights(d dataset, sampleWeight ArraySet, classWeight map[
 	out := make([]Array, len(sws))
 	for i, a := range sws {
 		if err := a.check("SampleWeight"); err != nil {
+			return nil, err
+		}
+		if a, err = asFloats(a, "SampleWeight"); err != nil {
 			return nil, err
 		}
 		if a.Samples() != n || len(a.Data) != n {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
@@ -54,9 +55,58 @@ func TestEmbeddingRejectsBadIds(t *testing.T) {
 		_, err = m.Predict(context.Background(), x, keras.PredictOptions{})
 		wantErr(t, err, `layer "embedding" (Embedding)`, c.want)
 	}
-	if err := layers.Apply(&layers.Embedding{InputDim: 1 << 25, OutputDim: 2}, layers.Input(3)).Err(); err == nil || !strings.Contains(err.Error(), "exact only below 2^24") {
-		t.Errorf("a vocabulary above 2^24: %v", err)
+}
+
+// Token ids above 2^24 reach the table exactly through an int input
+// (layers.IntInput and Array.Ints), on every engine; in float data they
+// are an error that says to use IntInput, never a rounded id.
+func TestEmbeddingIdsAbove2To24(t *testing.T) {
+	const vocab = 1<<24 + 8
+	ids := keras.Array{Shape: []int{1, 4}, Ints: []int32{1<<24 + 1, 1<<24 + 2, 1<<24 + 3, 5}}
+	for _, spec := range backendtest.Engines() {
+		t.Run(spec, func(t *testing.T) {
+			in := layers.IntInput(4)
+			out := layers.Apply(&layers.Flatten{}, layers.Apply(&layers.Embedding{InputDim: vocab, OutputDim: 1}, in))
+			m, err := keras.NewModel(in, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: spec}); err != nil {
+				if strings.Contains(err.Error(), "built without") {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			table := make([]float32, vocab)
+			for i := range table {
+				table[i] = float32(i % 1000)
+			}
+			if err := m.SetWeights([][]float32{table}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Predict(context.Background(), ids, keras.PredictOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []float32{(1<<24 + 1) % 1000, (1<<24 + 2) % 1000, (1<<24 + 3) % 1000, 5}
+			if maxDiff(got.Data, want) != 0 {
+				t.Errorf("rows %v, want %v", got.Data, want)
+			}
+		})
 	}
+	// The same ids as floats into a float input.
+	in := layers.Input(4)
+	m, err := keras.NewModel(in, layers.Apply(&layers.Embedding{InputDim: vocab, OutputDim: 1}, in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Predict(context.Background(), keras.Array{Shape: []int{1, 4}, Data: []float32{1 << 24, 2, 3, 4}}, keras.PredictOptions{})
+	wantErr(t, err, "token id 1.6777216e+07", "make the input with layers.IntInput")
+	_, err = m.Predict(context.Background(), ids, keras.PredictOptions{})
+	wantErr(t, err, "float32 cannot hold exactly", "layers.IntInput")
 }
 
 // A model whose input is token ids (Keras's Input(dtype="int32")) saves

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -216,6 +217,10 @@ func (m *Model) prepare(x, y ArraySet, what string) (dataset, error) {
 			return dataset{}, fmt.Errorf("input %d of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
 				i, in.Layer().Common().Name, want, backend.Shape(a.Shape), want[1:].WithLeading("samples"))
 		}
+		if a, err = asInputDType(a, in, label); err != nil {
+			return dataset{}, err
+		}
+		xs[i] = a
 		if err := m.checkInputData(in, a, label); err != nil {
 			return dataset{}, err
 		}
@@ -235,6 +240,10 @@ func (m *Model) prepare(x, y ArraySet, what string) (dataset, error) {
 			if err := a.check(label); err != nil {
 				return dataset{}, err
 			}
+			if a, err = asFloats(a, label); err != nil {
+				return dataset{}, err
+			}
+			ys[i] = a
 			if a.Samples() != n {
 				return dataset{}, fmt.Errorf("x has %d samples but %s has %d: give one target per sample", n, label, a.Samples())
 			}
@@ -456,9 +465,46 @@ func (m *Model) checkInputData(in *layers.KerasTensor, a Array, label string) er
 		if !ok || !slices.Contains(n.Inputs(), in) {
 			continue
 		}
-		if err := checker.CheckInputData(a.Data, backend.Shape(a.Shape[1:]).Size()); err != nil {
+		if err := checker.CheckInputData(a.Data, a.Ints, backend.Shape(a.Shape[1:]).Size()); err != nil {
 			return fmt.Errorf("layer %s: %s: %w", layers.Describe(n.Layer()), label, err)
 		}
 	}
 	return nil
+}
+
+// asInputDType returns a, converted to what input in takes: integers for
+// an int input (layers.IntInput; float data must hold whole numbers),
+// floats otherwise (integer data must be exact in float32).
+func asInputDType(a Array, in *layers.KerasTensor, label string) (Array, error) {
+	il, _ := in.Layer().(*layers.InputLayer)
+	if il == nil || il.KerasDType() == "float32" {
+		return asFloats(a, label)
+	}
+	if a.Ints != nil {
+		return a, nil
+	}
+	ints := make([]int32, len(a.Data))
+	for i, v := range a.Data {
+		if v != float32(math.Trunc(float64(v))) || v < math.MinInt32 || v > math.MaxInt32 {
+			return Array{}, fmt.Errorf("%s feeds the int input %q but value %d is %v, not an integer", label, il.Common().Name, i, v)
+		}
+		ints[i] = int32(v)
+	}
+	return Array{Shape: a.Shape, Ints: ints}, nil
+}
+
+// asFloats returns a with float data, converting integer data (which
+// float32 holds exactly below 2^24).
+func asFloats(a Array, label string) (Array, error) {
+	if a.Ints == nil {
+		return a, nil
+	}
+	data := make([]float32, len(a.Ints))
+	for i, v := range a.Ints {
+		if v > 1<<24 || v < -(1<<24) {
+			return Array{}, fmt.Errorf("%s holds the integer %d (value %d), which float32 cannot hold exactly: feed it to an input made with layers.IntInput", label, v, i)
+		}
+		data[i] = float32(v)
+	}
+	return Array{Shape: a.Shape, Data: data}, nil
 }

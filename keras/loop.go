@@ -93,9 +93,17 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, 
 			arrays = append(arrays, b.sw...)
 		}
 		for _, a := range arrays {
-			if err == nil {
-				err = upload(a.Data, a.Shape)
+			if err != nil {
+				break
 			}
+			if a.Ints != nil {
+				var t backend.Tensor
+				if t, err = c.be.FromInt32(a.Ints, backend.Shape(a.Shape)); err == nil {
+					in, owned = append(in, t), append(owned, t)
+				}
+				continue
+			}
+			err = upload(a.Data, a.Shape)
 		}
 		var out []backend.Tensor
 		if err == nil {

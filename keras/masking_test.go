@@ -33,7 +33,7 @@ func TestMaskedPaddingChangesNothing(t *testing.T) {
 		},
 	}
 	build := func(t *testing.T, steps int, body func(*layers.KerasTensor) *layers.KerasTensor, spec string, maskZero bool) *keras.Model {
-		in := layers.Input(steps)
+		in := layers.IntInput(steps) // ids as int32 (the mask casts them)
 		x := layers.Apply(&layers.Embedding{InputDim: 20, OutputDim: 4, MaskZero: maskZero}, in)
 		out := layers.Apply(&layers.Dense{Units: 2}, body(x))
 		m, err := keras.NewModel(in, out)

@@ -147,6 +147,8 @@ func pack(b backend.Builder, vals []backend.Value) backend.Value {
 func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) {
 	c := m.compiled
 	key := exeKey{kind: kind, batch: d.x[0].Shape[0], weighted: d.sw != nil && kind != predictStep}
+	// The x arrays' dtypes follow the model's inputs (resolveData), so the
+	// batch size and the kind key one executable.
 	if e, ok := c.exes[key]; ok {
 		return e, nil
 	}
@@ -168,7 +170,7 @@ func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) 
 		fn = m.predictFunc()
 	}
 	for _, a := range d.x {
-		specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: backend.Float32})
+		specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: a.dtype()})
 	}
 	if kind != predictStep {
 		for _, a := range d.y {

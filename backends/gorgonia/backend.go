@@ -51,6 +51,11 @@ func (e *engine) FromFloat64(data []float64, s backend.Shape) (backend.Tensor, e
 	return engineTensor{newDense(append([]float64(nil), data...), s)}, nil
 }
 
+// FromInt32 copies integer data (token ids) into a tensor.
+func (e *engine) FromInt32(data []int32, s backend.Shape) (backend.Tensor, error) {
+	return engineTensor{newDense(append([]int32(nil), data...), s)}, nil
+}
+
 func newDense(backing any, s backend.Shape) *tensor.Dense {
 	if len(s) == 0 {
 		return tensor.New(tensor.WithShape(), tensor.WithBacking(backing))
@@ -117,15 +122,21 @@ func dense(t backend.Tensor) (*tensor.Dense, error) {
 }
 
 func toDtype(d backend.DType) tensor.Dtype {
-	if d == backend.Float64 {
+	switch d {
+	case backend.Float64:
 		return tensor.Float64
+	case backend.Int32:
+		return tensor.Int32
 	}
 	return tensor.Float32
 }
 
 func fromDtype(d tensor.Dtype) backend.DType {
-	if d == tensor.Float64 {
+	switch d {
+	case tensor.Float64:
 		return backend.Float64
+	case tensor.Int32:
+		return backend.Int32
 	}
 	return backend.Float32
 }

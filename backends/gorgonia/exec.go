@@ -22,10 +22,7 @@ type program struct {
 }
 
 func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.CompileOptions) (exe backend.Executable, err error) {
-	dtype := tensor.Float32 // backend.Open's guard checked that the inputs share one dtype
-	if len(specs) > 0 {
-		dtype = toDtype(specs[0].DType)
-	}
+	dtype := toDtype(backend.ComputeDType(specs)) // backend.Open's guard checked the float inputs share it
 	g := G.NewGraph()
 	pcg := rand.NewPCG(0, 0)
 	ops := &graphOps{g: g, dtype: dtype, rng: rand.New(pcg)}
@@ -34,10 +31,11 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 	for i, s := range specs {
 		var n *G.Node
 		name := fmt.Sprintf("in%d", i)
+		dt := toDtype(s.DType) // the compute dtype, or int32 for token ids
 		if len(s.Shape) == 0 {
-			n = G.NewScalar(g, dtype, G.WithName(name))
+			n = G.NewScalar(g, dt, G.WithName(name))
 		} else {
-			n = G.NewTensor(g, dtype, len(s.Shape), G.WithShape(s.Shape...), G.WithName(name))
+			n = G.NewTensor(g, dt, len(s.Shape), G.WithShape(s.Shape...), G.WithName(name))
 		}
 		p.inputs = append(p.inputs, n)
 		args[i] = value{n}

@@ -20,9 +20,9 @@ func (o *graphOps) Gather(table, indices backend.Value, out backend.Shape) (back
 	op := newHostOp("Gather", tensor.Shape(out).Clone(), tn.Dtype(), []*G.Node{tn, in}, func(dst *tensor.Dense, src []*tensor.Dense) error {
 		switch d := dst.Data().(type) {
 		case []float32:
-			return gatherRows(d, f32(src[0]), f32(src[1]), rows, width)
+			return gatherWith(d, f32(src[0]), src[1], rows, width)
 		case []float64:
-			return gatherRows(d, f64(src[0]), f64(src[1]), rows, width)
+			return gatherWith(d, f64(src[0]), src[1], rows, width)
 		}
 		return fmt.Errorf("unsupported data %T", dst.Data())
 	})
@@ -31,9 +31,9 @@ func (o *graphOps) Gather(table, indices backend.Value, out backend.Shape) (back
 		back := newHostOp("GatherGrad", tensor.Shape(ts).Clone(), tn.Dtype(), []*G.Node{grad, in}, func(dst *tensor.Dense, src []*tensor.Dense) error {
 			switch d := dst.Data().(type) {
 			case []float32:
-				return scatterAddRows(d, f32(src[0]), f32(src[1]), rows, width)
+				return scatterWith(d, f32(src[0]), src[1], rows, width)
 			case []float64:
-				return scatterAddRows(d, f64(src[0]), f64(src[1]), rows, width)
+				return scatterWith(d, f64(src[0]), src[1], rows, width)
 			}
 			return fmt.Errorf("unsupported data %T", dst.Data())
 		})
@@ -46,9 +46,31 @@ func (o *graphOps) Gather(table, indices backend.Value, out backend.Shape) (back
 	return wrap(op.apply(tn, in))
 }
 
+// gatherWith gathers with the indices' own element type.
+func gatherWith[T float32 | float64](dst, table []T, idx *tensor.Dense, rows, width int) error {
+	switch ix := idx.Data().(type) {
+	case []int32:
+		return gatherRows(dst, table, ix, rows, width)
+	case []T:
+		return gatherRows(dst, table, ix, rows, width)
+	}
+	return fmt.Errorf("indices of type %T", idx.Data())
+}
+
+// scatterWith is gatherWith's adjoint.
+func scatterWith[T float32 | float64](dst, grad []T, idx *tensor.Dense, rows, width int) error {
+	switch ix := idx.Data().(type) {
+	case []int32:
+		return scatterAddRows(dst, grad, ix, rows, width)
+	case []T:
+		return scatterAddRows(dst, grad, ix, rows, width)
+	}
+	return fmt.Errorf("indices of type %T", idx.Data())
+}
+
 // row returns the table row an index names, or an error if it is outside
 // [0, rows) (or not a number).
-func row[T float32 | float64](v T, rows int) (int, error) {
+func row[I int32 | float32 | float64](v I, rows int) (int, error) {
 	f := math.Trunc(float64(v))
 	if !(f >= 0 && f < float64(rows)) {
 		return 0, fmt.Errorf("index %v is outside [0, %d)", v, rows)
@@ -56,7 +78,7 @@ func row[T float32 | float64](v T, rows int) (int, error) {
 	return int(f), nil
 }
 
-func gatherRows[T float32 | float64](dst, table, idx []T, rows, width int) error {
+func gatherRows[T float32 | float64, I int32 | float32 | float64](dst, table []T, idx []I, rows, width int) error {
 	for i, v := range idx {
 		r, err := row(v, rows)
 		if err != nil {
@@ -67,7 +89,7 @@ func gatherRows[T float32 | float64](dst, table, idx []T, rows, width int) error
 	return nil
 }
 
-func scatterAddRows[T float32 | float64](dst, grad, idx []T, rows, width int) error {
+func scatterAddRows[T float32 | float64, I int32 | float32 | float64](dst, grad []T, idx []I, rows, width int) error {
 	clear(dst)
 	for i, v := range idx {
 		r, err := row(v, rows)
@@ -80,4 +102,30 @@ func scatterAddRows[T float32 | float64](dst, grad, idx []T, rows, width int) er
 		}
 	}
 	return nil
+}
+
+// Cast turns int32 token ids into the compute dtype (a host kernel; not
+// differentiable).
+func (o *graphOps) Cast(x backend.Value) (backend.Value, error) {
+	n := node(x)
+	op := newHostOp("Cast", tensor.Shape(x.Shape()).Clone(), o.dtype, []*G.Node{n}, func(dst *tensor.Dense, src []*tensor.Dense) error {
+		ids, ok := src[0].Data().([]int32)
+		if !ok {
+			return fmt.Errorf("Cast of %T, want int32", src[0].Data())
+		}
+		switch d := dst.Data().(type) {
+		case []float32:
+			for i, v := range ids {
+				d[i] = float32(v)
+			}
+		case []float64:
+			for i, v := range ids {
+				d[i] = float64(v)
+			}
+		default:
+			return fmt.Errorf("unsupported data %T", dst.Data())
+		}
+		return nil
+	})
+	return wrap(op.apply(n))
 }

@@ -18,9 +18,10 @@ import (
 type hostOp struct {
 	name   string
 	id     uint64
-	inDims []int        // rank of each input
-	out    tensor.Shape // result shape
-	dtype  tensor.Dtype // result dtype
+	inDims []int          // rank of each input
+	inDTs  []tensor.Dtype // dtype of each input
+	out    tensor.Shape   // result shape
+	dtype  tensor.Dtype   // result dtype
 	kernel func(out *tensor.Dense, in []*tensor.Dense) error
 	// diff returns the gradient of each input given the output's gradient;
 	// nil means the op is not differentiable.
@@ -42,10 +43,11 @@ var hostOpIDs atomic.Uint64
 func newHostOp(name string, out tensor.Shape, dtype tensor.Dtype, inputs []*G.Node,
 	kernel func(out *tensor.Dense, in []*tensor.Dense) error) *hostOp {
 	dims := make([]int, len(inputs))
+	dts := make([]tensor.Dtype, len(inputs))
 	for i, n := range inputs {
-		dims[i] = n.Shape().Dims()
+		dims[i], dts[i] = n.Shape().Dims(), n.Dtype()
 	}
-	return &hostOp{name: name, id: hostOpIDs.Add(1), inDims: dims, out: out, dtype: dtype, kernel: kernel}
+	return &hostOp{name: name, id: hostOpIDs.Add(1), inDims: dims, inDTs: dts, out: out, dtype: dtype, kernel: kernel}
 }
 
 func typeOfRank(dims int, of hm.Type) hm.Type {
@@ -57,14 +59,35 @@ func typeOfRank(dims int, of hm.Type) hm.Type {
 
 func (op *hostOp) Arity() int { return len(op.inDims) }
 
+// Type gives the inputs and the result their dtypes: the compute dtype
+// as a type variable, int32 inputs (token ids) as int32.
 func (op *hostOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
 	ts := make([]hm.Type, 0, len(op.inDims)+1)
-	for _, d := range op.inDims {
-		ts = append(ts, typeOfRank(d, a))
+	for i, d := range op.inDims {
+		var of hm.Type = a
+		if op.inDTs[i] == tensor.Int32 {
+			of = tensor.Int32
+		}
+		ts = append(ts, typeOfRank(d, of))
 	}
-	ts = append(ts, typeOfRank(op.out.Dims(), a))
+	var out hm.Type = a
+	if op.dtype == tensor.Int32 {
+		out = tensor.Int32
+	} else if !op.hasFloatInput() { // from int32 only (Cast): the compute dtype itself
+		out = op.dtype
+	}
+	ts = append(ts, typeOfRank(op.out.Dims(), out))
 	return hm.NewFnType(ts...)
+}
+
+func (op *hostOp) hasFloatInput() bool {
+	for _, dt := range op.inDTs {
+		if dt != tensor.Int32 {
+			return true
+		}
+	}
+	return false
 }
 
 func (op *hostOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.out.Clone(), nil }

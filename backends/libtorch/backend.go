@@ -84,8 +84,11 @@ func (e *engine) Capabilities() backend.Capabilities {
 }
 
 func kind(d backend.DType) gotch.DType {
-	if d == backend.Float64 {
+	switch d {
+	case backend.Float64:
 		return gotch.Double
+	case backend.Int32:
+		return gotch.Int
 	}
 	return gotch.Float
 }
@@ -141,6 +144,11 @@ func (e *engine) FromFloat32(data []float32, s backend.Shape) (backend.Tensor, e
 
 func (e *engine) FromFloat64(data []float64, s backend.Shape) (backend.Tensor, error) {
 	return e.upload(unsafe.Pointer(unsafe.SliceData(data)), len(data), s, backend.Float64)
+}
+
+// FromInt32 uploads integer data (token ids) as an int32 tensor.
+func (e *engine) FromInt32(data []int32, s backend.Shape) (backend.Tensor, error) {
+	return e.upload(unsafe.Pointer(unsafe.SliceData(data)), len(data), s, backend.Int32)
 }
 
 // download copies a tensor to the host as dtype want.

@@ -102,12 +102,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 	return out, err
 }
 
-func (p *program) specs0DType() backend.DType {
-	if len(p.specs) == 0 {
-		return backend.Float32
-	}
-	return p.specs[0].DType
-}
+func (p *program) specs0DType() backend.DType { return backend.ComputeDType(p.specs) }
 
 // SetStep sets the step number of the next Run, which seeds its random ops.
 func (p *program) SetStep(step int64) { p.runs = step - 1 }

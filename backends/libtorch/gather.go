@@ -39,3 +39,9 @@ func (o *eagerOps) Gather(table, indices backend.Value, out backend.Shape) (back
 	}
 	return o.keep(r, err, out)
 }
+
+// Cast turns int32 token ids into the compute dtype.
+func (o *eagerOps) Cast(x backend.Value) (backend.Value, error) {
+	r, err := o.tv(x).Totype(kind(o.dtype), false)
+	return o.keep(r, err, x.Shape().Clone())
+}

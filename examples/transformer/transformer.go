@@ -55,8 +55,8 @@ func (e *TokenAndPositionEmbedding) Call(ctx *layers.Context, in []backend.Value
 
 // CheckInputData rejects token ids outside the vocabulary before training,
 // as Embedding does.
-func (e *TokenAndPositionEmbedding) CheckInputData(data []float32, sampleSize int) error {
-	return (&layers.Embedding{InputDim: e.VocabSize}).CheckInputData(data, sampleSize)
+func (e *TokenAndPositionEmbedding) CheckInputData(data []float32, ints []int32, sampleSize int) error {
+	return (&layers.Embedding{InputDim: e.VocabSize}).CheckInputData(data, ints, sampleSize)
 }
 
 // GetConfig saves the sizes.

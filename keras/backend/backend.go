@@ -12,6 +12,9 @@ type Backend interface {
 	FromFloat32(data []float32, s Shape) (Tensor, error)
 	// FromFloat64 copies host data into a new engine tensor of dtype Float64.
 	FromFloat64(data []float64, s Shape) (Tensor, error)
+	// FromInt32 copies host data into a new engine tensor of dtype Int32
+	// (token ids, for a Func's int inputs).
+	FromInt32(data []int32, s Shape) (Tensor, error)
 	// ToFloat32 copies an engine tensor to the host, converting to float32.
 	ToFloat32(t Tensor) ([]float32, error)
 	// ToFloat64 copies an engine tensor to the host, converting to float64.

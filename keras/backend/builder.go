@@ -108,8 +108,11 @@ type Builder interface {
 	Equal(a, b Value) Value
 	// Greater returns 1 where a > b and 0 elsewhere (broadcasting).
 	Greater(a, b Value) Value
+	// Cast turns an int32 value (an input of token ids) into the Func's
+	// float dtype; other ops refuse int32 values.
+	Cast(x Value) Value
 	// Gather takes the rows of table (rows, ...) at indices (any shape,
-	// float holding integers, truncated toward zero), giving
+	// int32, or float holding integers, truncated toward zero), giving
 	// indices.Shape + table.Shape[1:]: Embedding's lookup. It is
 	// differentiable with respect to table (the output's gradient is
 	// added into the rows taken), not indices. An index outside [0, rows)

@@ -34,9 +34,24 @@ func (c *checked) fail(s Shape, format string, args ...any) Value {
 	return failed{shape: s, dtype: c.ops.DType()}
 }
 
-// ok reports whether the builder can go on: no error yet and no placeholder
-// among the arguments.
+// ok reports whether the builder can go on: no error yet, no placeholder
+// among the arguments, and no int32 value (token ids go to Gather or
+// Cast, which use okAny).
 func (c *checked) ok(vs ...Value) bool {
+	if !c.okAny(vs...) {
+		return false
+	}
+	for _, v := range vs {
+		if v.DType() == Int32 {
+			c.fail(nil, "an int32 value (token ids) of shape %v reached an op that computes in %v: look its rows up (Embedding, Gather) or Cast it", v.Shape(), c.ops.DType())
+			return false
+		}
+	}
+	return true
+}
+
+// okAny is ok for ops that take int32 values.
+func (c *checked) okAny(vs ...Value) bool {
 	if c.err != nil {
 		return false
 	}
@@ -50,6 +65,16 @@ func (c *checked) ok(vs ...Value) bool {
 		}
 	}
 	return true
+}
+
+func (c *checked) Cast(x Value) Value {
+	if !c.okAny(x) {
+		return failed{shape: shapeOf(x), dtype: c.ops.DType()}
+	}
+	if x.DType() != Int32 {
+		return x
+	}
+	return c.call("Cast", x.Shape(), func() (Value, error) { return c.ops.Cast(x) })
 }
 
 // call runs an engine op, turning an error or a panic into the sticky error.
@@ -315,7 +340,7 @@ func (c *checked) OneHot(x Value, depth int) Value {
 }
 
 func (c *checked) Gather(table, indices Value) Value {
-	if !c.ok(table, indices) {
+	if !c.ok(table) || !c.okAny(indices) {
 		return failed{shape: shapeOf(indices), dtype: c.ops.DType()}
 	}
 	t := table.Shape()

@@ -49,20 +49,31 @@ func (g guard) FromFloat64(data []float64, s Shape) (Tensor, error) {
 	return g.Backend.FromFloat64(data, s)
 }
 
+func (g guard) FromInt32(data []int32, s Shape) (Tensor, error) {
+	if err := checkFill(len(data), s); err != nil {
+		return nil, err
+	}
+	return g.Backend.FromInt32(data, s)
+}
+
 func (g guard) Compile(fn Func, specs []Spec, opts CompileOptions) (exe Executable, err error) {
 	if fn == nil {
 		return nil, fmt.Errorf("Compile needs a Func")
 	}
+	compute, first := ComputeDType(specs), -1
 	for i, s := range specs {
-		if s.DType != specs[0].DType {
-			return nil, fmt.Errorf("input %d is %v but input 0 is %v: a Func computes in one dtype", i, s.DType, specs[0].DType)
+		if s.DType != Int32 && s.DType != compute {
+			return nil, fmt.Errorf("input %d is %v but input %d is %v: a Func computes in one float dtype (int32 inputs aside)", i, s.DType, first, compute)
+		}
+		if s.DType != Int32 && first < 0 {
+			first = i
 		}
 		if s.Shape.Size() < 0 {
 			return nil, fmt.Errorf("input %d has shape %v: compile for concrete shapes", i, s.Shape)
 		}
 	}
-	if len(specs) > 0 && !g.supports(specs[0].DType) {
-		return nil, fmt.Errorf("engine %s does not compute in %v (it has %v)", g.Name(), specs[0].DType, g.Capabilities().DTypes)
+	if !g.supports(compute) {
+		return nil, fmt.Errorf("engine %s does not compute in %v (it has %v)", g.Name(), compute, g.Capabilities().DTypes)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -125,4 +136,15 @@ func (e guardedExecutable) Run(inputs []Tensor) (out []Tensor, err error) {
 		}
 	}()
 	return e.Executable.Run(inputs)
+}
+
+// ComputeDType is the float dtype a Func with these inputs computes in:
+// its first float input's (Float32 if all are int32).
+func ComputeDType(specs []Spec) DType {
+	for _, s := range specs {
+		if s.DType != Int32 {
+			return s.DType
+		}
+	}
+	return Float32
 }

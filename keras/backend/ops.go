@@ -91,7 +91,10 @@ type Ops interface {
 	MaxPool2D(x Value, o PoolOptions, out Shape) (Value, error)
 	ArgMax(x Value) (Value, error)
 	OneHot(indices Value, depth int) (Value, error)
-	// Gather gets a table of rank >= 1 and the output shape.
+	// Cast gets an int32 value and returns it in the Func's float dtype.
+	Cast(x Value) (Value, error)
+	// Gather gets a table of rank >= 1, indices of the Func's float dtype
+	// or int32, and the output shape.
 	Gather(table, indices Value, out Shape) (Value, error)
 	RandomUniform(s Shape) (Value, error)
 	RandomNormal(s Shape) (Value, error)

@@ -17,11 +17,7 @@ type TraceInfo struct {
 // Compile to report shape errors before running and to learn which inputs
 // need gradients.
 func Trace(fn Func, specs []Spec) (TraceInfo, error) {
-	dt := Float32
-	if len(specs) > 0 {
-		dt = specs[0].DType
-	}
-	so := &shapeOps{dtype: dt}
+	so := &shapeOps{dtype: ComputeDType(specs)}
 	info := TraceInfo{GradInputs: make([]bool, len(specs))}
 	so.onGrad = func(wrt []Value) {
 		for _, w := range wrt {
@@ -104,6 +100,7 @@ func (o *shapeOps) OneHot(x Value, depth int) (Value, error) {
 	return o.val(append(x.Shape().Clone(), depth))
 }
 func (o *shapeOps) Gather(_, _ Value, out Shape) (Value, error) { return o.val(out) }
+func (o *shapeOps) Cast(x Value) (Value, error)                 { return o.val(x.Shape()) }
 func (o *shapeOps) RandomUniform(s Shape) (Value, error)        { return o.val(s) }
 func (o *shapeOps) RandomNormal(s Shape) (Value, error)         { return o.val(s) }
 func (o *shapeOps) Grad(_ Value, wrt []Value) ([]Value, error) {

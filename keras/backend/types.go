@@ -9,10 +9,13 @@ import (
 type DType int
 
 // The element types kerasgo uses. Float32 is the training default; Float64
-// exists so gradient checks can run with enough precision.
+// exists so gradient checks can run with enough precision. Int32 is for
+// inputs of token ids only: a Func computes in one float dtype, and its
+// int inputs go to Gather (as indices) or Cast.
 const (
 	Float32 DType = iota
 	Float64
+	Int32
 )
 
 // String returns the Keras name of the dtype ("float32", "float64").
@@ -22,6 +25,8 @@ func (d DType) String() string {
 		return "float32"
 	case Float64:
 		return "float64"
+	case Int32:
+		return "int32"
 	}
 	return fmt.Sprintf("DType(%d)", int(d))
 }

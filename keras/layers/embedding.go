@@ -14,9 +14,10 @@ import (
 // InputDim) gives (batch, ..., OutputDim), row id of the embeddings
 // matrix (InputDim, OutputDim) for each id.
 //
-// Ids travel as floats, which hold every integer below 2^24 exactly, so
-// InputDim may be at most 16,777,216. Fit, Evaluate and Predict check ids
-// fed to an Embedding straight from a model input before training
+// Ids from an input made with IntInput travel as int32, exactly; ids in
+// float data are exact below 2^24, and a larger one there is an error
+// that says to use IntInput. Fit, Evaluate and Predict check ids fed to
+// an Embedding straight from a model input before training
 // (CheckInputData): an id that is not an integer in [0, InputDim) is an
 // error naming the layer, the sample and the id. Inside a step, an id out
 // of range fails the step; nothing is read outside the matrix.
@@ -33,9 +34,9 @@ type Embedding struct {
 	embeddings *Weight
 }
 
-// MaxEmbeddingInputDim is the largest vocabulary whose ids float32 holds
-// exactly.
-const MaxEmbeddingInputDim = 1 << 24
+// maxFloatID is the largest id float32 holds exactly (and with all
+// smaller ones).
+const maxFloatID = 1 << 24
 
 // ClassName returns "Embedding".
 func (*Embedding) ClassName() string { return "Embedding" }
@@ -48,9 +49,6 @@ func (e *Embedding) Build(inputs []backend.Shape) (backend.Shape, error) {
 	}
 	if e.InputDim <= 0 || e.OutputDim <= 0 {
 		return nil, fmt.Errorf("input_dim and output_dim must be positive, got %d and %d", e.InputDim, e.OutputDim)
-	}
-	if e.InputDim > MaxEmbeddingInputDim {
-		return nil, fmt.Errorf("input_dim %d is above %d: kerasgo carries token ids as float32, exact only below 2^24", e.InputDim, MaxEmbeddingInputDim)
 	}
 	if len(in) < 1 {
 		return nil, fmt.Errorf("expected an input of shape (batch, ...) of token ids, received %v", in)
@@ -75,26 +73,39 @@ func (e *Embedding) ComputeMask(ctx *Context, in, _ []backend.Value) backend.Val
 	if !e.MaskZero {
 		return nil
 	}
-	return ctx.B.Greater(in[0], ctx.B.Scalar(0.5))
+	return ctx.B.Greater(ctx.B.Cast(in[0]), ctx.B.Scalar(0.5))
 }
 
-// CheckInputData checks that every id is an integer in [0, InputDim).
-// data holds the samples of the layer's input, row-major; sampleSize is
+// CheckInputData checks that every id is an integer in [0, InputDim):
+// the ids are ints (IntInput) or floats (data), row-major; sampleSize is
 // the number of ids per sample.
-func (e *Embedding) CheckInputData(data []float32, sampleSize int) error {
+func (e *Embedding) CheckInputData(data []float32, ints []int32, sampleSize int) error {
+	bad := func(i int, v any) error {
+		return fmt.Errorf("sample %d holds token id %v at position %d: ids must be integers in [0, %d) (input_dim); raise InputDim or map unknown tokens to a reserved id",
+			i/max(sampleSize, 1), v, i%max(sampleSize, 1), e.InputDim)
+	}
+	for i, v := range ints {
+		if v < 0 || int(v) >= e.InputDim {
+			return bad(i, v)
+		}
+	}
 	for i, v := range data {
 		if v < 0 || int(v) >= e.InputDim || float32(math.Trunc(float64(v))) != v {
-			return fmt.Errorf("sample %d holds token id %v at position %d: ids must be integers in [0, %d) (input_dim); raise InputDim or map unknown tokens to a reserved id",
-				i/max(sampleSize, 1), v, i%max(sampleSize, 1), e.InputDim)
+			return bad(i, v)
+		}
+		if v >= maxFloatID {
+			return fmt.Errorf("sample %d holds token id %v at position %d, which float32 data cannot hold exactly: make the input with layers.IntInput and give the ids as Ints",
+				i/max(sampleSize, 1), v, i%max(sampleSize, 1))
 		}
 	}
 	return nil
 }
 
 // InputDataChecker is implemented by layers that check the data a model
-// input feeds them before a step runs (Embedding's ids).
+// input feeds them before a step runs (Embedding's ids): float data, or
+// integer data from an int input.
 type InputDataChecker interface {
-	CheckInputData(data []float32, sampleSize int) error
+	CheckInputData(data []float32, ints []int32, sampleSize int) error
 }
 
 // GetConfig returns Keras's Embedding config.

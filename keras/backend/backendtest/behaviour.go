@@ -19,6 +19,8 @@ func checkErrors(t *testing.T, be backend.Backend) {
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.MatMul(v[0], v[1]) }},
 		{"BatchMatMul", "BatchMatMul needs (batch..., m, k) x (batch..., k, n)", []Array{Random(1, 0, 1, 2, 2, 3), Random(2, 0, 1, 3, 3, 2)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.BatchMatMul(v[0], v[1]) }},
+		{"IntToFloatOp", "an int32 value (token ids) of shape (2, 3) reached an op", []Array{{Shape: backend.Shape{2, 3}, Data: make([]float64, 6), Int: true}},
+			func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(v[0]) }},
 		{"Add", "cannot be broadcast", []Array{Random(1, 0, 1, 2, 3), Random(2, 0, 1, 4)},
 			func(b backend.Builder, v []backend.Value) backend.Value { return b.Add(v[0], v[1]) }},
 		{"Reshape", "cannot reshape (2, 3)", []Array{Random(1, 0, 1, 2, 3)},
@@ -227,7 +229,7 @@ func checkExecutable(t *testing.T, be backend.Backend) {
 		t.Errorf("3 values for shape (2, 2): error = %v", err)
 	}
 	mixed := []backend.Spec{{Shape: backend.Shape{2}, DType: backend.Float32}, {Shape: backend.Shape{2}, DType: backend.Float64}}
-	if _, err := be.Compile(fn, mixed, backend.CompileOptions{}); err == nil || !strings.Contains(err.Error(), "one dtype") {
+	if _, err := be.Compile(fn, mixed, backend.CompileOptions{}); err == nil || !strings.Contains(err.Error(), "one float dtype") {
 		t.Errorf("inputs of two dtypes: error = %v", err)
 	}
 	panics := func(b backend.Builder, v []backend.Value) ([]backend.Value, error) { panic("a bug in a custom layer") }

@@ -11,6 +11,9 @@ import (
 type Array struct {
 	Shape backend.Shape
 	Data  []float64
+	// Int uploads the data as int32 (token ids) rather than in the Func's
+	// float dtype.
+	Int bool `json:"int,omitempty"`
 }
 
 func strides(s backend.Shape) []int {

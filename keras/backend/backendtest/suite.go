@@ -227,6 +227,15 @@ func cases() []opCase {
 			grad:  []bool{true, false},
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Gather(v[0], v[1]) },
 			ref:   func(x []Array) Array { return refGather(x[0], x[1]) }},
+		opCase{name: "Gather/int32Indices", inputs: []Array{Random(82, -1, 1, 5, 3), {Shape: backend.Shape{2, 3}, Data: []float64{4, 0, 2, 2, 1, 4}, Int: true}},
+			grad:  []bool{true, false},
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Gather(v[0], v[1]) },
+			ref:   func(x []Array) Array { return refGather(x[0], x[1]) }},
+		opCase{name: "Cast", inputs: []Array{{Shape: backend.Shape{2, 2}, Data: []float64{0, 7, -3, 1 << 20}, Int: true}},
+			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.Add(b.Cast(x), b.Scalar(0.5)) }),
+			ref: func(x []Array) Array {
+				return Array{Shape: x[0].Shape, Data: []float64{0.5, 7.5, -2.5, 1<<20 + 0.5}}
+			}},
 		opCase{name: "Gather/rank3Table", inputs: []Array{Random(81, -1, 1, 4, 2, 3), {Shape: backend.Shape{3}, Data: []float64{3, 3, 0}}},
 			grad:  []bool{true, false},
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Gather(v[0], v[1]) },
@@ -356,7 +365,14 @@ func Eval(be backend.Backend, dt backend.DType, fn backend.Func, in []Array) ([]
 	for i, a := range in {
 		specs[i] = backend.Spec{Shape: a.Shape, DType: dt}
 		var err error
-		if dt == backend.Float64 {
+		if a.Int {
+			specs[i].DType = backend.Int32
+			ids := make([]int32, len(a.Data))
+			for j, v := range a.Data {
+				ids[j] = int32(v)
+			}
+			tensors[i], err = be.FromInt32(ids, a.Shape)
+		} else if dt == backend.Float64 {
 			tensors[i], err = be.FromFloat64(a.Data, a.Shape)
 		} else {
 			f := make([]float32, len(a.Data))
