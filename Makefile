@@ -55,6 +55,7 @@ test-user-module: $(KERASGO)
 	else $(FIRST_LIBTORCH_BUILD); set -x; scripts/user-module-test.sh; fi
 
 ## fuzz: fuzz every file reader (HDF5, .keras archives, safetensors, IDX) for FUZZTIME each
+## (a duration such as 30s, or a count such as 20000x, which CI uses: see .ci/run)
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) ./internal/h5/
