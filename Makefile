@@ -44,7 +44,8 @@ test: $(KERASGO)
 	@$(KERASGO) libtorch; status=$$?; \
 	if [ $$status = 3 ]; then $(LIBTORCH_SKIPPED); \
 	elif [ $$status != 0 ]; then exit $$status; \
-	else $(FIRST_LIBTORCH_BUILD); set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test $(LIBTORCH_FLAGS) ./...; fi
+	else $(FIRST_LIBTORCH_BUILD); set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test $(LIBTORCH_FLAGS) ./... || exit 1; set +x; \
+	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
 
 ## test-user-module: the README's commands for a program outside this repository
 ## (a throwaway module requiring kerasgo) build and train on libtorch; skipped without libtorch

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/distribution"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
@@ -45,6 +46,10 @@ type CompileOptions struct {
 	// initialised at the first Compile only; compiling again (for example on
 	// another engine) keeps the trained weights.
 	Seed int64
+	// Distribution trains the model data parallel with the other
+	// processes of a job (see package distribution): nil trains in this
+	// process alone.
+	Distribution *distribution.DataParallel
 }
 
 // compiled is a model's binding to an engine.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/kerasgo/kerasgo/keras/distribution"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/losses"
 	"github.com/kerasgo/kerasgo/keras/metrics"
@@ -545,7 +546,7 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 // learning rate saved with the optimizer's state, when found, replaces
 // the configured one (a callback may have changed it), unless the
 // optimizer follows a schedule.
-func (m *Model) compileFromConfig(cc map[string]any, engine string, learningRate float64, found bool) error {
+func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribution.DataParallel, learningRate float64, found bool) error {
 	opt, err := optimizers.Deserialize(cc["optimizer"])
 	if err != nil {
 		return fmt.Errorf("compile_config: %w", err)
@@ -553,7 +554,7 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, learningRate
 	if lr := optimizers.LearningRate(opt); found && lr != nil && optimizers.Schedule(opt) == nil {
 		*lr = learningRate
 	}
-	opts := CompileOptions{Optimizer: opt, Backend: engine}
+	opts := CompileOptions{Optimizer: opt, Backend: engine, Distribution: dp}
 	if opts.Loss, err = lossesFromConfig(cc["loss"]); err != nil {
 		return fmt.Errorf("compile_config: %w", err)
 	}

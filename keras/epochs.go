@@ -1,6 +1,10 @@
 package keras
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/kerasgo/kerasgo/keras/distribution"
+)
 
 // passes schedules each epoch's batches over passes through the training
 // data, as Keras's EpochIterator does: without StepsPerEpoch an epoch is
@@ -18,11 +22,23 @@ type passes struct {
 	rng           *rand.Rand
 	order         []int
 	next          int // the current pass's next batch; perPass: a new pass is due
+	// rank and world shard each pass for data-parallel training: this
+	// process trains on distribution.Shard(order, rank, world).
+	rank, world int
+	shard       []int
 }
 
-func newPasses(n, batch, stepsPerEpoch int, shuffle bool, seed int64) *passes {
-	p := &passes{n: n, batch: batch, perPass: (n + batch - 1) / batch, stepsPerEpoch: stepsPerEpoch, shuffle: shuffle,
-		rng: rand.New(rand.NewPCG(uint64(seed), 0x73687566)), order: make([]int, n)}
+// newPasses schedules n samples in batches of batch. For data-parallel
+// training, process rank of world shuffles the way every
+// process does (the seed must be the same on all) and takes its shard of
+// each pass, ceil(n/world) samples; rank 0 of 1 trains on all.
+func newPasses(n, batch, stepsPerEpoch int, shuffle bool, seed int64, rank, world int) *passes {
+	local := n
+	if world > 1 {
+		local = (n + world - 1) / world
+	}
+	p := &passes{n: n, batch: batch, perPass: (local + batch - 1) / batch, stepsPerEpoch: stepsPerEpoch, shuffle: shuffle,
+		rng: rand.New(rand.NewPCG(uint64(seed), 0x73687566)), order: make([]int, n), rank: rank, world: world}
 	for i := range p.order {
 		p.order[i] = i
 	}
@@ -37,6 +53,9 @@ func (p *passes) epoch() span {
 		if p.shuffle {
 			p.rng.Shuffle(p.n, func(i, j int) { p.order[i], p.order[j] = p.order[j], p.order[i] })
 		}
+		if p.world > 1 {
+			p.shard = distribution.Shard(p.order, p.rank, p.world)
+		}
 		p.next = 0
 	}
 	first, end := p.next, p.perPass
@@ -45,6 +64,10 @@ func (p *passes) epoch() span {
 	}
 	p.next = end
 	sp := span{order: p.order, batch: p.batch, first: first, end: end}
+	if p.world > 1 {
+		sp.order = p.shard
+		return sp
+	}
 	if !p.shuffle {
 		sp.order = nil // samples in order: batches are slices of the data, no copy
 	}

@@ -330,6 +330,10 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	if err != nil {
 		return nil, err
 	}
+	dp := m.dist()
+	if !m.chief() {
+		verbose = 0 // rank 0 prints progress
+	}
 	cbs := opts.Callbacks
 	if verbose > 0 {
 		cbs = append([]callbacks.Callback{callbacks.NewProgbar(opts.Output, verbose)}, cbs...)
@@ -339,6 +343,11 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	}
 	run := m.newRun(cbs)
 	n := train.samples()
+	rank, world := 0, 1
+	if dp != nil {
+		rank, world = dp.Rank(), dp.WorldSize()
+		n = (n + world - 1) / world // this process's shard
+	}
 	steps := (n + batch - 1) / batch
 	if opts.StepsPerEpoch > 0 {
 		steps = min(steps, opts.StepsPerEpoch)
@@ -349,7 +358,19 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		return nil, err
 	}
 	hist := &History{}
-	schedule := newPasses(n, batch, opts.StepsPerEpoch, !opts.NoShuffle, resolveSeed(opts.Seed))
+	seed := resolveSeed(opts.Seed)
+	if dp != nil {
+		if err := m.syncFromChief(dp); err != nil {
+			return nil, err
+		}
+		if seed, err = agreedSeed(dp, seed); err != nil {
+			return nil, err
+		}
+		if err := m.agreeOnResumePoint(dp); err != nil {
+			return nil, err
+		}
+	}
+	schedule := newPasses(train.samples(), batch, opts.StepsPerEpoch, !opts.NoShuffle, seed, rank, world)
 	from := m.resume
 	for epoch := 0; epoch < from.epoch && epoch < opts.Epochs; epoch++ {
 		schedule.epoch() // the skipped epochs' batches and shuffles

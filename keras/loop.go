@@ -7,6 +7,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
+	"github.com/kerasgo/kerasgo/keras/distribution"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
@@ -54,6 +55,9 @@ type batchOut struct {
 func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, begin func(step int), handle func(batchOut) error) error {
 	m, c := r.m, r.m.compiled
 	n := d.samples()
+	if sp.order != nil { // a shuffled or sharded order (distribution.Shard)
+		n = len(sp.order)
+	}
 	var g gatherer
 	for step := sp.skip; step < sp.steps(); step++ {
 		if err := ctx.Err(); err != nil {
@@ -190,7 +194,11 @@ func (a *means) logs() callbacks.Logs {
 func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, from resumePoint) (callbacks.Logs, error) {
 	c := r.m.compiled
 	acc := newMeans(c.heads)
-	acc.resume(from.logs, from.batch*sp.batch)
+	world := 1
+	if dp := r.m.dist(); dp != nil {
+		world = dp.WorldSize()
+	}
+	acc.resume(from.logs, from.batch*sp.batch*world)
 	sp.skip = from.batch
 	nT := len(c.trainable)
 	var logs callbacks.Logs
@@ -228,7 +236,7 @@ func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, fro
 			c.params[i] = rest[nT+nS+k]
 		}
 		c.iterations++
-		acc.add(stats, b.size)
+		acc.add(stats, b.size*world) // stats are the job's (averageAcrossProcesses)
 		logs = acc.logs()
 		r.each(func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, logs) })
 		return nil
@@ -239,9 +247,17 @@ func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, fro
 	return logs, nil
 }
 
+// evaluate evaluates d; in a data-parallel job each process evaluates its
+// block of rows and the totals are summed at the end, so the final logs
+// are those of all of d (the per-batch logs callbacks see are the
+// process's own).
 func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Logs, error) {
 	c := r.m.compiled
 	acc := newMeans(c.heads)
+	dp := r.m.dist()
+	if dp != nil {
+		d = d.rows(distribution.Block(d.samples(), dp.Rank(), dp.WorldSize()))
+	}
 	r.each(func(cb callbacks.Callback) {
 		cb.OnTestBegin(callbacks.Params{Steps: (d.samples() + batch - 1) / batch})
 	})
@@ -259,13 +275,25 @@ func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Log
 	if err != nil {
 		return nil, err
 	}
+	if dp != nil {
+		if err := acc.reduce(dp); err != nil {
+			return nil, fmt.Errorf("summing the evaluation over every process: %w", err)
+		}
+	}
 	logs := acc.logs()
 	r.each(func(cb callbacks.Callback) { cb.OnTestEnd(logs) })
 	return logs, nil
 }
 
+// predict predicts d; in a data-parallel job each process predicts its
+// block of rows and every process returns all of them.
 func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error) {
 	c := r.m.compiled
+	total := d.samples()
+	dp := r.m.dist()
+	if dp != nil {
+		d = d.rows(distribution.Block(total, dp.Rank(), dp.WorldSize()))
+	}
 	n := d.samples()
 	res := make([]Array, len(r.m.outputs))
 	for i, o := range r.m.outputs {
@@ -289,6 +317,11 @@ func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error
 	})
 	if err != nil {
 		return nil, err
+	}
+	if dp != nil {
+		if res, err = gatherRows(dp, res, total); err != nil {
+			return nil, err
+		}
 	}
 	r.each(func(cb callbacks.Callback) { cb.OnPredictEnd() })
 	return res, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/internal/h5"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/distribution"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/saving"
@@ -55,6 +56,9 @@ type LoadOptions struct {
 	// NoCompile loads the architecture and weights only, ignoring the
 	// saved compile settings and optimizer state (Keras's compile=False).
 	NoCompile bool
+	// Distribution compiles the loaded model for data-parallel training
+	// (CompileOptions.Distribution).
+	Distribution *distribution.DataParallel
 }
 
 // LoadModel reads a .keras file written by Keras 3 or by Save, like
@@ -91,7 +95,7 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 	}
 	if top.CompileConfig != nil && !o.NoCompile {
 		lr, found := savedLearningRate(a.Weights)
-		if err := m.compileFromConfig(top.CompileConfig, o.Backend, lr, found); err != nil {
+		if err := m.compileFromConfig(top.CompileConfig, o.Backend, o.Distribution, lr, found); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if a.Weights.HasGroup(saving.OptimizerPath + "/vars") {

@@ -39,27 +39,31 @@ func (m *Model) trainFunc(weighted bool) backend.Func {
 		}
 		preds, updates := m.forwardWithUpdates(b, params, xs, true)
 		loss, stats := m.lossAndStats(b, ys, preds, sws)
-		out := []backend.Value{stats}
 		trainable := make([]backend.Value, len(c.trainable))
 		for k, i := range c.trainable {
 			trainable[k] = params[i]
 		}
 		grads := b.Grad(loss, trainable)
-		scalar := func(i int) backend.Value { return b.Reshape(b.Slice(hyper, []int{i}, []int{1}), backend.Shape{}) }
-		hp := optimizers.Hyperparameters{LearningRate: scalar(0), Iteration: scalar(1), ApplyUpdate: scalar(2), OverwriteWithEMA: scalar(3)}
-		newT, newS := optimizers.Apply(b, c.opt, hp, trainable, grads, state)
-		out = append(out, newT...)
-		out = append(out, newS...)
-		// Then the new values of non-trainable weights that layers
-		// assigned (BatchNormalization's moving statistics), in weight
-		// order; the loop adopts them after the step.
+		// The new values of non-trainable weights that layers assigned
+		// (BatchNormalization's moving statistics), in weight order; the
+		// loop adopts them after the step.
 		c.assigned = c.assigned[:0]
+		var assigned []backend.Value
 		for i, w := range m.weights {
 			if v, ok := updates[w]; ok {
 				c.assigned = append(c.assigned, i)
-				out = append(out, v)
+				assigned = append(assigned, v)
 			}
 		}
+		if dp := m.dist(); dp != nil {
+			grads, assigned, stats = m.averageAcrossProcesses(b, dp, grads, assigned, stats)
+		}
+		scalar := func(i int) backend.Value { return b.Reshape(b.Slice(hyper, []int{i}, []int{1}), backend.Shape{}) }
+		hp := optimizers.Hyperparameters{LearningRate: scalar(0), Iteration: scalar(1), ApplyUpdate: scalar(2), OverwriteWithEMA: scalar(3)}
+		newT, newS := optimizers.Apply(b, c.opt, hp, trainable, grads, state)
+		out := append([]backend.Value{stats}, newT...)
+		out = append(out, newS...)
+		out = append(out, assigned...)
 		return out, nil
 	}
 }
@@ -182,7 +186,11 @@ func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) 
 			}
 		}
 	}
-	e, err := c.be.Compile(fn, specs, backend.CompileOptions{Seed: c.opts.Seed + int64(key.batch)*7919 + int64(kind)})
+	seed := c.opts.Seed + int64(key.batch)*7919 + int64(kind)
+	if dp := m.dist(); dp != nil { // each process draws its own dropout masks
+		seed += int64(dp.Rank()) * 1000003
+	}
+	e, err := c.be.Compile(fn, specs, backend.CompileOptions{Seed: seed})
 	if err != nil {
 		return nil, err
 	}

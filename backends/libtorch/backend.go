@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -26,11 +27,21 @@ func init() {
 // the worker is shared: libtorch state (threads, seeds) is process-wide.
 var sharedWorker = newWorker()
 
+// threads is libtorch's thread count: $OMP_NUM_THREADS when set (as in
+// PyTorch; launchers of data-parallel jobs set it so that the processes
+// share the cores), else GOMAXPROCS.
+func threads() int {
+	if n, err := strconv.Atoi(os.Getenv("OMP_NUM_THREADS")); err == nil && n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // Open returns the engine on device "" or "cpu", "cuda" or "cuda:N".
 func Open(device string) (backend.Backend, error) {
 	e := &engine{w: sharedWorker}
 	err := e.w.do(func() error {
-		C.at_set_num_threads(C.int(runtime.GOMAXPROCS(0)))
+		C.at_set_num_threads(C.int(threads()))
 		switch {
 		case device == "" || device == "cpu":
 			e.device, e.devName = gotch.CPU, "cpu"

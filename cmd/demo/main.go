@@ -10,6 +10,13 @@
 //	go run ./cmd/demo -load model.keras   # load a saved model (kerasgo's or Keras's) and evaluate it
 //	go run ./cmd/demo -load model.keras -epochs 2 -save model.keras   # continue training where it stopped
 //	go run ./cmd/demo -epochs 3 -plot history.png   # and plot the loss and accuracy curves
+//
+// Started by a launcher, it trains data parallel (see docs/distributed.md);
+// rank 0 prints the progress and the test scores, and saves the model:
+//
+//	make libtorch && go build $(build/kerasgo libtorch -flags) -o demo ./cmd/demo
+//	build/kerasgo launch -n 2 ./demo -epochs 1
+//	torchrun --no_python --nproc-per-node 2 ./demo -epochs 1
 package main
 
 import (
@@ -26,6 +33,8 @@ import (
 	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/distribution"
+	_ "github.com/kerasgo/kerasgo/keras/distribution/c10d"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/optimizers/schedules"
 	"github.com/kerasgo/kerasgo/keras/plotting"
@@ -69,9 +78,29 @@ type options struct {
 	backend, model, dataset, dataDir, save, load, plot string
 	epochs, batch, verbose                             int
 	seed                                               int64
+	dist                                               *distribution.DataParallel // when started by a launcher
 }
 
 func run(ctx context.Context, o options) error {
+	if distribution.Launched() {
+		dp, err := distribution.NewDataParallel(distribution.Config{})
+		if err != nil {
+			return err
+		}
+		defer dp.Close()
+		o.dist = dp
+		if !dp.IsChief() { // rank 0 speaks for the job
+			devNull, err := os.Open(os.DevNull)
+			if err != nil {
+				return err
+			}
+			defer devNull.Close()
+			stdout := os.Stdout
+			os.Stdout = devNull
+			defer func() { os.Stdout = stdout }()
+		}
+		fmt.Printf("Data parallel: rank %d of %d\n", dp.Rank(), dp.WorldSize())
+	}
 	ds, err := loadData(ctx, o.dataset, o.dataDir)
 	if err != nil {
 		return err
@@ -100,14 +129,14 @@ func run(ctx context.Context, o options) error {
 			return err
 		}
 		fmt.Printf("Training took %s\n", time.Since(start).Round(time.Millisecond))
-		if o.plot != "" {
+		if o.plot != "" && (o.dist == nil || o.dist.IsChief()) {
 			if err := plotting.History(history, o.plot); err != nil {
 				return err
 			}
 			fmt.Printf("Wrote the training curves to %s\n", o.plot)
 		}
 	}
-	if o.save != "" {
+	if o.save != "" && (o.dist == nil || o.dist.IsChief()) {
 		if err := model.Save(o.save); err != nil {
 			return err
 		}
@@ -127,7 +156,7 @@ func run(ctx context.Context, o options) error {
 // from -model.
 func buildOrLoad(o options) (*keras.Model, error) {
 	if o.load != "" {
-		model, err := keras.LoadModel(o.load, keras.LoadOptions{Backend: o.backend})
+		model, err := keras.LoadModel(o.load, keras.LoadOptions{Backend: o.backend, Distribution: o.dist})
 		if err != nil {
 			return nil, err
 		}
@@ -157,11 +186,12 @@ func buildOrLoad(o options) (*keras.Model, error) {
 		optimizer = &optimizers.Adam{Schedule: schedules.CosineDecay{InitialLearningRate: 2e-3, DecaySteps: steps}}
 	}
 	return model, model.Compile(keras.CompileOptions{
-		Optimizer: optimizer,
-		Loss:      "sparse_categorical_crossentropy",
-		Metrics:   []any{"accuracy"},
-		Backend:   o.backend,
-		Seed:      o.seed,
+		Optimizer:    optimizer,
+		Loss:         "sparse_categorical_crossentropy",
+		Metrics:      []any{"accuracy"},
+		Backend:      o.backend,
+		Seed:         o.seed,
+		Distribution: o.dist,
 	})
 }
 

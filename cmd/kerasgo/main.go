@@ -2,7 +2,9 @@
 //
 //	kerasgo libtorch [-out build/gotch] [-flags]   find libtorch and generate the gotch build files
 //	kerasgo libtorch -check                        only say whether libtorch is installed
+//	kerasgo libtorch -check-distributed            only say whether distributed training can be built
 //	kerasgo doctor                                 report the engines, libtorch and CUDA
+//	kerasgo launch -n N ./prog [args]              start N workers of a data-parallel job (see docs/distributed.md)
 //
 // `kerasgo libtorch` works in kerasgo's repository (`make libtorch` runs
 // it) and in any module that requires kerasgo:
@@ -45,6 +47,12 @@ func main() {
 		err = setupLibtorch(os.Args[2:])
 	case "doctor":
 		doctor(os.Stdout)
+	case "launch":
+		status, lerr := launch(os.Args[2:])
+		if lerr != nil {
+			fmt.Fprintln(os.Stderr, "kerasgo launch:", lerr)
+		}
+		os.Exit(status)
 	default:
 		usage()
 	}
@@ -55,7 +63,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: kerasgo libtorch [-out dir] | kerasgo doctor")
+	fmt.Fprintln(os.Stderr, "usage: kerasgo libtorch [-out dir] | kerasgo doctor | kerasgo launch -n N ./prog [args]")
 	os.Exit(2)
 }
 
@@ -73,6 +81,7 @@ func setupLibtorch(args []string) error {
 	out := fs.String("out", "build/gotch", "directory for the generated build files")
 	flagsOnly := fs.Bool("flags", false, "print only the go build flags on standard output (progress goes to standard error)")
 	check := fs.Bool("check", false, "only say whether libtorch is installed: exit 0 if it is, 3 if not; write nothing")
+	checkDist := fs.Bool("check-distributed", false, "only say whether distributed training can be built (libtorch's c10d and Gloo's headers): exit 0 if it can, 3 if not")
 	vendored := fs.String("gotch", "", "gotch's source directory, e.g. vendor/github.com/sugarme/gotch (default: the module cache)")
 	fs.Parse(args)
 	if fs.NArg() > 0 {
@@ -92,6 +101,13 @@ func setupLibtorch(args []string) error {
 	}
 	fmt.Fprintln(log, "found", inst.Describe())
 	if *check {
+		return nil
+	}
+	if *checkDist {
+		if missing, ok := inst.DistributedHeaders(); !ok {
+			fmt.Fprintln(os.Stderr, "kerasgo: distributed training is off:", missing)
+			os.Exit(exitNoLibtorch)
+		}
 		return nil
 	}
 	dir := []byte(*vendored)

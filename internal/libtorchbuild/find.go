@@ -94,6 +94,30 @@ func fromLayout(source, root, include, lib string) (*Install, error) {
 	}, nil
 }
 
+// DistributedHeaders reports whether the headers distributed training
+// compiles against are here: libtorch's c10d (ProcessGroupGloo.hpp) and
+// Gloo's (Debian's libgloo-dev); when one is missing, the name of the
+// file and of the package to install.
+func (i *Install) DistributedHeaders() (missing string, ok bool) {
+	dirs := append(append([]string(nil), i.IncludeDirs...), filepath.Join(i.Root, "include"), "/usr/include", "/usr/local/include")
+	for _, h := range []struct{ file, fix string }{
+		{"torch/csrc/distributed/c10d/ProcessGroupGloo.hpp", "a libtorch with its distributed headers"},
+		{"gloo/algorithm.h", "Gloo's headers: sudo apt-get install libgloo-dev"},
+	} {
+		found := false
+		for _, d := range dirs {
+			if _, err := os.Stat(filepath.Join(d, h.file)); err == nil {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return h.file + " not found (" + h.fix + ")", false
+		}
+	}
+	return "", true
+}
+
 // NeedsStubs reports whether this libtorch differs from the one gotch was
 // generated for, so that some wrappers may not compile.
 func (i *Install) NeedsStubs() bool {

@@ -134,6 +134,11 @@ type Builder interface {
 	// differentiable.
 	AdamUpdate(p, g, m, v, alpha Value, beta1, beta2, eps float64) (newP, newM, newV Value)
 
+	// AllReduceSum returns x summed elementwise over every process of a
+	// data-parallel group (see [Collective]); the engine must implement
+	// [CollectiveOps]. Not differentiable.
+	AllReduceSum(x Value, group Collective) Value
+
 	// Grad returns d(loss)/d(w) for each w in wrt. loss must be a scalar.
 	Grad(loss Value, wrt []Value) []Value
 

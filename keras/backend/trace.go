@@ -111,3 +111,6 @@ func (o *shapeOps) Grad(_ Value, wrt []Value) ([]Value, error) {
 	}
 	return out, nil
 }
+
+// AllReduceSum traces as the value's shape; the engine's own op runs it.
+func (o *shapeOps) AllReduceSum(x Value, _ Collective) (Value, error) { return o.val(x.Shape()) }

@@ -1,6 +1,8 @@
 package backendtest
 
 import (
+	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -253,5 +255,61 @@ func checkGatherOutOfRange(t *testing.T, be backend.Backend) {
 		if err == nil {
 			t.Errorf("index %v into 5 rows: no error", bad)
 		}
+	}
+}
+
+// threeCopies is a process group of three processes that hold the same
+// data: an allreduce triples every value. It counts its calls.
+type threeCopies struct{ calls int }
+
+func (g *threeCopies) WorldSize() int { return 3 }
+func (g *threeCopies) AllReduceFloat32(d []float32) error {
+	g.calls++
+	for i := range d {
+		d[i] *= 3
+	}
+	return nil
+}
+func (g *threeCopies) AllReduceFloat64(d []float64) error {
+	g.calls++
+	for i := range d {
+		d[i] *= 3
+	}
+	return nil
+}
+
+// failingGroup is a process group whose peers are gone.
+type failingGroup struct{}
+
+func (failingGroup) WorldSize() int                   { return 2 }
+func (failingGroup) AllReduceFloat32([]float32) error { return errors.New("lost rank 1") }
+func (failingGroup) AllReduceFloat64([]float64) error { return errors.New("lost rank 1") }
+
+// checkAllReduceSum: the engine hands the value to the process group once
+// per run and uses what the group summed; a group's failure fails the run.
+func checkAllReduceSum(t *testing.T, be backend.Backend) {
+	for _, dt := range []backend.DType{backend.Float32, backend.Float64} {
+		g := &threeCopies{}
+		x := Random(7, -1, 1, 2, 3)
+		out, err := Eval(be, dt, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return []backend.Value{b.AllReduceSum(b.Add(v[0], b.Scalar(1)), g)}, nil
+		}, []Array{x})
+		if err != nil {
+			t.Fatalf("%v: %v", dt, err)
+		}
+		for i, v := range out[0].Data {
+			if want := 3 * (x.Data[i] + 1); math.Abs(v-want) > 1e-6 {
+				t.Fatalf("%v: AllReduceSum over 3 equal processes [%d] = %v, want %v", dt, i, v, want)
+			}
+		}
+		if g.calls != 1 {
+			t.Errorf("%v: the group was called %d times for one run, want 1", dt, g.calls)
+		}
+	}
+	_, err := Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+		return []backend.Value{b.AllReduceSum(v[0], failingGroup{})}, nil
+	}, []Array{Random(1, 0, 1, 4)})
+	if err == nil || !strings.Contains(err.Error(), "lost rank 1") {
+		t.Errorf("a failing group: error %v, want one that says lost rank 1", err)
 	}
 }

@@ -37,6 +37,7 @@ func Run(t *testing.T, spec string) {
 	}
 	t.Run("Errors", func(t *testing.T) { checkErrors(t, be) })
 	t.Run("GatherOutOfRange", func(t *testing.T) { checkGatherOutOfRange(t, be) })
+	t.Run("AllReduceSum", func(t *testing.T) { checkAllReduceSum(t, be) })
 	t.Run("RandomUniform", func(t *testing.T) { checkRandom(t, be) })
 	t.Run("RandomNormal", func(t *testing.T) { checkRandomNormal(t, be) })
 	t.Run("Executable", func(t *testing.T) { checkExecutable(t, be) })

@@ -1,0 +1,169 @@
+package keras
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/distribution"
+)
+
+// Data-parallel training (CompileOptions.Distribution), written once for
+// every engine. Fit gives each process its shard of every epoch's order
+// (distribution.Shard); the training step sums, in one allreduce, the
+// gradients, the new values of assigned state (BatchNormalization's moving
+// statistics) and the step's statistics, and averages what must be
+// averaged, so every process applies the same update and logs the global
+// loss and metrics. Evaluate and Predict split the rows in blocks and
+// combine the results once at the end.
+
+// dist returns the model's data-parallel job, or nil when it trains alone
+// (no job, or a job of one process).
+func (m *Model) dist() *distribution.DataParallel {
+	if m.compiled == nil {
+		return nil
+	}
+	dp := m.compiled.opts.Distribution
+	if dp == nil || dp.WorldSize() < 2 {
+		return nil
+	}
+	return dp
+}
+
+// chief reports whether this process prints and writes files: always,
+// unless it is a rank other than 0 of a job.
+func (m *Model) chief() bool {
+	dp := m.dist()
+	return dp == nil || dp.IsChief()
+}
+
+// averageAcrossProcesses sums grads, assigned and stats over the job in
+// one allreduce (one bucket, as PyTorch's DDP coalesces its gradients),
+// then divides the gradients, the assigned state and the stats' batch
+// means (losses) by the number of processes; the stats' sums (metrics'
+// per-sample sums and totals) stay sums. Every process's batch has the
+// same size (distribution.Shard), so the mean of the batch means is the
+// mean over the global batch.
+func (m *Model) averageAcrossProcesses(b backend.Builder, dp *distribution.DataParallel, grads, assigned []backend.Value, st backend.Value) ([]backend.Value, []backend.Value, backend.Value) {
+	all := append(append(append([]backend.Value(nil), grads...), assigned...), st)
+	summed := b.AllReduceSum(pack(b, all), dp)
+	w := float64(dp.WorldSize())
+	parts := make([]backend.Value, len(all))
+	at := 0
+	for i, v := range all {
+		n := v.Shape().Size()
+		parts[i] = b.Reshape(b.Slice(summed, []int{at}, []int{n}), v.Shape())
+		at += n
+	}
+	inv := b.Scalar(1 / w)
+	for i := range len(grads) + len(assigned) {
+		parts[i] = b.Mul(parts[i], inv)
+	}
+	scale := make([]float64, st.Shape().Size())
+	for i := range scale {
+		scale[i] = 1
+	}
+	for _, s := range stats(m.compiled.heads) {
+		if s.batchMean {
+			for j := s.offset; j < s.offset+s.size; j++ {
+				scale[j] = 1 / w
+			}
+		}
+	}
+	gs := parts[:len(grads)]
+	as := parts[len(grads) : len(grads)+len(assigned)]
+	return gs, as, b.Mul(parts[len(parts)-1], b.Constant(scale, st.Shape()))
+}
+
+// syncFromChief makes every process start Fit from rank 0's weights,
+// optimizer state and step count (DDP's broadcast at construction; here
+// at every Fit, so that weights loaded or restored on rank 0 alone reach
+// every process).
+func (m *Model) syncFromChief(dp *distribution.DataParallel) error {
+	c := m.compiled
+	sync := func(ts []backend.Tensor, shape func(i int) backend.Shape) error {
+		for i, t := range ts {
+			v, err := c.be.ToFloat32(t)
+			if err != nil {
+				return err
+			}
+			if err := dp.BroadcastFloat32(v, 0); err != nil {
+				return err
+			}
+			nt, err := c.be.FromFloat32(v, shape(i))
+			if err != nil {
+				return err
+			}
+			c.be.Release(t)
+			ts[i] = nt
+		}
+		return nil
+	}
+	if err := sync(c.params, func(i int) backend.Shape { return m.weights[i].Shape }); err != nil {
+		return fmt.Errorf("copying rank 0's weights to every process: %w", err)
+	}
+	if err := sync(c.optState, func(i int) backend.Shape { return c.optSpecs[i].Shape }); err != nil {
+		return fmt.Errorf("copying rank 0's optimizer state to every process: %w", err)
+	}
+	it := []float64{float64(c.iterations)}
+	if err := dp.BroadcastFloat64(it, 0); err != nil {
+		return err
+	}
+	c.iterations = int64(it[0])
+	return nil
+}
+
+// agreedSeed returns rank 0's seed, so that every process shuffles the
+// same way (each would otherwise draw its own when no seed is given).
+func agreedSeed(dp *distribution.DataParallel, seed int64) (int64, error) {
+	// Two halves, each exact in a float64.
+	v := []float64{float64(uint64(seed) >> 32), float64(uint64(seed) & 0xffffffff)}
+	if err := dp.BroadcastFloat64(v, 0); err != nil {
+		return 0, fmt.Errorf("agreeing on the shuffle seed: %w", err)
+	}
+	return int64(uint64(v[0])<<32 | uint64(v[1])), nil
+}
+
+// reduce sums the accumulated statistics and sample counts of every
+// process, so that the logs are those of the whole data.
+func (a *means) reduce(dp *distribution.DataParallel) error {
+	buf := append(append([]float64(nil), a.totals...), float64(a.samples))
+	if err := dp.AllReduceFloat64(buf); err != nil {
+		return err
+	}
+	copy(a.totals, buf)
+	a.samples = int(buf[len(buf)-1])
+	return nil
+}
+
+// gatherRows puts each process's predictions for its block of rows into
+// the whole arrays, on every process: each fills its block of zeros and
+// the allreduce adds them up.
+func gatherRows(dp *distribution.DataParallel, res []Array, n int) ([]Array, error) {
+	from, _ := distribution.Block(n, dp.Rank(), dp.WorldSize())
+	out := make([]Array, len(res))
+	for i, r := range res {
+		shape := append([]int(nil), r.Shape...)
+		shape[0] = n
+		row := backend.Shape(shape[1:]).Size()
+		full := make([]float32, n*row)
+		copy(full[from*row:], r.Data)
+		if err := dp.AllReduceFloat32(full); err != nil {
+			return nil, fmt.Errorf("gathering the predictions of every process: %w", err)
+		}
+		out[i] = Array{Shape: shape, Data: full}
+	}
+	return out, nil
+}
+
+// agreeOnResumePoint makes every process resume where rank 0 does (a
+// BackupAndRestore backup may exist on rank 0's machine only).
+func (m *Model) agreeOnResumePoint(dp *distribution.DataParallel) error {
+	v := []float64{float64(m.resume.epoch), float64(m.resume.batch)}
+	if err := dp.BroadcastFloat64(v, 0); err != nil {
+		return fmt.Errorf("agreeing on where training resumes: %w", err)
+	}
+	if int(v[0]) != m.resume.epoch || int(v[1]) != m.resume.batch {
+		m.resume = resumePoint{epoch: int(v[0]), batch: int(v[1])}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+//go:build libtorch && cgo
+
+#include "shim.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+static int fail(char** err, const std::string& msg) {
+  if (err != nullptr) {
+    *err = static_cast<char*>(std::malloc(msg.size() + 1));
+    if (*err != nullptr) std::memcpy(*err, msg.c_str(), msg.size() + 1);
+  }
+  return -1;
+}
+
+#if __has_include(<gloo/algorithm.h>) && __has_include(<torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>)
+
+#include <torch/torch.h>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+int kg_available(char** err) { return 0; }
+
+struct kg_group {
+  c10::intrusive_ptr<c10d::Store> store;
+  c10::intrusive_ptr<c10d::ProcessGroupGloo> pg;
+  std::chrono::milliseconds timeout;
+};
+
+// guarded runs f, turning a C++ exception into an error message.
+template <typename F>
+static int guarded(char** err, F f) {
+  try {
+    f();
+    return 0;
+  } catch (const c10::Error& e) {
+    return fail(err, e.what_without_backtrace());
+  } catch (const std::exception& e) {
+    return fail(err, e.what());
+  } catch (...) {
+    return fail(err, "unknown C++ exception in c10d");
+  }
+}
+
+static at::ScalarType scalarType(int dtype) {
+  return dtype == 1 ? at::kDouble : at::kFloat;
+}
+
+// wait waits for a collective and rethrows its failure.
+static void wait(kg_group* g, const c10::intrusive_ptr<c10d::Work>& work) {
+  work->wait(g->timeout);
+}
+
+int kg_group_new(const char* host, int port, int rank, int world,
+                 int64_t timeout_ms, const char* ifname, const char* agent_prefix,
+                 kg_group** out, char** err) {
+  *out = nullptr;
+  return guarded(err, [&] {
+    auto g = std::make_unique<kg_group>();
+    g->timeout = std::chrono::milliseconds(timeout_ms);
+    c10d::TCPStoreOptions so;
+    so.port = static_cast<std::uint16_t>(port);
+    so.timeout = g->timeout;
+    if (agent_prefix != nullptr && agent_prefix[0] != '\0') {
+      // torchrun's agent hosts the store: every rank is a client, under
+      // the restart attempt's prefix (as torch.distributed does).
+      so.isServer = false;
+      so.waitWorkers = false;
+      auto tcp = c10::make_intrusive<c10d::TCPStore>(std::string(host), so);
+      g->store = c10::make_intrusive<c10d::PrefixStore>(std::string(agent_prefix), tcp);
+    } else {
+      so.isServer = rank == 0;
+      so.numWorkers = static_cast<std::size_t>(world);
+      so.waitWorkers = true;
+      g->store = c10::make_intrusive<c10d::TCPStore>(std::string(host), so);
+    }
+    auto opts = c10d::ProcessGroupGloo::Options::create(g->timeout);
+    if (ifname != nullptr && ifname[0] != '\0') {
+      opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(ifname));
+    } else {
+      std::string h(host);
+      if (h == "127.0.0.1" || h == "localhost" || h == "::1") {
+        opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(h));
+      } else {
+        opts->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+      }
+    }
+    g->pg = c10::make_intrusive<c10d::ProcessGroupGloo>(g->store, rank, world, opts);
+    *out = g.release();
+  });
+}
+
+void kg_group_free(kg_group* g) {
+  if (g == nullptr) return;
+  try {
+    g->pg.reset();
+    g->store.reset();
+  } catch (...) {
+  }
+  delete g;
+}
+
+int kg_allreduce_host(kg_group* g, void* data, int64_t n, int dtype, char** err) {
+  return guarded(err, [&] {
+    std::vector<at::Tensor> ts{torch::from_blob(data, {n}, torch::TensorOptions().dtype(scalarType(dtype)))};
+    wait(g, g->pg->allreduce(ts));
+  });
+}
+
+int kg_allreduce_tensor(kg_group* g, void* tensor, char** err) {
+  return guarded(err, [&] {
+    std::vector<at::Tensor> ts{*static_cast<at::Tensor*>(tensor)};
+    wait(g, g->pg->allreduce(ts));
+  });
+}
+
+int kg_broadcast_host(kg_group* g, void* data, int64_t n, int dtype, int root, char** err) {
+  return guarded(err, [&] {
+    std::vector<at::Tensor> ts{torch::from_blob(data, {n}, torch::TensorOptions().dtype(scalarType(dtype)))};
+    c10d::BroadcastOptions o;
+    o.rootRank = root;
+    wait(g, g->pg->broadcast(ts, o));
+  });
+}
+
+int kg_barrier(kg_group* g, char** err) {
+  return guarded(err, [&] { wait(g, g->pg->barrier()); });
+}
+
+int kg_store_set(kg_group* g, const char* key, const char* value, char** err) {
+  return guarded(err, [&] {
+    std::string v(value);
+    g->store->set(key, std::vector<uint8_t>(v.begin(), v.end()));
+  });
+}
+
+int kg_store_check(kg_group* g, const char** keys, int n, int* found, char** err) {
+  return guarded(err, [&] {
+    for (int i = 0; i < n; i++) {
+      found[i] = g->store->check({std::string(keys[i])}) ? 1 : 0;
+    }
+  });
+}
+
+#else  // no Gloo headers: every call says how to get them
+
+static const char* kNoGloo =
+    "this program's c10d binding was compiled without Gloo's headers (and libtorch's c10d headers), "
+    "so it cannot train distributed: sudo apt-get install libgloo-dev, then rebuild (make libtorch; "
+    "go clean -cache if the build was cached)";
+
+int kg_available(char** err) { return fail(err, kNoGloo); }
+int kg_group_new(const char*, int, int, int, int64_t, const char*, const char*, kg_group** out, char** err) {
+  *out = nullptr;
+  return fail(err, kNoGloo);
+}
+void kg_group_free(kg_group*) {}
+int kg_allreduce_host(kg_group*, void*, int64_t, int, char** err) { return fail(err, kNoGloo); }
+int kg_allreduce_tensor(kg_group*, void*, char** err) { return fail(err, kNoGloo); }
+int kg_broadcast_host(kg_group*, void*, int64_t, int, int, char** err) { return fail(err, kNoGloo); }
+int kg_barrier(kg_group*, char** err) { return fail(err, kNoGloo); }
+int kg_store_set(kg_group*, const char*, const char*, char** err) { return fail(err, kNoGloo); }
+int kg_store_check(kg_group*, const char**, int, int*, char** err) { return fail(err, kNoGloo); }
+
+#endif

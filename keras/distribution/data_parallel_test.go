@@ -1,0 +1,261 @@
+//go:build libtorch && cgo
+
+package distribution_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	_ "github.com/kerasgo/kerasgo/backends/all"
+	"github.com/kerasgo/kerasgo/internal/disttest"
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/callbacks"
+	"github.com/kerasgo/kerasgo/keras/distribution"
+	_ "github.com/kerasgo/kerasgo/keras/distribution/c10d"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+// The job of TestDataParallelMatchesOneProcess: each rank trains the MLP
+// for `steps` SGD steps of `perRank` samples on its shard.
+const (
+	steps    = 50
+	perRank  = 4
+	features = 8
+	classes  = 3
+)
+
+func init() { workers["train-mlp"] = trainMLPWorker }
+
+// mlp is the model every rank and the single-process reference train.
+func mlp(t testing.TB) *keras.Model {
+	m, err := keras.NewSequential(
+		layers.Input(features),
+		&layers.Dense{Units: 16, Activation: "relu"},
+		&layers.Dense{Units: classes, Activation: "softmax"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// mlpData is n samples of a learnable 3-class problem, the same on every
+// process.
+func mlpData(n int) (keras.Array, keras.Array) {
+	r := rand.New(rand.NewPCG(42, 7))
+	x := make([]float32, n*features)
+	y := make([]float32, n)
+	for i := range n {
+		c := r.IntN(classes)
+		y[i] = float32(c)
+		for j := range features {
+			x[i*features+j] = float32(r.NormFloat64()) + float32(c*(j%2))
+		}
+	}
+	return keras.Array{Shape: []int{n, features}, Data: x}, keras.Array{Shape: []int{n}, Data: y}
+}
+
+func compileOpts(engine string, dp *distribution.DataParallel) keras.CompileOptions {
+	return keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.1}, Loss: "sparse_categorical_crossentropy",
+		Metrics: []any{"accuracy"}, Backend: engine, Seed: 7, Distribution: dp}
+}
+
+// rankReport is what a rank writes for the test to compare.
+type rankReport struct {
+	StepHashes []uint64    // of the weights after every step
+	Weights    [][]float32 // after the last step
+	Loss       float64     // the epoch's logged loss
+	Accuracy   float64
+	EvalLoss   float64 // Evaluate on all the data
+	Predicted  []float32
+}
+
+func hashWeights(ws [][]float32) uint64 {
+	h := fnv.New64a()
+	for _, w := range ws {
+		for _, v := range w {
+			b := math.Float32bits(v)
+			h.Write([]byte{byte(b), byte(b >> 8), byte(b >> 16), byte(b >> 24)})
+		}
+	}
+	return h.Sum64()
+}
+
+func trainMLPWorker() error {
+	dp, err := distribution.NewDataParallel(distribution.Config{Timeout: time.Minute})
+	if err != nil {
+		return err
+	}
+	defer dp.Close()
+	m, err := keras.NewSequential(
+		layers.Input(features),
+		&layers.Dense{Units: 16, Activation: "relu"},
+		&layers.Dense{Units: classes, Activation: "softmax"},
+	)
+	if err != nil {
+		return err
+	}
+	if err := m.Compile(compileOpts(os.Getenv("TEST_ENGINE"), dp)); err != nil {
+		return err
+	}
+	x, y := mlpData(steps * perRank * dp.WorldSize())
+	var rep rankReport
+	record := &callbacks.Lambda{TrainBatchEnd: func(int, callbacks.Logs) {
+		ws, err := m.GetWeights()
+		if err == nil {
+			rep.StepHashes = append(rep.StepHashes, hashWeights(ws))
+		}
+	}}
+	hist, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: perRank, NoShuffle: true, Verbose: keras.Silent, Callbacks: []callbacks.Callback{record}})
+	if err != nil {
+		return err
+	}
+	rep.Loss, rep.Accuracy = hist.Logs["loss"][0], hist.Logs["accuracy"][0]
+	if rep.Weights, err = m.GetWeights(); err != nil {
+		return err
+	}
+	logs, err := m.Evaluate(context.Background(), x, y, keras.EvaluateOptions{BatchSize: 7, Verbose: keras.Silent})
+	if err != nil {
+		return err
+	}
+	rep.EvalLoss, _ = logs.Get("loss")
+	p, err := m.Predict(context.Background(), x, keras.PredictOptions{BatchSize: 7})
+	if err != nil {
+		return err
+	}
+	rep.Predicted = p.Data
+	data, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(os.Getenv("TEST_OUT"), "rank"+os.Getenv("RANK")+".json"), data, 0o644)
+}
+
+// TestDataParallelMatchesOneProcess trains the MLP on 2 and 4 processes
+// for 50 SGD steps on each engine: after every step all ranks hold
+// bit-identical weights, and the weights, the logged loss, Evaluate and
+// Predict equal one process's on the concatenated global batches within
+// 1e-5.
+func TestDataParallelMatchesOneProcess(t *testing.T) {
+	if err := distribution.Available(); err != nil {
+		t.Skipf("distributed tests SKIPPED: %v", err)
+	}
+	for _, engine := range backendtest.Engines() {
+		if be, err := backend.Open(engine); err != nil {
+			t.Logf("%s: %v", engine, err)
+			continue
+		} else {
+			be.Close()
+		}
+		for _, world := range []int{2, 4} {
+			t.Run(fmt.Sprintf("%s/%d", engine, world), func(t *testing.T) {
+				dir := t.TempDir()
+				res := disttest.Run(t, "train-mlp", world, 3*time.Minute, "TEST_ENGINE="+engine, "TEST_OUT="+dir)
+				reps := make([]rankReport, world)
+				for _, r := range res {
+					if r.Err != nil {
+						t.Fatalf("rank %d: %v\n%s", r.Rank, r.Err, r.Output)
+					}
+					data, err := os.ReadFile(filepath.Join(dir, "rank"+strconv.Itoa(r.Rank)+".json"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := json.Unmarshal(data, &reps[r.Rank]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if len(reps[0].StepHashes) != steps {
+					t.Fatalf("rank 0 took %d steps, want %d", len(reps[0].StepHashes), steps)
+				}
+				for r := 1; r < world; r++ {
+					for s, h := range reps[r].StepHashes {
+						if h != reps[0].StepHashes[s] {
+							t.Fatalf("after step %d rank %d's weights differ from rank 0's", s+1, r)
+						}
+					}
+					if reps[r].Loss != reps[0].Loss || reps[r].EvalLoss != reps[0].EvalLoss {
+						t.Errorf("rank %d logged loss %v and evaluated %v, rank 0 %v and %v", r, reps[r].Loss, reps[r].EvalLoss, reps[0].Loss, reps[0].EvalLoss)
+					}
+				}
+				want := oneProcess(t, engine, world)
+				for i := range want.Weights {
+					for j, w := range want.Weights[i] {
+						if got := reps[0].Weights[i][j]; math.Abs(float64(got-w)) > 1e-5 {
+							t.Fatalf("weight %d[%d]: %d processes %v, one process %v", i, j, world, got, w)
+						}
+					}
+				}
+				for _, c := range []struct {
+					name      string
+					got, want float64
+				}{{"loss", reps[0].Loss, want.Loss}, {"accuracy", reps[0].Accuracy, want.Accuracy}, {"evaluated loss", reps[0].EvalLoss, want.EvalLoss}} {
+					if math.Abs(c.got-c.want) > 1e-5 {
+						t.Errorf("%s: %d processes %v, one process %v", c.name, world, c.got, c.want)
+					}
+				}
+				for i, p := range want.Predicted {
+					if math.Abs(float64(reps[world-1].Predicted[i]-p)) > 1e-5 {
+						t.Fatalf("prediction %d on rank %d: %v, one process %v", i, world-1, reps[world-1].Predicted[i], p)
+					}
+				}
+				t.Logf("%d ranks, %d steps: weights equal after every step; loss %.6f (one process %.6f)", world, steps, reps[0].Loss, want.Loss)
+			})
+		}
+	}
+}
+
+// oneProcess trains the same model alone on batches of world*perRank
+// samples, each the concatenation of the ranks' batches (rank r's shard is
+// samples r, r+world, ...; distribution.Shard), and reports as a rank does.
+func oneProcess(t *testing.T, engine string, world int) rankReport {
+	x, y := mlpData(steps * perRank * world)
+	order := make([]int, 0, y.Shape[0])
+	for s := range steps {
+		for r := range world {
+			for j := range perRank {
+				order = append(order, r+world*(s*perRank+j))
+			}
+		}
+	}
+	gx := keras.Array{Shape: x.Shape, Data: make([]float32, 0, len(x.Data))}
+	gy := keras.Array{Shape: y.Shape, Data: make([]float32, 0, len(y.Data))}
+	for _, i := range order {
+		gx.Data = append(gx.Data, x.Data[i*features:(i+1)*features]...)
+		gy.Data = append(gy.Data, y.Data[i])
+	}
+	m := mlp(t)
+	if err := m.Compile(compileOpts(engine, nil)); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := m.Fit(context.Background(), gx, gy, keras.FitOptions{Epochs: 1, BatchSize: perRank * world, NoShuffle: true, Verbose: keras.Silent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := rankReport{Loss: hist.Logs["loss"][0], Accuracy: hist.Logs["accuracy"][0]}
+	if rep.Weights, err = m.GetWeights(); err != nil {
+		t.Fatal(err)
+	}
+	logs, err := m.Evaluate(context.Background(), x, y, keras.EvaluateOptions{BatchSize: 7, Verbose: keras.Silent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.EvalLoss, _ = logs.Get("loss")
+	p, err := m.Predict(context.Background(), x, keras.PredictOptions{BatchSize: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Predicted = p.Data
+	return rep
+}
