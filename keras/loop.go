@@ -114,6 +114,9 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, 
 			out, err = exe.Run(in)
 		}
 		c.be.Release(owned...)
+		if dp := m.dist(); err != nil && dp != nil && dp.Failure() != nil {
+			err = dp.Failure() // what the job lost, not the engine's wrapping of it
+		}
 		if err != nil {
 			return fmt.Errorf("%s step at batch %d: %w", kind, step+1, err)
 		}
@@ -359,6 +362,11 @@ func (m *Model) finalizeEMA() error {
 // StopTraining makes Fit stop after the current batch, like setting
 // Keras's model.stop_training.
 func (m *Model) StopTraining() { m.stopRequested = true }
+
+// IsChief reports whether this process writes checkpoints and prints
+// progress: true unless the model is compiled for a data-parallel job
+// (CompileOptions.Distribution) and this is not its rank 0.
+func (m *Model) IsChief() bool { return m.chief() }
 
 // resumePoint is where a Fit begins: FitOptions.InitialEpoch, or a
 // callback's ResumeAt.

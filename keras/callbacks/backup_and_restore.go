@@ -115,7 +115,7 @@ func (b *BackupAndRestore) OnEpochEnd(epoch int, _ Logs) {
 // backup writes the weights to Dir/name, then the metadata naming them,
 // then deletes the backup it replaces.
 func (b *BackupAndRestore) backup(st backupState, name string) {
-	if b.err != nil {
+	if b.err != nil || !b.Model().IsChief() { // rank 0 backs up a data-parallel job
 		return
 	}
 	if err := os.MkdirAll(b.Dir, 0o755); err != nil {
@@ -182,7 +182,7 @@ func logsFromJSON(m map[string]any) (Logs, error) {
 // Dir if nothing else is left in it (unlike Keras, which deletes the whole
 // directory, other files there are kept).
 func (b *BackupAndRestore) OnTrainEnd(Logs) {
-	if b.err != nil || b.KeepBackup {
+	if b.err != nil || b.KeepBackup || !b.Model().IsChief() {
 		return
 	}
 	var files []string

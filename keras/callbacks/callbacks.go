@@ -60,6 +60,10 @@ type Model interface {
 	SetLearningRate(lr float64) error
 	// StopTraining makes Fit stop after the current batch.
 	StopTraining()
+	// IsChief reports whether this process writes files and prints: true
+	// unless it is a rank other than 0 of a data-parallel job (package
+	// distribution), whose checkpoints, backups and logs rank 0 writes.
+	IsChief() bool
 }
 
 // Callback is called by Fit, Evaluate and Predict at the points Keras

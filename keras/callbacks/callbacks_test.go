@@ -14,6 +14,8 @@ type fakeModel struct {
 	lr      float64
 	stopped bool
 	saved   []string
+	// worker makes it a rank other than 0 of a data-parallel job.
+	worker bool
 }
 
 func (f *fakeModel) GetWeights() ([][]float32, error) {
@@ -34,6 +36,7 @@ func (f *fakeModel) SetLearningRate(lr float64) error { f.lr = lr; return nil }
 func (f *fakeModel) StopTraining()                    { f.stopped = true }
 func (f *fakeModel) LoadWeights(string) error         { return nil }
 func (f *fakeModel) ResumeAt(int, int, Logs)          {}
+func (f *fakeModel) IsChief() bool                    { return !f.worker }
 
 // drive plays a training run of scripted epoch logs through cb, stopping
 // when the callback stops training; it returns the epochs run. Before each
@@ -247,5 +250,30 @@ func TestCSVLogger(t *testing.T) {
 	want := "epoch,accuracy,loss\n0,0.25,0.5\n1,0.25,0.25\n0,0.25,0.5\n1,0.25,0.25\n"
 	if string(data) != want {
 		t.Errorf("CSV file:\n%s\nwant:\n%s", data, want)
+	}
+}
+
+// TestOnlyTheChiefWrites: in a data-parallel job, ranks other than 0
+// write no checkpoint, backup or CSV log (rank 0 writes them).
+func TestOnlyTheChiefWrites(t *testing.T) {
+	dir := t.TempDir()
+	m := &fakeModel{worker: true}
+	ck, err := NewModelCheckpoint(ModelCheckpointOptions{Path: filepath.Join(dir, "model.keras")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup := NewBackupAndRestore(filepath.Join(dir, "backup"))
+	csvLog := NewCSVLogger(filepath.Join(dir, "log.csv"), false)
+	for _, cb := range []Callback{ck, backup, csvLog} {
+		cb.SetModel(m)
+		cb.OnTrainBegin(Params{Epochs: 1, Steps: 1})
+		cb.OnEpochEnd(0, Logs{{Name: "loss", Value: 1}})
+		cb.OnTrainEnd(Logs{{Name: "loss", Value: 1}})
+	}
+	if len(m.saved) != 0 {
+		t.Errorf("a worker saved %v", m.saved)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a worker wrote %v", entries)
 	}
 }

@@ -36,6 +36,9 @@ func (l *CSVLogger) Err() error { return l.err }
 
 // OnTrainBegin opens the file.
 func (l *CSVLogger) OnTrainBegin(Params) {
+	if !l.Model().IsChief() { // rank 0 logs a data-parallel job
+		return
+	}
 	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
 	if l.Append {
 		flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND

@@ -101,7 +101,7 @@ func (c *ModelCheckpoint) OnEpochEnd(epoch int, logs Logs) {
 }
 
 func (c *ModelCheckpoint) save(epoch, batch int, logs Logs) {
-	if c.err != nil {
+	if c.err != nil || !c.Model().IsChief() { // rank 0 saves for a data-parallel job
 		return
 	}
 	path, err := FormatPath(c.opts.Path, epoch+1, batch, logs)

@@ -2,7 +2,7 @@ package distribution
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"time"
 	"unsafe"
@@ -19,6 +19,10 @@ import (
 type DataParallel struct {
 	cfg   Config
 	group Group
+	// stopBeat stops the heartbeat (see failed); beatDone closes when it
+	// has stopped.
+	stopBeat, beatDone chan struct{}
+	failure            error // the first collective's failure, diagnosed
 }
 
 // NewDataParallel joins the job described by cfg (zero fields come from
@@ -41,7 +45,9 @@ func NewDataParallel(cfg Config) (*DataParallel, error) {
 		return nil, fmt.Errorf("rank %d of %d could not join the job at %s:%d within %v (are all %d processes started, with this MASTER_ADDR and MASTER_PORT, and is the port free?): %w",
 			cfg.Rank, cfg.WorldSize, cfg.MasterAddr, cfg.MasterPort, cfg.Timeout, cfg.WorldSize, err)
 	}
-	return &DataParallel{cfg: cfg, group: g}, nil
+	d := &DataParallel{cfg: cfg, group: g, stopBeat: make(chan struct{}), beatDone: make(chan struct{})}
+	go d.beat(d.stopBeat, d.beatDone)
+	return d, nil
 }
 
 // Config returns the job's configuration, defaults filled in.
@@ -57,8 +63,16 @@ func (d *DataParallel) WorldSize() int { return d.cfg.WorldSize }
 // progress and writes checkpoints.
 func (d *DataParallel) IsChief() bool { return d.cfg.Rank == 0 }
 
-// Close leaves the job.
-func (d *DataParallel) Close() error { return d.group.Close() }
+// Close leaves the job. Closing twice is allowed.
+func (d *DataParallel) Close() error {
+	select {
+	case <-d.stopBeat:
+	default:
+		close(d.stopBeat)
+	}
+	<-d.beatDone
+	return d.group.Close()
+}
 
 // AllReduceFloat32 sums data in place across all processes.
 func (d *DataParallel) AllReduceFloat32(data []float32) error {
@@ -95,64 +109,130 @@ func (d *DataParallel) Barrier() error { return d.failed("barrier", d.group.Barr
 
 var _ backend.Collective = (*DataParallel)(nil)
 
+// heartbeat is how often each process bumps its counter in the store, so
+// that after a failure the survivors can tell the dead or frozen processes
+// (whose counters stopped) from the live ones.
+const heartbeat = 250 * time.Millisecond
+
+const (
+	heartbeatKey = "kerasgo/heartbeat/"   // + rank: a counter
+	sawFailure   = "kerasgo/saw-failure/" // + rank: set by a survivor
+)
+
+// beat bumps this process's heartbeat counter until stop is closed.
+func (d *DataParallel) beat(stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	key := heartbeatKey + strconv.Itoa(d.cfg.Rank)
+	t := time.NewTicker(heartbeat)
+	defer t.Stop()
+	for {
+		if _, err := d.group.Add(key, 1); err != nil {
+			return // the store is gone: the job is failing
+		}
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
 // failed turns a collective's failure into an error that names the
-// processes that are gone: every survivor writes an "alive" key into the
-// store and waits a little for the others' keys; the ranks whose keys do
-// not appear died or hang. When rank 0 (which hosts the store) is gone,
-// the store fails too, which names it.
+// processes that are gone. A survivor marks itself in the store, then
+// compares every process's heartbeat counter over a few beats: a process
+// whose counter stopped and that did not mark itself died or is frozen.
+// When rank 0 (which hosts the store) is gone, the store fails too, which
+// names it.
 func (d *DataParallel) failed(op string, err error) error {
 	if err == nil {
 		return nil
 	}
+	if d.failure != nil { // diagnosed already
+		return fmt.Errorf("%s on rank %d: %w", op, d.cfg.Rank, d.failure)
+	}
+	d.failure = d.diagnose(op, err)
+	return d.failure
+}
+
+// Failure returns the error of the first collective that failed (naming
+// the processes that were lost), or nil. Once one has failed, the job
+// cannot go on: close it and start the job again.
+func (d *DataParallel) Failure() error { return d.failure }
+
+func (d *DataParallel) diagnose(op string, err error) error {
 	lost, diagErr := d.lostRanks()
 	switch {
 	case diagErr != nil && d.cfg.Rank != 0:
-		return fmt.Errorf("%s failed on rank %d: lost rank 0 (it hosts the job's store and no longer answers: it died or hangs): %w", op, d.cfg.Rank, err)
+		return fmt.Errorf("%s failed on rank %d: lost rank 0 (it hosts the job's store and no longer answers: it died or is frozen): %w", op, d.cfg.Rank, err)
 	case len(lost) > 0:
 		names := make([]string, len(lost))
 		for i, r := range lost {
 			names[i] = strconv.Itoa(r)
 		}
-		return fmt.Errorf("%s failed on rank %d: lost rank %s of %d (died or hangs; timeout %v): %w", op, d.cfg.Rank, joinComma(names), d.cfg.WorldSize, d.cfg.Timeout, err)
+		return fmt.Errorf("%s failed on rank %d: lost rank %s of %d (it died or is frozen): %w", op, d.cfg.Rank, joinComma(names), d.cfg.WorldSize, err)
 	}
 	return fmt.Errorf("%s failed on rank %d of %d: %w", op, d.cfg.Rank, d.cfg.WorldSize, err)
 }
 
-// lostRanks is failed's check-in through the store.
+// lostRanks is failed's check through the store.
 func (d *DataParallel) lostRanks() ([]int, error) {
-	const prefix = "kerasgo/alive-after-failure/"
-	if err := d.group.SetKey(prefix+strconv.Itoa(d.cfg.Rank), "1"); err != nil {
+	if err := d.group.SetKey(sawFailure+strconv.Itoa(d.cfg.Rank), "1"); err != nil {
 		return nil, err
 	}
-	keys := make([]string, d.cfg.WorldSize)
-	for r := range keys {
-		keys[r] = prefix + strconv.Itoa(r)
-	}
-	window := min(d.cfg.Timeout/2, 5*time.Second)
-	deadline := time.Now().Add(window)
-	var lost []int
-	for {
-		found, err := d.group.HasKeys(keys)
-		if err != nil {
-			return nil, err
-		}
-		lost = lost[:0]
-		for r, ok := range found {
-			if !ok {
-				lost = append(lost, r)
+	counters := func() ([]int64, error) {
+		c := make([]int64, d.cfg.WorldSize)
+		for r := range c {
+			v, err := d.group.Add(heartbeatKey+strconv.Itoa(r), 0)
+			if err != nil {
+				return nil, err
 			}
+			c[r] = v
 		}
-		if len(lost) == 0 || time.Now().After(deadline) {
-			break
+		return c, nil
+	}
+	saw := make([]string, d.cfg.WorldSize)
+	for r := range saw {
+		saw[r] = sawFailure + strconv.Itoa(r)
+	}
+	before, err := counters()
+	if err != nil {
+		return nil, err
+	}
+	time.Sleep(6 * heartbeat)
+	after, err := counters()
+	if err != nil {
+		return nil, err
+	}
+	marked, err := d.group.HasKeys(saw)
+	if err != nil {
+		return nil, err
+	}
+	var lost []int
+	for r := range after {
+		if r != d.cfg.Rank && after[r] == before[r] && !marked[r] {
+			lost = append(lost, r)
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	if d.cfg.Rank == 0 {
-		// The store lives in this process: keep it up a little longer
-		// so that the other survivors finish their own check-in.
-		time.Sleep(time.Until(deadline))
+		// The store lives in this process: keep it up until the other
+		// survivors have looked too (they mark themselves first).
+		deadline := time.Now().Add(20 * heartbeat)
+		for time.Now().Before(deadline) {
+			marked, err := d.group.HasKeys(saw)
+			if err != nil {
+				break
+			}
+			all := true
+			for r, ok := range marked {
+				all = all && (ok || slices.Contains(lost, r))
+			}
+			if all {
+				break
+			}
+			time.Sleep(heartbeat / 5)
+		}
+		time.Sleep(8 * heartbeat) // their last reads
 	}
-	sort.Ints(lost)
 	return lost, nil
 }
 

@@ -163,57 +163,66 @@ func TestDataParallelMatchesOneProcess(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d", engine, world), func(t *testing.T) {
 				dir := t.TempDir()
 				res := disttest.Run(t, "train-mlp", world, 3*time.Minute, "TEST_ENGINE="+engine, "TEST_OUT="+dir)
-				reps := make([]rankReport, world)
 				for _, r := range res {
 					if r.Err != nil {
 						t.Fatalf("rank %d: %v\n%s", r.Rank, r.Err, r.Output)
 					}
-					data, err := os.ReadFile(filepath.Join(dir, "rank"+strconv.Itoa(r.Rank)+".json"))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := json.Unmarshal(data, &reps[r.Rank]); err != nil {
-						t.Fatal(err)
-					}
 				}
-				if len(reps[0].StepHashes) != steps {
-					t.Fatalf("rank 0 took %d steps, want %d", len(reps[0].StepHashes), steps)
-				}
-				for r := 1; r < world; r++ {
-					for s, h := range reps[r].StepHashes {
-						if h != reps[0].StepHashes[s] {
-							t.Fatalf("after step %d rank %d's weights differ from rank 0's", s+1, r)
-						}
-					}
-					if reps[r].Loss != reps[0].Loss || reps[r].EvalLoss != reps[0].EvalLoss {
-						t.Errorf("rank %d logged loss %v and evaluated %v, rank 0 %v and %v", r, reps[r].Loss, reps[r].EvalLoss, reps[0].Loss, reps[0].EvalLoss)
-					}
-				}
-				want := oneProcess(t, engine, world)
-				for i := range want.Weights {
-					for j, w := range want.Weights[i] {
-						if got := reps[0].Weights[i][j]; math.Abs(float64(got-w)) > 1e-5 {
-							t.Fatalf("weight %d[%d]: %d processes %v, one process %v", i, j, world, got, w)
-						}
-					}
-				}
-				for _, c := range []struct {
-					name      string
-					got, want float64
-				}{{"loss", reps[0].Loss, want.Loss}, {"accuracy", reps[0].Accuracy, want.Accuracy}, {"evaluated loss", reps[0].EvalLoss, want.EvalLoss}} {
-					if math.Abs(c.got-c.want) > 1e-5 {
-						t.Errorf("%s: %d processes %v, one process %v", c.name, world, c.got, c.want)
-					}
-				}
-				for i, p := range want.Predicted {
-					if math.Abs(float64(reps[world-1].Predicted[i]-p)) > 1e-5 {
-						t.Fatalf("prediction %d on rank %d: %v, one process %v", i, world-1, reps[world-1].Predicted[i], p)
-					}
-				}
-				t.Logf("%d ranks, %d steps: weights equal after every step; loss %.6f (one process %.6f)", world, steps, reps[0].Loss, want.Loss)
+				checkRanks(t, engine, world, dir)
 			})
 		}
 	}
+}
+
+// checkRanks compares the reports the ranks of a train-mlp job wrote in
+// dir with each other and with one process's training.
+func checkRanks(t *testing.T, engine string, world int, dir string) {
+	t.Helper()
+	reps := make([]rankReport, world)
+	for r := range world {
+		data, err := os.ReadFile(filepath.Join(dir, "rank"+strconv.Itoa(r)+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &reps[r]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(reps[0].StepHashes) != steps {
+		t.Fatalf("rank 0 took %d steps, want %d", len(reps[0].StepHashes), steps)
+	}
+	for r := 1; r < world; r++ {
+		for s, h := range reps[r].StepHashes {
+			if h != reps[0].StepHashes[s] {
+				t.Fatalf("after step %d rank %d's weights differ from rank 0's", s+1, r)
+			}
+		}
+		if reps[r].Loss != reps[0].Loss || reps[r].EvalLoss != reps[0].EvalLoss {
+			t.Errorf("rank %d logged loss %v and evaluated %v, rank 0 %v and %v", r, reps[r].Loss, reps[r].EvalLoss, reps[0].Loss, reps[0].EvalLoss)
+		}
+	}
+	want := oneProcess(t, engine, world)
+	for i := range want.Weights {
+		for j, w := range want.Weights[i] {
+			if got := reps[0].Weights[i][j]; math.Abs(float64(got-w)) > 1e-5 {
+				t.Fatalf("weight %d[%d]: %d processes %v, one process %v", i, j, world, got, w)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"loss", reps[0].Loss, want.Loss}, {"accuracy", reps[0].Accuracy, want.Accuracy}, {"evaluated loss", reps[0].EvalLoss, want.EvalLoss}} {
+		if math.Abs(c.got-c.want) > 1e-5 {
+			t.Errorf("%s: %d processes %v, one process %v", c.name, world, c.got, c.want)
+		}
+	}
+	for i, p := range want.Predicted {
+		if math.Abs(float64(reps[world-1].Predicted[i]-p)) > 1e-5 {
+			t.Fatalf("prediction %d on rank %d: %v, one process %v", i, world-1, reps[world-1].Predicted[i], p)
+		}
+	}
+	t.Logf("%d ranks, %d steps: weights equal after every step; loss %.6f (one process %.6f)", world, steps, reps[0].Loss, want.Loss)
 }
 
 // oneProcess trains the same model alone on batches of world*perRank

@@ -19,6 +19,8 @@ type Group interface {
 	Barrier() error
 	SetKey(key, value string) error
 	HasKeys(keys []string) ([]bool, error)
+	// Add adds delta to the counter at key and returns the new count.
+	Add(key string, delta int64) (int64, error)
 	Close() error
 }
 

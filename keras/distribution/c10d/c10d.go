@@ -159,6 +159,22 @@ func (g *Group) SetKey(key, value string) error {
 	return nil
 }
 
+// Add adds delta to the counter at key in the group's store and returns
+// the new count (Add(key, 0) reads it).
+func (g *Group) Add(key string, delta int64) (int64, error) {
+	if err := g.check(); err != nil {
+		return 0, err
+	}
+	k := C.CString(key)
+	defer C.free(unsafe.Pointer(k))
+	var v C.int64_t
+	var cerr *C.char
+	if C.kg_store_add(g.g, k, C.int64_t(delta), &v, &cerr) != 0 {
+		return 0, takeError(cerr)
+	}
+	return int64(v), nil
+}
+
 // HasKeys reports, for each key, whether the store has it.
 func (g *Group) HasKeys(keys []string) ([]bool, error) {
 	if err := g.check(); err != nil {

@@ -43,6 +43,9 @@ func (g *Group) Barrier() error { return ErrNotBuilt }
 // SetKey returns ErrNotBuilt.
 func (g *Group) SetKey(string, string) error { return ErrNotBuilt }
 
+// Add returns ErrNotBuilt.
+func (g *Group) Add(string, int64) (int64, error) { return 0, ErrNotBuilt }
+
 // HasKeys returns ErrNotBuilt.
 func (g *Group) HasKeys([]string) ([]bool, error) { return nil, ErrNotBuilt }
 

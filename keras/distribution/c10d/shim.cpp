@@ -147,6 +147,10 @@ int kg_store_check(kg_group* g, const char** keys, int n, int* found, char** err
   });
 }
 
+int kg_store_add(kg_group* g, const char* key, int64_t delta, int64_t* value, char** err) {
+  return guarded(err, [&] { *value = g->store->add(std::string(key), delta); });
+}
+
 #else  // no Gloo headers: every call says how to get them
 
 static const char* kNoGloo =
@@ -166,5 +170,6 @@ int kg_broadcast_host(kg_group*, void*, int64_t, int, int, char** err) { return 
 int kg_barrier(kg_group*, char** err) { return fail(err, kNoGloo); }
 int kg_store_set(kg_group*, const char*, const char*, char** err) { return fail(err, kNoGloo); }
 int kg_store_check(kg_group*, const char**, int, int*, char** err) { return fail(err, kNoGloo); }
+int kg_store_add(kg_group*, const char*, int64_t, int64_t*, char** err) { return fail(err, kNoGloo); }
 
 #endif

@@ -40,6 +40,8 @@ int kg_barrier(kg_group* g, char** err);
 // check which of keys exist (found[i] = 1 or 0).
 int kg_store_set(kg_group* g, const char* key, const char* value, char** err);
 int kg_store_check(kg_group* g, const char** keys, int n, int* found, char** err);
+// Adds delta to the counter at key and sets *value to the new count.
+int kg_store_add(kg_group* g, const char* key, int64_t delta, int64_t* value, char** err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,104 @@
+//go:build libtorch && cgo
+
+package distribution_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kerasgo/kerasgo/internal/disttest"
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/callbacks"
+	"github.com/kerasgo/kerasgo/keras/distribution"
+)
+
+// faultTimeout is the job's c10d timeout in TestLostRankIsNamed.
+const faultTimeout = 10 * time.Second
+
+func init() { workers["killed-mid-epoch"] = killedMidEpochWorker }
+
+// killedMidEpochWorker trains for long; rank 0 checkpoints every 5
+// batches, and rank 2 kills itself (SIGKILL, no goodbye) at batch 20.
+func killedMidEpochWorker() error {
+	dp, err := distribution.NewDataParallel(distribution.Config{Timeout: faultTimeout})
+	if err != nil {
+		return err
+	}
+	defer dp.Close()
+	m := mlp(failer{})
+	if err := m.Compile(compileOpts(os.Getenv("TEST_ENGINE"), dp)); err != nil {
+		return err
+	}
+	dir := os.Getenv("TEST_OUT")
+	ck, err := callbacks.NewModelCheckpoint(callbacks.ModelCheckpointOptions{Path: filepath.Join(dir, "checkpoint.keras"), SaveFreq: 5})
+	if err != nil {
+		return err
+	}
+	kill := &callbacks.Lambda{TrainBatchEnd: func(batch int, _ callbacks.Logs) {
+		if dp.Rank() == 2 && batch == 20 {
+			os.WriteFile(filepath.Join(dir, "killed-at"), []byte(strconv.FormatInt(time.Now().UnixMilli(), 10)), 0o644)
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	}}
+	x, y := mlpData(100000 * dp.WorldSize())
+	_, err = m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: perRank, Verbose: keras.Silent, Callbacks: []callbacks.Callback{ck, kill}})
+	if err == nil {
+		return nil
+	}
+	return err
+}
+
+// failer turns mlp's t.Fatal into a panic in a worker process.
+type failer struct{ testing.TB }
+
+func (failer) Fatal(args ...any) { panic(args) }
+func (failer) Helper()           {}
+
+// TestLostRankIsNamed kills one of 4 workers mid-epoch: the other three
+// fail within the timeout with an error naming rank 2, and rank 0's
+// checkpoint still loads.
+func TestLostRankIsNamed(t *testing.T) {
+	if err := distribution.Available(); err != nil {
+		t.Skipf("distributed tests SKIPPED: %v", err)
+	}
+	dir := t.TempDir()
+	start := time.Now()
+	res := disttest.Run(t, "killed-mid-epoch", 4, 2*time.Minute, "TEST_ENGINE=gorgonia", "TEST_OUT="+dir)
+	data, err := os.ReadFile(filepath.Join(dir, "killed-at"))
+	if err != nil {
+		t.Fatalf("rank 2 did not reach batch 20: %v\n%s", err, res[2].Output)
+	}
+	ms, _ := strconv.ParseInt(string(data), 10, 64)
+	killedAt := time.UnixMilli(ms)
+	for _, r := range res {
+		if r.Rank == 2 {
+			continue
+		}
+		if r.Err == nil {
+			t.Errorf("rank %d finished without error after rank 2 died:\n%s", r.Rank, r.Output)
+			continue
+		}
+		if !strings.Contains(r.Output, "lost rank 2 of 4") {
+			t.Errorf("rank %d's error does not name rank 2:\n%s", r.Rank, r.Output)
+		}
+		if after := start.Add(r.Took).Sub(killedAt); after > faultTimeout {
+			t.Errorf("rank %d failed %v after rank 2 died, more than the %v timeout", r.Rank, after, faultTimeout)
+		} else {
+			t.Logf("rank %d failed %v after rank 2 died: %s", r.Rank, after.Round(10*time.Millisecond), lastLine(r.Output))
+		}
+	}
+	if _, err := keras.LoadModel(filepath.Join(dir, "checkpoint.keras")); err != nil {
+		t.Errorf("rank 0's last checkpoint does not load: %v", err)
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
