@@ -13,7 +13,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-note test test-openblas test-user-module fuzz lint lint-libtorch bench bench-go data libtorch doctor $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-openblas test-user-module fuzz lint lint-libtorch bench bench-allreduce bench-go data libtorch doctor $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -46,6 +46,14 @@ test: $(KERASGO)
 	elif [ $$status != 0 ]; then exit $$status; \
 	else $(FIRST_LIBTORCH_BUILD); set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test $(LIBTORCH_FLAGS) ./... || exit 1; set +x; \
 	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
+
+## demo-distributed: the demo trained data parallel by 2 processes (kerasgo launch); needs libtorch and libgloo-dev
+demo-distributed: data $(KERASGO)
+	@$(KERASGO) libtorch -check-distributed || { echo "make demo-distributed: needs libtorch and Gloo's headers: sudo apt-get install libtorch-dev libgloo-dev libopenblas-dev"; exit 1; }
+	$(KERASGO) libtorch >/dev/null
+	$(GO) build $(LIBTORCH_FLAGS) -o build/demo ./cmd/demo
+	$(KERASGO) launch -n 2 build/demo -epochs 1 -verbose 2 $(DEMO_FLAGS) | tee build/demo-distributed.log
+	@test "$$(grep -c '^Test accuracy:' build/demo-distributed.log)" = 1 || { echo "make demo-distributed: want one Test accuracy line, from rank 0"; exit 1; }
 
 ## test-user-module: the README's commands for a program outside this repository
 ## (a throwaway module requiring kerasgo) build and train on libtorch; skipped without libtorch
@@ -82,6 +90,10 @@ lint-libtorch:
 ## bench: time per training step and peak memory, kerasgo against PyTorch (see docs/benchmarks.md)
 bench:
 	scripts/bench.sh $(BENCH_FLAGS)
+
+## bench-allreduce: allreduce across 2 local processes, kerasgo against torch.distributed (Gloo), and its cost in an MLP step
+bench-allreduce:
+	scripts/bench-allreduce.sh $(BENCH_ALLREDUCE_FLAGS)
 
 ## bench-go: only the Go testing.B benchmarks
 bench-go:

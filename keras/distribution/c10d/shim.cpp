@@ -24,11 +24,22 @@ static int fail(char** err, const std::string& msg) {
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+// With a CUDA libtorch (the overlay defines USE_C10D_NCCL) CUDA tensors go
+// through NCCL. Written for it, but neither compiled nor run here: this
+// project's machines have no CUDA libtorch with NCCL's headers.
+#if defined(USE_C10D_NCCL) && __has_include(<nccl.h>)
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#define KG_NCCL 1
+#endif
+
 int kg_available(char** err) { return 0; }
 
 struct kg_group {
   c10::intrusive_ptr<c10d::Store> store;
   c10::intrusive_ptr<c10d::ProcessGroupGloo> pg;
+#ifdef KG_NCCL
+  c10::intrusive_ptr<c10d::ProcessGroupNCCL> nccl;  // for CUDA tensors
+#endif
   std::chrono::milliseconds timeout;
 };
 
@@ -91,6 +102,12 @@ int kg_group_new(const char* host, int port, int rank, int world,
       }
     }
     g->pg = c10::make_intrusive<c10d::ProcessGroupGloo>(g->store, rank, world, opts);
+#ifdef KG_NCCL
+    auto nopts = c10d::ProcessGroupNCCL::Options::create();
+    nopts->timeout = g->timeout;
+    auto nstore = c10::make_intrusive<c10d::PrefixStore>("nccl/", g->store);
+    g->nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(nstore, rank, world, nopts);
+#endif
     *out = g.release();
   });
 }
@@ -98,6 +115,9 @@ int kg_group_new(const char* host, int port, int rank, int world,
 void kg_group_free(kg_group* g) {
   if (g == nullptr) return;
   try {
+#ifdef KG_NCCL
+    g->nccl.reset();
+#endif
     g->pg.reset();
     g->store.reset();
   } catch (...) {
@@ -115,6 +135,12 @@ int kg_allreduce_host(kg_group* g, void* data, int64_t n, int dtype, char** err)
 int kg_allreduce_tensor(kg_group* g, void* tensor, char** err) {
   return guarded(err, [&] {
     std::vector<at::Tensor> ts{*static_cast<at::Tensor*>(tensor)};
+#ifdef KG_NCCL
+    if (ts[0].is_cuda()) {
+      wait(g, g->nccl->allreduce(ts));
+      return;
+    }
+#endif
     wait(g, g->pg->allreduce(ts));
   });
 }
