@@ -5,6 +5,7 @@ package distribution_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,7 +22,39 @@ import (
 // faultTimeout is the job's c10d timeout in TestLostRankIsNamed.
 const faultTimeout = 10 * time.Second
 
-func init() { workers["killed-mid-epoch"] = killedMidEpochWorker }
+func init() {
+	workers["killed-mid-epoch"] = killedMidEpochWorker
+	workers["frozen-mid-epoch"] = frozenMidEpochWorker
+}
+
+// frozenTimeout is the job's c10d timeout in TestFrozenRankIsNamed.
+const frozenTimeout = 4 * time.Second
+
+// frozenMidEpochWorker trains for long; rank 2 freezes itself (SIGSTOP)
+// at batch 20, after arranging to be killed 12 s later.
+func frozenMidEpochWorker() error {
+	dp, err := distribution.NewDataParallel(distribution.Config{Timeout: frozenTimeout})
+	if err != nil {
+		return err
+	}
+	defer dp.Close()
+	m := mlp(failer{})
+	if err := m.Compile(compileOpts("gorgonia", dp)); err != nil {
+		return err
+	}
+	dir := os.Getenv("TEST_OUT")
+	freeze := &callbacks.Lambda{TrainBatchEnd: func(batch int, _ callbacks.Logs) {
+		if dp.Rank() == 2 && batch == 20 {
+			pid := strconv.Itoa(os.Getpid())
+			exec.Command("sh", "-c", "sleep 12; kill -9 "+pid).Start()
+			os.WriteFile(filepath.Join(dir, "frozen-at"), []byte(strconv.FormatInt(time.Now().UnixMilli(), 10)), 0o644)
+			syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		}
+	}}
+	x, y := mlpData(100000 * dp.WorldSize())
+	_, err = m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: perRank, Verbose: keras.Silent, Callbacks: []callbacks.Callback{freeze}})
+	return err
+}
 
 // killedMidEpochWorker trains for long; rank 0 checkpoints every 5
 // batches, and rank 2 kills itself (SIGKILL, no goodbye) at batch 20.
@@ -95,6 +128,38 @@ func TestLostRankIsNamed(t *testing.T) {
 	}
 	if _, err := keras.LoadModel(filepath.Join(dir, "checkpoint.keras")); err != nil {
 		t.Errorf("rank 0's last checkpoint does not load: %v", err)
+	}
+}
+
+// TestFrozenRankIsNamed freezes one of 4 workers (SIGSTOP) mid-epoch: the
+// other three fail once the timeout has passed (plus the diagnosis), with
+// an error naming rank 2, rather than waiting forever.
+func TestFrozenRankIsNamed(t *testing.T) {
+	if err := distribution.Available(); err != nil {
+		t.Skipf("distributed tests SKIPPED: %v", err)
+	}
+	dir := t.TempDir()
+	start := time.Now()
+	res := disttest.Run(t, "frozen-mid-epoch", 4, 2*time.Minute, "TEST_OUT="+dir)
+	data, err := os.ReadFile(filepath.Join(dir, "frozen-at"))
+	if err != nil {
+		t.Fatalf("rank 2 did not reach batch 20: %v\n%s", err, res[2].Output)
+	}
+	ms, _ := strconv.ParseInt(string(data), 10, 64)
+	frozenAt := time.UnixMilli(ms)
+	for _, r := range res {
+		if r.Rank == 2 {
+			continue
+		}
+		if r.Err == nil || !strings.Contains(r.Output, "lost rank 2 of 4") {
+			t.Errorf("rank %d: %v, want an error naming rank 2:\n%s", r.Rank, r.Err, r.Output)
+			continue
+		}
+		if after := start.Add(r.Took).Sub(frozenAt); after > frozenTimeout+4*time.Second {
+			t.Errorf("rank %d failed %v after rank 2 froze, timeout %v", r.Rank, after, frozenTimeout)
+		} else {
+			t.Logf("rank %d failed %v after rank 2 froze: %s", r.Rank, after.Round(10*time.Millisecond), lastLine(r.Output))
+		}
 	}
 }
 
