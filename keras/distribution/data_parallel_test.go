@@ -99,13 +99,17 @@ func trainMLPWorker() error {
 		return err
 	}
 	defer dp.Close()
-	m, err := keras.NewSequential(
-		layers.Input(features),
-		&layers.Dense{Units: 16, Activation: "relu"},
-		&layers.Dense{Units: classes, Activation: "softmax"},
-	)
-	if err != nil {
-		return err
+	m := mlp(failer{})
+	if os.Getenv("TEST_BATCHNORM") != "" {
+		m, err = keras.NewSequential(
+			layers.Input(features),
+			&layers.Dense{Units: 16, Activation: "relu"},
+			&layers.BatchNormalization{},
+			&layers.Dense{Units: classes, Activation: "softmax"},
+		)
+		if err != nil {
+			return err
+		}
 	}
 	if err := m.Compile(compileOpts(os.Getenv("TEST_ENGINE"), dp)); err != nil {
 		return err
@@ -174,9 +178,34 @@ func TestDataParallelMatchesOneProcess(t *testing.T) {
 	}
 }
 
-// checkRanks compares the reports the ranks of a train-mlp job wrote in
-// dir with each other and with one process's training.
-func checkRanks(t *testing.T, engine string, world int, dir string) {
+// TestBatchNormalizationStaysInStep: BatchNormalization's moving
+// statistics, which every process updates from its own batch, are averaged
+// in the step's allreduce, so the processes still hold bit-identical
+// weights after every step (PyTorch's DDP instead copies rank 0's buffers
+// at every forward).
+func TestBatchNormalizationStaysInStep(t *testing.T) {
+	if err := distribution.Available(); err != nil {
+		t.Skipf("distributed tests SKIPPED: %v", err)
+	}
+	dir := t.TempDir()
+	for _, r := range disttest.Run(t, "train-mlp", 2, 3*time.Minute, "TEST_ENGINE=gorgonia", "TEST_OUT="+dir, "TEST_BATCHNORM=1") {
+		if r.Err != nil {
+			t.Fatalf("rank %d: %v\n%s", r.Rank, r.Err, r.Output)
+		}
+	}
+	reps := readReports(t, dir, 2)
+	if len(reps[0].Weights) != 8 { // 2 Dense x 2 + gamma, beta, moving mean, moving variance
+		t.Fatalf("%d weights, want 8 with BatchNormalization's", len(reps[0].Weights))
+	}
+	for s, h := range reps[1].StepHashes {
+		if h != reps[0].StepHashes[s] {
+			t.Fatalf("after step %d rank 1's weights (moving statistics included) differ from rank 0's", s+1)
+		}
+	}
+}
+
+// readReports reads the reports of a train-mlp job's ranks.
+func readReports(t *testing.T, dir string, world int) []rankReport {
 	t.Helper()
 	reps := make([]rankReport, world)
 	for r := range world {
@@ -188,6 +217,14 @@ func checkRanks(t *testing.T, engine string, world int, dir string) {
 			t.Fatal(err)
 		}
 	}
+	return reps
+}
+
+// checkRanks compares the reports the ranks of a train-mlp job wrote in
+// dir with each other and with one process's training.
+func checkRanks(t *testing.T, engine string, world int, dir string) {
+	t.Helper()
+	reps := readReports(t, dir, world)
 	if len(reps[0].StepHashes) != steps {
 		t.Fatalf("rank 0 took %d steps, want %d", len(reps[0].StepHashes), steps)
 	}
