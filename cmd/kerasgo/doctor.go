@@ -37,6 +37,11 @@ func doctor(w io.Writer) {
 		if inst.NeedsStubs() {
 			fmt.Fprintf(w, "  gotch v0.9.1 targets libtorch %s: wrappers missing from %s report \"not available in this libtorch\"\n", libtorchbuild.TargetVersion, inst.Version)
 		}
+		if missing, ok := inst.DistributedHeaders(); ok {
+			fmt.Fprintln(w, "  distributed training (c10d, Gloo): can be built (docs/distributed.md)")
+		} else {
+			fmt.Fprintf(w, "  distributed training (c10d, Gloo): off: %s\n", missing)
+		}
 	}
 
 	fmt.Fprintln(w, "CUDA:")
