@@ -133,7 +133,8 @@ func TestLostRankIsNamed(t *testing.T) {
 
 // TestFrozenRankIsNamed freezes one of 4 workers (SIGSTOP) mid-epoch: the
 // other three fail once the timeout has passed (plus the diagnosis), with
-// an error naming rank 2, rather than waiting forever.
+// an error naming rank 2, rather than waiting forever. The bound is loose
+// (these machines are shared); the log shows the measured delays.
 func TestFrozenRankIsNamed(t *testing.T) {
 	if err := distribution.Available(); err != nil {
 		t.Skipf("distributed tests SKIPPED: %v", err)
@@ -155,7 +156,9 @@ func TestFrozenRankIsNamed(t *testing.T) {
 			t.Errorf("rank %d: %v, want an error naming rank 2:\n%s", r.Rank, r.Err, r.Output)
 			continue
 		}
-		if after := start.Add(r.Took).Sub(frozenAt); after > frozenTimeout+4*time.Second {
+		// The timeout, 1.5 s of diagnosis, and for rank 0 (which hosts
+		// the store) up to 7 s more while the others finish theirs.
+		if after := start.Add(r.Took).Sub(frozenAt); after > frozenTimeout+9*time.Second {
 			t.Errorf("rank %d failed %v after rank 2 froze, timeout %v", r.Rank, after, frozenTimeout)
 		} else {
 			t.Logf("rank %d failed %v after rank 2 froze: %s", r.Rank, after.Round(10*time.Millisecond), lastLine(r.Output))
