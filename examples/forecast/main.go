@@ -9,16 +9,13 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 
 	_ "github.com/kerasgo/kerasgo/backends/all"
-	"github.com/kerasgo/kerasgo/examples/internal/timing"
+	"github.com/kerasgo/kerasgo/examples/internal/example"
 	"github.com/kerasgo/kerasgo/keras"
-	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
@@ -66,37 +63,20 @@ func baselines(x, y keras.Array) (persistence, mean float64) {
 	return persistence / n, mean / n
 }
 
-type options struct {
-	backend     string
-	epochs      int
-	train, test int
-	verbose     int
-	seed        int64
-	timer       *timing.Epochs // records the epochs' times, if set
-}
-
 // result is the test MSE and the baselines'.
 type result struct{ mse, persistence, mean float64 }
 
-func run(ctx context.Context, o options) (result, error) {
-	x, y := windows(signal(o.train+window, 0, 1))
-	xt, yt := windows(signal(o.test+window, o.train+window, 2))
+func run(ctx context.Context, o example.Options) (result, error) {
+	x, y := windows(signal(o.Train+window, 0, 1))
+	xt, yt := windows(signal(o.Test+window, o.Train+window, 2))
 	m, err := keras.NewSequential(layers.Input(window, 1), &layers.LSTM{Units: 32}, &layers.Dense{Units: 1})
 	if err != nil {
 		return result{}, err
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.01, 0.9, 0.999, 1e-7), Loss: "mse", Backend: o.backend, Seed: o.seed}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.01, 0.9, 0.999, 1e-7), Loss: "mse", Backend: o.Backend, Seed: o.Seed}); err != nil {
 		return result{}, err
 	}
-	timer := o.timer
-	if timer == nil {
-		timer = &timing.Epochs{}
-	}
-	if _, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: o.epochs, BatchSize: 32, Verbose: o.verbose, ValidationSplit: 0.1,
-		Callbacks: []callbacks.Callback{timer}, Seed: o.seed}); err != nil {
-		return result{}, err
-	}
-	logs, err := m.Evaluate(ctx, xt, yt, keras.EvaluateOptions{Verbose: keras.Silent})
+	logs, err := example.FitAndEvaluate(ctx, m, o, x, y, xt, yt)
 	if err != nil {
 		return result{}, err
 	}
@@ -107,21 +87,9 @@ func run(ctx context.Context, o options) (result, error) {
 }
 
 func main() {
-	o := options{train: 3000, test: 500}
-	flag.StringVar(&o.backend, "backend", "", "engine, e.g. gorgonia or libtorch (default: $KERASGO_BACKEND, then gorgonia)")
-	flag.IntVar(&o.epochs, "epochs", 10, "training epochs")
-	flag.IntVar(&o.verbose, "verbose", 1, "0 silent, 1 progress bar, 2 one line per epoch")
-	flag.Int64Var(&o.seed, "seed", 1, "seed for weights and shuffling")
-	flag.Parse()
-	if o.verbose == 0 {
-		o.verbose = keras.Silent
-	}
-	o.timer = &timing.Epochs{}
+	o := example.ParseFlags(10, 3000, 500)
 	r, err := run(context.Background(), o)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "forecast:", err)
-		os.Exit(1)
-	}
-	fmt.Printf("Time per epoch: %.1f s\n", o.timer.Mean())
+	example.Exit("forecast", err)
+	fmt.Printf("Time per epoch: %.1f s\n", o.Timer.Mean())
 	fmt.Printf("Test MSE: %.4f (persistence %.4f, mean %.4f; noise floor 0.0100)\n", r.mse, r.persistence, r.mean)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/examples/internal/example"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 )
@@ -14,7 +15,7 @@ import (
 func TestForecastLearns(t *testing.T) {
 	for _, spec := range backendtest.Engines() {
 		t.Run(spec, func(t *testing.T) {
-			r, err := run(context.Background(), options{backend: spec, epochs: 6, train: 2000, test: 300, verbose: keras.Silent, seed: 1})
+			r, err := run(context.Background(), example.Options{Backend: spec, Epochs: 6, Train: 2000, Test: 300, Verbose: keras.Silent, Seed: 1})
 			if err != nil {
 				if strings.Contains(err.Error(), "built without") {
 					t.Skip(err)

@@ -12,15 +12,12 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 
 	_ "github.com/kerasgo/kerasgo/backends/all"
+	"github.com/kerasgo/kerasgo/examples/internal/example"
 	"github.com/kerasgo/kerasgo/examples/internal/textdata"
-	"github.com/kerasgo/kerasgo/examples/internal/timing"
 	"github.com/kerasgo/kerasgo/keras"
-	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
@@ -41,37 +38,19 @@ func newModel() (*keras.Model, error) {
 	)
 }
 
-// options are the command's settings.
-type options struct {
-	backend     string
-	epochs      int
-	train, test int
-	verbose     int
-	seed        int64
-	timer       *timing.Epochs // records the epochs' times, if set
-}
-
 // run trains and returns the test accuracy.
-func run(ctx context.Context, o options) (float64, error) {
-	x, y := textdata.Reviews(o.train, steps, vocab, 1)
-	xt, yt := textdata.Reviews(o.test, steps, vocab, 2)
+func run(ctx context.Context, o example.Options) (float64, error) {
+	x, y := textdata.Reviews(o.Train, steps, vocab, 1)
+	xt, yt := textdata.Reviews(o.Test, steps, vocab, 2)
 	m, err := newModel()
 	if err != nil {
 		return 0, err
 	}
 	if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.005, 0.9, 0.999, 1e-7), Loss: "binary_crossentropy",
-		Metrics: []any{"accuracy"}, Backend: o.backend, Seed: o.seed}); err != nil {
+		Metrics: []any{"accuracy"}, Backend: o.Backend, Seed: o.Seed}); err != nil {
 		return 0, err
 	}
-	timer := o.timer
-	if timer == nil {
-		timer = &timing.Epochs{}
-	}
-	if _, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: o.epochs, BatchSize: 32, Verbose: o.verbose, ValidationSplit: 0.1,
-		Callbacks: []callbacks.Callback{timer}, Seed: o.seed}); err != nil {
-		return 0, err
-	}
-	logs, err := m.Evaluate(ctx, xt, yt, keras.EvaluateOptions{Verbose: keras.Silent})
+	logs, err := example.FitAndEvaluate(ctx, m, o, x, y, xt, yt)
 	if err != nil {
 		return 0, err
 	}
@@ -80,21 +59,9 @@ func run(ctx context.Context, o options) (float64, error) {
 }
 
 func main() {
-	o := options{train: 4000, test: 1000}
-	flag.StringVar(&o.backend, "backend", "", "engine, e.g. gorgonia or libtorch (default: $KERASGO_BACKEND, then gorgonia)")
-	flag.IntVar(&o.epochs, "epochs", 5, "training epochs")
-	flag.IntVar(&o.verbose, "verbose", 1, "0 silent, 1 progress bar, 2 one line per epoch")
-	flag.Int64Var(&o.seed, "seed", 1, "seed for weights and shuffling")
-	flag.Parse()
-	if o.verbose == 0 {
-		o.verbose = keras.Silent
-	}
-	o.timer = &timing.Epochs{}
+	o := example.ParseFlags(5, 4000, 1000)
 	acc, err := run(context.Background(), o)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "sentiment:", err)
-		os.Exit(1)
-	}
-	fmt.Printf("Time per epoch: %.1f s\n", o.timer.Mean())
+	example.Exit("sentiment", err)
+	fmt.Printf("Time per epoch: %.1f s\n", o.Timer.Mean())
 	fmt.Printf("Test accuracy: %.4f (chance: 0.5)\n", acc)
 }

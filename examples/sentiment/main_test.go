@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/examples/internal/example"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 )
@@ -14,7 +15,7 @@ import (
 func TestSentimentLearns(t *testing.T) {
 	for _, spec := range backendtest.Engines() {
 		t.Run(spec, func(t *testing.T) {
-			acc, err := run(context.Background(), options{backend: spec, epochs: 3, train: 1500, test: 500, verbose: keras.Silent, seed: 1})
+			acc, err := run(context.Background(), example.Options{Backend: spec, Epochs: 3, Train: 1500, Test: 500, Verbose: keras.Silent, Seed: 1})
 			if err != nil {
 				if strings.Contains(err.Error(), "built without") {
 					t.Skip(err)

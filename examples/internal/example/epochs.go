@@ -1,6 +1,8 @@
-// Package timing has the epoch timer the examples report their time per
-// epoch with.
-package timing
+// Package example holds what the examples share: their command-line
+// settings, their Fit-then-Evaluate, and the epoch timer they report their
+// time per epoch with. Each example's model and data stay in its own
+// main.go, where a reader looks for them.
+package example
 
 import (
 	"time"
