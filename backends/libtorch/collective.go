@@ -31,28 +31,23 @@ func (o *eagerOps) AllReduceSum(x backend.Value, group backend.Collective) (back
 	if tc, ok := group.(TensorCollective); ok {
 		return v, tc.AllReduceTensor(c.Ctensor())
 	}
-	switch o.dtype {
-	case backend.Float64:
-		data := c.Float64Values(false)
-		if err := group.AllReduceFloat64(data); err != nil {
-			return nil, err
-		}
-		return o.fromHost(data, x.Shape())
-	default:
-		data := c.Float64Values(false)
+	data := c.Float64Values(false)
+	if o.dtype == backend.Float64 {
+		err = group.AllReduceFloat64(data)
+	} else { // the group sums float32, as the engine computes
 		f := make([]float32, len(data))
 		for i, d := range data {
 			f[i] = float32(d)
 		}
-		if err := group.AllReduceFloat32(f); err != nil {
-			return nil, err
-		}
-		d64 := make([]float64, len(f))
+		err = group.AllReduceFloat32(f)
 		for i, d := range f {
-			d64[i] = float64(d)
+			data[i] = float64(d)
 		}
-		return o.fromHost(d64, x.Shape())
 	}
+	if err != nil {
+		return nil, err
+	}
+	return o.fromHost(data, x.Shape())
 }
 
 var _ backend.CollectiveOps = (*eagerOps)(nil)

@@ -38,17 +38,32 @@ const (
 
 func init() { workers["train-mlp"] = trainMLPWorker }
 
-// mlp is the model every rank and the single-process reference train.
-func mlp(t testing.TB) *keras.Model {
-	m, err := keras.NewSequential(
-		layers.Input(features),
-		&layers.Dense{Units: 16, Activation: "relu"},
-		&layers.Dense{Units: classes, Activation: "softmax"},
-	)
-	if err != nil {
-		t.Fatal(err)
+// mlp is the model every rank and the single-process reference train;
+// with batchNorm, a BatchNormalization follows the hidden layer.
+func mlp(batchNorm bool) (*keras.Model, error) {
+	ls := []any{layers.Input(features), &layers.Dense{Units: 16, Activation: "relu"}}
+	if batchNorm {
+		ls = append(ls, &layers.BatchNormalization{})
 	}
-	return m
+	return keras.NewSequential(append(ls, &layers.Dense{Units: classes, Activation: "softmax"})...)
+}
+
+// joinMLP is the start of every worker: it joins the job with this c10d
+// timeout and compiles the MLP for it on $TEST_ENGINE. Close dp when done.
+func joinMLP(timeout time.Duration, batchNorm bool) (*distribution.DataParallel, *keras.Model, error) {
+	dp, err := distribution.NewDataParallel(distribution.Config{Timeout: timeout})
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := mlp(batchNorm)
+	if err == nil {
+		err = m.Compile(compileOpts(os.Getenv("TEST_ENGINE"), dp))
+	}
+	if err != nil {
+		dp.Close()
+		return nil, nil, err
+	}
+	return dp, m, nil
 }
 
 // mlpData is n samples of a learnable 3-class problem, the same on every
@@ -94,26 +109,11 @@ func hashWeights(ws [][]float32) uint64 {
 }
 
 func trainMLPWorker() error {
-	dp, err := distribution.NewDataParallel(distribution.Config{Timeout: time.Minute})
+	dp, m, err := joinMLP(time.Minute, os.Getenv("TEST_BATCHNORM") != "")
 	if err != nil {
 		return err
 	}
 	defer dp.Close()
-	m := mlp(failer{})
-	if os.Getenv("TEST_BATCHNORM") != "" {
-		m, err = keras.NewSequential(
-			layers.Input(features),
-			&layers.Dense{Units: 16, Activation: "relu"},
-			&layers.BatchNormalization{},
-			&layers.Dense{Units: classes, Activation: "softmax"},
-		)
-		if err != nil {
-			return err
-		}
-	}
-	if err := m.Compile(compileOpts(os.Getenv("TEST_ENGINE"), dp)); err != nil {
-		return err
-	}
 	x, y := mlpData(steps * perRank * dp.WorldSize())
 	var rep rankReport
 	record := &callbacks.Lambda{TrainBatchEnd: func(int, callbacks.Logs) {
@@ -281,7 +281,10 @@ func oneProcess(t *testing.T, engine string, world int) rankReport {
 		gx.Data = append(gx.Data, x.Data[i*features:(i+1)*features]...)
 		gy.Data = append(gy.Data, y.Data[i])
 	}
-	m := mlp(t)
+	m, err := mlp(false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := m.Compile(compileOpts(engine, nil)); err != nil {
 		t.Fatal(err)
 	}

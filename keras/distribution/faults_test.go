@@ -33,15 +33,11 @@ const frozenTimeout = 4 * time.Second
 // frozenMidEpochWorker trains for long; rank 2 freezes itself (SIGSTOP)
 // at batch 20, after arranging to be killed 12 s later.
 func frozenMidEpochWorker() error {
-	dp, err := distribution.NewDataParallel(distribution.Config{Timeout: frozenTimeout})
+	dp, m, err := joinMLP(frozenTimeout, false)
 	if err != nil {
 		return err
 	}
 	defer dp.Close()
-	m := mlp(failer{})
-	if err := m.Compile(compileOpts("gorgonia", dp)); err != nil {
-		return err
-	}
 	dir := os.Getenv("TEST_OUT")
 	freeze := &callbacks.Lambda{TrainBatchEnd: func(batch int, _ callbacks.Logs) {
 		if dp.Rank() == 2 && batch == 20 {
@@ -59,15 +55,11 @@ func frozenMidEpochWorker() error {
 // killedMidEpochWorker trains for long; rank 0 checkpoints every 5
 // batches, and rank 2 kills itself (SIGKILL, no goodbye) at batch 20.
 func killedMidEpochWorker() error {
-	dp, err := distribution.NewDataParallel(distribution.Config{Timeout: faultTimeout})
+	dp, m, err := joinMLP(faultTimeout, false)
 	if err != nil {
 		return err
 	}
 	defer dp.Close()
-	m := mlp(failer{})
-	if err := m.Compile(compileOpts(os.Getenv("TEST_ENGINE"), dp)); err != nil {
-		return err
-	}
 	dir := os.Getenv("TEST_OUT")
 	ck, err := callbacks.NewModelCheckpoint(callbacks.ModelCheckpointOptions{Path: filepath.Join(dir, "checkpoint.keras"), SaveFreq: 5})
 	if err != nil {
@@ -86,12 +78,6 @@ func killedMidEpochWorker() error {
 	}
 	return err
 }
-
-// failer turns mlp's t.Fatal into a panic in a worker process.
-type failer struct{ testing.TB }
-
-func (failer) Fatal(args ...any) { panic(args) }
-func (failer) Helper()           {}
 
 // TestLostRankIsNamed kills one of 4 workers mid-epoch: the other three
 // fail within the timeout with an error naming rank 2, and rank 0's
@@ -141,7 +127,7 @@ func TestFrozenRankIsNamed(t *testing.T) {
 	}
 	dir := t.TempDir()
 	start := time.Now()
-	res := disttest.Run(t, "frozen-mid-epoch", 4, 2*time.Minute, "TEST_OUT="+dir)
+	res := disttest.Run(t, "frozen-mid-epoch", 4, 2*time.Minute, "TEST_ENGINE=gorgonia", "TEST_OUT="+dir)
 	data, err := os.ReadFile(filepath.Join(dir, "frozen-at"))
 	if err != nil {
 		t.Fatalf("rank 2 did not reach batch 20: %v\n%s", err, res[2].Output)

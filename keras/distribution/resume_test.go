@@ -28,15 +28,11 @@ func init() { workers["resume-mlp"] = resumeWorker }
 // attempt kills itself in the middle of epoch 2; the restarted attempt
 // resumes from the backup. The final weights go to final-rank<r>.json.
 func resumeWorker() error {
-	dp, err := distribution.NewDataParallel(distribution.Config{Timeout: 20 * time.Second})
+	dp, m, err := joinMLP(20*time.Second, false)
 	if err != nil {
 		return err
 	}
 	defer dp.Close()
-	m := mlp(failer{})
-	if err := m.Compile(compileOpts("gorgonia", dp)); err != nil {
-		return err
-	}
 	dir := os.Getenv("TEST_OUT")
 	attempt := "attempt" + os.Getenv("TORCHELASTIC_RESTART_COUNT") + "-rank" + os.Getenv("RANK")
 	if err := os.WriteFile(filepath.Join(dir, attempt), nil, 0o644); err != nil {
@@ -89,7 +85,7 @@ func TestElasticRestartResumes(t *testing.T) {
 		t.Skipf("no %s (sudo apt-get install python3-torch): %v", torchrun, err)
 	}
 	whole := t.TempDir()
-	for _, r := range disttest.Run(t, "resume-mlp", 2, 3*time.Minute, "TEST_OUT="+whole, "TORCHELASTIC_RESTART_COUNT=0") {
+	for _, r := range disttest.Run(t, "resume-mlp", 2, 3*time.Minute, "TEST_ENGINE=gorgonia", "TEST_OUT="+whole, "TORCHELASTIC_RESTART_COUNT=0") {
 		if r.Err != nil {
 			t.Fatalf("uninterrupted rank %d: %v\n%s", r.Rank, r.Err, r.Output)
 		}
@@ -97,7 +93,7 @@ func TestElasticRestartResumes(t *testing.T) {
 	restarted := t.TempDir()
 	cmd := exec.Command(torchrun, "--no_python", "--nproc_per_node", "2", "--max_restarts", "1", "--master_port", strconv.Itoa(disttest.FreePort(t)),
 		"--redirects", "1", "--tee", "1", "--log_dir", t.TempDir(), os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), disttest.WorkerVar+"=resume-mlp", "TEST_OUT="+restarted, "KILL_ONCE=1")
+	cmd.Env = append(os.Environ(), disttest.WorkerVar+"=resume-mlp", "TEST_ENGINE=gorgonia", "TEST_OUT="+restarted, "KILL_ONCE=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("torchrun: %v\n%s", err, out)

@@ -64,122 +64,95 @@ func (g *Group) Close() error {
 	return nil
 }
 
-func (g *Group) check() error {
+// call runs one shim function on the open group, turning its failure into
+// an error.
+func (g *Group) call(f func(cerr **C.char) C.int) error {
 	if g.g == nil {
 		return errors.New("c10d: the process group is closed")
 	}
+	var cerr *C.char
+	if f(&cerr) != 0 {
+		return takeError(cerr)
+	}
 	return nil
+}
+
+// The shim's host dtypes.
+const (
+	hostFloat32 C.int = 0
+	hostFloat64 C.int = 1
+)
+
+// onHost passes a host buffer to a shim function; an empty one needs no
+// call.
+func onHost[T float32 | float64](g *Group, data []T, f func(p unsafe.Pointer, n C.int64_t, dtype C.int, cerr **C.char) C.int) error {
+	if len(data) == 0 {
+		return nil
+	}
+	dtype := hostFloat32
+	if _, ok := any(data).([]float64); ok {
+		dtype = hostFloat64
+	}
+	return g.call(func(cerr **C.char) C.int { return f(unsafe.Pointer(&data[0]), C.int64_t(len(data)), dtype, cerr) })
+}
+
+func (g *Group) allReduce(p unsafe.Pointer, n C.int64_t, dtype C.int, cerr **C.char) C.int {
+	return C.kg_allreduce_host(g.g, p, n, dtype, cerr)
+}
+
+func (g *Group) broadcastFrom(root int) func(unsafe.Pointer, C.int64_t, C.int, **C.char) C.int {
+	return func(p unsafe.Pointer, n C.int64_t, dtype C.int, cerr **C.char) C.int {
+		return C.kg_broadcast_host(g.g, p, n, dtype, C.int(root), cerr)
+	}
 }
 
 // AllReduceFloat32 sums data in place across all ranks.
-func (g *Group) AllReduceFloat32(data []float32) error {
-	if err := g.check(); err != nil || len(data) == 0 {
-		return err
-	}
-	var cerr *C.char
-	if C.kg_allreduce_host(g.g, unsafe.Pointer(&data[0]), C.int64_t(len(data)), 0, &cerr) != 0 {
-		return takeError(cerr)
-	}
-	return nil
-}
+func (g *Group) AllReduceFloat32(data []float32) error { return onHost(g, data, g.allReduce) }
 
 // AllReduceFloat64 sums data in place across all ranks.
-func (g *Group) AllReduceFloat64(data []float64) error {
-	if err := g.check(); err != nil || len(data) == 0 {
-		return err
-	}
-	var cerr *C.char
-	if C.kg_allreduce_host(g.g, unsafe.Pointer(&data[0]), C.int64_t(len(data)), 1, &cerr) != 0 {
-		return takeError(cerr)
-	}
-	return nil
-}
+func (g *Group) AllReduceFloat64(data []float64) error { return onHost(g, data, g.allReduce) }
 
 // AllReduceTensor sums a libtorch tensor (a torch::Tensor*, gotch's
 // Ctensor) in place across all ranks, without copying it.
 func (g *Group) AllReduceTensor(tensor unsafe.Pointer) error {
-	if err := g.check(); err != nil {
-		return err
-	}
-	var cerr *C.char
-	if C.kg_allreduce_tensor(g.g, tensor, &cerr) != 0 {
-		return takeError(cerr)
-	}
-	return nil
+	return g.call(func(cerr **C.char) C.int { return C.kg_allreduce_tensor(g.g, tensor, cerr) })
 }
 
 // BroadcastFloat32 copies root's data to every rank.
 func (g *Group) BroadcastFloat32(data []float32, root int) error {
-	if err := g.check(); err != nil || len(data) == 0 {
-		return err
-	}
-	var cerr *C.char
-	if C.kg_broadcast_host(g.g, unsafe.Pointer(&data[0]), C.int64_t(len(data)), 0, C.int(root), &cerr) != 0 {
-		return takeError(cerr)
-	}
-	return nil
+	return onHost(g, data, g.broadcastFrom(root))
 }
 
 // BroadcastFloat64 copies root's data to every rank.
 func (g *Group) BroadcastFloat64(data []float64, root int) error {
-	if err := g.check(); err != nil || len(data) == 0 {
-		return err
-	}
-	var cerr *C.char
-	if C.kg_broadcast_host(g.g, unsafe.Pointer(&data[0]), C.int64_t(len(data)), 1, C.int(root), &cerr) != 0 {
-		return takeError(cerr)
-	}
-	return nil
+	return onHost(g, data, g.broadcastFrom(root))
 }
 
 // Barrier returns when every rank has called it.
 func (g *Group) Barrier() error {
-	if err := g.check(); err != nil {
-		return err
-	}
-	var cerr *C.char
-	if C.kg_barrier(g.g, &cerr) != 0 {
-		return takeError(cerr)
-	}
-	return nil
+	return g.call(func(cerr **C.char) C.int { return C.kg_barrier(g.g, cerr) })
 }
 
 // SetKey writes key=value into the group's store.
 func (g *Group) SetKey(key, value string) error {
-	if err := g.check(); err != nil {
-		return err
-	}
 	k, v := C.CString(key), C.CString(value)
 	defer C.free(unsafe.Pointer(k))
 	defer C.free(unsafe.Pointer(v))
-	var cerr *C.char
-	if C.kg_store_set(g.g, k, v, &cerr) != 0 {
-		return takeError(cerr)
-	}
-	return nil
+	return g.call(func(cerr **C.char) C.int { return C.kg_store_set(g.g, k, v, cerr) })
 }
 
 // Add adds delta to the counter at key in the group's store and returns
 // the new count (Add(key, 0) reads it).
 func (g *Group) Add(key string, delta int64) (int64, error) {
-	if err := g.check(); err != nil {
-		return 0, err
-	}
 	k := C.CString(key)
 	defer C.free(unsafe.Pointer(k))
 	var v C.int64_t
-	var cerr *C.char
-	if C.kg_store_add(g.g, k, C.int64_t(delta), &v, &cerr) != 0 {
-		return 0, takeError(cerr)
-	}
-	return int64(v), nil
+	err := g.call(func(cerr **C.char) C.int { return C.kg_store_add(g.g, k, C.int64_t(delta), &v, cerr) })
+	return int64(v), err
 }
 
 // HasKeys reports, for each key, whether the store has it.
 func (g *Group) HasKeys(keys []string) ([]bool, error) {
-	if err := g.check(); err != nil {
-		return nil, err
-	}
 	if len(keys) == 0 {
 		return nil, nil
 	}
@@ -191,9 +164,10 @@ func (g *Group) HasKeys(keys []string) ([]bool, error) {
 		defer C.free(unsafe.Pointer(ptrs[i]))
 	}
 	found := make([]C.int, len(keys))
-	var cerr *C.char
-	if C.kg_store_check(g.g, (**C.char)(ck), C.int(len(keys)), &found[0], &cerr) != 0 {
-		return nil, takeError(cerr)
+	if err := g.call(func(cerr **C.char) C.int {
+		return C.kg_store_check(g.g, (**C.char)(ck), C.int(len(keys)), &found[0], cerr)
+	}); err != nil {
+		return nil, err
 	}
 	out := make([]bool, len(keys))
 	for i, f := range found {
