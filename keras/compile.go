@@ -2,13 +2,10 @@ package keras
 
 import (
 	"fmt"
-	"hash/fnv"
-	"math/rand/v2"
-	"slices"
+	"sync"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/distribution"
-	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
@@ -52,13 +49,15 @@ type CompileOptions struct {
 	Distribution *distribution.DataParallel
 }
 
-// compiled is a model's binding to an engine.
+// compiled is what Compile attaches to a model: the engine, the
+// optimizer, the losses and metrics, and once the model is built and
+// ready, the model's state on the engine (bind).
 type compiled struct {
-	be     backend.Backend
-	opts   CompileOptions
-	opt    optimizers.Optimizer
-	heads  []*head          // per output: loss, loss weight, metrics
-	params []backend.Tensor // weights on the engine; nil until ready
+	be    backend.Backend
+	opts  CompileOptions
+	opt   optimizers.Optimizer
+	heads []*head // per output: loss, loss weight, metrics
+	bind  *binding
 	// trainable lists the indices of the weights training updates, as they
 	// were when the optimizer state was made (Keras's trainable_variables).
 	trainable []int
@@ -66,11 +65,9 @@ type compiled struct {
 	// after the optimizer state (layers.Context.Assign), in weight order.
 	assigned []int
 	optSpecs []optimizers.StateSpec
-	optState []backend.Tensor
-	// iterations counts the training steps taken with this optimizer
-	// state (Keras's optimizer.iterations, saved with the model).
-	iterations int64
-	exes       map[exeKey]backend.Executable
+	// lrMu guards the optimizer's learning rate, which SetLearningRate
+	// may change while steps read it.
+	lrMu sync.Mutex
 }
 
 type exeKind int
@@ -95,7 +92,7 @@ type exeKey struct {
 // metrics. Names are checked here; an unknown one is an error that lists
 // the known ones.
 func (m *Model) Compile(opts CompileOptions) error {
-	c := &compiled{opts: opts, exes: map[exeKey]backend.Executable{}}
+	c := &compiled{opts: opts}
 	c.opts.Seed = resolveSeed(opts.Seed)
 	var err error
 	switch o := opts.Optimizer.(type) {
@@ -126,14 +123,17 @@ func (m *Model) Compile(opts CompileOptions) error {
 		return err
 	}
 	c.be = be
-	if m.compiled != nil {
-		// Keep trained weights: bring them to the host before leaving the
-		// old engine.
-		if err := m.syncToHost(); err != nil {
-			be.Close()
-			return err
-		}
-		m.compiled.close()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fitting {
+		be.Close()
+		return fmt.Errorf("model %q is training (Fit is running): Compile it after Fit returns", m.Name)
+	}
+	// The variables keep their values: the old engine writes back what it
+	// holds before it is closed.
+	if err := m.closeBindings(); err != nil {
+		be.Close()
+		return err
 	}
 	m.compiled = c
 	if m.Built() {
@@ -142,269 +142,29 @@ func (m *Model) Compile(opts CompileOptions) error {
 	return nil
 }
 
+// currentCompiled returns the model's compiled configuration, or nil.
+func (m *Model) currentCompiled() *compiled {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.compiled
+}
+
 // Backend returns the engine the model is compiled on, or nil.
 func (m *Model) Backend() backend.Backend {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.compiled == nil {
 		return nil
 	}
 	return m.compiled.be
 }
 
-func (c *compiled) close() {
-	for _, e := range c.exes {
-		e.Close()
-	}
-	c.be.Release(c.params...)
-	c.be.Release(c.optState...)
-	c.be.Close()
-}
-
-// ready initialises weights, resolves metrics and puts the weights and
-// optimizer state on the engine. It runs once the model is built and
-// compiled.
-func (m *Model) ready() error {
-	c := m.compiled
-	if c.params != nil {
-		return nil
-	}
-	for i, h := range c.heads {
-		h.name = m.outputs[i].Layer().Common().Name // known now
-	}
-	if m.values == nil {
-		m.initWeights(c.opts.Seed)
-	}
-	params, err := m.upload(m.values, weightShapes(m))
-	if err != nil {
-		return err
-	}
-	c.trainable = m.trainedIndices()
-	trainShapes := make([]backend.Shape, len(c.trainable))
-	for k, i := range c.trainable {
-		trainShapes[k] = m.weights[i].Shape
-	}
-	c.optSpecs = optimizers.States(c.opt, trainShapes)
-	init := make([][]float32, len(c.optSpecs))
-	shapes := make([]backend.Shape, len(c.optSpecs))
-	for i, s := range c.optSpecs {
-		init[i] = make([]float32, s.Shape.Size())
-		for j := range init[i] {
-			init[i][j] = float32(s.Init)
-		}
-		shapes[i] = s.Shape
-	}
-	state, err := m.upload(init, shapes)
-	if err != nil {
-		return err
-	}
-	c.params, c.optState = params, state
-	return nil
-}
-
-// trainableIndices returns the indices of the weights training updates:
-// those marked Trainable, in layers not frozen with SetTrainable(false).
-func (m *Model) trainableIndices() []int {
-	frozen := m.frozenWeights()
-	var out []int
-	for i, w := range m.weights {
-		if w.Trainable && !frozen[w] {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// frozenWeights returns the weights of frozen layers, inside nested
-// models too.
-func (m *Model) frozenWeights() map[*layers.Weight]bool {
-	frozen := map[*layers.Weight]bool{}
-	for _, l := range m.Layers() {
-		switch {
-		case !l.Common().Trainable():
-			for _, w := range layerWeights(l) {
-				frozen[w] = true
-			}
-		case l != layers.Layer(m):
-			if inner, ok := l.(*Model); ok {
-				for w := range inner.frozenWeights() {
-					frozen[w] = true
-				}
-			}
-		}
-	}
-	return frozen
-}
-
-// trainedIndices returns the trainable weights that training updates:
-// those the loss depends on. Weights that only feed outputs without a
-// loss get no gradient, and Keras skips them (with a warning); so does
-// kerasgo, silently.
-func (m *Model) trainedIndices() []int {
-	used := map[*layers.Weight]bool{}
-	seen := map[*layers.KerasTensor]bool{}
-	var visit func(t *layers.KerasTensor)
-	visit = func(t *layers.KerasTensor) {
-		if seen[t] {
-			return
-		}
-		seen[t] = true
-		for _, w := range layerWeights(t.Layer()) {
-			used[w] = true
-		}
-		for _, in := range t.Inputs() {
-			visit(in)
-		}
-	}
-	for i, h := range m.compiled.heads {
-		if h.loss != nil {
-			visit(m.outputs[i])
-		}
-	}
-	var out []int
-	for _, i := range m.trainableIndices() {
-		if used[m.weights[i]] {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// checkTrainable reports a change of trainable weights since the
-// optimizer state was made: as in Keras, the model must be compiled again.
-func (m *Model) checkTrainable() error {
-	now := m.trainedIndices()
-	if !slices.Equal(now, m.compiled.trainable) {
-		return fmt.Errorf("the model's trainable weights changed since Compile (a layer was frozen or unfrozen): call Compile again, as Keras requires")
-	}
-	return nil
-}
-
-func weightShapes(m *Model) []backend.Shape {
-	out := make([]backend.Shape, len(m.weights))
-	for i, w := range m.weights {
-		out[i] = w.Shape
-	}
-	return out
-}
-
-func (m *Model) upload(values [][]float32, shapes []backend.Shape) ([]backend.Tensor, error) {
-	out := make([]backend.Tensor, len(values))
-	for i, v := range values {
-		t, err := m.compiled.be.FromFloat32(v, shapes[i])
-		if err != nil {
-			return nil, err
-		}
-		out[i] = t
-	}
-	return out, nil
-}
-
-// initWeights draws every weight from its initializer with a generator
-// seeded from seed and the weight's layer and name, so that a weight's
-// starting value does not depend on the other layers.
-func (m *Model) initWeights(seed int64) {
-	m.values = make([][]float32, len(m.weights))
-	owner := m.weightOwners()
-	for i, w := range m.weights {
-		h := fnv.New64a()
-		fmt.Fprintf(h, "%s/%s", owner[w], w.Name)
-		rng := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
-		m.values[i] = w.Initializer.Init(w.Shape, rng)
-	}
-}
-
-// weightOwners names each weight's layer ("dense", or "model/dense" inside
-// a nested model).
-func (m *Model) weightOwners() map[*layers.Weight]string {
-	owner := map[*layers.Weight]string{}
-	for _, n := range m.nodes {
-		l := n.Layer()
-		if inner, ok := l.(*Model); ok {
-			for w, name := range inner.weightOwners() {
-				owner[w] = inner.Name + "/" + name
-			}
-			continue
-		}
-		for _, w := range l.Common().Weights() {
-			owner[w] = l.Common().Name
-		}
-	}
-	return owner
-}
-
-// syncToHost copies the engine's current weights into m.values.
-func (m *Model) syncToHost() error {
-	c := m.compiled
-	if c == nil || c.params == nil {
-		return nil
-	}
-	for i, t := range c.params {
-		v, err := c.be.ToFloat32(t)
-		if err != nil {
-			return err
-		}
-		m.values[i] = v
-	}
-	return nil
-}
-
-// GetWeights returns a copy of every weight's values, in layer order
-// (kernel before bias), like Keras's get_weights.
-func (m *Model) GetWeights() ([][]float32, error) {
-	if !m.Built() {
-		return nil, m.errNotBuilt()
-	}
-	if m.values == nil {
-		if m.compiled != nil {
-			if err := m.ready(); err != nil {
-				return nil, err
-			}
-		} else {
-			m.initWeights(resolveSeed(0))
-		}
-	}
-	if err := m.syncToHost(); err != nil {
-		return nil, err
-	}
-	out := make([][]float32, len(m.values))
-	for i, v := range m.values {
-		out[i] = append([]float32(nil), v...)
-	}
-	return out, nil
-}
-
-// SetWeights replaces every weight's values; the list must match
-// GetWeights in length and sizes.
-func (m *Model) SetWeights(values [][]float32) error {
-	if !m.Built() {
-		return m.errNotBuilt()
-	}
-	if len(values) != len(m.weights) {
-		return fmt.Errorf("SetWeights got %d arrays; the model has %d weights", len(values), len(m.weights))
-	}
-	for i, w := range m.weights {
-		if len(values[i]) != w.Shape.Size() {
-			return fmt.Errorf("SetWeights: weight %d (%s, shape %v) needs %d values, got %d", i, w.Name, w.Shape, w.Shape.Size(), len(values[i]))
-		}
-	}
-	m.values = make([][]float32, len(values))
-	for i, v := range values {
-		m.values[i] = append([]float32(nil), v...)
-	}
-	if c := m.compiled; c != nil && c.params != nil {
-		params, err := m.upload(m.values, weightShapes(m))
-		if err != nil {
-			return err
-		}
-		c.be.Release(c.params...)
-		c.params = params
-	}
-	return nil
-}
-
 // Optimizer returns the optimizer the model was compiled with (Keras's
 // model.optimizer), or nil before Compile. Changing its fields changes
 // training from the next step on.
 func (m *Model) Optimizer() optimizers.Optimizer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.compiled == nil {
 		return nil
 	}

@@ -70,8 +70,8 @@ func (m *Model) modelConfig() (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.compiled != nil {
-		cc, err := m.compiled.compileConfig()
+	if c := m.currentCompiled(); c != nil {
+		cc, err := c.compileConfig()
 		if err != nil {
 			return nil, err
 		}

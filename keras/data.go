@@ -127,7 +127,7 @@ func (g *gatherer) gather(d dataset, idx []int) dataset {
 // does: class weights apply to a model with one output, looked up by each
 // sample's class (its index, the argmax of a one-hot target, or a 0/1
 // target rounded), 1 for classes not listed.
-func (m *Model) sampleWeights(d dataset, sampleWeight ArraySet, classWeight map[int]float64) ([]Array, error) {
+func (m *Model) sampleWeights(c *compiled, d dataset, sampleWeight ArraySet, classWeight map[int]float64) ([]Array, error) {
 	if sampleWeight == nil && classWeight == nil {
 		return nil, nil
 	}
@@ -160,7 +160,7 @@ func (m *Model) sampleWeights(d dataset, sampleWeight ArraySet, classWeight map[
 			}
 			w[i] = float32(cw)
 		}
-		return []Array{{Shape: []int{n}, Data: w}}, m.checkWeightable()
+		return []Array{{Shape: []int{n}, Data: w}}, checkWeightable(c)
 	}
 	sws, err := sampleWeight.arrays(m.OutputNames(), "output")
 	if err != nil {
@@ -184,12 +184,12 @@ func (m *Model) sampleWeights(d dataset, sampleWeight ArraySet, classWeight map[
 		}
 		out[i] = Array{Shape: []int{n}, Data: a.Data}
 	}
-	return out, m.checkWeightable()
+	return out, checkWeightable(c)
 }
 
 // checkWeightable reports a loss that cannot take sample weights.
-func (m *Model) checkWeightable() error {
-	for _, h := range m.compiled.heads {
+func checkWeightable(c *compiled) error {
+	for _, h := range c.heads {
 		if _, ok := h.loss.(losses.Weighted); h.loss != nil && !ok {
 			return fmt.Errorf("output %q's loss %s gives no per-sample values (a plain function returns the batch's loss), so it cannot be weighted: use a built-in loss or drop the weights", h.name, h.loss.Name())
 		}

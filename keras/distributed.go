@@ -19,10 +19,13 @@ import (
 // dist returns the model's data-parallel job, or nil when it trains alone
 // (no job, or a job of one process).
 func (m *Model) dist() *distribution.DataParallel {
-	if m.compiled == nil {
+	m.mu.Lock()
+	c := m.compiled
+	m.mu.Unlock()
+	if c == nil {
 		return nil
 	}
-	dp := m.compiled.opts.Distribution
+	dp := c.opts.Distribution
 	if dp == nil || dp.WorldSize() < 2 {
 		return nil
 	}
@@ -43,7 +46,7 @@ func (m *Model) chief() bool {
 // per-sample sums and totals) stay sums. Every process's batch has the
 // same size (distribution.Shard), so the mean of the batch means is the
 // mean over the global batch.
-func (m *Model) averageAcrossProcesses(b backend.Builder, dp *distribution.DataParallel, grads, assigned []backend.Value, st backend.Value) ([]backend.Value, []backend.Value, backend.Value) {
+func averageAcrossProcesses(b backend.Builder, dp *distribution.DataParallel, heads []*head, grads, assigned []backend.Value, st backend.Value) ([]backend.Value, []backend.Value, backend.Value) {
 	all := append(append(append([]backend.Value(nil), grads...), assigned...), st)
 	summed := b.AllReduceSum(pack(b, all), dp)
 	w := float64(dp.WorldSize())
@@ -62,7 +65,7 @@ func (m *Model) averageAcrossProcesses(b backend.Builder, dp *distribution.DataP
 	for i := range scale {
 		scale[i] = 1
 	}
-	for _, s := range stats(m.compiled.heads) {
+	for _, s := range stats(heads) {
 		if s.batchMean {
 			for j := s.offset; j < s.offset+s.size; j++ {
 				scale[j] = 1 / w
@@ -78,38 +81,55 @@ func (m *Model) averageAcrossProcesses(b backend.Builder, dp *distribution.DataP
 // optimizer state and step count (DDP's broadcast at construction; here
 // at every Fit, so that weights loaded or restored on rank 0 alone reach
 // every process).
-func (m *Model) syncFromChief(dp *distribution.DataParallel) error {
-	c := m.compiled
-	sync := func(ts []backend.Tensor, shape func(i int) backend.Shape) error {
-		for i, t := range ts {
-			v, err := c.be.ToFloat32(t)
-			if err != nil {
-				return err
-			}
-			if err := dp.BroadcastFloat32(v, 0); err != nil {
-				return err
-			}
-			nt, err := c.be.FromFloat32(v, shape(i))
-			if err != nil {
-				return err
-			}
-			c.be.Release(t)
-			ts[i] = nt
-		}
-		return nil
-	}
-	if err := sync(c.params, func(i int) backend.Shape { return m.weights[i].Shape }); err != nil {
-		return fmt.Errorf("copying rank 0's weights to every process: %w", err)
-	}
-	if err := sync(c.optState, func(i int) backend.Shape { return c.optSpecs[i].Shape }); err != nil {
-		return fmt.Errorf("copying rank 0's optimizer state to every process: %w", err)
-	}
-	it := []float64{float64(c.iterations)}
-	if err := dp.BroadcastFloat64(it, 0); err != nil {
+func (m *Model) syncFromChief(c *compiled, dp *distribution.DataParallel) error {
+	bind := c.bind
+	s, err := bind.acquire()
+	if err != nil {
 		return err
 	}
-	c.iterations = int64(it[0])
-	return nil
+	broadcast := func(ts []backend.Tensor, shape func(i int) backend.Shape) ([]backend.Tensor, error) {
+		out := make([]backend.Tensor, 0, len(ts))
+		for i, t := range ts {
+			v, err := c.be.ToFloat32(t)
+			if err == nil {
+				err = dp.BroadcastFloat32(v, 0)
+			}
+			var nt backend.Tensor
+			if err == nil {
+				nt, err = c.be.FromFloat32(v, shape(i))
+			}
+			if err != nil {
+				c.be.Release(out...)
+				return nil, err
+			}
+			out = append(out, nt)
+		}
+		return out, nil
+	}
+	params, err := broadcast(s.params, func(i int) backend.Shape { return m.weights[i].Shape })
+	if err != nil {
+		bind.release(s)
+		return fmt.Errorf("copying rank 0's weights to every process: %w", err)
+	}
+	state, err := broadcast(s.optState, func(i int) backend.Shape { return c.optSpecs[i].Shape })
+	it := []float64{float64(s.iterations)}
+	bind.release(s)
+	if err != nil {
+		c.be.Release(params...)
+		return fmt.Errorf("copying rank 0's optimizer state to every process: %w", err)
+	}
+	if err := dp.BroadcastFloat64(it, 0); err != nil {
+		c.be.Release(params...)
+		c.be.Release(state...)
+		return err
+	}
+	iterations := int64(it[0])
+	ch := stateChange{params: map[int]backend.Tensor{}, optState: state, iterations: &iterations}
+	hold := make([]int, len(params))
+	for i, t := range params {
+		ch.params[i], hold[i] = t, i
+	}
+	return bind.publish(ch, hold)
 }
 
 // agreedSeed returns rank 0's seed, so that every process shuffles the

@@ -78,8 +78,11 @@ func TestUncompiledAndUnbuilt(t *testing.T) {
 	}
 	_, err = m.Summary()
 	wantErr(t, err, "not built yet")
+	// Evaluate needs a loss, so Compile, as in Keras; Predict does not
+	// (see TestPredictWithoutCompile).
 	x := keras.Array{Shape: []int{1, 3}, Data: []float32{1, 2, 3}}
-	_, err = m.Predict(context.Background(), x, keras.PredictOptions{})
+	y := keras.Array{Shape: []int{1, 2}, Data: []float32{1, 2}}
+	_, err = m.Evaluate(context.Background(), x, y, keras.EvaluateOptions{Verbose: keras.Silent})
 	wantErr(t, err, "must be compiled")
 }
 

@@ -171,29 +171,43 @@ func batchSize(n int) (int, error) {
 
 // prepare builds the model from x if needed, resolves x (and y, unless
 // nil) into one array per input (and output), checks them against the
-// model and its losses, and readies the engine.
-func (m *Model) prepare(x, y ArraySet, what string) (dataset, error) {
-	if m.compiled == nil {
-		return dataset{}, fmt.Errorf("model %q must be compiled before %s: call Compile", m.Name, what)
+// model and its losses, and readies the engine. It returns the data, the
+// compiled configuration (nil for a prediction on a model never
+// compiled: Keras predicts without compile) and the engine to run on.
+func (m *Model) prepare(x, y ArraySet, what string) (dataset, *compiled, *binding, error) {
+	d, c, err := m.resolveData(x, y, what)
+	if err != nil {
+		return dataset{}, nil, nil, err
+	}
+	bind, err := m.engine()
+	return d, c, bind, err
+}
+
+func (m *Model) resolveData(x, y ArraySet, what string) (dataset, *compiled, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := m.compiled
+	if c == nil && y != nil {
+		return dataset{}, nil, fmt.Errorf("model %q must be compiled before %s: call Compile", m.Name, what)
 	}
 	if x == nil {
-		return dataset{}, fmt.Errorf("%s got no x: give the input data", what)
+		return dataset{}, nil, fmt.Errorf("%s got no x: give the input data", what)
 	}
 	if !m.Built() {
 		a, ok := x.(Array)
 		if !ok {
-			return dataset{}, fmt.Errorf("%s: the model is not built yet, so it has one input: give x as one Array", what)
+			return dataset{}, nil, fmt.Errorf("%s: the model is not built yet, so it has one input: give x as one Array", what)
 		}
 		if err := a.check("x"); err != nil {
-			return dataset{}, err
+			return dataset{}, nil, err
 		}
 		if err := m.BuildInput(a.Shape[1:]...); err != nil {
-			return dataset{}, err
+			return dataset{}, nil, err
 		}
 	}
 	xs, err := x.arrays(m.InputNames(), "input")
 	if err != nil {
-		return dataset{}, fmt.Errorf("%s: x: %w", what, err)
+		return dataset{}, nil, fmt.Errorf("%s: x: %w", what, err)
 	}
 	n := -1
 	for i, a := range xs {
@@ -203,67 +217,67 @@ func (m *Model) prepare(x, y ArraySet, what string) (dataset, error) {
 			label = fmt.Sprintf("x for input %q", in.Layer().Common().Name)
 		}
 		if err := a.check(label); err != nil {
-			return dataset{}, err
+			return dataset{}, nil, err
 		}
 		if a.Samples() == 0 {
-			return dataset{}, fmt.Errorf("%s got no samples: %s has shape %v", what, label, backend.Shape(a.Shape))
+			return dataset{}, nil, fmt.Errorf("%s got no samples: %s has shape %v", what, label, backend.Shape(a.Shape))
 		}
 		if n >= 0 && a.Samples() != n {
-			return dataset{}, fmt.Errorf("%s has %d samples but the first input's data has %d: give every input the same samples", label, a.Samples(), n)
+			return dataset{}, nil, fmt.Errorf("%s has %d samples but the first input's data has %d: give every input the same samples", label, a.Samples(), n)
 		}
 		n = a.Samples()
 		want := in.Shape()
 		if len(a.Shape) != len(want) || !backend.Shape(a.Shape[1:]).Equal(want[1:]) {
-			return dataset{}, fmt.Errorf("input %d of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
+			return dataset{}, nil, fmt.Errorf("input %d of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
 				i, in.Layer().Common().Name, want, backend.Shape(a.Shape), want[1:].WithLeading("samples"))
 		}
 		if a, err = asInputDType(a, in, label); err != nil {
-			return dataset{}, err
+			return dataset{}, nil, err
 		}
 		xs[i] = a
 		if err := m.checkInputData(in, a, label); err != nil {
-			return dataset{}, err
+			return dataset{}, nil, err
 		}
 	}
 	d := dataset{x: xs}
 	if y != nil {
 		ys, err := y.arrays(m.OutputNames(), "output")
 		if err != nil {
-			return dataset{}, fmt.Errorf("%s: y: %w", what, err)
+			return dataset{}, nil, fmt.Errorf("%s: y: %w", what, err)
 		}
 		for i, a := range ys {
-			h := m.compiled.heads[i]
+			h := c.heads[i]
 			label := "y"
 			if len(ys) > 1 {
 				label = fmt.Sprintf("y for output %q", h.name)
 			}
 			if err := a.check(label); err != nil {
-				return dataset{}, err
+				return dataset{}, nil, err
 			}
 			if a, err = asFloats(a, label); err != nil {
-				return dataset{}, err
+				return dataset{}, nil, err
 			}
 			ys[i] = a
 			if a.Samples() != n {
-				return dataset{}, fmt.Errorf("x has %d samples but %s has %d: give one target per sample", n, label, a.Samples())
+				return dataset{}, nil, fmt.Errorf("x has %d samples but %s has %d: give one target per sample", n, label, a.Samples())
 			}
 			yShape := append(backend.Shape{-1}, a.Shape[1:]...)
 			if err := h.resolveMetrics(yShape, m.outputs[i].Shape()); err != nil {
-				return dataset{}, err
+				return dataset{}, nil, err
 			}
 			if h.loss == nil {
 				continue
 			}
 			if err := h.loss.CheckTargets(a.Data, backend.Shape(a.Shape), m.outputs[i].Shape()); err != nil {
 				if len(ys) > 1 {
-					return dataset{}, fmt.Errorf("output %q: %s: %w", h.name, h.loss.Name(), err)
+					return dataset{}, nil, fmt.Errorf("output %q: %s: %w", h.name, h.loss.Name(), err)
 				}
-				return dataset{}, fmt.Errorf("%s: %w", h.loss.Name(), err)
+				return dataset{}, nil, fmt.Errorf("%s: %w", h.loss.Name(), err)
 			}
 		}
 		d.y = ys
 	}
-	return d, m.ready()
+	return d, c, nil
 }
 
 // Fit trains the model on (x, y), like Keras's model.fit. It stops with an
@@ -287,17 +301,21 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	if y == nil {
 		return nil, errors.New("Fit got no y: give the targets")
 	}
-	train, err := m.prepare(x, y, "Fit")
+	train, c, bind, err := m.prepare(x, y, "Fit")
 	if err != nil {
 		return nil, err
 	}
-	if train.sw, err = m.sampleWeights(train, opts.SampleWeight, opts.ClassWeight); err != nil {
+	if err := m.startFit(c); err != nil {
+		return nil, err
+	}
+	defer m.endFit()
+	if train.sw, err = m.sampleWeights(c, train, opts.SampleWeight, opts.ClassWeight); err != nil {
 		return nil, err
 	}
 	if opts.ValidationFreq < 0 {
 		return nil, fmt.Errorf("FitOptions.ValidationFreq must be 0 (every epoch) or a positive number of epochs, got %d", opts.ValidationFreq)
 	}
-	if err := m.checkTrainable(); err != nil {
+	if err := m.checkTrainable(c); err != nil {
 		return nil, err
 	}
 	var val *dataset
@@ -306,11 +324,11 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		if opts.ValidationData.Y == nil {
 			return nil, errors.New("ValidationData has no Y: give the validation targets")
 		}
-		v, err := m.prepare(opts.ValidationData.X, opts.ValidationData.Y, "validation")
+		v, _, err := m.resolveData(opts.ValidationData.X, opts.ValidationData.Y, "validation")
 		if err != nil {
 			return nil, fmt.Errorf("validation data: %w", err)
 		}
-		if v.sw, err = m.sampleWeights(v, opts.ValidationData.SampleWeight, nil); err != nil {
+		if v.sw, err = m.sampleWeights(c, v, opts.ValidationData.SampleWeight, nil); err != nil {
 			return nil, fmt.Errorf("validation data: %w", err)
 		}
 		val = &v
@@ -341,7 +359,8 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	if opts.StepsPerEpoch < 0 {
 		return nil, fmt.Errorf("FitOptions.StepsPerEpoch must be 0 (a pass per epoch) or positive, got %d", opts.StepsPerEpoch)
 	}
-	run := m.newRun(cbs)
+	m.stopRequested.Store(false)
+	run := m.newRun(bind, c, cbs)
 	n := train.samples()
 	rank, world := 0, 1
 	if dp != nil {
@@ -360,7 +379,7 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	hist := &History{}
 	seed := resolveSeed(opts.Seed)
 	if dp != nil {
-		if err := m.syncFromChief(dp); err != nil {
+		if err := m.syncFromChief(c, dp); err != nil {
 			return nil, err
 		}
 		if seed, err = agreedSeed(dp, seed); err != nil {
@@ -382,9 +401,9 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		}
 	}
 	var last callbacks.Logs
-	for epoch := from.epoch; epoch < opts.Epochs && !m.stopRequested; epoch++ {
+	for epoch := from.epoch; epoch < opts.Epochs && !m.stopRequested.Load(); epoch++ {
 		run.each(func(cb callbacks.Callback) { cb.OnEpochBegin(epoch) })
-		lr := m.compiled.learningRate() // the rate this epoch trains with
+		lr := c.learningRate(m.iterations(c)) // the rate this epoch trains with
 		sp := schedule.epoch()
 		if from.batch > sp.steps() {
 			return hist, fmt.Errorf("cannot resume at batch %d of epoch %d: the epoch has %d batches of %d samples (resume with the data, batch size and StepsPerEpoch of the interrupted run)", from.batch+1, from.epoch+1, sp.steps(), batch)
@@ -394,7 +413,7 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		if err != nil {
 			return hist, err
 		}
-		if val != nil && !m.stopRequested && (epoch+1)%max(opts.ValidationFreq, 1) == 0 {
+		if val != nil && !m.stopRequested.Load() && (epoch+1)%max(opts.ValidationFreq, 1) == 0 {
 			vlogs, err := run.evaluate(ctx, *val, batch)
 			if err != nil {
 				return hist, fmt.Errorf("validating after epoch %d: %w", epoch+1, err)
@@ -410,11 +429,33 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		hist.add(epoch, logs)
 		last = logs
 	}
-	if err := m.finalizeEMA(); err != nil {
+	if err := m.finalizeEMA(c); err != nil {
 		return hist, err
 	}
 	run.each(func(cb callbacks.Callback) { cb.OnTrainEnd(last) })
 	return hist, run.failure()
+}
+
+// startFit marks the model as training, so that a second Fit or a
+// Compile meanwhile is an error rather than a corrupted model; c must
+// still be the model's configuration (a Compile may have come between).
+func (m *Model) startFit(c *compiled) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fitting {
+		return fmt.Errorf("model %q is already training (Fit is running in another goroutine): one Fit at a time; Predict, Evaluate, GetWeights and Save may run beside it", m.Name)
+	}
+	if m.compiled != c {
+		return fmt.Errorf("model %q was compiled again while Fit started: call Fit again", m.Name)
+	}
+	m.fitting = true
+	return nil
+}
+
+func (m *Model) endFit() {
+	m.mu.Lock()
+	m.fitting = false
+	m.mu.Unlock()
 }
 
 // Evaluate returns the loss and metrics on (x, y), like Keras's
@@ -427,11 +468,11 @@ func (m *Model) Evaluate(ctx context.Context, x, y ArraySet, opts EvaluateOption
 	if y == nil {
 		return nil, errors.New("Evaluate got no y: give the targets")
 	}
-	d, err := m.prepare(x, y, "Evaluate")
+	d, c, bind, err := m.prepare(x, y, "Evaluate")
 	if err != nil {
 		return nil, err
 	}
-	if d.sw, err = m.sampleWeights(d, opts.SampleWeight, nil); err != nil {
+	if d.sw, err = m.sampleWeights(c, d, opts.SampleWeight, nil); err != nil {
 		return nil, err
 	}
 	verbose, err := verbosity(opts.Verbose)
@@ -446,7 +487,7 @@ func (m *Model) Evaluate(ctx context.Context, x, y ArraySet, opts EvaluateOption
 		}
 		cbs = append([]callbacks.Callback{callbacks.NewProgbar(out, verbose)}, cbs...)
 	}
-	return m.newRun(cbs).evaluate(ctx, d, batch)
+	return m.newRun(bind, c, cbs).evaluate(ctx, d, batch)
 }
 
 // Predict returns the model's output for x, like Keras's model.predict.
@@ -470,11 +511,11 @@ func (m *Model) PredictOutputs(ctx context.Context, x ArraySet, opts PredictOpti
 	if err != nil {
 		return nil, err
 	}
-	d, err := m.prepare(x, nil, "Predict")
+	d, c, bind, err := m.prepare(x, nil, "Predict")
 	if err != nil {
 		return nil, err
 	}
-	return m.newRun(opts.Callbacks).predict(ctx, d, batch)
+	return m.newRun(bind, c, opts.Callbacks).predict(ctx, d, batch)
 }
 
 // checkInputData lets each layer that reads model input in straight from

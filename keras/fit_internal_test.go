@@ -33,7 +33,7 @@ func TestLastSmallBatchIsTrained(t *testing.T) {
 		t.Errorf("%d steps, want 3", steps)
 	}
 	var batches []int
-	for k := range m.compiled.exes {
+	for _, k := range m.compiled.bind.exes.keys() {
 		if k.kind == trainStep {
 			batches = append(batches, k.batch)
 		}

@@ -11,19 +11,21 @@ import (
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
-// run is one call of Fit, Evaluate or Predict: its callbacks, and the one
-// batch loop all three share (runBatches).
+// run is one call of Fit, Evaluate or Predict: the engine it runs on,
+// the compiled configuration (nil for a prediction without Compile), its
+// callbacks, and the one batch loop all three share (runBatches).
 type run struct {
-	m   *Model
-	cbs []callbacks.Callback
+	m    *Model
+	bind *binding
+	c    *compiled
+	cbs  []callbacks.Callback
 }
 
-func (m *Model) newRun(cbs []callbacks.Callback) *run {
-	m.stopRequested = false
+func (m *Model) newRun(bind *binding, c *compiled, cbs []callbacks.Callback) *run {
 	for _, cb := range cbs {
 		cb.SetModel(m)
 	}
-	return &run{m: m, cbs: cbs}
+	return &run{m: m, bind: bind, c: c, cbs: cbs}
 }
 
 // failure returns the first error a callback reports (callbacks.Failer).
@@ -42,21 +44,46 @@ func (r *run) each(f func(callbacks.Callback)) {
 	}
 }
 
-// batchOut is what a step returned for one batch: its size and the
-// output tensors, which the handler owns (and must release).
+// batchOut is what a step returned for one batch: its size, the
+// snapshot of the state it ran on, and the output tensors, which the
+// handler owns (and must release).
 type batchOut struct {
 	step, size int
+	state      *stateSet
 	out        []backend.Tensor
 }
 
 // runBatches runs the step of kind over the batches of sp, calling begin
 // before and handle after each step. It is the only batch loop: Fit's
 // epochs, validation, Evaluate and Predict all go through it.
+//
+// A training step runs on the binding's newest state and publishes the
+// next; an evaluation or a prediction runs on one snapshot for the whole
+// call, so that it sees the weights of one step even while another
+// goroutine trains the model.
 func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, begin func(step int), handle func(batchOut) error) error {
-	m, c := r.m, r.m.compiled
+	m, bind := r.m, r.bind
 	n := d.samples()
 	if sp.order != nil { // a shuffled or sharded order (distribution.Shard)
 		n = len(sp.order)
+	}
+	perStep := kind == trainStep
+	var s *stateSet
+	acquire := func() error {
+		// Variables another model trained or SetWeights assigned since
+		// the last step are uploaded first.
+		if err := bind.refresh(); err != nil {
+			return err
+		}
+		var err error
+		s, err = bind.acquire()
+		return err
+	}
+	if !perStep {
+		if err := acquire(); err != nil {
+			return err
+		}
+		defer func() { bind.release(s) }()
 	}
 	var g gatherer
 	for step := sp.skip; step < sp.steps(); step++ {
@@ -72,68 +99,82 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, 
 		} else {
 			b = g.gather(d, sp.order[from:to])
 		}
-		exe, err := m.executable(kind, b)
-		if err != nil {
-			return fmt.Errorf("compiling the %s step for batch shape %v: %w", kind, backend.Shape(b.x[0].Shape), err)
-		}
-		in := append(make([]backend.Tensor, 0, len(c.params)+len(c.optState)+1+len(b.x)+len(b.y)), c.params...)
-		var owned []backend.Tensor // uploaded for this step only
-		upload := func(data []float32, s []int) error {
-			t, err := c.be.FromFloat32(data, backend.Shape(s))
-			if err != nil {
+		if perStep {
+			if err := acquire(); err != nil {
 				return err
 			}
-			in, owned = append(in, t), append(owned, t)
-			return nil
 		}
-		if kind == trainStep {
-			exe.SetStep(c.iterations + 1) // its random draws depend on the step alone
-			in = append(in, c.optState...)
-			apply, overwrite := optimizers.StepFlags(c.opt, c.iterations)
-			err = upload([]float32{float32(c.learningRate()), float32(c.iterations), float32(apply), float32(overwrite)}, []int{hyperparameters})
+		out, err := r.runStep(kind, b, s)
+		if perStep {
+			bind.release(s)
 		}
-		arrays := append(append([]Array(nil), b.x...), b.y...)
-		if kind != predictStep {
-			arrays = append(arrays, b.sw...)
-		}
-		for _, a := range arrays {
-			if err != nil {
-				break
-			}
-			if a.Ints != nil {
-				var t backend.Tensor
-				if t, err = c.be.FromInt32(a.Ints, backend.Shape(a.Shape)); err == nil {
-					in, owned = append(in, t), append(owned, t)
-				}
-				continue
-			}
-			err = upload(a.Data, a.Shape)
-		}
-		var out []backend.Tensor
-		if err == nil {
-			out, err = exe.Run(in)
-		}
-		c.be.Release(owned...)
 		if dp := m.dist(); err != nil && dp != nil && dp.Failure() != nil {
 			err = dp.Failure() // what the job lost, not the engine's wrapping of it
 		}
 		if err != nil {
 			return fmt.Errorf("%s step at batch %d: %w", kind, step+1, err)
 		}
-		if err := handle(batchOut{step: step, size: to - from, out: out}); err != nil {
+		if err := handle(batchOut{step: step, size: to - from, state: s, out: out}); err != nil {
 			return err
 		}
-		if kind == trainStep && m.stopRequested {
+		if kind == trainStep && m.stopRequested.Load() {
 			return nil
 		}
 	}
 	return nil
 }
 
+// runStep runs the step of kind on batch b with the state s: it uploads
+// the batch (and for training the step's settings), runs a compiled step
+// from the binding's cache and returns its outputs.
+func (r *run) runStep(kind exeKind, b dataset, s *stateSet) ([]backend.Tensor, error) {
+	bind, c := r.bind, r.c
+	key := exeKey{kind: kind, batch: b.x[0].Shape[0], weighted: b.sw != nil && kind != predictStep}
+	exe, err := bind.exes.get(key, func() (backend.Executable, error) { return r.m.compileStep(bind, c, key, b) })
+	if err != nil {
+		return nil, fmt.Errorf("compiling the %s step for batch shape %v: %w", kind, backend.Shape(b.x[0].Shape), err)
+	}
+	defer bind.exes.put(key, exe)
+	in := append(make([]backend.Tensor, 0, len(s.params)+len(s.optState)+1+len(b.x)+len(b.y)), s.params...)
+	var owned []backend.Tensor // uploaded for this step only
+	defer func() { bind.be.Release(owned...) }()
+	add := func(t backend.Tensor, err error) error {
+		if err != nil {
+			return err
+		}
+		in, owned = append(in, t), append(owned, t)
+		return nil
+	}
+	if kind == trainStep {
+		exe.SetStep(s.iterations + 1) // its random draws depend on the step alone
+		in = append(in, s.optState...)
+		apply, overwrite := optimizers.StepFlags(c.opt, s.iterations)
+		hyper := []float32{float32(c.learningRate(s.iterations)), float32(s.iterations), float32(apply), float32(overwrite)}
+		if err := add(bind.be.FromFloat32(hyper, backend.Shape{hyperparameters})); err != nil {
+			return nil, err
+		}
+	}
+	arrays := append(append([]Array(nil), b.x...), b.y...)
+	if kind != predictStep {
+		arrays = append(arrays, b.sw...)
+	}
+	for _, a := range arrays {
+		if a.Ints != nil {
+			err = add(bind.be.FromInt32(a.Ints, backend.Shape(a.Shape)))
+		} else {
+			err = add(bind.be.FromFloat32(a.Data, backend.Shape(a.Shape)))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return exe.Run(in)
+}
+
 // stats reads a step's packed [loss, metric sums...] vector in one copy.
 func (r *run) stats(t backend.Tensor) ([]float64, error) {
-	v, err := r.m.compiled.be.ToFloat64(t)
-	r.m.compiled.be.Release(t)
+	v, err := r.bind.be.ToFloat64(t)
+	r.bind.be.Release(t)
 	return v, err
 }
 
@@ -195,7 +236,7 @@ func (a *means) logs() callbacks.Logs {
 // (0, or where a resumed run stopped), its running logs starting from
 // from.logs.
 func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, from resumePoint) (callbacks.Logs, error) {
-	c := r.m.compiled
+	c := r.c
 	acc := newMeans(c.heads)
 	world := 1
 	if dp := r.m.dist(); dp != nil {
@@ -221,24 +262,30 @@ func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, fro
 			// NaN and may stop training (TerminateOnNaN), else it is an error.
 			c.be.Release(rest...)
 			r.each(func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, callbacks.Logs{{Name: "loss", Value: loss}}) })
-			if r.m.stopRequested {
+			if r.m.stopRequested.Load() {
 				return nil
 			}
 			return fmt.Errorf("%w (%v) at epoch %d, batch %d: training stopped (TerminateOnNaN) and the weights are those before this batch; lower the learning rate or check the data for NaN or huge values",
 				ErrNaNLoss, loss, epoch+1, b.step+1)
 		}
-		for k, i := range c.trainable { // frozen weights keep their tensors
-			c.be.Release(c.params[i])
-			c.params[i] = rest[k]
-		}
+		// The step's new state becomes the binding's newest: the trained
+		// weights (frozen ones keep their tensors), the optimizer's state
+		// and the assigned state (moving statistics), which the binding
+		// now holds for the variables.
 		nS := len(c.optSpecs)
-		c.be.Release(c.optState...)
-		c.optState = rest[nT : nT+nS]
-		for k, i := range c.assigned { // moving statistics and other assigned state
-			c.be.Release(c.params[i])
-			c.params[i] = rest[nT+nS+k]
+		ch := stateChange{params: map[int]backend.Tensor{}, optState: rest[nT : nT+nS], steps: 1}
+		hold := make([]int, 0, nT+len(c.assigned))
+		for k, i := range c.trainable {
+			ch.params[i] = rest[k]
+			hold = append(hold, i)
 		}
-		c.iterations++
+		for k, i := range c.assigned {
+			ch.params[i] = rest[nT+nS+k]
+			hold = append(hold, i)
+		}
+		if err := r.bind.publish(ch, hold); err != nil {
+			return err
+		}
 		acc.add(stats, b.size*world) // stats are the job's (averageAcrossProcesses)
 		logs = acc.logs()
 		r.each(func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, logs) })
@@ -255,8 +302,7 @@ func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, fro
 // are those of all of d (the per-batch logs callbacks see are the
 // process's own).
 func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Logs, error) {
-	c := r.m.compiled
-	acc := newMeans(c.heads)
+	acc := newMeans(r.c.heads)
 	dp := r.m.dist()
 	if dp != nil {
 		d = d.rows(distribution.Block(d.samples(), dp.Rank(), dp.WorldSize()))
@@ -291,7 +337,7 @@ func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Log
 // predict predicts d; in a data-parallel job each process predicts its
 // block of rows and every process returns all of them.
 func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error) {
-	c := r.m.compiled
+	be := r.bind.be
 	total := d.samples()
 	dp := r.m.dist()
 	if dp != nil {
@@ -307,9 +353,9 @@ func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error
 	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: (n + batch - 1) / batch}) })
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(step) }) }
 	err := r.runBatches(ctx, predictStep, d, wholeSpan(n, batch), begin, func(b batchOut) error {
-		defer c.be.Release(b.out...)
+		defer be.Release(b.out...)
 		for i, t := range b.out {
-			v, err := c.be.ToFloat32(t)
+			v, err := be.ToFloat32(t)
 			if err != nil {
 				return err
 			}
@@ -330,38 +376,51 @@ func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error
 	return res, nil
 }
 
-// learningRate is the learning rate fed to the next training step: the
-// schedule's rate at this step, or the optimizer's field, read every step
-// so that a change takes effect at once.
-func (c *compiled) learningRate() float64 { return optimizers.RateAt(c.opt, c.iterations) }
+// learningRate is the learning rate fed to the training step after
+// iterations steps: the schedule's rate at that step, or the optimizer's
+// field, read every step so that a change takes effect at once.
+func (c *compiled) learningRate(iterations int64) float64 {
+	c.lrMu.Lock()
+	defer c.lrMu.Unlock()
+	return optimizers.RateAt(c.opt, iterations)
+}
 
 // finalizeEMA replaces the trained weights by their moving averages when
 // the optimizer keeps them (UseEMA), as Keras's fit ends with
 // optimizer.finalize_variable_values.
-func (m *Model) finalizeEMA() error {
-	c := m.compiled
+func (m *Model) finalizeEMA(c *compiled) error {
 	ema := optimizers.EMAStates(c.opt, len(c.trainable))
-	for k, s := range ema {
-		v, err := c.be.ToFloat32(c.optState[s])
-		if err != nil {
-			return err
-		}
-		i := c.trainable[k]
-		t, err := c.be.FromFloat32(v, m.weights[i].Shape)
-		if err != nil {
-			return err
-		}
-		c.be.Release(c.params[i])
-		c.params[i] = t
+	if len(ema) == 0 {
+		return nil
 	}
-	return nil
+	s, err := c.bind.acquire()
+	if err != nil {
+		return err
+	}
+	ch := stateChange{params: map[int]backend.Tensor{}}
+	var hold []int
+	for k, slot := range ema {
+		v, err := c.be.ToFloat32(s.optState[slot])
+		if err == nil {
+			i := c.trainable[k]
+			ch.params[i], err = c.be.FromFloat32(v, m.weights[i].Shape)
+			hold = append(hold, i)
+		}
+		if err != nil {
+			c.bind.release(s)
+			c.be.Release(values(ch.params)...)
+			return err
+		}
+	}
+	c.bind.release(s)
+	return c.bind.publish(ch, hold)
 }
 
 // The model seen by callbacks (callbacks.Model).
 
 // StopTraining makes Fit stop after the current batch, like setting
 // Keras's model.stop_training.
-func (m *Model) StopTraining() { m.stopRequested = true }
+func (m *Model) StopTraining() { m.stopRequested.Store(true) }
 
 // IsChief reports whether this process writes checkpoints and prints
 // progress: true unless the model is compiled for a data-parallel job
@@ -388,13 +447,42 @@ func (m *Model) ResumeAt(epoch, batch int, logs callbacks.Logs) {
 // LearningRate returns the compiled optimizer's current learning rate
 // (with a schedule, the rate of the next step).
 func (m *Model) LearningRate() (float64, error) {
+	c, err := m.compiledOrErr("it has no optimizer")
+	if err != nil {
+		return 0, err
+	}
+	if optimizers.LearningRate(c.opt) == nil && optimizers.Schedule(c.opt) == nil {
+		return 0, fmt.Errorf("optimizer %s has no learning rate kerasgo knows how to read", c.opt.Name())
+	}
+	return c.learningRate(m.iterations(c)), nil
+}
+
+// iterations returns the number of training steps the compiled optimizer
+// has taken (0 before the model is ready).
+func (m *Model) iterations(c *compiled) int64 {
+	m.mu.Lock()
+	bind := c.bind
+	m.mu.Unlock()
+	if bind == nil {
+		return 0
+	}
+	s, err := bind.acquire()
+	if err != nil {
+		return 0
+	}
+	defer bind.release(s)
+	return s.iterations
+}
+
+// compiledOrErr returns the model's compiled configuration, or an error
+// saying the model is not compiled and why that matters (why).
+func (m *Model) compiledOrErr(why string) (*compiled, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.compiled == nil {
-		return 0, fmt.Errorf("model %q is not compiled: it has no optimizer", m.Name)
+		return nil, fmt.Errorf("model %q is not compiled: %s; call Compile", m.Name, why)
 	}
-	if optimizers.LearningRate(m.compiled.opt) == nil && optimizers.Schedule(m.compiled.opt) == nil {
-		return 0, fmt.Errorf("optimizer %s has no learning rate kerasgo knows how to read", m.compiled.opt.Name())
-	}
-	return m.compiled.learningRate(), nil
+	return m.compiled, nil
 }
 
 // SetLearningRate changes the optimizer's learning rate from the next
@@ -403,16 +491,19 @@ func (m *Model) SetLearningRate(lr float64) error {
 	if lr < 0 || math.IsNaN(lr) || math.IsInf(lr, 0) {
 		return fmt.Errorf("SetLearningRate(%v): the learning rate must be a finite number >= 0", lr)
 	}
-	if m.compiled == nil {
-		return fmt.Errorf("model %q is not compiled: it has no optimizer", m.Name)
+	c, err := m.compiledOrErr("it has no optimizer")
+	if err != nil {
+		return err
 	}
-	if optimizers.Schedule(m.compiled.opt) != nil {
-		return fmt.Errorf("optimizer %s follows a learning-rate schedule, so its learning rate cannot be set (as in Keras): compile with a fixed LearningRate to change it from a callback", m.compiled.opt.Name())
+	if optimizers.Schedule(c.opt) != nil {
+		return fmt.Errorf("optimizer %s follows a learning-rate schedule, so its learning rate cannot be set (as in Keras): compile with a fixed LearningRate to change it from a callback", c.opt.Name())
 	}
-	p := optimizers.LearningRate(m.compiled.opt)
+	p := optimizers.LearningRate(c.opt)
 	if p == nil {
-		return fmt.Errorf("optimizer %s has no learning rate kerasgo knows how to set", m.compiled.opt.Name())
+		return fmt.Errorf("optimizer %s has no learning rate kerasgo knows how to set", c.opt.Name())
 	}
+	c.lrMu.Lock()
 	*p = lr
+	c.lrMu.Unlock()
 	return nil
 }

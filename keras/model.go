@@ -3,6 +3,8 @@ package keras
 import (
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
@@ -26,14 +28,20 @@ type Model struct {
 	nodes   []*layers.KerasTensor // every layer call, in execution order (inputs excluded)
 	weights []*layers.Weight      // every weight, in layer order
 
-	values     [][]float32 // host values of weights; nil before initialisation
-	compiled   *compiled
+	mu sync.Mutex // guards what follows, and building a Sequential model
+	// compiled is the training configuration and the engine (Compile);
+	// inference is the default engine of a model predicted on without
+	// Compile. At most one of them is set.
+	compiled  *compiled
+	inference *binding
+	fitting   bool // a Fit is running (one at a time)
+
 	nameCount  map[string]int
 	sequential bool // built by NewSequential (saved as Keras's Sequential)
 	// stopRequested is Keras's model.stop_training: set by a callback,
 	// it ends Fit after the current batch.
-	stopRequested bool
-	resume        resumePoint // where the starting Fit begins (ResumeAt)
+	stopRequested atomic.Bool
+	resume        resumePoint // where the starting Fit begins (ResumeAt); Fit's goroutine only
 }
 
 // NewSequential returns a linear stack of layers, like keras.Sequential.

@@ -41,8 +41,8 @@ func (m *Model) Save(path string) error {
 		return fmt.Errorf("Save: %w", err)
 	}
 	engine := ""
-	if m.compiled != nil {
-		engine = m.compiled.be.Name()
+	if c := m.currentCompiled(); c != nil {
+		engine = c.be.Name()
 	}
 	return saving.WriteKeras(path, saving.NewMetadata(Version, engine), js, weights)
 }
@@ -260,7 +260,12 @@ func (m *Model) weightGroups() []weightGroup {
 // weightsTree lays out the model's weights (and the optimizer's state)
 // as Keras's weights file holds them.
 func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
-	values, err := m.GetWeights()
+	if !m.Built() {
+		return nil, m.errNotBuilt()
+	}
+	// The weights and the optimizer's state of one training step, even
+	// while Fit runs in another goroutine.
+	values, opt, err := m.snapshot()
 	if err != nil {
 		return nil, err
 	}
@@ -277,10 +282,10 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 			g.Datasets[strconv.Itoa(j)] = &h5.Dataset{Shape: w.Shape.Clone(), DType: h5.Float32, Float32: values[index[w]]}
 		}
 	}
-	if c := m.compiled; withOptimizer && c != nil && c.params != nil {
+	if c := m.currentCompiled(); withOptimizer && c != nil && opt != nil {
 		g := root.Group(saving.OptimizerPath + "/vars")
 		g.Attrs["name"] = c.opt.Name()
-		vars, err := m.optimizerVars()
+		vars, err := optimizerVars(c, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -293,11 +298,10 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 
 // optimizerVars returns the optimizer's state in Keras's order: the
 // iteration count, the learning rate, then for each parameter its slots.
-func (m *Model) optimizerVars() ([]*h5.Dataset, error) {
-	c := m.compiled
+func optimizerVars(c *compiled, opt *optimizerSnapshot) ([]*h5.Dataset, error) {
 	vars := []*h5.Dataset{
-		{DType: h5.Int64, Int64: []int64{c.iterations}},
-		{DType: h5.Float32, Float32: []float32{float32(c.learningRate())}},
+		{DType: h5.Int64, Int64: []int64{opt.iterations}},
+		{DType: h5.Float32, Float32: []float32{float32(opt.learningRate)}},
 	}
 	pos, count := optimizers.SavedPositions(c.optSpecs)
 	slots := make([]*h5.Dataset, count)
@@ -305,11 +309,7 @@ func (m *Model) optimizerVars() ([]*h5.Dataset, error) {
 		if pos[i] < 0 {
 			continue
 		}
-		v, err := c.be.ToFloat32(c.optState[i])
-		if err != nil {
-			return nil, err
-		}
-		slots[pos[i]] = &h5.Dataset{Shape: s.Shape.Clone(), DType: h5.Float32, Float32: v}
+		slots[pos[i]] = &h5.Dataset{Shape: s.Shape.Clone(), DType: h5.Float32, Float32: opt.state[i]}
 	}
 	for i, s := range slots {
 		if s == nil {
@@ -352,7 +352,7 @@ func (m *Model) loadWeightsH5(f *h5.File, withOptimizer bool) error {
 	if extra := unexpectedLayers(f.Children("layers"), m); len(extra) > 0 {
 		return fmt.Errorf("the weights file has variables for layers this model does not have (%v): it was saved from another architecture", extra)
 	}
-	if !withOptimizer || m.compiled == nil || !f.HasGroup(saving.OptimizerPath+"/vars") {
+	if !withOptimizer || m.currentCompiled() == nil || !f.HasGroup(saving.OptimizerPath+"/vars") {
 		return nil
 	}
 	return m.loadOptimizerState(f)
@@ -412,10 +412,13 @@ func (m *Model) loadWeightsFrom(file string, read func(path string, shape []int)
 // optimizer variables. A file whose variables do not fit the optimizer
 // gives errOptimizerMismatch.
 func (m *Model) loadOptimizerState(f *h5.File) error {
-	if err := m.ready(); err != nil {
+	m.mu.Lock()
+	c := m.compiled
+	err := m.ready()
+	m.mu.Unlock()
+	if err != nil {
 		return err
 	}
-	c := m.compiled
 	pos, count := optimizers.SavedPositions(c.optSpecs)
 	want := 2 + count
 	names := f.Children(saving.OptimizerPath + "/vars")
@@ -469,11 +472,9 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 			}
 		}
 	}
-	uploaded, err := m.upload(state, shapes)
+	uploaded, err := upload(c.be, state, shapes)
 	if err != nil {
 		return err
 	}
-	c.be.Release(c.optState...)
-	c.optState, c.iterations = uploaded, iterations
-	return nil
+	return c.bind.publish(stateChange{optState: uploaded, iterations: &iterations}, nil)
 }

@@ -27,8 +27,7 @@ const hyperparameters = 4
 // hyper, with the iteration count and the optimizer's step flags) is an
 // input, not a constant, so that callbacks can change it between steps.
 
-func (m *Model) trainFunc(weighted bool) backend.Func {
-	c := m.compiled
+func (m *Model) trainFunc(c *compiled, weighted bool) backend.Func {
 	nP, nS, nX, nY := len(m.weights), len(c.optSpecs), len(m.inputs), len(m.outputs)
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
 		params, state, hyper := in[:nP], in[nP:nP+nS], in[nP+nS]
@@ -38,7 +37,7 @@ func (m *Model) trainFunc(weighted bool) backend.Func {
 			sws = in[nP+nS+1+nX+nY:]
 		}
 		preds, updates := m.forwardWithUpdates(b, params, xs, true)
-		loss, stats := m.lossAndStats(b, ys, preds, sws)
+		loss, stats := lossAndStats(b, c.heads, ys, preds, sws)
 		trainable := make([]backend.Value, len(c.trainable))
 		for k, i := range c.trainable {
 			trainable[k] = params[i]
@@ -56,7 +55,7 @@ func (m *Model) trainFunc(weighted bool) backend.Func {
 			}
 		}
 		if dp := m.dist(); dp != nil {
-			grads, assigned, stats = m.averageAcrossProcesses(b, dp, grads, assigned, stats)
+			grads, assigned, stats = averageAcrossProcesses(b, dp, c.heads, grads, assigned, stats)
 		}
 		scalar := func(i int) backend.Value { return b.Reshape(b.Slice(hyper, []int{i}, []int{1}), backend.Shape{}) }
 		hp := optimizers.Hyperparameters{LearningRate: scalar(0), Iteration: scalar(1), ApplyUpdate: scalar(2), OverwriteWithEMA: scalar(3)}
@@ -68,7 +67,7 @@ func (m *Model) trainFunc(weighted bool) backend.Func {
 	}
 }
 
-func (m *Model) evalFunc(weighted bool) backend.Func {
+func (m *Model) evalFunc(c *compiled, weighted bool) backend.Func {
 	nP, nX, nY := len(m.weights), len(m.inputs), len(m.outputs)
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
 		params, xs, ys := in[:nP], in[nP:nP+nX], in[nP+nX:nP+nX+nY]
@@ -76,7 +75,7 @@ func (m *Model) evalFunc(weighted bool) backend.Func {
 		if weighted {
 			sws = in[nP+nX+nY:]
 		}
-		_, stats := m.lossAndStats(b, ys, m.forward(b, params, xs, false), sws)
+		_, stats := lossAndStats(b, c.heads, ys, m.forward(b, params, xs, false), sws)
 		return []backend.Value{stats}, nil
 	}
 }
@@ -95,8 +94,7 @@ func (m *Model) predictFunc() backend.Func {
 // then each output's metrics (per-sample sums, or an accumulator's
 // totals). With sample weights sws, each output's loss is
 // sum(values * weights) / count (Keras's "sum_over_batch_size").
-func (m *Model) lossAndStats(b backend.Builder, ys, preds, sws []backend.Value) (backend.Value, backend.Value) {
-	heads := m.compiled.heads
+func lossAndStats(b backend.Builder, heads []*head, ys, preds, sws []backend.Value) (backend.Value, backend.Value) {
 	var total backend.Value
 	var outputLosses, vals []backend.Value
 	for i, h := range heads {
@@ -145,38 +143,34 @@ func pack(b backend.Builder, vals []backend.Value) backend.Value {
 	return b.Concat(0, parts...)
 }
 
-// executable returns the compiled step of a kind for a batch's shapes,
-// compiling it on first use. One entry per batch size: the smaller last
-// batch of an epoch gets its own entry and is trained, not dropped.
-func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) {
-	c := m.compiled
-	key := exeKey{kind: kind, batch: d.x[0].Shape[0], weighted: d.sw != nil && kind != predictStep}
-	// The x arrays' dtypes follow the model's inputs (resolveData), so the
-	// batch size and the kind key one executable.
-	if e, ok := c.exes[key]; ok {
-		return e, nil
-	}
+// compileStep compiles the step of key's kind for batch d's shapes on
+// bind's engine (c is nil for a prediction without Compile). The binding
+// caches it per key (exeCache): the smaller last batch of an epoch gets
+// its own entry and is trained, not dropped.
+func (m *Model) compileStep(bind *binding, c *compiled, key exeKey, d dataset) (backend.Executable, error) {
 	var specs []backend.Spec
 	for _, w := range m.weights {
 		specs = append(specs, backend.Spec{Shape: w.Shape, DType: backend.Float32})
 	}
 	var fn backend.Func
-	switch kind {
+	switch key.kind {
 	case trainStep:
 		for _, s := range c.optSpecs {
 			specs = append(specs, backend.Spec{Shape: s.Shape, DType: backend.Float32})
 		}
 		specs = append(specs, backend.Spec{Shape: backend.Shape{hyperparameters}, DType: backend.Float32})
-		fn = m.trainFunc(key.weighted)
+		fn = m.trainFunc(c, key.weighted)
 	case evalStep:
-		fn = m.evalFunc(key.weighted)
+		fn = m.evalFunc(c, key.weighted)
 	case predictStep:
 		fn = m.predictFunc()
 	}
+	// The x arrays' dtypes follow the model's inputs (resolveData), so the
+	// batch size and the kind key one executable.
 	for _, a := range d.x {
 		specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: a.dtype()})
 	}
-	if kind != predictStep {
+	if key.kind != predictStep {
 		for _, a := range d.y {
 			specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: backend.Float32})
 		}
@@ -186,14 +180,12 @@ func (m *Model) executable(kind exeKind, d dataset) (backend.Executable, error) 
 			}
 		}
 	}
-	seed := c.opts.Seed + int64(key.batch)*7919 + int64(kind)
+	var seed int64
+	if c != nil {
+		seed = c.opts.Seed + int64(key.batch)*7919 + int64(key.kind)
+	}
 	if dp := m.dist(); dp != nil { // each process draws its own dropout masks
 		seed += int64(dp.Rank()) * 1000003
 	}
-	e, err := c.be.Compile(fn, specs, backend.CompileOptions{Seed: seed})
-	if err != nil {
-		return nil, err
-	}
-	c.exes[key] = e
-	return e, nil
+	return bind.be.Compile(fn, specs, backend.CompileOptions{Seed: seed})
 }

@@ -36,7 +36,7 @@ func (m *Model) Summary() (string, error) {
 	b.WriteString(strings.Repeat("=", width) + "\n")
 	total := m.CountParams()
 	trainable := 0
-	for _, i := range m.trainableIndices() {
+	for _, i := range m.trainableWeights() {
 		trainable += m.weights[i].Shape.Size()
 	}
 	fmt.Fprintf(&b, "Total params: %d (%s)\n", total, memorySize(total*4))

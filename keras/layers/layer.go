@@ -62,17 +62,6 @@ func (c *Base) AddWeight(name string, s backend.Shape, init initializers.Initial
 	return w, nil
 }
 
-// Weight is a variable of a layer: its name, shape and initializer. The
-// model holds its values.
-type Weight struct {
-	Name        string // "kernel", "bias"
-	Shape       backend.Shape
-	Initializer initializers.Initializer
-	// Trainable is false for a weight training never updates (set it to
-	// freeze one weight; SetTrainable(false) freezes a whole layer).
-	Trainable bool
-}
-
 // Context is what a layer's Call sees besides its inputs.
 type Context struct {
 	// B builds the computation.

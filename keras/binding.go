@@ -1,0 +1,378 @@
+package keras
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
+)
+
+// binding is a model's state on one engine: the engine, one tensor per
+// weight of the model (the variables' values, uploaded from their host
+// copies), the optimizer's state when the model is compiled for training,
+// and the compiled steps.
+//
+// Its tensors are published as immutable snapshots (stateSet): a run
+// acquires the current one and releases it when done, a training step
+// publishes a new one, and the tensors a snapshot replaced are freed once
+// no run uses an older snapshot. So any number of goroutines may run on a
+// binding while Fit trains it, each seeing the state between two steps,
+// and no lock is held while an engine computes (callbacks may read the
+// model from inside a run).
+//
+// A binding is the layers.ValueHolder of the variables its Fit trains:
+// their newest values stay on the engine and are copied to the host when
+// read.
+type binding struct {
+	be      backend.Backend
+	weights []*layers.Weight
+	index   map[*layers.Weight]int
+	exes    exeCache
+
+	mu      sync.Mutex
+	changed *sync.Cond // signalled when a snapshot is released
+	current *stateSet
+	retired []*stateSet // replaced snapshots, oldest first, not yet freed
+	users   int         // runs and readers holding a snapshot
+	closed  bool
+}
+
+// stateSet is one snapshot of a binding's tensors.
+type stateSet struct {
+	// params holds one tensor per weight; nil before the first upload.
+	params []backend.Tensor
+	// versions holds the variable version each params tensor has.
+	versions []uint64
+	// optState is the optimizer's state; iterations counts the training
+	// steps taken with it (Keras's optimizer.iterations).
+	optState   []backend.Tensor
+	iterations int64
+
+	refs     int
+	replaced []backend.Tensor // tensors of this set the next one does not have
+}
+
+// maxRetired bounds the snapshots a slow reader can keep alive: a
+// training step waits before publishing another (a few steps' worth of
+// weights, never an unbounded number).
+const maxRetired = 4
+
+var errBindingClosed = errors.New("the model's engine was closed (the model was compiled again)")
+
+func newBinding(be backend.Backend, weights []*layers.Weight) *binding {
+	b := &binding{be: be, weights: weights, index: make(map[*layers.Weight]int, len(weights))}
+	for i, w := range weights {
+		b.index[w] = i
+	}
+	b.changed = sync.NewCond(&b.mu)
+	b.current = &stateSet{params: make([]backend.Tensor, len(weights)), versions: make([]uint64, len(weights))}
+	b.exes.init()
+	return b
+}
+
+// acquire returns the current snapshot, which stays valid until release.
+func (b *binding) acquire() (*stateSet, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, errBindingClosed
+	}
+	b.current.refs++
+	b.users++
+	return b.current, nil
+}
+
+func (b *binding) release(s *stateSet) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s.refs--
+	b.users--
+	b.collect()
+	b.changed.Broadcast()
+}
+
+// collect frees the tensors of retired snapshots that no run uses, oldest
+// first (a newer retired set may share tensors with an older one still in
+// use, so it waits for it). Call with b.mu held.
+func (b *binding) collect() {
+	for len(b.retired) > 0 && b.retired[0].refs == 0 {
+		b.be.Release(b.retired[0].replaced...)
+		b.retired = b.retired[1:]
+	}
+}
+
+// stateChange is what a training step or an upload changes.
+type stateChange struct {
+	params   map[int]backend.Tensor // new tensors by weight index
+	versions map[int]uint64         // their variable versions
+	// optState replaces the optimizer state when not nil; steps adds to
+	// the iteration count, and iterations, when not nil, sets it.
+	optState   []backend.Tensor
+	steps      int64
+	iterations *int64
+}
+
+// publish makes a new snapshot from the current one with ch applied. The
+// variables a training step changed are marked held (hold): their newest
+// values are this binding's.
+func (b *binding) publish(ch stateChange, hold []int) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for len(b.retired) >= maxRetired && !b.closed {
+		b.changed.Wait()
+	}
+	if b.closed {
+		b.be.Release(values(ch.params)...)
+		b.be.Release(ch.optState...)
+		return errBindingClosed
+	}
+	old := b.current
+	next := &stateSet{
+		params:     append([]backend.Tensor(nil), old.params...),
+		versions:   append([]uint64(nil), old.versions...),
+		optState:   old.optState,
+		iterations: old.iterations + ch.steps,
+	}
+	if ch.iterations != nil {
+		next.iterations = *ch.iterations
+	}
+	for i, t := range ch.params {
+		if old.params[i] != nil {
+			old.replaced = append(old.replaced, old.params[i])
+		}
+		next.params[i] = t
+		next.versions[i] = ch.versions[i]
+	}
+	for _, i := range hold {
+		// Under b.mu, so that a reader of this binding sees the version
+		// and the tensor change together (Weight.Hold takes only the
+		// variable's own lock).
+		next.versions[i] = b.weights[i].Hold(b)
+	}
+	if ch.optState != nil {
+		old.replaced = append(old.replaced, old.optState...)
+		next.optState = ch.optState
+	}
+	b.current = next
+	b.retired = append(b.retired, old)
+	b.collect()
+	return nil
+}
+
+func values(m map[int]backend.Tensor) []backend.Tensor {
+	out := make([]backend.Tensor, 0, len(m))
+	for _, t := range m {
+		out = append(out, t)
+	}
+	return out
+}
+
+// HeldValues copies the current values of ws to the host, all from one
+// snapshot (layers.ValueHolder).
+func (b *binding) HeldValues(ws []*layers.Weight) ([][]float32, error) {
+	s, err := b.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer b.release(s)
+	out := make([][]float32, len(ws))
+	for k, w := range ws {
+		i, ok := b.index[w]
+		if !ok || s.params[i] == nil {
+			return nil, fmt.Errorf("variable %s is not on this engine", w.Name)
+		}
+		if out[k], err = b.be.ToFloat32(s.params[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// refresh uploads the variables whose host value changed since this
+// binding last had them (initialising those with no value), so that the
+// next run computes with every variable's current value: another model
+// may have trained a shared layer, or SetWeights assigned it.
+func (b *binding) refresh() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return errBindingClosed
+	}
+	cur := b.current
+	var stale []*layers.Weight
+	var at []int
+	for i, w := range b.weights {
+		if cur.params[i] == nil || w.Version() != cur.versions[i] {
+			stale = append(stale, w)
+			at = append(at, i)
+		}
+	}
+	b.mu.Unlock()
+	if len(stale) == 0 {
+		return nil
+	}
+	// Read and upload without holding b.mu: a value may live on another
+	// engine, whose binding takes its own lock.
+	vals, vers, err := readVariables(stale)
+	if err != nil {
+		return err
+	}
+	ch := stateChange{params: map[int]backend.Tensor{}, versions: map[int]uint64{}}
+	for k, i := range at {
+		t, err := b.be.FromFloat32(vals[k], b.weights[i].Shape)
+		if err != nil {
+			b.be.Release(values(ch.params)...)
+			return err
+		}
+		ch.params[i], ch.versions[i] = t, vers[k]
+	}
+	return b.publish(ch, nil)
+}
+
+// readVariables returns the current values of ws and their versions,
+// reading those held by one engine from one snapshot of it.
+func readVariables(ws []*layers.Weight) ([][]float32, []uint64, error) {
+	vals := make([][]float32, len(ws))
+	vers := make([]uint64, len(ws))
+	groups := map[layers.ValueHolder][]int{}
+	var order []layers.ValueHolder
+	for k, w := range ws {
+		h, v := w.HolderAndVersion()
+		if h == nil || v == 0 {
+			var err error
+			if vals[k], vers[k], err = w.Current(); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		if _, ok := groups[h]; !ok {
+			order = append(order, h)
+		}
+		groups[h] = append(groups[h], k)
+		vers[k] = v
+	}
+	for _, h := range order {
+		idx := groups[h]
+		held := make([]*layers.Weight, len(idx))
+		for j, k := range idx {
+			held[j] = ws[k]
+		}
+		vs, err := h.HeldValues(held)
+		if errors.Is(err, errBindingClosed) {
+			// The holder let go of them (it wrote them back first): read
+			// them one by one from where they are now.
+			for _, k := range idx {
+				if vals[k], vers[k], err = ws[k].Current(); err != nil {
+					return nil, nil, err
+				}
+			}
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		for j, k := range idx {
+			vals[k] = vs[j]
+			ws[k].Settle(vs[j], vers[k], h)
+		}
+	}
+	return vals, vers, nil
+}
+
+// close writes the values this binding holds back to their variables,
+// then frees its tensors and compiled steps once the runs in flight are
+// done, and closes the engine.
+func (b *binding) close() error {
+	var firstErr error
+	for _, w := range b.weights {
+		if err := w.WriteBack(b); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("writing variable %s back before leaving the engine: %w", w.Name, err)
+		}
+	}
+	b.mu.Lock()
+	b.closed = true
+	b.changed.Broadcast()
+	for b.users > 0 {
+		b.changed.Wait()
+	}
+	b.be.Release(b.current.params...)
+	b.be.Release(b.current.optState...)
+	for _, s := range b.retired {
+		b.be.Release(s.replaced...)
+	}
+	b.retired = nil
+	b.mu.Unlock()
+	b.exes.close()
+	if err := b.be.Close(); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	return firstErr
+}
+
+// exeCache holds the compiled steps of a binding by key, several per key
+// when several goroutines run the same kind of step at once (an engine's
+// Executable runs one call at a time).
+type exeCache struct {
+	mu     sync.Mutex
+	idle   map[exeKey][]backend.Executable
+	all    []backend.Executable
+	closed bool
+}
+
+func (c *exeCache) init() { c.idle = map[exeKey][]backend.Executable{} }
+
+// get returns an idle executable for key, or compiles one.
+func (c *exeCache) get(key exeKey, compile func() (backend.Executable, error)) (backend.Executable, error) {
+	c.mu.Lock()
+	if n := len(c.idle[key]); n > 0 {
+		e := c.idle[key][n-1]
+		c.idle[key] = c.idle[key][:n-1]
+		c.mu.Unlock()
+		return e, nil
+	}
+	c.mu.Unlock()
+	e, err := compile()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		e.Close()
+		return nil, errBindingClosed
+	}
+	c.all = append(c.all, e)
+	return e, nil
+}
+
+// put returns e to the cache after a run.
+func (c *exeCache) put(key exeKey, e backend.Executable) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.idle[key] = append(c.idle[key], e)
+}
+
+// keys returns the keys of the compiled steps (for tests).
+func (c *exeCache) keys() []exeKey {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []exeKey
+	for k, es := range c.idle {
+		for range es {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (c *exeCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	for _, e := range c.all {
+		e.Close()
+	}
+	c.all, c.idle = nil, nil
+}

@@ -1,0 +1,335 @@
+package keras
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+// The weight lifecycle: a model's weights are its layers' variables
+// (layers.Weight, deduplicated, in layer order). They are initialised
+// once, uploaded to the engine a model runs on (binding.refresh), trained
+// there, and read back when someone asks for them.
+
+// ready makes a compiled, built model's state on its engine: initialises
+// the variables that have no value yet (seeded by CompileOptions.Seed),
+// uploads them, resolves the trainable set and makes the optimizer's
+// state. It runs once per Compile. Call with m.mu held.
+func (m *Model) ready() error {
+	c := m.compiled
+	if c.bind != nil {
+		return nil
+	}
+	for i, h := range c.heads {
+		h.name = m.outputs[i].Layer().Common().Name // known now
+	}
+	m.initWeights(c.opts.Seed)
+	bind := newBinding(c.be, m.weights)
+	if err := bind.refresh(); err != nil {
+		return err
+	}
+	c.trainable = m.lossTrainedWeights(c)
+	trainShapes := make([]backend.Shape, len(c.trainable))
+	for k, i := range c.trainable {
+		trainShapes[k] = m.weights[i].Shape
+	}
+	c.optSpecs = optimizers.States(c.opt, trainShapes)
+	init := make([][]float32, len(c.optSpecs))
+	shapes := make([]backend.Shape, len(c.optSpecs))
+	for i, s := range c.optSpecs {
+		init[i] = make([]float32, s.Shape.Size())
+		for j := range init[i] {
+			init[i][j] = float32(s.Init)
+		}
+		shapes[i] = s.Shape
+	}
+	state, err := upload(c.be, init, shapes)
+	if err != nil {
+		return err
+	}
+	if err := bind.publish(stateChange{optState: state}, nil); err != nil {
+		return err
+	}
+	c.bind = bind
+	return nil
+}
+
+// engine returns the binding a prediction runs on: the compiled one, or
+// for a model that was never compiled, one on the default engine (chosen
+// as Compile chooses it), made on first use. Keras predicts without
+// compile too.
+func (m *Model) engine() (*binding, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.compiled != nil {
+		if err := m.ready(); err != nil {
+			return nil, err
+		}
+		return m.compiled.bind, nil
+	}
+	if m.inference == nil {
+		be, err := backend.Open("")
+		if err != nil {
+			return nil, err
+		}
+		m.initWeights(resolveSeed(0))
+		m.inference = newBinding(be, m.weights)
+	}
+	return m.inference, nil
+}
+
+// closeBindings leaves the model's engines, writing the values they hold
+// back to the variables. Call with m.mu held.
+func (m *Model) closeBindings() error {
+	var err error
+	if m.compiled != nil {
+		if m.compiled.bind != nil {
+			err = m.compiled.bind.close()
+		} else {
+			m.compiled.be.Close()
+		}
+		m.compiled = nil
+	}
+	if m.inference != nil {
+		if e := m.inference.close(); err == nil {
+			err = e
+		}
+		m.inference = nil
+	}
+	return err
+}
+
+// trainableWeights returns the indices of the weights marked Trainable
+// in layers not frozen with SetTrainable(false) (Keras's
+// model.trainable_weights).
+func (m *Model) trainableWeights() []int {
+	frozen := m.frozenWeights()
+	var out []int
+	for i, w := range m.weights {
+		if w.Trainable && !frozen[w] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// frozenWeights returns the weights of frozen layers, inside nested
+// models too.
+func (m *Model) frozenWeights() map[*layers.Weight]bool {
+	frozen := map[*layers.Weight]bool{}
+	for _, l := range m.Layers() {
+		switch {
+		case !l.Common().Trainable():
+			for _, w := range layerWeights(l) {
+				frozen[w] = true
+			}
+		case l != layers.Layer(m):
+			if inner, ok := l.(*Model); ok {
+				for w := range inner.frozenWeights() {
+					frozen[w] = true
+				}
+			}
+		}
+	}
+	return frozen
+}
+
+// lossTrainedWeights returns the trainable weights that training updates:
+// those the loss depends on. Weights that only feed outputs without a
+// loss get no gradient, and Keras skips them (with a warning); so does
+// kerasgo, silently.
+func (m *Model) lossTrainedWeights(c *compiled) []int {
+	used := map[*layers.Weight]bool{}
+	seen := map[*layers.KerasTensor]bool{}
+	var visit func(t *layers.KerasTensor)
+	visit = func(t *layers.KerasTensor) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		for _, w := range layerWeights(t.Layer()) {
+			used[w] = true
+		}
+		for _, in := range t.Inputs() {
+			visit(in)
+		}
+	}
+	for i, h := range c.heads {
+		if h.loss != nil {
+			visit(m.outputs[i])
+		}
+	}
+	var out []int
+	for _, i := range m.trainableWeights() {
+		if used[m.weights[i]] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// checkTrainable reports a change of trainable weights since the
+// optimizer state was made: as in Keras, the model must be compiled again.
+func (m *Model) checkTrainable(c *compiled) error {
+	now := m.lossTrainedWeights(c)
+	if !slices.Equal(now, c.trainable) {
+		return fmt.Errorf("the model's trainable weights changed since Compile (a layer was frozen or unfrozen): call Compile again, as Keras requires")
+	}
+	return nil
+}
+
+func upload(be backend.Backend, values [][]float32, shapes []backend.Shape) ([]backend.Tensor, error) {
+	out := make([]backend.Tensor, len(values))
+	for i, v := range values {
+		t, err := be.FromFloat32(v, shapes[i])
+		if err != nil {
+			be.Release(out[:i]...)
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// initWeights gives every variable without a value its first one, drawn
+// from its initializer with a generator seeded from seed and the
+// variable's layer and name, so that a weight's starting value does not
+// depend on the other layers. Variables that have a value (trained in
+// another model, loaded, assigned) keep it.
+func (m *Model) initWeights(seed int64) {
+	owner := m.weightOwners()
+	for _, w := range m.weights {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s/%s", owner[w], w.Name)
+		w.Initialize(uint64(seed), h.Sum64())
+	}
+}
+
+// weightOwners names each weight's layer ("dense", or "model/dense" inside
+// a nested model).
+func (m *Model) weightOwners() map[*layers.Weight]string {
+	owner := map[*layers.Weight]string{}
+	for _, n := range m.nodes {
+		l := n.Layer()
+		if inner, ok := l.(*Model); ok {
+			for w, name := range inner.weightOwners() {
+				owner[w] = inner.Name + "/" + name
+			}
+			continue
+		}
+		for _, w := range l.Common().Weights() {
+			owner[w] = l.Common().Name
+		}
+	}
+	return owner
+}
+
+// Weights returns the model's variables (its layers', each once, in layer
+// order), like Keras's model.weights. They belong to the layers: every
+// model containing a layer shares its variables.
+func (m *Model) Weights() []*layers.Weight { return slices.Clone(m.weights) }
+
+// GetWeights returns a copy of every weight's values, in layer order
+// (kernel before bias), like Keras's get_weights. While Fit trains the
+// model in another goroutine, the values are those between two training
+// steps.
+func (m *Model) GetWeights() ([][]float32, error) {
+	if !m.Built() {
+		return nil, m.errNotBuilt()
+	}
+	vals, _, err := m.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(vals))
+	for i, v := range vals {
+		out[i] = slices.Clone(v)
+	}
+	return out, nil
+}
+
+// snapshot returns the weights' values and, for a compiled model that is
+// ready, the optimizer's state of the same training step. The values may
+// be shared with the variables: do not modify them.
+func (m *Model) snapshot() ([][]float32, *optimizerSnapshot, error) {
+	m.mu.Lock()
+	var bind *binding
+	if m.compiled != nil {
+		if err := m.ready(); err != nil {
+			m.mu.Unlock()
+			return nil, nil, err
+		}
+		bind = m.compiled.bind
+	} else {
+		m.initWeights(resolveSeed(0))
+	}
+	c := m.compiled
+	m.mu.Unlock()
+	if bind == nil {
+		vals, _, err := readVariables(m.weights)
+		return vals, nil, err
+	}
+	s, err := bind.acquire()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer bind.release(s)
+	vals := make([][]float32, len(m.weights))
+	for i, w := range m.weights {
+		h, v := w.HolderAndVersion()
+		if s.params[i] != nil && (h == layers.ValueHolder(bind) || v == s.versions[i]) {
+			// The value of this snapshot's step (the variable may have
+			// moved on since it was taken).
+			if vals[i], err = bind.be.ToFloat32(s.params[i]); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		if vals[i], _, err = w.Current(); err != nil {
+			return nil, nil, err
+		}
+	}
+	opt := &optimizerSnapshot{iterations: s.iterations, learningRate: optimizers.RateAt(c.opt, s.iterations)}
+	for _, t := range s.optState {
+		v, err := bind.be.ToFloat32(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		opt.state = append(opt.state, v)
+	}
+	return vals, opt, nil
+}
+
+// optimizerSnapshot is the optimizer's state at one training step.
+type optimizerSnapshot struct {
+	iterations   int64
+	learningRate float64
+	state        [][]float32 // in optimizers.States order
+}
+
+// SetWeights replaces every weight's values; the list must match
+// GetWeights in length and sizes. Every model containing the layers uses
+// the new values from its next step on.
+func (m *Model) SetWeights(values [][]float32) error {
+	if !m.Built() {
+		return m.errNotBuilt()
+	}
+	if len(values) != len(m.weights) {
+		return fmt.Errorf("SetWeights got %d arrays; the model has %d weights", len(values), len(m.weights))
+	}
+	for i, w := range m.weights {
+		if len(values[i]) != w.Shape.Size() {
+			return fmt.Errorf("SetWeights: weight %d (%s, shape %v) needs %d values, got %d", i, w.Name, w.Shape, w.Shape.Size(), len(values[i]))
+		}
+	}
+	for i, w := range m.weights {
+		if err := w.Assign(values[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
