@@ -13,7 +13,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-openblas test-user-module fuzz lint lint-libtorch bench bench-allreduce bench-go data libtorch doctor $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-allreduce bench-go data libtorch doctor $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -41,11 +41,21 @@ test: $(KERASGO)
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build ./...
 	$(GO) test ./...
+	@$(MAKE) --no-print-directory test-race
 	@$(KERASGO) libtorch; status=$$?; \
 	if [ $$status = 3 ]; then $(LIBTORCH_SKIPPED); \
 	elif [ $$status != 0 ]; then exit $$status; \
 	else $(FIRST_LIBTORCH_BUILD); set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test $(LIBTORCH_FLAGS) ./... || exit 1; set +x; \
 	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
+
+## test-race: a Model's concurrency contract (TestConcurrent*, shared
+## variables) under the race detector on the pure-Go engine; -race needs
+## cgo and a C compiler, so it is skipped with a message without one
+RACE_TESTS = Concurrent|FitWhileFitting|TransferLearning|LoadedBase|SharedBase|PredictWithoutCompile
+test-race:
+	@if command -v gcc >/dev/null 2>&1 || command -v cc >/dev/null 2>&1; then \
+		set -x; CGO_ENABLED=1 $(GO) test -race -run '$(RACE_TESTS)' ./keras/; \
+	else echo "make test: no C compiler, so the race-detector run of the concurrency tests was SKIPPED: sudo apt-get install gcc, then make test again."; fi
 
 ## demo-distributed: the demo trained data parallel by 2 processes (kerasgo launch); needs libtorch and libgloo-dev
 demo-distributed: data $(KERASGO)

@@ -61,7 +61,11 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 		if err != nil {
 			return nil, err
 		}
-		var v G.Value = d
+		// A header of its own over the shared data: Gorgonia's ops change
+		// an input's header in place (a matmul transposes its operand's
+		// view and back), and another Run may read the same tensor at
+		// once (concurrent predictions beside a training step).
+		var v G.Value = d.ShallowClone()
 		if len(p.specs[i].Shape) == 0 {
 			v = scalarOf(d)
 		}
