@@ -16,4 +16,43 @@
 // package backend): the same model code runs on every engine. Sequential is
 // sugar over the functional API (NewModel with layers.Input and
 // layers.Apply): one graph executor serves both.
+//
+// # Variables belong to layers
+//
+// As in Keras, a layer's variables (layers.Weight) belong to the layer,
+// and every model that contains the layer uses them: a base trained in
+// one model keeps its values under a new head in another, compiling a
+// model never re-initialises a variable that has a value, and training
+// any model that contains a layer changes what every other model
+// containing it predicts, saves and returns from GetWeights, on any
+// engine. A variable is initialised once, by the first Compile (seeded by
+// CompileOptions.Seed), prediction or GetWeights of a model containing
+// it. Predict works on a model that was never compiled (on the engine
+// Compile would choose); Evaluate and Fit need Compile.
+//
+// # Concurrency
+//
+// A Model is safe for concurrent use, as a *sql.DB is:
+//   - any number of goroutines may call Predict, PredictOutputs, Evaluate,
+//     GetWeights, Save and SaveWeights on one model at once; each gets its
+//     own correct result. Predictions run in parallel on the pure-Go engine
+//     (each goroutine on its own compiled program); the libtorch engine
+//     runs one call at a time on its thread, with libtorch's own threads
+//     inside each.
+//   - one Fit at a time per model: a second Fit, or a Compile, while Fit
+//     runs is an error. While Fit runs, the calls above see the weights
+//     (and, for Save, the optimizer's state) between two training steps,
+//     never half an update: a Predict or Evaluate call computes every
+//     batch with the weights of one step, and a saved file holds one
+//     step's weights and optimizer state.
+//   - SetWeights, LoadWeights and a variable's Assign take effect at the
+//     next step of every model containing the variables; beside a running
+//     Fit, the next training step may overwrite them.
+//   - building a model (NewSequential, NewModel, layers.Apply) and
+//     SetTrainable are not synchronised: finish building before sharing
+//     the model between goroutines.
+//
+// Two models sharing a layer may be used from different goroutines
+// likewise, except that two Fits training the same variable at once
+// leave it with the last writer's value.
 package keras

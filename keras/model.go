@@ -3,6 +3,7 @@ package keras
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -51,7 +52,7 @@ type Model struct {
 // Fit, Evaluate or Predict (or by BuildInput).
 func NewSequential(ls ...any) (*Model, error) {
 	m := &Model{sequential: true}
-	m.Name = "sequential"
+	m.Name = uniqueName("sequential")
 	for i, l := range ls {
 		switch v := l.(type) {
 		case *layers.KerasTensor:
@@ -93,6 +94,38 @@ func NewSequential(ls ...any) (*Model, error) {
 		}
 	}
 	return m, nil
+}
+
+var modelNames struct {
+	sync.Mutex
+	count map[string]int
+}
+
+// uniqueName returns Keras's automatic name for the next model of a
+// kind: "sequential", then "sequential_1", "sequential_2", ... in this
+// process, as Keras's auto_name does, so that two automatically named
+// models can be nested in a third.
+func uniqueName(base string) string {
+	modelNames.Lock()
+	defer modelNames.Unlock()
+	if modelNames.count == nil {
+		modelNames.count = map[string]int{}
+	}
+	n := modelNames.count[base]
+	modelNames.count[base] = n + 1
+	if n == 0 {
+		return base
+	}
+	return fmt.Sprintf("%s_%d", base, n)
+}
+
+// ClearSession resets the automatic model names, like Keras's
+// keras.utils.clear_session: the next NewSequential is "sequential"
+// again. Models made before keep their names.
+func ClearSession() {
+	modelNames.Lock()
+	defer modelNames.Unlock()
+	modelNames.count = nil
 }
 
 // BuildInput builds a Sequential model for samples of the given shape
@@ -166,7 +199,7 @@ func NewFunctional(inputs, outputs []*layers.KerasTensor) (*Model, error) {
 		}
 	}
 	m := &Model{}
-	m.Name = "functional"
+	m.Name = uniqueName("functional")
 	for _, in := range inputs {
 		m.nameLayer(in.Layer())
 	}
@@ -343,6 +376,37 @@ func (m *Model) Layers() []layers.Layer {
 		}
 	}
 	return out
+}
+
+// Inputs returns the model's input tensors (Keras's model.inputs), from
+// which a new model can be built over the same layers.
+func (m *Model) Inputs() []*layers.KerasTensor { return slices.Clone(m.inputs) }
+
+// Outputs returns the model's output tensors (Keras's model.outputs).
+func (m *Model) Outputs() []*layers.KerasTensor { return slices.Clone(m.outputs) }
+
+// GetLayer returns the model's layer called name, like Keras's
+// model.get_layer(name).
+func (m *Model) GetLayer(name string) (layers.Layer, error) {
+	var names []string
+	for _, l := range m.Layers() {
+		if l.Common().Name == name {
+			return l, nil
+		}
+		names = append(names, l.Common().Name)
+	}
+	return nil, fmt.Errorf("model %q has no layer named %q; its layers are %v", m.Name, name, names)
+}
+
+// LayerAt returns the model's layer at index in Layers() (Keras's
+// model.get_layer(index=...), except that kerasgo's Layers lists a
+// Sequential model's InputLayer too, at 0).
+func (m *Model) LayerAt(index int) (layers.Layer, error) {
+	ls := m.Layers()
+	if index < 0 || index >= len(ls) {
+		return nil, fmt.Errorf("model %q has %d layers; index %d is out of range", m.Name, len(ls), index)
+	}
+	return ls[index], nil
 }
 
 // CountParams returns the number of weight values.

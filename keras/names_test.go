@@ -2,10 +2,12 @@ package keras_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
 // The names Keras users type are accepted: class-name spellings of
@@ -81,4 +83,40 @@ func TestToCategorical(t *testing.T) {
 	wantErr(t, err, "label 1 is 1.5")
 	_, err = keras.ToCategorical(keras.Array{Shape: []int{2, 2}, Data: []float32{0, 1, 1, 0}}, 2)
 	wantErr(t, err, "shape [2 2]")
+}
+
+// Model names are unique per process, as Keras's: two automatically
+// named Sequential models nest in a third, which saves and loads them.
+func TestModelNamesUniquePerProcess(t *testing.T) {
+	keras.ClearSession()
+	a, err := keras.NewSequential(layers.Input(4), &layers.Dense{Units: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Name != "sequential" || b.Name != "sequential_1" {
+		t.Fatalf("names %q and %q, want sequential and sequential_1", a.Name, b.Name)
+	}
+	in := layers.Input(4)
+	m, err := keras.NewModel(in, layers.Apply(b, layers.Apply(a, in)))
+	if err != nil {
+		t.Fatalf("nesting two automatically named models: %v", err)
+	}
+	if m.Name != "functional" {
+		t.Errorf("the first functional model is %q", m.Name)
+	}
+	path := filepath.Join(t.TempDir(), "nested.keras")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := keras.LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustWeights(t, loaded), mustWeights(t, m); !sameWeights(got, want) {
+		t.Error("the loaded nested models hold other weights")
+	}
 }

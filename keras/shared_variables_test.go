@@ -2,7 +2,9 @@ package keras_test
 
 import (
 	"context"
+	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
@@ -228,4 +230,41 @@ func TestPredictWithoutCompile(t *testing.T) {
 			t.Errorf("a NoCompile load predicts %g away from the saved model", d)
 		}
 	})
+}
+
+// Feature extraction as Keras users write it: a new model from a trained
+// model's input to one of its layers' outputs shares that model's
+// variables, and predicts the layer's activations without Compile.
+func TestFeatureExtraction(t *testing.T) {
+	x, y := smallData(64)
+	base, err := keras.NewSequential(layers.Input(6), layers.Named("hidden", &layers.Dense{Units: 16, Activation: "tanh"}), &layers.Dense{Units: 3, Activation: "softmax"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compileOn(t, base, "", "adam", 1)
+	fitSilently(t, base, x, y, 1)
+	hidden, err := base.GetLayer("hidden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fe, err := keras.NewModel(base.Inputs()[0], hidden.Common().Output())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := mustPredict(t, fe, x)
+	w := mustWeights(t, base)
+	for r := range 64 {
+		for j := range 16 {
+			s := float64(w[1][j])
+			for i := range 6 {
+				s += float64(x.Data[r*6+i]) * float64(w[0][i*16+j])
+			}
+			if d := math.Abs(float64(got[r*16+j]) - math.Tanh(s)); d > 1e-5 {
+				t.Fatalf("feature %d of sample %d is %g away from the hidden layer's activation", j, r, d)
+			}
+		}
+	}
+	if _, err := base.GetLayer("nope"); err == nil || !strings.Contains(err.Error(), "hidden") {
+		t.Errorf("GetLayer of an unknown name: %v, want an error listing the layers", err)
+	}
 }

@@ -28,6 +28,18 @@ type Base struct {
 	Name    string
 	weights []*Weight
 	frozen  bool
+	calls   []*KerasTensor // the outputs of each Apply of the layer, in order
+}
+
+// Output returns the output of the layer's first call (Keras's
+// layer.output), or nil if it was never applied; for feature extraction:
+// keras.NewModel(base.Inputs()[0], base.GetLayer("conv3").Common().Output())
+// is a model that shares base's variables.
+func (c *Base) Output() *KerasTensor {
+	if len(c.calls) == 0 {
+		return nil
+	}
+	return c.calls[0]
 }
 
 // Trainable reports whether training updates the layer's weights (Keras's
@@ -191,6 +203,9 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
 	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err}
+	if err == nil {
+		layer.Common().calls = append(layer.Common().calls, t)
+	}
 	if mo, ok := layer.(MultiOutput); ok && err == nil {
 		if shapes := mo.OutputShapes(); len(shapes) > 1 {
 			t.outputs = []*KerasTensor{t}
