@@ -39,9 +39,9 @@ type CompileOptions struct {
 	Backend string
 	// Seed makes initial weights and dropout masks reproducible; 0 (the
 	// default, Keras's seed=None) draws a different seed each time.
-	// Weights are
-	// initialised at the first Compile only; compiling again (for example on
-	// another engine) keeps the trained weights.
+	// Variables are initialised once, when they have no value yet:
+	// compiling again (for example on another engine), or compiling a new
+	// model that contains trained layers, keeps their values.
 	Seed int64
 	// Distribution trains the model data parallel with the other
 	// processes of a job (see package distribution): nil trains in this
