@@ -83,6 +83,12 @@ func averageAcrossProcesses(b backend.Builder, dp *distribution.DataParallel, he
 // every process).
 func (m *Model) syncFromChief(c *compiled, dp *distribution.DataParallel) error {
 	bind := c.bind
+	// Rank 0's variables may have been assigned since its last step (a
+	// BackupAndRestore restore, SetWeights): upload them before they are
+	// broadcast, or the broadcast would hold older values over them.
+	if err := bind.refresh(); err != nil {
+		return err
+	}
 	s, err := bind.acquire()
 	if err != nil {
 		return err
