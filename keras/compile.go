@@ -47,6 +47,16 @@ type CompileOptions struct {
 	// processes of a job (see package distribution): nil trains in this
 	// process alone.
 	Distribution *distribution.DataParallel
+	// TrainStep replaces the training step of Fit and TrainOnBatch
+	// (Keras's overridden train_step; see StepFunc). With it, Loss is
+	// optional (the step may compute its own), and Fit passes x (and y,
+	// which may then be nil) to the step as given, without checking them
+	// against the model's inputs.
+	TrainStep StepFunc
+	// TestStep replaces the evaluation step of Evaluate, TestOnBatch and
+	// Fit's validation (Keras's test_step). Without it, evaluation runs
+	// the built-in step, which needs a Loss.
+	TestStep StepFunc
 }
 
 // compiled is what Compile attaches to a model: the engine, the
@@ -58,15 +68,22 @@ type compiled struct {
 	opt   optimizers.Optimizer
 	heads []*head // per output: loss, loss weight, metrics
 	bind  *binding
-	// trainable lists the indices of the weights training updates, as they
-	// were when the optimizer state was made (Keras's trainable_variables).
+	// trainable lists the indices of the weights the built-in step
+	// trains, as they were when the optimizer state was made (Keras's
+	// trainable_variables).
 	trainable []int
-	// assigned lists the weights whose new values a training step returns
-	// after the optimizer state (layers.Context.Assign), in weight order.
-	assigned []int
-	optSpecs []optimizers.StateSpec
-	// lrMu guards the optimizer's learning rate, which SetLearningRate
-	// may change while steps read it.
+	// The training step's layout (steps.go): the optimizers it applies,
+	// each to its weights, whose states, concatenated, are optSpecs; the
+	// weights whose new values it returns after its stats, in order; and,
+	// for a custom step, its stats (its logs), learned when it was first
+	// traced (discovered).
+	slots      []*optSlot
+	optSpecs   []optimizers.StateSpec
+	updated    []int
+	trainStats []stat
+	discovered bool
+	// lrMu guards the optimizers' learning rates, which SetLearningRate
+	// may change while steps read them.
 	lrMu sync.Mutex
 }
 
@@ -86,6 +103,9 @@ type exeKey struct {
 	kind     exeKind
 	batch    int
 	weighted bool // the step takes sample weights
+	// shapes are the data's shapes for a custom step, whose data need
+	// not match the model's inputs ("" for the built-in steps).
+	shapes string
 }
 
 // Compile binds the model to an engine with an optimizer, a loss and

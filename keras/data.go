@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/losses"
@@ -195,4 +196,17 @@ func checkWeightable(c *compiled) error {
 		}
 	}
 	return nil
+}
+
+// shapes describes the shapes of d's arrays, to key a custom step's
+// compiled executables (its data need not match the model's inputs).
+func (d dataset) shapes() string {
+	var sb strings.Builder
+	for _, group := range [][]Array{d.x, d.y, d.sw} {
+		for _, a := range group {
+			fmt.Fprint(&sb, a.Shape, a.dtype())
+		}
+		sb.WriteByte('|')
+	}
+	return sb.String()
 }

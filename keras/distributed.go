@@ -46,7 +46,7 @@ func (m *Model) chief() bool {
 // per-sample sums and totals) stay sums. Every process's batch has the
 // same size (distribution.Shard), so the mean of the batch means is the
 // mean over the global batch.
-func averageAcrossProcesses(b backend.Builder, dp *distribution.DataParallel, heads []*head, grads, assigned []backend.Value, st backend.Value) ([]backend.Value, []backend.Value, backend.Value) {
+func averageAcrossProcesses(b backend.Builder, dp *distribution.DataParallel, layout []stat, grads, assigned []backend.Value, st backend.Value) ([]backend.Value, []backend.Value, backend.Value) {
 	all := append(append(append([]backend.Value(nil), grads...), assigned...), st)
 	summed := b.AllReduceSum(pack(b, all), dp)
 	w := float64(dp.WorldSize())
@@ -65,7 +65,7 @@ func averageAcrossProcesses(b backend.Builder, dp *distribution.DataParallel, he
 	for i := range scale {
 		scale[i] = 1
 	}
-	for _, s := range stats(heads) {
+	for _, s := range layout {
 		if s.batchMean {
 			for j := s.offset; j < s.offset+s.size; j++ {
 				scale[j] = 1 / w
@@ -75,6 +75,21 @@ func averageAcrossProcesses(b backend.Builder, dp *distribution.DataParallel, he
 	gs := parts[:len(grads)]
 	as := parts[len(grads) : len(grads)+len(assigned)]
 	return gs, as, b.Mul(parts[len(parts)-1], b.Constant(scale, st.Shape()))
+}
+
+// averageValues averages vs over the job's processes in one allreduce
+// (a custom step's gradients, Step.Gradients).
+func averageValues(b backend.Builder, dp *distribution.DataParallel, vs []backend.Value) []backend.Value {
+	summed := b.AllReduceSum(pack(b, vs), dp)
+	inv := b.Scalar(1 / float64(dp.WorldSize()))
+	out := make([]backend.Value, len(vs))
+	at := 0
+	for i, v := range vs {
+		n := v.Shape().Size()
+		out[i] = b.Mul(b.Reshape(b.Slice(summed, []int{at}, []int{n}), v.Shape()), inv)
+		at += n
+	}
+	return out
 }
 
 // syncFromChief makes every process start Fit from rank 0's weights,

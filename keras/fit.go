@@ -187,6 +187,11 @@ func (m *Model) resolveData(x, y ArraySet, what string) (dataset, *compiled, err
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	c := m.compiled
+	if c != nil && m.Built() && ((c.opts.TrainStep != nil && (what == "Fit" || what == "TrainOnBatch")) ||
+		(c.opts.TestStep != nil && (what == "Evaluate" || what == "TestOnBatch" || what == "validation"))) {
+		d, err := stepData(x, y, what)
+		return d, c, err
+	}
 	if c == nil && y != nil {
 		return dataset{}, nil, fmt.Errorf("model %q must be compiled before %s: call Compile", m.Name, what)
 	}
@@ -298,7 +303,7 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	if opts.Output == nil {
 		opts.Output = os.Stdout
 	}
-	if y == nil {
+	if y == nil && !m.hasCustomStep(trainStep) {
 		return nil, errors.New("Fit got no y: give the targets")
 	}
 	train, c, bind, err := m.prepare(x, y, "Fit")
@@ -316,6 +321,9 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		return nil, fmt.Errorf("FitOptions.ValidationFreq must be 0 (every epoch) or a positive number of epochs, got %d", opts.ValidationFreq)
 	}
 	if err := m.checkTrainable(c); err != nil {
+		return nil, err
+	}
+	if err := m.discoverTrainStep(c, train.rows(0, min(batch, train.samples()))); err != nil {
 		return nil, err
 	}
 	var val *dataset

@@ -130,6 +130,9 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, 
 func (r *run) runStep(kind exeKind, b dataset, s *stateSet) ([]backend.Tensor, error) {
 	bind, c := r.bind, r.c
 	key := exeKey{kind: kind, batch: b.x[0].Shape[0], weighted: b.sw != nil && kind != predictStep}
+	if c != nil && ((kind == trainStep && c.opts.TrainStep != nil) || (kind == evalStep && c.opts.TestStep != nil)) {
+		key.shapes = b.shapes()
+	}
 	exe, err := bind.exes.get(key, func() (backend.Executable, error) { return r.m.compileStep(bind, c, key, b) })
 	if err != nil {
 		return nil, fmt.Errorf("compiling the %s step for batch shape %v: %w", kind, backend.Shape(b.x[0].Shape), err)
@@ -148,9 +151,7 @@ func (r *run) runStep(kind exeKind, b dataset, s *stateSet) ([]backend.Tensor, e
 	if kind == trainStep {
 		exe.SetStep(s.iterations + 1) // its random draws depend on the step alone
 		in = append(in, s.optState...)
-		apply, overwrite := optimizers.StepFlags(c.opt, s.iterations)
-		hyper := []float32{float32(c.learningRate(s.iterations)), float32(s.iterations), float32(apply), float32(overwrite)}
-		if err := add(bind.be.FromFloat32(hyper, backend.Shape{hyperparameters})); err != nil {
+		if err := add(bind.be.FromFloat32(c.hyperValues(s.iterations), c.hyperShape())); err != nil {
 			return nil, err
 		}
 	}
@@ -187,10 +188,13 @@ type means struct {
 	samples int
 }
 
-func newMeans(heads []*head) *means {
-	st := stats(heads)
-	last := st[len(st)-1]
-	return &means{stats: st, totals: make([]float64, last.offset+last.size)}
+func newMeans(layout []stat) *means {
+	size := 0
+	if len(layout) > 0 {
+		last := layout[len(layout)-1]
+		size = last.offset + last.size
+	}
+	return &means{stats: layout, totals: make([]float64, size)}
 }
 
 // resume counts n earlier samples whose running logs were logs. An
@@ -237,14 +241,13 @@ func (a *means) logs() callbacks.Logs {
 // from.logs.
 func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, from resumePoint) (callbacks.Logs, error) {
 	c := r.c
-	acc := newMeans(c.heads)
+	acc := newMeans(c.trainLayout())
 	world := 1
 	if dp := r.m.dist(); dp != nil {
 		world = dp.WorldSize()
 	}
 	acc.resume(from.logs, from.batch*sp.batch*world)
 	sp.skip = from.batch
-	nT := len(c.trainable)
 	var logs callbacks.Logs
 	if from.batch > 0 {
 		logs = acc.logs()
@@ -257,7 +260,7 @@ func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, fro
 			c.be.Release(rest...)
 			return err
 		}
-		if loss := stats[0]; math.IsNaN(loss) || math.IsInf(loss, 0) {
+		if loss, bad := nanLoss(acc.stats, stats); bad {
 			// Keep the weights from before this batch; callbacks see the
 			// NaN and may stop training (TerminateOnNaN), else it is an error.
 			c.be.Release(rest...)
@@ -268,22 +271,15 @@ func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, fro
 			return fmt.Errorf("%w (%v) at epoch %d, batch %d: training stopped (TerminateOnNaN) and the weights are those before this batch; lower the learning rate or check the data for NaN or huge values",
 				ErrNaNLoss, loss, epoch+1, b.step+1)
 		}
-		// The step's new state becomes the binding's newest: the trained
-		// weights (frozen ones keep their tensors), the optimizer's state
-		// and the assigned state (moving statistics), which the binding
-		// now holds for the variables.
-		nS := len(c.optSpecs)
-		ch := stateChange{params: map[int]backend.Tensor{}, optState: rest[nT : nT+nS], steps: 1}
-		hold := make([]int, 0, nT+len(c.assigned))
-		for k, i := range c.trainable {
+		// The step's new state becomes the binding's newest: the updated
+		// weights (frozen ones keep their tensors), which the binding now
+		// holds for the variables, and the optimizers' state.
+		nU := len(c.updated)
+		ch := stateChange{params: map[int]backend.Tensor{}, optState: rest[nU : nU+len(c.optSpecs)], steps: 1}
+		for k, i := range c.updated {
 			ch.params[i] = rest[k]
-			hold = append(hold, i)
 		}
-		for k, i := range c.assigned {
-			ch.params[i] = rest[nT+nS+k]
-			hold = append(hold, i)
-		}
-		if err := r.bind.publish(ch, hold); err != nil {
+		if err := r.bind.publish(ch, c.updated); err != nil {
 			return err
 		}
 		acc.add(stats, b.size*world) // stats are the job's (averageAcrossProcesses)
@@ -302,7 +298,11 @@ func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, fro
 // are those of all of d (the per-batch logs callbacks see are the
 // process's own).
 func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Logs, error) {
-	acc := newMeans(r.c.heads)
+	layout, err := r.m.testLayout(r.c, d.rows(0, min(batch, d.samples())))
+	if err != nil {
+		return nil, err
+	}
+	acc := newMeans(layout)
 	dp := r.m.dist()
 	if dp != nil {
 		d = d.rows(distribution.Block(d.samples(), dp.Rank(), dp.WorldSize()))
@@ -311,7 +311,7 @@ func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Log
 		cb.OnTestBegin(callbacks.Params{Steps: (d.samples() + batch - 1) / batch})
 	})
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTestBatchBegin(step) }) }
-	err := r.runBatches(ctx, evalStep, d, wholeSpan(d.samples(), batch), begin, func(b batchOut) error {
+	err = r.runBatches(ctx, evalStep, d, wholeSpan(d.samples(), batch), begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		if err != nil {
 			return err
@@ -380,15 +380,41 @@ func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error
 // iterations steps: the schedule's rate at that step, or the optimizer's
 // field, read every step so that a change takes effect at once.
 func (c *compiled) learningRate(iterations int64) float64 {
+	return c.rateOf(c.opt, iterations)
+}
+
+// rateOf returns the learning rate of opt, one of the optimizers of the
+// step, after iterations steps.
+func (c *compiled) rateOf(opt optimizers.Optimizer, iterations int64) float64 {
 	c.lrMu.Lock()
 	defer c.lrMu.Unlock()
-	return optimizers.RateAt(c.opt, iterations)
+	return optimizers.RateAt(opt, iterations)
+}
+
+// nanLoss reports whether a step's loss (the log "loss", or any scalar
+// log of a custom step without one) is NaN or infinite, and that value.
+func nanLoss(layout []stat, st []float64) (float64, bool) {
+	for _, s := range layout {
+		if !s.batchMean {
+			continue
+		}
+		if v := st[s.offset]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return v, true
+		}
+		if s.name == "loss" {
+			break
+		}
+	}
+	return 0, false
 }
 
 // finalizeEMA replaces the trained weights by their moving averages when
 // the optimizer keeps them (UseEMA), as Keras's fit ends with
 // optimizer.finalize_variable_values.
 func (m *Model) finalizeEMA(c *compiled) error {
+	if !c.savesOptimizer() {
+		return nil // a custom step's own optimizers keep their averages
+	}
 	ema := optimizers.EMAStates(c.opt, len(c.trainable))
 	if len(ema) == 0 {
 		return nil

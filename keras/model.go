@@ -479,19 +479,21 @@ func (m *Model) Call(ctx *layers.Context, in []backend.Value) backend.Value {
 // forward computes the model's outputs from its inputs xs with the given
 // weight values.
 func (m *Model) forward(b backend.Builder, weights []backend.Value, xs []backend.Value, training bool) []backend.Value {
-	outs, _ := m.forwardWithUpdates(b, weights, xs, training)
-	return outs
+	ctx := m.forwardContext(b, weights, training)
+	return m.call(ctx, xs)
 }
 
-// forwardWithUpdates also returns the new values layers assigned to
-// non-trainable weights (layers.Context.Assign) in a training step.
-func (m *Model) forwardWithUpdates(b backend.Builder, weights []backend.Value, xs []backend.Value, training bool) ([]backend.Value, map[*layers.Weight]backend.Value) {
+// forwardContext returns the context of a computation of the model with
+// weights (in m.weights's order); after m.call, it holds the new values
+// layers assigned to non-trainable weights in a training step
+// (layers.Context.Updates) and the terms they added to the loss
+// (layers.Context.Losses).
+func (m *Model) forwardContext(b backend.Builder, weights []backend.Value, training bool) *layers.Context {
 	values := make(map[*layers.Weight]backend.Value, len(weights))
 	for i, w := range m.weights {
 		values[w] = weights[i]
 	}
-	ctx := layers.NewContext(b, training, values)
-	return m.call(ctx, xs), ctx.Updates()
+	return layers.NewContext(b, training, values)
 }
 
 // call runs the layers from the inputs xs in ctx and returns the outputs.

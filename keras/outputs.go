@@ -43,7 +43,9 @@ func resolveHeads(opts CompileOptions, names []string) ([]*head, error) {
 	// Losses.
 	switch l := opts.Loss.(type) {
 	case nil:
-		return nil, fmt.Errorf("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\"")
+		if opts.TrainStep == nil {
+			return nil, fmt.Errorf("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\" (or a TrainStep that computes its own)")
+		}
 	case []any:
 		if len(l) != len(names) {
 			return nil, fmt.Errorf("the Loss list has %d losses but the model has %d outputs %v: give one per output (nil for an output not trained), a map by output name, or one loss for all", len(l), len(names), names)
@@ -74,7 +76,7 @@ func resolveHeads(opts CompileOptions, names []string) ([]*head, error) {
 	for _, h := range heads {
 		trained = trained || h.loss != nil
 	}
-	if !trained {
+	if !trained && opts.TrainStep == nil {
 		return nil, fmt.Errorf("no output has a loss: give a loss for at least one output")
 	}
 	// Loss weights.

@@ -419,6 +419,9 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 	if err != nil {
 		return err
 	}
+	if !c.savesOptimizer() {
+		return fmt.Errorf("%w: the training step applies optimizers other than the compiled one, whose state is not saved", errOptimizerMismatch)
+	}
 	pos, count := optimizers.SavedPositions(c.optSpecs)
 	want := 2 + count
 	names := f.Children(saving.OptimizerPath + "/vars")

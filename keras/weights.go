@@ -37,7 +37,20 @@ func (m *Model) ready() error {
 	for k, i := range c.trainable {
 		trainShapes[k] = m.weights[i].Shape
 	}
+	c.bind = bind
+	if c.opts.TrainStep != nil {
+		// A custom step's optimizers are known once it was traced
+		// (discoverTrainStep).
+		return nil
+	}
 	c.optSpecs = optimizers.States(c.opt, trainShapes)
+	c.slots = []*optSlot{{opt: c.opt, vars: c.trainable, specs: c.optSpecs}}
+	return initOptimizerState(c)
+}
+
+// initOptimizerState makes the optimizers' state as c.optSpecs declares
+// it (zeros, or a slot's initial value) and publishes it.
+func initOptimizerState(c *compiled) error {
 	init := make([][]float32, len(c.optSpecs))
 	shapes := make([]backend.Shape, len(c.optSpecs))
 	for i, s := range c.optSpecs {
@@ -51,11 +64,7 @@ func (m *Model) ready() error {
 	if err != nil {
 		return err
 	}
-	if err := bind.publish(stateChange{optState: state}, nil); err != nil {
-		return err
-	}
-	c.bind = bind
-	return nil
+	return c.bind.publish(stateChange{optState: state}, nil)
 }
 
 // engine returns the binding a prediction runs on: the compiled one, or
@@ -175,6 +184,9 @@ func (m *Model) lossTrainedWeights(c *compiled) []int {
 // checkTrainable reports a change of trainable weights since the
 // optimizer state was made: as in Keras, the model must be compiled again.
 func (m *Model) checkTrainable(c *compiled) error {
+	if c.opts.TrainStep != nil {
+		return nil // the step chooses what it trains
+	}
 	now := m.lossTrainedWeights(c)
 	if !slices.Equal(now, c.trainable) {
 		return fmt.Errorf("the model's trainable weights changed since Compile (a layer was frozen or unfrozen): call Compile again, as Keras requires")
@@ -232,6 +244,34 @@ func (m *Model) weightOwners() map[*layers.Weight]string {
 // order), like Keras's model.weights. They belong to the layers: every
 // model containing a layer shares its variables.
 func (m *Model) Weights() []*layers.Weight { return slices.Clone(m.weights) }
+
+// TrainableWeights returns the variables training updates: those marked
+// trainable in layers that are not frozen (Keras's
+// model.trainable_weights), for a custom step's Gradients and Apply.
+func (m *Model) TrainableWeights() []*layers.Weight {
+	var out []*layers.Weight
+	for _, i := range m.trainableWeights() {
+		out = append(out, m.weights[i])
+	}
+	return out
+}
+
+// NonTrainableWeights returns the model's other variables (Keras's
+// model.non_trainable_weights): frozen layers' weights and state such as
+// BatchNormalization's moving statistics.
+func (m *Model) NonTrainableWeights() []*layers.Weight {
+	trainable := map[int]bool{}
+	for _, i := range m.trainableWeights() {
+		trainable[i] = true
+	}
+	var out []*layers.Weight
+	for i, w := range m.weights {
+		if !trainable[i] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // GetWeights returns a copy of every weight's values, in layer order
 // (kernel before bias), like Keras's get_weights. While Fit trains the
@@ -292,6 +332,9 @@ func (m *Model) snapshot() ([][]float32, *optimizerSnapshot, error) {
 		if vals[i], _, err = w.Current(); err != nil {
 			return nil, nil, err
 		}
+	}
+	if !c.savesOptimizer() {
+		return vals, nil, nil
 	}
 	opt := &optimizerSnapshot{iterations: s.iterations, learningRate: optimizers.RateAt(c.opt, s.iterations)}
 	for _, t := range s.optState {

@@ -42,7 +42,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 		}
 	}
 	err = p.e.w.do(func() error {
-		ops := &eagerOps{e: p.e, dtype: p.specs0DType()}
+		ops := &eagerOps{e: p.e, dtype: p.specs0DType(), gradsLeft: p.info.Grads, severalGrads: p.info.Grads > 1}
 		defer func() {
 			for _, t := range ops.arena {
 				t.Drop()
@@ -72,6 +72,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 					return err
 				}
 				ops.arena = append(ops.arena, t)
+				ops.leaves = append(ops.leaves, t)
 			}
 			args[i] = &value{t: t, shape: in.Shape(), dtype: in.DType()}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/sugarme/gotch"
+	lib "github.com/sugarme/gotch/libtch"
 	"github.com/sugarme/gotch/ts"
 )
 
@@ -35,8 +36,15 @@ type eagerOps struct {
 	dtype   backend.DType
 	arena   []*ts.Tensor
 	scalars []*ts.Scalar
-	// gradDone is set once Grad has run: later ops are not recorded.
-	gradDone bool
+	// gradDone is set once the Func's last Grad has run: later ops are
+	// not recorded. gradsLeft counts the Grads still to come
+	// (TraceInfo.Grads); with several, each but the last keeps the
+	// autograd graph, and the gradients are copied out of the leaves'
+	// .grad, which are zeroed for the next.
+	gradDone     bool
+	gradsLeft    int
+	severalGrads bool
+	leaves       []*ts.Tensor // the inputs that track gradients
 }
 
 func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value, error) {
@@ -338,18 +346,29 @@ func (o *eagerOps) RandomUniform(s backend.Shape) (backend.Value, error) {
 }
 
 // Grad back-propagates from loss into the inputs that track gradients and
-// reads their .grad; from here on the Run is in no-grad mode (an optimizer
-// update must not be recorded).
+// reads their .grad; after the Func's last Grad the Run is in no-grad
+// mode (an optimizer update must not be recorded).
 func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Value, error) {
 	if o.gradDone {
-		return nil, errors.New("Grad may be called once per Func on libtorch")
+		return nil, errors.New("Grad was called more times than the Func's trace counted: a Func must do the same on every call")
 	}
-	o.gradDone = true
-	if err := o.tv(loss).Backward(); err != nil {
+	o.gradsLeft--
+	last := o.gradsLeft <= 0
+	keep := 1
+	if last {
+		o.gradDone, keep = true, 0
+	}
+	lib.AtBackward(lib.Ctensor(o.tv(loss).Ctensor()), keep, 0)
+	if err := ts.TorchErr(); err != nil {
 		return nil, err
 	}
-	if _, err := ts.GradSetEnabled(false); err != nil {
-		return nil, err
+	if last {
+		if _, err := ts.GradSetEnabled(false); err != nil {
+			return nil, err
+		}
+	}
+	if o.severalGrads {
+		return o.copyGrads(wrt)
 	}
 	out := make([]backend.Value, len(wrt))
 	for i, w := range wrt {
@@ -370,6 +389,44 @@ func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 		}
 		if out[i], err = o.keep(g, nil, w.Shape()); err != nil {
 			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// copyGrads returns copies of wrt's gradients and zeroes every leaf's
+// .grad, so that the next Grad of the Func starts from zero.
+func (o *eagerOps) copyGrads(wrt []backend.Value) ([]backend.Value, error) {
+	out := make([]backend.Value, len(wrt))
+	for i, w := range wrt {
+		c, err := ts.Zeros(dims(w.Shape()), kind(o.dtype), o.e.device)
+		if err != nil {
+			return nil, err
+		}
+		o.arena = append(o.arena, c)
+		g, err := o.tv(w).Grad(false)
+		if err != nil {
+			return nil, err
+		}
+		o.arena = append(o.arena, g)
+		if g.MustDefined() {
+			lib.AtCopy_(lib.Ctensor(c.Ctensor()), lib.Ctensor(g.Ctensor()))
+			if err := ts.TorchErr(); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = &value{t: c, shape: w.Shape().Clone(), dtype: o.dtype}
+	}
+	for _, l := range o.leaves {
+		g, err := l.Grad(false)
+		if err != nil {
+			return nil, err
+		}
+		o.arena = append(o.arena, g)
+		if defined, err := g.Defined(); err == nil && defined {
+			if err := g.Zero_(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil

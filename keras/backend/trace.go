@@ -10,6 +10,9 @@ type TraceInfo struct {
 	GradOther bool
 	// Outputs are the shapes of the Func's results.
 	Outputs []Shape
+	// Grads counts the Func's calls of Grad (a custom training step may
+	// take several: a GAN's discriminator and generator losses).
+	Grads int
 }
 
 // Trace runs fn on shape-only values: every op's arguments are checked as
@@ -20,6 +23,7 @@ func Trace(fn Func, specs []Spec) (TraceInfo, error) {
 	so := &shapeOps{dtype: ComputeDType(specs)}
 	info := TraceInfo{GradInputs: make([]bool, len(specs))}
 	so.onGrad = func(wrt []Value) {
+		info.Grads++
 		for _, w := range wrt {
 			if sv, ok := w.(shapeValue); ok && sv.input >= 0 {
 				info.GradInputs[sv.input] = true

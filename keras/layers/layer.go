@@ -84,7 +84,31 @@ type Context struct {
 	Values map[*Weight]backend.Value
 
 	updates map[*Weight]backend.Value
-	masks   []backend.Value // the current call's input masks (Mask)
+	losses  *[]backend.Value // AddLoss's terms, shared by InMode's copies
+	masks   []backend.Value  // the current call's input masks (Mask)
+}
+
+// AddLoss adds a term to the loss the step minimises, as Keras's
+// layer.add_loss in a call: a VAE's KL divergence, an activity penalty.
+// A term that is not a scalar is summed. The compiled loss of Fit and
+// Evaluate includes the terms of every layer call of the step, and the
+// logged "loss" with them, as in Keras; Predict ignores them.
+func (ctx *Context) AddLoss(v backend.Value) {
+	if ctx.losses == nil || v == nil {
+		return
+	}
+	if len(v.Shape()) > 0 {
+		v = ctx.B.Sum(v)
+	}
+	*ctx.losses = append(*ctx.losses, v)
+}
+
+// Losses returns the terms AddLoss added in this computation.
+func (ctx *Context) Losses() []backend.Value {
+	if ctx.losses == nil {
+		return nil
+	}
+	return *ctx.losses
 }
 
 // Weight returns the value of w in this computation.
@@ -238,7 +262,7 @@ func ApplyInMode(layer Layer, training bool, inputs ...*KerasTensor) *KerasTenso
 // NewContext returns the context of one computation: the builder, whether
 // it is a training step, and each weight's value.
 func NewContext(b backend.Builder, training bool, values map[*Weight]backend.Value) *Context {
-	return &Context{B: b, Training: training, Values: values, updates: map[*Weight]backend.Value{}}
+	return &Context{B: b, Training: training, Values: values, updates: map[*Weight]backend.Value{}, losses: new([]backend.Value)}
 }
 
 // InMode returns a copy of ctx in the given training mode that shares its

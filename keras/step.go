@@ -1,0 +1,382 @@
+package keras
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/metrics"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+// StepFunc is a training or test step written in Go, Keras's overridden
+// train_step and test_step (guide "Customizing what happens in fit()"):
+// give it to Compile (CompileOptions.TrainStep, TestStep) and Fit,
+// Evaluate, TrainOnBatch and TestOnBatch run it instead of the built-in
+// step, with everything else they do (callbacks, History, validation,
+// BackupAndRestore, data parallel).
+//
+// The function describes the step, it does not run it: kerasgo calls it
+// when it compiles the step (once per batch shape, and once more at the
+// start of training to learn which optimizers and variables it uses) with
+// symbolic values, and the engine then runs the compiled step on every
+// batch. So the function must do the same thing every time it is called,
+// and it cannot look at the numbers (use the Step's ops, as a Keras step
+// uses keras.ops). It returns the step's logs.
+type StepFunc func(s *Step, data StepData) (StepLogs, error)
+
+// StepData is one batch as a step sees it: the arrays given to Fit (or
+// Evaluate, TrainOnBatch, TestOnBatch) in order, as symbolic values. Y
+// and SampleWeights are empty when none were given.
+type StepData struct {
+	X, Y, SampleWeights []backend.Value
+}
+
+// StepLog is one named value a step reports: a scalar, which Fit shows as
+// its running mean over the epoch's batches (weighted by the batch size,
+// as Keras's loss tracker), or a compiled metric from ComputeMetrics.
+type StepLog struct {
+	Name  string
+	Value backend.Value
+	// acc is set for an accumulating metric (Value holds its totals);
+	// sum for a per-sample metric (Value holds its sum over the batch).
+	acc metrics.Accumulator
+	sum bool
+}
+
+// StepLogs are a step's logs, in the order the progress bar shows them.
+type StepLogs []StepLog
+
+// Step is what a StepFunc works with: the ops of the step being built
+// (it embeds backend.Builder: s.Add, s.Concat, s.RandomNormal, ...), the
+// models it can call, the compiled loss and metrics, gradients, and
+// optimizers. It lives only while the StepFunc runs.
+//
+// Errors are sticky, as the Builder's: a method that fails records the
+// error, returns placeholder values, and the step fails with the first
+// error when the StepFunc returns.
+type Step struct {
+	backend.Builder
+	m        *Model
+	c        *compiled
+	kind     string // "train step" or "test step", for messages
+	training bool
+	// discover is true while the step is traced to learn which
+	// optimizers it applies (no optimizer state exists yet).
+	discover bool
+	index    map[*layers.Weight]int
+	values   map[*layers.Weight]backend.Value // each variable's current value
+	updated  map[*layers.Weight]bool          // changed by an optimizer or a layer
+	assigned map[*layers.Weight]bool          // changed by a layer (moving statistics)
+	state    []backend.Value                  // every optimizer's state, as inputs
+	hyper    backend.Value                    // per optimizer: learning rate, iteration, flags
+	newState [][]backend.Value                // per optimizer slot: its new state
+	losses   []backend.Value                  // AddLoss terms not yet in a ComputeLoss
+	err      error
+}
+
+// Model returns the model whose step this is (Keras's self).
+func (s *Step) Model() *Model { return s.m }
+
+// Optimizer returns the optimizer given to Compile (Keras's
+// self.optimizer).
+func (s *Step) Optimizer() optimizers.Optimizer { return s.c.opt }
+
+// Training reports whether this is a training step.
+func (s *Step) Training() bool { return s.training }
+
+func (s *Step) fail(format string, args ...any) {
+	if s.err == nil {
+		s.err = fmt.Errorf("%s: "+format, append([]any{s.kind}, args...)...)
+	}
+}
+
+// placeholders returns n scalar zeros, the results of a failed call.
+func (s *Step) placeholders(n int) []backend.Value {
+	out := make([]backend.Value, n)
+	for i := range out {
+		out[i] = s.Scalar(0)
+	}
+	return out
+}
+
+// Call runs model on xs in training or inference mode (Keras's
+// model(x, training=...)) with the variables' current values in this
+// step: after an optimizer was applied to some, their new values. The
+// model must be the step's model or one whose variables all belong to it
+// (a part of it, such as a GAN's generator inside the combined model).
+// Layers' assignments (BatchNormalization's moving statistics in training
+// mode) become the variables' new values, and their AddLoss terms are
+// added by the next ComputeLoss.
+func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.Value {
+	if model == nil {
+		s.fail("Call got a nil model")
+		return nil
+	}
+	if !model.Built() {
+		s.fail("model %q is not built: give it an Input before calling it in a step", model.Name)
+		return nil
+	}
+	n := len(model.outputs)
+	for _, w := range model.weights {
+		if _, ok := s.index[w]; !ok {
+			s.fail("model %q has the variable %q, which is not a variable of model %q whose step this is: build %q from every model its step calls (e.g. the combined model of a GAN)",
+				model.Name, w.Name, s.m.Name, s.m.Name)
+			return s.placeholders(n)
+		}
+	}
+	if len(xs) != len(model.inputs) {
+		s.fail("model %q takes %d inputs, the step gave it %d", model.Name, len(model.inputs), len(xs))
+		return s.placeholders(n)
+	}
+	for i, x := range xs {
+		if x == nil {
+			s.fail("input %d given to model %q is nil", i, model.Name)
+			return s.placeholders(n)
+		}
+		want := model.inputs[i].Shape()
+		got := x.Shape()
+		if len(got) != len(want) || !got[1:].Equal(want[1:]) {
+			s.fail("model %q expects input %d of shape %v, the step gave it %v", model.Name, i, want, got)
+			return s.placeholders(n)
+		}
+	}
+	ctx := layers.NewContext(s.Builder, training, s.values)
+	outs := model.call(ctx, xs)
+	for w, v := range ctx.Updates() {
+		s.values[w], s.updated[w], s.assigned[w] = v, true, true
+	}
+	s.losses = append(s.losses, ctx.Losses()...)
+	return outs
+}
+
+// ComputeLoss returns the compiled loss of predictions yPred for targets
+// y (one per output; sampleWeights may be nil), plus the layers' AddLoss
+// terms of the calls since the last ComputeLoss: Keras's
+// self.compute_loss(y=y, y_pred=y_pred, sample_weight=...).
+func (s *Step) ComputeLoss(y, yPred, sampleWeights []backend.Value) backend.Value {
+	if !s.checkHeads("ComputeLoss", y, yPred, sampleWeights) {
+		return s.Scalar(0)
+	}
+	if !hasLoss(s.c.heads) {
+		s.fail("ComputeLoss needs the Loss given to Compile, and Compile got none: give CompileOptions.Loss, or compute the loss in the step")
+		return s.Scalar(0)
+	}
+	total := headsLoss(s.Builder, s.c.heads, y, yPred, sampleWeights)
+	for _, l := range s.losses {
+		total = s.Add(total, l)
+	}
+	s.losses = nil
+	return total
+}
+
+// ComputeMetrics returns the compiled metrics of yPred against y as logs
+// (Keras's "for metric in self.metrics: metric.update_state(y, y_pred)"):
+// Fit shows their values over the epoch as it does for the built-in step.
+func (s *Step) ComputeMetrics(y, yPred, sampleWeights []backend.Value) StepLogs {
+	if !s.checkHeads("ComputeMetrics", y, yPred, sampleWeights) {
+		return nil
+	}
+	var out StepLogs
+	for i, h := range s.c.heads {
+		for _, mt := range h.metrics {
+			name := mt.Name()
+			if len(s.c.heads) > 1 {
+				name = h.name + "_" + name
+			}
+			switch v := mt.(type) {
+			case metrics.Accumulator:
+				out = append(out, StepLog{Name: name, Value: v.Totals(s.Builder, y[i], yPred[i]), acc: v})
+			case metrics.Sample:
+				out = append(out, StepLog{Name: name, Value: s.Sum(v.Compute(s.Builder, y[i], yPred[i])), sum: true})
+			}
+		}
+	}
+	return out
+}
+
+func (s *Step) checkHeads(what string, y, yPred, sw []backend.Value) bool {
+	n := len(s.c.heads)
+	switch {
+	case len(y) != n:
+		s.fail("%s got %d targets, the model has %d outputs: give one per output", what, len(y), n)
+	case len(yPred) != n:
+		s.fail("%s got %d predictions, the model has %d outputs: give one per output", what, len(yPred), n)
+	case sw != nil && len(sw) != n:
+		s.fail("%s got %d sample-weight vectors, the model has %d outputs: give one per output or nil", what, len(sw), n)
+	default:
+		for i, h := range s.c.heads {
+			if err := h.resolveMetrics(append(backend.Shape{-1}, y[i].Shape()[1:]...), s.m.outputs[i].Shape()); err != nil {
+				s.fail("%s: %v", what, err)
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// Gradients returns the gradient of loss, a scalar, with respect to each
+// variable in vars at its current value (Keras's tape.gradient(loss,
+// vars)); in a data-parallel job, averaged over the processes. Every
+// variable must belong to the step's model.
+func (s *Step) Gradients(loss backend.Value, vars []*layers.Weight) []backend.Value {
+	if loss == nil || len(loss.Shape()) != 0 {
+		var shape backend.Shape
+		if loss != nil {
+			shape = loss.Shape()
+		}
+		s.fail("Gradients needs a scalar loss, got shape %v: reduce it first (s.Mean)", shape)
+		return nil
+	}
+	wrt := make([]backend.Value, len(vars))
+	for k, w := range vars {
+		if !s.known(w, "Gradients") {
+			return s.zeros(vars)
+		}
+		wrt[k] = s.values[w]
+	}
+	grads := s.Grad(loss, wrt)
+	if dp := s.m.dist(); dp != nil && len(grads) > 0 && !s.discover {
+		grads = averageValues(s.Builder, dp, grads)
+	}
+	return grads
+}
+
+// known checks that w is a variable of the step's model.
+func (s *Step) known(w *layers.Weight, what string) bool {
+	if w == nil {
+		s.fail("%s got a nil variable", what)
+		return false
+	}
+	if _, ok := s.index[w]; !ok {
+		s.fail("%s got the variable %q, which is not a variable of model %q: give variables of the model whose step this is (model.TrainableWeights())", what, w.Name, s.m.Name)
+		return false
+	}
+	return true
+}
+
+func (s *Step) zeros(vars []*layers.Weight) []backend.Value {
+	out := make([]backend.Value, len(vars))
+	for i, w := range vars {
+		if w != nil {
+			out[i] = s.Constant(make([]float64, w.Shape.Size()), w.Shape)
+		} else {
+			out[i] = s.Scalar(0)
+		}
+	}
+	return out
+}
+
+// Apply applies opt to vars with their gradients grads (Keras's
+// optimizer.apply(grads, vars)): their new values are what later calls
+// in the step see, and the step's result. An optimizer is built for the
+// variables of its first Apply (its state is made for them) and must be
+// applied to the same variables, once per step; nil means the compiled
+// optimizer. Several optimizers may be applied in one step (a GAN's
+// discriminator and generator).
+func (s *Step) Apply(opt optimizers.Optimizer, grads []backend.Value, vars []*layers.Weight) {
+	if opt == nil {
+		opt = s.c.opt
+	}
+	if !s.training {
+		s.fail("optimizer %s applied in a test step: only a training step changes variables", opt.Name())
+		return
+	}
+	if len(grads) != len(vars) {
+		s.fail("optimizer %s got %d gradients for %d variables: give one gradient per variable", opt.Name(), len(grads), len(vars))
+		return
+	}
+	idx := make([]int, len(vars))
+	for k, w := range vars {
+		if !s.known(w, "Apply") {
+			return
+		}
+		idx[k] = s.index[w]
+		if grads[k] == nil || !grads[k].Shape().Equal(w.Shape) {
+			s.fail("optimizer %s: the gradient for variable %q is missing or not of its shape %v", opt.Name(), w.Name, w.Shape)
+			return
+		}
+	}
+	k, err := s.c.slotFor(opt, idx, s.discover, s.m.weights)
+	if err != nil {
+		s.fail("%v", err)
+		return
+	}
+	for len(s.newState) <= k {
+		s.newState = append(s.newState, nil)
+	}
+	if s.newState[k] != nil {
+		s.fail("optimizer %s applied twice in one step: apply it once, to all its variables", opt.Name())
+		return
+	}
+	if s.discover {
+		// Only which variables change matters while discovering.
+		s.newState[k] = []backend.Value{}
+		for _, w := range vars {
+			s.updated[w] = true
+		}
+		return
+	}
+	sl := s.c.slots[k]
+	params := make([]backend.Value, len(vars))
+	for i, w := range vars {
+		params[i] = s.values[w]
+	}
+	at := func(i int) backend.Value {
+		return s.Reshape(s.Slice(s.hyper, []int{4*k + i}, []int{1}), backend.Shape{})
+	}
+	hp := optimizers.Hyperparameters{LearningRate: at(0), Iteration: at(1), ApplyUpdate: at(2), OverwriteWithEMA: at(3)}
+	newP, newS := optimizers.Apply(s.Builder, opt, hp, params, grads, s.state[sl.offset:sl.offset+len(sl.specs)])
+	for i, w := range vars {
+		s.values[w], s.updated[w] = newP[i], true
+	}
+	s.newState[k] = append([]backend.Value{}, newS...) // non-nil: applied
+}
+
+// checkLogs validates a step's logs: at least one, named, distinct, and
+// scalars unless they came from ComputeMetrics.
+func (s *Step) checkLogs(logs StepLogs) {
+	if len(logs) == 0 {
+		s.fail("the step returned no logs: return at least its loss, e.g. keras.StepLogs{{Name: \"loss\", Value: loss}}")
+		return
+	}
+	seen := map[string]bool{}
+	for _, l := range logs {
+		switch {
+		case strings.TrimSpace(l.Name) == "":
+			s.fail("a log has no name: name every value the step returns")
+		case seen[l.Name]:
+			s.fail("two logs are called %q: give each its own name", l.Name)
+		case l.Value == nil:
+			s.fail("log %q has no value", l.Name)
+		case l.acc == nil && len(l.Value.Shape()) != 0:
+			s.fail("log %q has shape %v: return a scalar (reduce it with s.Mean)", l.Name, l.Value.Shape())
+		}
+		seen[l.Name] = true
+	}
+}
+
+// layout returns the stats layout of logs.
+func (logs StepLogs) layout() []stat {
+	var out []stat
+	next := 0
+	for _, l := range logs {
+		st := stat{name: l.Name, offset: next, size: 1, batchMean: l.acc == nil && !l.sum}
+		if l.acc != nil {
+			st.acc, st.size = l.acc, l.acc.Size()
+		}
+		next += st.size
+		out = append(out, st)
+	}
+	return out
+}
+
+func (logs StepLogs) values() []backend.Value {
+	out := make([]backend.Value, len(logs))
+	for i, l := range logs {
+		out[i] = l.Value
+	}
+	return out
+}
