@@ -75,6 +75,16 @@ func (a Array) Samples() int { return a.Shape[0] }
 
 func (a Array) sampleSize() int { return backend.Shape(a.Shape[1:]).Size() }
 
+// Rows returns the samples [from, to) of a, sharing its data (a batch of
+// a hand-written loop: model.TrainOnBatch(ctx, x.Rows(0, 32), ...)). Like
+// a slice expression, it panics when the range is outside 0..Samples().
+func (a Array) Rows(from, to int) Array {
+	if from < 0 || to < from || to > a.Samples() {
+		panic(fmt.Sprintf("Array.Rows(%d, %d) of an array of %d samples", from, to, a.Samples()))
+	}
+	return a.rows(from, to)
+}
+
 // rows returns a new Array holding the samples [from, to).
 func (a Array) rows(from, to int) Array {
 	n := a.sampleSize()
