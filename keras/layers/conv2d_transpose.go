@@ -81,35 +81,33 @@ func (c *Conv2DTranspose) Build(inputs []backend.Shape) (backend.Shape, error) {
 	return backend.Shape{in[0], c.outputSize(in[1], c.KernelSize[0], s[0]), c.outputSize(in[2], c.KernelSize[1], s[1]), c.Filters}, nil
 }
 
-// Call computes every pixel's contribution for every kernel position with
-// one product, then places each kernel position's contributions (spread
-// Strides apart) at its offset in the full output and adds them up; the
-// full output is then cropped or padded to Keras's size.
+// Call computes the transposed convolution as the convolution it is the
+// gradient of: the input spread Strides apart (zeros between pixels),
+// padded by the kernel size less one on every side, convolved ("valid",
+// stride 1) with the kernel flipped in space and with its channel axes
+// swapped. That is one Conv2D op, where placing each kernel position's
+// contributions separately took kh*kw pads and adds of the whole output.
+// The full output is then cropped or padded to Keras's size.
 func (c *Conv2DTranspose) Call(ctx *Context, in []backend.Value) backend.Value {
 	b, x := ctx.B, in[0]
 	d := x.Shape()
-	n, h, w, cin := d[0], d[1], d[2], d[3]
+	h, w := d[1], d[2]
 	kh, kw, cout := c.KernelSize[0], c.KernelSize[1], c.Filters
+	cin := d[3]
 	s := c.strides()
-	// (n*h*w, cin) x (cin, kh*kw*cout): the kernel from (kh, kw, cout, cin).
-	k := b.Reshape(b.Transpose(ctx.Weight(c.kernel), 3, 0, 1, 2), backend.Shape{cin, kh * kw * cout})
-	cols := b.Reshape(b.MatMul(b.Reshape(x, backend.Shape{n * h * w, cin}), k), backend.Shape{n, h, w, kh, kw, cout})
-	fullH, fullW := (h-1)*s[0]+kh, (w-1)*s[1]+kw
-	spreadH, spreadW := (h-1)*s[0]+1, (w-1)*s[1]+1
-	var full backend.Value
-	for a := 0; a < kh; a++ {
-		for e := 0; e < kw; e++ {
-			piece := b.Reshape(b.Slice(cols, []int{0, 0, 0, a, e, 0}, []int{n, h, w, 1, 1, cout}), backend.Shape{n, h, w, cout})
-			piece = spread(b, piece, s)
-			piece = padAxis(b, piece, 1, a, fullH-a-spreadH)
-			piece = padAxis(b, piece, 2, e, fullW-e-spreadW)
-			if full == nil {
-				full = piece
-			} else {
-				full = b.Add(full, piece)
-			}
-		}
+	// The kernel (kh, kw, cout, cin) flipped in both spatial axes (the
+	// reversed order of its kh*kw positions) as (kh, kw, cin, cout).
+	reversed := make([]float64, kh*kw)
+	for i := range reversed {
+		reversed[i] = float64(kh*kw - 1 - i)
 	}
+	k := b.Gather(b.Reshape(ctx.Weight(c.kernel), backend.Shape{kh * kw, cout * cin}), b.Constant(reversed, backend.Shape{kh * kw}))
+	k = b.Transpose(b.Reshape(k, backend.Shape{kh, kw, cout, cin}), 0, 1, 3, 2)
+	p := spread(b, x, s)
+	p = padAxis(b, p, 1, kh-1, kh-1)
+	p = padAxis(b, p, 2, kw-1, kw-1)
+	full := b.Conv2D(p, k, backend.ConvOptions{Padding: backend.Valid})
+	fullH, fullW := (h-1)*s[0]+kh, (w-1)*s[1]+kw
 	outH, outW := c.outputSize(h, kh, s[0]), c.outputSize(w, kw, s[1])
 	y := fitAxis(b, fitAxis(b, full, 1, fullH, outH), 2, fullW, outW)
 	if c.bias != nil {
