@@ -1,8 +1,14 @@
 // Package examples holds runnable programs that train the models Keras's
-// own examples build, on data generated on the spot (no download):
+// own examples build, on data generated on the spot or on Fashion-MNIST
+// (Debian's dataset-fashion-mnist; no download):
 //
 //   - examples/sentiment: Embedding + LSTM text classifier
 //   - examples/forecast: LSTM time-series forecaster
+//   - examples/transformer: Keras's transformer text classifier
+//   - examples/gan: the GAN of Keras's "Customizing what happens in fit()",
+//     trained by Fit with its own step and two optimizers
+//   - examples/vae: Keras's variational autoencoder, its KL term added by
+//     a layer (layers.Context.AddLoss)
 //
 // Each takes -backend (gorgonia, libtorch, ...) and -epochs, prints
 // Keras's progress and the time per epoch, and ends with its test score.
