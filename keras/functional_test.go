@@ -237,6 +237,30 @@ func TestSharedLayer(t *testing.T) {
 		if d := maxDiff(p1.Data, p2.Data); d > 1e-6 || loaded.CountParams() != 19 {
 			t.Errorf("the loaded model differs: predictions by %g, %d params", d, loaded.CountParams())
 		}
+		// The sharing survives the file: one Dense, applied twice, whose
+		// one set of variables both branches use.
+		dense, err := loaded.GetLayer("dense")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(loaded.Weights()); n != 4 || len(dense.Common().Weights()) != 2 {
+			t.Errorf("the loaded model has %d variables (want 4) and its shared Dense %d (want 2)", n, len(dense.Common().Weights()))
+		}
+		if err := dense.Common().Weights()[0].Assign(make([]float32, 12)); err != nil {
+			t.Fatal(err)
+		}
+		p3, err := loaded.Predict(context.Background(), keras.NamedArrays{"left": xl, "right": xr}, keras.PredictOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A zero shared kernel makes both branches equal (tanh of the
+		// bias), so their difference is 0 and every prediction is the
+		// head's sigmoid of its bias: all the same.
+		for i := range p3.Data {
+			if math.Abs(float64(p3.Data[i]-p3.Data[0])) > 1e-6 {
+				t.Fatalf("with the shared kernel zeroed, prediction %d is %v, prediction 0 %v: the two calls do not share the layer", i, p3.Data[i], p3.Data[0])
+			}
+		}
 	})
 }
 
