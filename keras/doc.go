@@ -30,6 +30,15 @@
 // it. Predict works on a model that was never compiled (on the engine
 // Compile would choose); Evaluate and Fit need Compile.
 //
+// # Custom steps and loops
+//
+// Fit's training step can be replaced by one written in Go
+// (CompileOptions.TrainStep, a StepFunc on a Step: Keras's overridden
+// train_step), with several optimizers in one step, as a GAN needs; it is
+// compiled into one engine step like the built-in one. TrainOnBatch,
+// TestOnBatch and PredictOnBatch run one step at a time for a loop of
+// one's own. A layer adds terms to the loss with layers.Context.AddLoss.
+//
 // # Concurrency
 //
 // A Model is safe for concurrent use, as a *sql.DB is:
@@ -39,8 +48,9 @@
 //     (each goroutine on its own compiled program); the libtorch engine
 //     runs one call at a time on its thread, with libtorch's own threads
 //     inside each.
-//   - one Fit at a time per model: a second Fit, or a Compile, while Fit
-//     runs is an error. While Fit runs, the calls above see the weights
+//   - one Fit (or TrainOnBatch) at a time per model: a second one, or a
+//     Compile, while it runs is an error. TestOnBatch and PredictOnBatch
+//     are as safe as Evaluate and Predict. While Fit runs, the calls above see the weights
 //     (and, for Save, the optimizer's state) between two training steps,
 //     never half an update: a Predict or Evaluate call computes every
 //     batch with the weights of one step, and a saved file holds one
