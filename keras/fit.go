@@ -303,29 +303,14 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	if opts.Output == nil {
 		opts.Output = os.Stdout
 	}
-	if y == nil && !m.hasCustomStep(trainStep) {
-		return nil, errors.New("Fit got no y: give the targets")
-	}
-	train, c, bind, err := m.prepare(x, y, "Fit")
-	if err != nil {
-		return nil, err
-	}
-	if err := m.startFit(c); err != nil {
-		return nil, err
-	}
-	defer m.endFit()
-	if train.sw, err = m.sampleWeights(c, train, opts.SampleWeight, opts.ClassWeight); err != nil {
-		return nil, err
-	}
 	if opts.ValidationFreq < 0 {
 		return nil, fmt.Errorf("FitOptions.ValidationFreq must be 0 (every epoch) or a positive number of epochs, got %d", opts.ValidationFreq)
 	}
-	if err := m.checkTrainable(c); err != nil {
+	train, c, bind, err := m.startTraining(x, y, "Fit", opts.SampleWeight, opts.ClassWeight, batch)
+	if err != nil {
 		return nil, err
 	}
-	if err := m.discoverTrainStep(c, train.rows(0, min(batch, train.samples()))); err != nil {
-		return nil, err
-	}
+	defer m.endFit()
 	var val *dataset
 	switch {
 	case opts.ValidationData != nil:
@@ -442,6 +427,36 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	}
 	run.each(func(cb callbacks.Callback) { cb.OnTrainEnd(last) })
 	return hist, run.failure()
+}
+
+// startTraining readies a Fit or a TrainOnBatch on (x, y) with batches
+// of batch samples (0: one batch of all of them): it resolves the data and its sample weights, marks
+// the model as training (the caller must call endFit when it returns no
+// error), checks the trainable set, and traces a custom step once.
+func (m *Model) startTraining(x, y ArraySet, what string, sampleWeight ArraySet, classWeight map[int]float64, batch int) (dataset, *compiled, *binding, error) {
+	if y == nil && !m.hasCustomStep(trainStep) {
+		return dataset{}, nil, nil, fmt.Errorf("%s got no y: give the targets", what)
+	}
+	d, c, bind, err := m.prepare(x, y, what)
+	if err != nil {
+		return dataset{}, nil, nil, err
+	}
+	if err := m.startFit(c); err != nil {
+		return dataset{}, nil, nil, err
+	}
+	if d.sw, err = m.sampleWeights(c, d, sampleWeight, classWeight); err == nil {
+		if err = m.checkTrainable(c); err == nil {
+			if batch <= 0 {
+				batch = d.samples()
+			}
+			err = m.discoverTrainStep(c, d.rows(0, min(batch, d.samples())))
+		}
+	}
+	if err != nil {
+		m.endFit()
+		return dataset{}, nil, nil, err
+	}
+	return d, c, bind, nil
 }
 
 // startFit marks the model as training, so that a second Fit or a

@@ -29,26 +29,11 @@ type OnBatchOptions struct {
 // ends with Fit's weights. It is exclusive with Fit: one of them at a
 // time on a model.
 func (m *Model) TrainOnBatch(ctx context.Context, x, y ArraySet, opts OnBatchOptions) (callbacks.Logs, error) {
-	if y == nil && !m.hasCustomStep(trainStep) {
-		return nil, errors.New("TrainOnBatch got no y: give the targets")
-	}
-	d, c, bind, err := m.prepare(x, y, "TrainOnBatch")
+	d, c, bind, err := m.startTraining(x, y, "TrainOnBatch", opts.SampleWeight, opts.ClassWeight, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.startFit(c); err != nil {
-		return nil, err
-	}
 	defer m.endFit()
-	if d.sw, err = m.sampleWeights(c, d, opts.SampleWeight, opts.ClassWeight); err != nil {
-		return nil, err
-	}
-	if err := m.checkTrainable(c); err != nil {
-		return nil, err
-	}
-	if err := m.discoverTrainStep(c, d); err != nil {
-		return nil, err
-	}
 	m.stopRequested.Store(false)
 	n := d.samples()
 	return m.newRun(bind, c, nil).trainEpoch(ctx, d, wholeSpan(n, n), 0, resumePoint{})

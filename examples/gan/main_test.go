@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"math"
-	"strings"
 	"testing"
 
-	"github.com/kerasgo/kerasgo/datasets/mnist"
 	"github.com/kerasgo/kerasgo/examples/internal/example"
 	"github.com/kerasgo/kerasgo/keras"
-	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 )
 
 // The GAN trains on every engine with its own step and two optimizers,
@@ -18,35 +14,28 @@ import (
 // generated images from real ones better than chance (d_loss under
 // ln 2), and the generator, fooling it less, has g_loss above ln 2.
 func TestGANTrains(t *testing.T) {
-	for _, spec := range backendtest.Engines() {
-		t.Run(spec, func(t *testing.T) {
-			r, err := run(context.Background(), example.Options{Backend: spec, Epochs: 2, Train: 1536, Verbose: keras.Silent, Seed: 1}, sizes{latent: 16, filters: 8})
-			if errors.Is(err, mnist.ErrNotFound) {
-				t.Skipf("GAN example SKIPPED: %v", err)
+	example.EachEngine(t, func(t *testing.T, spec string) error {
+		r, err := run(context.Background(), example.Options{Backend: spec, Epochs: 2, Train: 1536, Verbose: keras.Silent, Seed: 1}, sizes{latent: 16, filters: 8})
+		if err != nil {
+			return err
+		}
+		t.Logf("%s: d_loss %v, g_loss %v", spec, r.dLoss, r.gLoss)
+		for e := range r.dLoss {
+			if math.IsNaN(r.dLoss[e]) || math.IsNaN(r.gLoss[e]) {
+				t.Fatalf("epoch %d: NaN loss", e+1)
 			}
-			if err != nil {
-				if strings.Contains(err.Error(), "built without") {
-					t.Skip(err)
-				}
-				t.Fatal(err)
-			}
-			t.Logf("%s: d_loss %v, g_loss %v", spec, r.dLoss, r.gLoss)
-			for e := range r.dLoss {
-				if math.IsNaN(r.dLoss[e]) || math.IsNaN(r.gLoss[e]) {
-					t.Fatalf("epoch %d: NaN loss", e+1)
-				}
-			}
-			last := len(r.dLoss) - 1
-			if r.dLoss[last] >= math.Ln2 || r.gLoss[last] <= math.Ln2 {
-				t.Errorf("last epoch d_loss %.4f, g_loss %.4f: want the discriminator better than chance (< ln 2) and g_loss above ln 2", r.dLoss[last], r.gLoss[last])
-			}
-			lo, hi := float32(1), float32(0)
-			for _, v := range r.samples.Data {
-				lo, hi = min(lo, v), max(hi, v)
-			}
-			if lo < 0 || hi > 1 || hi-lo < 0.01 {
-				t.Errorf("generated pixels span [%v, %v]: want a sigmoid's range with some contrast", lo, hi)
-			}
-		})
-	}
+		}
+		last := len(r.dLoss) - 1
+		if r.dLoss[last] >= math.Ln2 || r.gLoss[last] <= math.Ln2 {
+			t.Errorf("last epoch d_loss %.4f, g_loss %.4f: want the discriminator better than chance (< ln 2) and g_loss above ln 2", r.dLoss[last], r.gLoss[last])
+		}
+		lo, hi := float32(1), float32(0)
+		for _, v := range r.samples.Data {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		if lo < 0 || hi > 1 || hi-lo < 0.01 {
+			t.Errorf("generated pixels span [%v, %v]: want a sigmoid's range with some contrast", lo, hi)
+		}
+		return nil
+	})
 }
