@@ -2,14 +2,18 @@ package keras_test
 
 import (
 	"context"
+	"errors"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/losses"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
@@ -228,6 +232,83 @@ func TestCustomStepErrors(t *testing.T) {
 		_, err := m.Evaluate(context.Background(), x, y, keras.EvaluateOptions{Verbose: keras.Silent})
 		if err == nil || !strings.Contains(err.Error(), "test step") {
 			t.Fatalf("got %v, want an error saying a test step cannot apply an optimizer", err)
+		}
+	})
+}
+
+// twoPartModel is a GAN-shaped model: part a, then part b on a's output,
+// each trained by its own Adam in one custom step (b's loss sees a's
+// update).
+func twoPartModel(t *testing.T, engine string) *keras.Model {
+	t.Helper()
+	keras.ClearSession() // the same layer names, so the same initial weights
+	a, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dropout{Rate: 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := keras.NewSequential(layers.Input(8), &layers.Dense{Units: 3, Activation: "softmax"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := layers.Input(6)
+	m, err := keras.NewModel(in, layers.Apply(b, layers.Apply(a, in)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	optA, optB := &optimizers.Adam{LearningRate: 0.01}, &optimizers.Adam{LearningRate: 0.02}
+	loss := losses.SparseCategoricalCrossentropy{}
+	step := func(s *keras.Step, d keras.StepData) (keras.StepLogs, error) {
+		la := loss.Compute(s, d.Y[0], s.Call(m, true, d.X[0])[0])
+		s.Apply(optA, s.Gradients(la, a.TrainableWeights()), a.TrainableWeights())
+		lb := loss.Compute(s, d.Y[0], s.Call(m, true, d.X[0])[0])
+		s.Apply(optB, s.Gradients(lb, b.TrainableWeights()), b.TrainableWeights())
+		return keras.StepLogs{{Name: "a_loss", Value: la}, {Name: "b_loss", Value: lb}}, nil
+	}
+	if err := m.Compile(keras.CompileOptions{TrainStep: step, Backend: engine, Seed: 4}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// BackupAndRestore resumes a custom step with two optimizers exactly:
+// both optimizers' state is in the backup ("optimizer_1", "optimizer_2"),
+// so a run interrupted mid-epoch and started again ends with the weights
+// of an uninterrupted run.
+func TestCustomStepBackupAndRestore(t *testing.T) {
+	x, y := smallData(96)
+	opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 3, BatchSize: 8, Seed: 5}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		whole := twoPartModel(t, be.Name())
+		if _, err := whole.Fit(context.Background(), x, y, opts); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), "backup")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		epoch := 0
+		crash := &callbacks.Lambda{
+			EpochBegin: func(e int) { epoch = e },
+			TrainBatchEnd: func(b int, _ callbacks.Logs) {
+				if epoch == 1 && b == 7 {
+					cancel()
+				}
+			},
+		}
+		o := opts
+		o.Callbacks = []callbacks.Callback{&callbacks.BackupAndRestore{Dir: dir, SaveFreq: 3}, crash}
+		if _, err := twoPartModel(t, be.Name()).Fit(ctx, x, y, o); !errors.Is(err, context.Canceled) {
+			t.Fatalf("the interrupted Fit returned %v, want context.Canceled", err)
+		}
+		resumed := twoPartModel(t, be.Name())
+		o.Callbacks = []callbacks.Callback{&callbacks.BackupAndRestore{Dir: dir, SaveFreq: 3}}
+		if _, err := resumed.Fit(context.Background(), x, y, o); err != nil {
+			t.Fatal(err)
+		}
+		want, got := mustWeights(t, whole), mustWeights(t, resumed)
+		for i := range want {
+			if d := maxDiff(got[i], want[i]); d > 1e-5 {
+				t.Errorf("weight %d: the resumed run differs from the uninterrupted one by %g", i, d)
+			}
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
+	"github.com/kerasgo/kerasgo/keras/saving"
 )
 
 // Custom steps (CompileOptions.TrainStep, TestStep) compile into the same
@@ -347,12 +348,28 @@ func stepData(x, y ArraySet, what string) (dataset, error) {
 	return dataset{x: xs, y: ys}, nil
 }
 
-// savesOptimizer reports whether the training step applies exactly the
-// compiled optimizer, whose state Save writes in Keras's layout (and
-// LoadWeights and BackupAndRestore restore). A custom step that applies
-// other optimizers has their state in memory only: a saved model or a
-// backup keeps its weights, and those optimizers start afresh when it is
-// loaded (a documented limit).
-func (c *compiled) savesOptimizer() bool {
+// slotPath is where a weights file holds the state of the step's k-th
+// optimizer: Keras's "optimizer" for the compiled one, "optimizer_1",
+// "optimizer_2", ... for a custom step's others, in the order it applies
+// them (Keras names them after the model's attributes, which Go does not
+// have).
+func (c *compiled) slotPath(k int) string {
+	n := 0
+	for i := 0; i < k && i < len(c.slots); i++ {
+		if c.slots[i].opt != c.opt {
+			n++
+		}
+	}
+	if k < len(c.slots) && c.slots[k].opt == c.opt {
+		return saving.OptimizerPath
+	}
+	return fmt.Sprintf("%s_%d", saving.OptimizerPath, n+1)
+}
+
+// onlyCompiledOptimizer reports whether the training step applies the
+// compiled optimizer alone (to the variables Fit's built-in step trains,
+// or a custom step's choice): then Fit's end replaces the weights by
+// their moving averages when it keeps them (UseEMA).
+func (c *compiled) onlyCompiledOptimizer() bool {
 	return len(c.slots) == 1 && c.slots[0].opt == c.opt
 }

@@ -412,7 +412,7 @@ func nanLoss(layout []stat, st []float64) (float64, bool) {
 // the optimizer keeps them (UseEMA), as Keras's fit ends with
 // optimizer.finalize_variable_values.
 func (m *Model) finalizeEMA(c *compiled) error {
-	if !c.savesOptimizer() {
+	if !c.onlyCompiledOptimizer() {
 		return nil // a custom step's own optimizers keep their averages
 	}
 	ema := optimizers.EMAStates(c.opt, len(c.trainable))

@@ -283,37 +283,39 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 		}
 	}
 	if c := m.currentCompiled(); withOptimizer && c != nil && opt != nil {
-		g := root.Group(saving.OptimizerPath + "/vars")
-		g.Attrs["name"] = c.opt.Name()
-		vars, err := optimizerVars(c, opt)
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range vars {
-			g.Datasets[strconv.Itoa(i)] = v
+		for k, sl := range c.slots {
+			g := root.Group(c.slotPath(k) + "/vars")
+			g.Attrs["name"] = sl.opt.Name()
+			vars, err := optimizerVars(sl, opt.iterations, c.rateOf(sl.opt, opt.iterations), opt.state[sl.offset:sl.offset+len(sl.specs)])
+			if err != nil {
+				return nil, err
+			}
+			for i, v := range vars {
+				g.Datasets[strconv.Itoa(i)] = v
+			}
 		}
 	}
 	return root, nil
 }
 
-// optimizerVars returns the optimizer's state in Keras's order: the
+// optimizerVars returns an optimizer's state in Keras's order: the
 // iteration count, the learning rate, then for each parameter its slots.
-func optimizerVars(c *compiled, opt *optimizerSnapshot) ([]*h5.Dataset, error) {
+func optimizerVars(sl *optSlot, iterations int64, rate float64, state [][]float32) ([]*h5.Dataset, error) {
 	vars := []*h5.Dataset{
-		{DType: h5.Int64, Int64: []int64{opt.iterations}},
-		{DType: h5.Float32, Float32: []float32{float32(opt.learningRate)}},
+		{DType: h5.Int64, Int64: []int64{iterations}},
+		{DType: h5.Float32, Float32: []float32{float32(rate)}},
 	}
-	pos, count := optimizers.SavedPositions(c.optSpecs)
+	pos, count := optimizers.SavedPositions(sl.specs)
 	slots := make([]*h5.Dataset, count)
-	for i, s := range c.optSpecs {
+	for i, s := range sl.specs {
 		if pos[i] < 0 {
 			continue
 		}
-		slots[pos[i]] = &h5.Dataset{Shape: s.Shape.Clone(), DType: h5.Float32, Float32: opt.state[i]}
+		slots[pos[i]] = &h5.Dataset{Shape: s.Shape.Clone(), DType: h5.Float32, Float32: state[i]}
 	}
 	for i, s := range slots {
 		if s == nil {
-			return nil, fmt.Errorf("optimizer %s: no state for saved slot variable %d", c.opt.Name(), i)
+			return nil, fmt.Errorf("optimizer %s: no state for saved slot variable %d", sl.opt.Name(), i)
 		}
 	}
 	return append(vars, slots...), nil
@@ -352,7 +354,7 @@ func (m *Model) loadWeightsH5(f *h5.File, withOptimizer bool) error {
 	if extra := unexpectedLayers(f.Children("layers"), m); len(extra) > 0 {
 		return fmt.Errorf("the weights file has variables for layers this model does not have (%v): it was saved from another architecture", extra)
 	}
-	if !withOptimizer || m.currentCompiled() == nil || !f.HasGroup(saving.OptimizerPath+"/vars") {
+	if !withOptimizer || m.currentCompiled() == nil || !(f.HasGroup(saving.OptimizerPath+"/vars") || f.HasGroup(saving.OptimizerPath+"_1/vars")) {
 		return nil
 	}
 	return m.loadOptimizerState(f)
@@ -419,17 +421,48 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 	if err != nil {
 		return err
 	}
-	if !c.savesOptimizer() {
-		return fmt.Errorf("%w: the training step applies optimizers other than the compiled one, whose state is not saved", errOptimizerMismatch)
+	if len(c.slots) == 0 {
+		return fmt.Errorf("%w: the training step has not run yet, so its optimizers are not known", errOptimizerMismatch)
 	}
-	pos, count := optimizers.SavedPositions(c.optSpecs)
+	if extra := c.slotPath(len(c.slots)) + "/vars"; f.HasGroup(extra) {
+		return fmt.Errorf("%w: the file holds the state of more optimizers (%s) than the training step applies (%d)", errOptimizerMismatch, extra, len(c.slots))
+	}
+	state := make([][]float32, len(c.optSpecs))
+	shapes := make([]backend.Shape, len(c.optSpecs))
+	var iterations int64
+	for k, sl := range c.slots {
+		it, err := readSlotState(f, c.slotPath(k), sl, state[sl.offset:sl.offset+len(sl.specs)])
+		if err != nil {
+			return err
+		}
+		if k == 0 {
+			iterations = it
+		} else if it != iterations {
+			return fmt.Errorf("%w: the file's optimizers have taken %d and %d steps: they must be those of one training step", errOptimizerMismatch, iterations, it)
+		}
+		for i, sp := range sl.specs {
+			shapes[sl.offset+i] = sp.Shape
+		}
+	}
+	uploaded, err := upload(c.be, state, shapes)
+	if err != nil {
+		return err
+	}
+	return c.bind.publish(stateChange{optState: uploaded, iterations: &iterations}, nil)
+}
+
+// readSlotState reads one optimizer's state, saved by optimizerVars under
+// path, into state (laid out as the slot's specs) and returns its
+// iteration count.
+func readSlotState(f *h5.File, path string, sl *optSlot, state [][]float32) (int64, error) {
+	pos, count := optimizers.SavedPositions(sl.specs)
 	want := 2 + count
-	names := f.Children(saving.OptimizerPath + "/vars")
+	names := f.Children(path + "/vars")
 	if len(names) != want {
-		return fmt.Errorf("%w: the file holds %d optimizer variables, %s needs %d", errOptimizerMismatch, len(names), c.opt.Name(), want)
+		return 0, fmt.Errorf("%w: the file holds %d variables under %s, optimizer %s needs %d", errOptimizerMismatch, len(names), path, sl.opt.Name(), want)
 	}
 	readVar := func(i int, shape []int) (*h5.Dataset, error) {
-		p := fmt.Sprintf("%s/vars/%d", saving.OptimizerPath, i)
+		p := fmt.Sprintf("%s/vars/%d", path, i)
 		info := f.Dataset(p)
 		if info == nil || !backend.Shape(info.Shape).Equal(shape) {
 			return nil, fmt.Errorf("%w: %s is missing or not of shape %v", errOptimizerMismatch, p, shape)
@@ -438,7 +471,7 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 	}
 	it, err := readVar(0, nil)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var iterations int64
 	switch it.DType {
@@ -450,20 +483,17 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 		iterations = int64(it.Float64[0])
 	}
 	if iterations < 0 {
-		return fmt.Errorf("the optimizer's saved iteration count %d is negative", iterations)
+		return 0, fmt.Errorf("the optimizer's saved iteration count %d is negative", iterations)
 	}
-	state := make([][]float32, len(c.optSpecs))
-	shapes := make([]backend.Shape, len(c.optSpecs))
-	for i, s := range c.optSpecs {
-		shapes[i] = s.Shape
+	for i, s := range sl.specs {
 		switch {
 		case pos[i] >= 0:
 			d, err := readVar(2+pos[i], s.Shape)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			if d.DType != h5.Float32 {
-				return fmt.Errorf("optimizer variable %d holds %v values, want float32", 2+pos[i], d.DType)
+				return 0, fmt.Errorf("optimizer variable %d holds %v values, want float32", 2+pos[i], d.DType)
 			}
 			state[i] = d.Float32
 		case s.FromIterations != nil:
@@ -475,9 +505,5 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 			}
 		}
 	}
-	uploaded, err := upload(c.be, state, shapes)
-	if err != nil {
-		return err
-	}
-	return c.bind.publish(stateChange{optState: uploaded, iterations: &iterations}, nil)
+	return iterations, nil
 }

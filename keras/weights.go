@@ -333,10 +333,10 @@ func (m *Model) snapshot() ([][]float32, *optimizerSnapshot, error) {
 			return nil, nil, err
 		}
 	}
-	if !c.savesOptimizer() {
+	if len(c.slots) == 0 { // a custom step not traced yet: no optimizer state
 		return vals, nil, nil
 	}
-	opt := &optimizerSnapshot{iterations: s.iterations, learningRate: optimizers.RateAt(c.opt, s.iterations)}
+	opt := &optimizerSnapshot{iterations: s.iterations}
 	for _, t := range s.optState {
 		v, err := bind.be.ToFloat32(t)
 		if err != nil {
@@ -347,11 +347,10 @@ func (m *Model) snapshot() ([][]float32, *optimizerSnapshot, error) {
 	return vals, opt, nil
 }
 
-// optimizerSnapshot is the optimizer's state at one training step.
+// optimizerSnapshot is the optimizers' state at one training step.
 type optimizerSnapshot struct {
-	iterations   int64
-	learningRate float64
-	state        [][]float32 // in optimizers.States order
+	iterations int64
+	state      [][]float32 // every optimizer's, in compiled.optSpecs order
 }
 
 // SetWeights replaces every weight's values; the list must match
