@@ -195,79 +195,60 @@ func (c *compiled) compileConfig() (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lossOf := func(h *head) (any, error) {
-		if h.loss == nil {
+	names := make([]string, len(c.heads))
+	perLoss := make([]losses.Loss, len(c.heads))
+	perWeight := make([]float64, len(c.heads))
+	for i, h := range c.heads {
+		names[i], perLoss[i], perWeight[i] = h.name, h.loss, h.weight
+	}
+	loss, err := perOutput[losses.Loss]{form: lossesGiven(c.opts.Loss).form}.encode(names, perLoss, func(l losses.Loss) (any, error) {
+		if l == nil {
 			return nil, nil
 		}
-		return losses.Serialize(h.loss)
+		return losses.Serialize(l)
+	})
+	if err != nil {
+		return nil, err
 	}
-	var loss any
-	switch c.opts.Loss.(type) {
-	case []any:
-		list := make([]any, len(c.heads))
-		for i, h := range c.heads {
-			if list[i], err = lossOf(h); err != nil {
-				return nil, err
-			}
-		}
-		loss = list
-	case map[string]any:
-		dict := map[string]any{}
-		for _, h := range c.heads {
-			if dict[h.name], err = lossOf(h); err != nil {
-				return nil, err
-			}
-		}
-		loss = dict
-	default:
-		if loss, err = lossOf(c.heads[0]); err != nil {
-			return nil, err
-		}
+	weightSpec, err := lossWeightsGiven(c.opts.LossWeights, names)
+	if err != nil {
+		return nil, err
 	}
-	var weights any
-	switch c.opts.LossWeights.(type) {
-	case []float64, float64:
-		list := make([]any, len(c.heads))
-		for i, h := range c.heads {
-			list[i] = h.weight
-		}
-		weights = list
-	case map[string]float64:
-		dict := map[string]any{}
-		for _, h := range c.heads {
-			dict[h.name] = h.weight
-		}
-		weights = dict
+	if weightSpec.form == oneForAll {
+		weightSpec.form = byPosition // a list of one, as kerasgo has always written it
 	}
-	metricsOf := func(h *head) ([]any, error) {
-		ms := []any{}
-		for _, mt := range h.specs {
+	weights, err := weightSpec.encode(names, perWeight, func(w float64) (any, error) { return w, nil })
+	if err != nil {
+		return nil, err
+	}
+	// Metrics are written as Keras lists: the one output's, or one list
+	// per output (OutputMetrics given by name included).
+	metricForm := perOutput[[]any]{form: byPosition}
+	if len(c.heads) == 1 {
+		metricForm.form = oneForAll
+	}
+	perMetrics := make([][]any, len(c.heads))
+	for i, h := range c.heads {
+		perMetrics[i] = h.specs
+	}
+	ms, err := metricForm.encode(names, perMetrics, func(specs []any) (any, error) {
+		out := []any{}
+		for _, mt := range specs {
 			switch v := mt.(type) {
 			case string:
-				ms = append(ms, v)
+				out = append(out, v)
 			case metrics.Metric:
 				s, err := metrics.Serialize(v)
 				if err != nil {
 					return nil, err
 				}
-				ms = append(ms, s)
+				out = append(out, s)
 			}
 		}
-		return ms, nil
-	}
-	var ms any
-	if len(c.heads) == 1 {
-		if ms, err = metricsOf(c.heads[0]); err != nil {
-			return nil, err
-		}
-	} else {
-		list := make([]any, len(c.heads))
-		for i, h := range c.heads {
-			if list[i], err = metricsOf(h); err != nil {
-				return nil, err
-			}
-		}
-		ms = list
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return map[string]any{
 		"optimizer": opt, "loss": loss, "loss_weights": weights, "metrics": ms, "weighted_metrics": nil,
@@ -555,35 +536,41 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 		*lr = learningRate
 	}
 	opts := CompileOptions{Optimizer: opt, Backend: engine, Distribution: dp}
-	if opts.Loss, err = lossesFromConfig(cc["loss"]); err != nil {
-		return fmt.Errorf("compile_config: %w", err)
+	isObject := func(m map[string]any) bool { _, ok := m["class_name"]; return ok }
+	lossSpec, err := decodePerOutput(cc["loss"], isObject, func(v any) (any, error) {
+		if v == nil {
+			return nil, nil // an output without a loss
+		}
+		return losses.Deserialize(v)
+	})
+	if err != nil {
+		return fmt.Errorf("compile_config: loss: %w", err)
 	}
-	switch w := cc["loss_weights"].(type) {
-	case nil:
-	case float64:
-		opts.LossWeights = w
-	case []any:
-		list := make([]float64, len(w))
-		for i, v := range w {
-			f, ok := v.(float64)
-			if !ok {
-				return fmt.Errorf("compile_config: cannot read loss_weights %v", w)
-			}
-			list[i] = f
+	switch lossSpec.form {
+	case oneForAll:
+		opts.Loss = lossSpec.all
+	case byPosition:
+		opts.Loss = lossSpec.list
+	case byName:
+		opts.Loss = lossSpec.named
+	}
+	weightSpec, err := decodePerOutput(cc["loss_weights"], func(map[string]any) bool { return false }, func(v any) (float64, error) {
+		f, ok := v.(float64)
+		if !ok {
+			return 0, fmt.Errorf("cannot read loss weight %v", v)
 		}
-		opts.LossWeights = list
-	case map[string]any:
-		dict := map[string]float64{}
-		for k, v := range w {
-			f, ok := v.(float64)
-			if !ok {
-				return fmt.Errorf("compile_config: cannot read loss_weights %v", w)
-			}
-			dict[k] = f
-		}
-		opts.LossWeights = dict
-	default:
-		return fmt.Errorf("compile_config: cannot read loss_weights %v", w)
+		return f, nil
+	})
+	if err != nil {
+		return fmt.Errorf("compile_config: loss_weights: %w", err)
+	}
+	switch weightSpec.form {
+	case oneForAll:
+		opts.LossWeights = weightSpec.all
+	case byPosition:
+		opts.LossWeights = weightSpec.list
+	case byName:
+		opts.LossWeights = weightSpec.named
 	}
 	if cc["weighted_metrics"] != nil {
 		return fmt.Errorf("compile_config: weighted_metrics is not supported by kerasgo yet: load with LoadOptions{NoCompile: true} and compile again")
@@ -643,43 +630,6 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 		return fmt.Errorf("compile_config: cannot read metrics %v", v)
 	}
 	return m.Compile(opts)
-}
-
-// lossesFromConfig reads compile_config's loss: one serialized loss (or
-// name), a list with one per output, or a dict by output name.
-func lossesFromConfig(v any) (any, error) {
-	switch l := v.(type) {
-	case []any:
-		out := make([]any, len(l))
-		for i, e := range l {
-			if e == nil {
-				continue
-			}
-			loss, err := losses.Deserialize(e)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = loss
-		}
-		return out, nil
-	case map[string]any:
-		if _, isObject := l["class_name"]; !isObject {
-			out := map[string]any{}
-			for k, e := range l {
-				if e == nil {
-					out[k] = nil
-					continue
-				}
-				loss, err := losses.Deserialize(e)
-				if err != nil {
-					return nil, fmt.Errorf("loss for %q: %w", k, err)
-				}
-				out[k] = loss
-			}
-			return out, nil
-		}
-	}
-	return losses.Deserialize(v)
 }
 
 // remarshal decodes a generic JSON value into a typed one.

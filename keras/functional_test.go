@@ -301,7 +301,7 @@ func TestFunctionalErrors(t *testing.T) {
 		{keras.CompileOptions{Loss: []any{"mse"}}, []string{"Loss list has 1 losses", "2 outputs"}},
 		{keras.CompileOptions{Loss: map[string]any{"priority": "mse", "dept": "mse"}}, []string{`names output "dept"`, "[priority department]"}},
 		{keras.CompileOptions{Loss: []any{nil, nil}}, []string{"no output has a loss"}},
-		{keras.CompileOptions{Loss: "mse", LossWeights: []float64{1}}, []string{"LossWeights has 1 weights", "2 outputs"}},
+		{keras.CompileOptions{Loss: "mse", LossWeights: []float64{1}}, []string{"LossWeights list has 1 weights", "2 outputs"}},
 	} {
 		wantErr(t, ticketModel(t).Compile(c.opts), c.want...)
 	}

@@ -2,7 +2,6 @@ package keras
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/losses"
@@ -28,106 +27,53 @@ type head struct {
 // output.
 func resolveHeads(opts CompileOptions, names []string) ([]*head, error) {
 	heads := make([]*head, len(names))
-	index := map[string]int{}
 	for i, n := range names {
 		heads[i] = &head{name: n, weight: 1}
-		index[n] = i
-	}
-	byName := func(what, key string) (int, error) {
-		i, ok := index[key]
-		if !ok {
-			return 0, fmt.Errorf("%s names output %q, but the model's outputs are %v", what, key, names)
-		}
-		return i, nil
 	}
 	// Losses.
-	switch l := opts.Loss.(type) {
-	case nil:
-		if opts.TrainStep == nil {
-			return nil, fmt.Errorf("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\" (or a TrainStep that computes its own)")
-		}
-	case []any:
-		if len(l) != len(names) {
-			return nil, fmt.Errorf("the Loss list has %d losses but the model has %d outputs %v: give one per output (nil for an output not trained), a map by output name, or one loss for all", len(l), len(names), names)
-		}
-		for i, v := range l {
-			if err := heads[i].setLoss(v); err != nil {
-				return nil, err
-			}
-		}
-	case map[string]any:
-		for _, k := range sortedKeys(l) {
-			i, err := byName("Loss", k)
-			if err != nil {
-				return nil, err
-			}
-			if err := heads[i].setLoss(l[k]); err != nil {
-				return nil, err
-			}
-		}
-	default:
-		for _, h := range heads {
-			if err := h.setLoss(l); err != nil {
-				return nil, err
-			}
-		}
+	lossSpec := lossesGiven(opts.Loss)
+	if lossSpec.form == notGiven && opts.TrainStep == nil {
+		return nil, fmt.Errorf("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\" (or a TrainStep that computes its own)")
+	}
+	perLoss, err := lossSpec.resolve("Loss", "losses", names, nil)
+	if err != nil {
+		return nil, err
 	}
 	trained := false
-	for _, h := range heads {
+	for i, h := range heads {
+		if err := h.setLoss(perLoss[i]); err != nil {
+			return nil, err
+		}
 		trained = trained || h.loss != nil
 	}
 	if !trained && opts.TrainStep == nil {
 		return nil, fmt.Errorf("no output has a loss: give a loss for at least one output")
 	}
 	// Loss weights.
-	switch w := opts.LossWeights.(type) {
-	case nil:
-	case float64:
-		if len(names) != 1 {
-			return nil, fmt.Errorf("LossWeights is one number but the model has %d outputs %v: give a []float64 or a map[string]float64", len(names), names)
-		}
-		heads[0].weight = w
-	case []float64:
-		if len(w) != len(names) {
-			return nil, fmt.Errorf("LossWeights has %d weights but the model has %d outputs %v", len(w), len(names), names)
-		}
-		for i, v := range w {
-			heads[i].weight = v
-		}
-	case map[string]float64:
-		for k, v := range w {
-			i, err := byName("LossWeights", k)
-			if err != nil {
-				return nil, err
-			}
-			heads[i].weight = v
-		}
-	default:
-		return nil, fmt.Errorf("LossWeights is a %T: give a float64 (one output), a []float64 or a map[string]float64 by output name", opts.LossWeights)
+	weightSpec, err := lossWeightsGiven(opts.LossWeights, names)
+	if err != nil {
+		return nil, err
 	}
-	// Metrics.
-	if len(names) == 1 {
-		heads[0].specs = append(heads[0].specs, opts.Metrics...)
-	} else if len(opts.Metrics) > 0 {
-		if len(opts.Metrics) != len(names) {
-			return nil, fmt.Errorf("for a model with several outputs, Metrics given as a list must have one entry per output (a metric, a []any of metrics, or nil), as in Keras: got %d entries for %d outputs %v; or use OutputMetrics by output name", len(opts.Metrics), len(names), names)
-		}
-		for i, v := range opts.Metrics {
-			switch e := v.(type) {
-			case nil:
-			case []any:
-				heads[i].specs = append(heads[i].specs, e...)
-			default:
-				heads[i].specs = append(heads[i].specs, e)
-			}
-		}
+	perWeight, err := weightSpec.resolve("LossWeights", "weights", names, 1)
+	if err != nil {
+		return nil, err
 	}
-	for _, k := range sortedKeys(opts.OutputMetrics) {
-		i, err := byName("OutputMetrics", k)
+	for i, h := range heads {
+		h.weight = perWeight[i]
+	}
+	// Metrics: by position (Metrics) and by name (OutputMetrics), both
+	// added to the output's list.
+	if len(names) > 1 && len(opts.Metrics) > 0 && len(opts.Metrics) != len(names) {
+		return nil, fmt.Errorf("for a model with several outputs, Metrics given as a list must have one entry per output (a metric, a []any of metrics, or nil), as in Keras: got %d entries for %d outputs %v; or use OutputMetrics by output name", len(opts.Metrics), len(names), names)
+	}
+	for _, spec := range []perOutput[[]any]{metricsGiven(opts.Metrics, len(names)), {form: byName, named: opts.OutputMetrics}} {
+		per, err := spec.resolve("OutputMetrics", "entries", names, nil)
 		if err != nil {
 			return nil, err
 		}
-		heads[i].specs = append(heads[i].specs, opts.OutputMetrics[k]...)
+		for i, h := range heads {
+			h.specs = append(h.specs, per[i]...)
+		}
 	}
 	for _, h := range heads {
 		if err := h.checkMetrics(); err != nil {
@@ -137,14 +83,60 @@ func resolveHeads(opts CompileOptions, names []string) ([]*head, error) {
 	return heads, nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// lossesGiven reads CompileOptions.Loss in Keras's forms: one loss for
+// every output, a []any by position, a map[string]any by output name.
+func lossesGiven(v any) perOutput[any] {
+	switch l := v.(type) {
+	case nil:
+		return perOutput[any]{}
+	case []any:
+		return perOutput[any]{form: byPosition, list: l}
+	case map[string]any:
+		return perOutput[any]{form: byName, named: l}
 	}
-	sort.Strings(keys)
-	return keys
+	return perOutput[any]{form: oneForAll, all: v}
 }
+
+// metricsGiven reads CompileOptions.Metrics: for a model with one output,
+// its metrics; with several, one entry per output (a metric, a []any of
+// metrics, or nil), as Keras's list form.
+func metricsGiven(ms []any, outputs int) perOutput[[]any] {
+	if outputs == 1 || len(ms) == 0 {
+		return perOutput[[]any]{form: oneForAll, all: ms}
+	}
+	list := make([][]any, len(ms))
+	for i, e := range ms {
+		switch v := e.(type) {
+		case nil:
+		case []any:
+			list[i] = v
+		default:
+			list[i] = []any{v}
+		}
+	}
+	return perOutput[[]any]{form: byPosition, list: list}
+}
+
+// lossWeightsGiven reads CompileOptions.LossWeights: a float64 (a model
+// with one output), a []float64 by position, a map[string]float64 by
+// output name.
+func lossWeightsGiven(v any, names []string) (perOutput[float64], error) {
+	switch w := v.(type) {
+	case nil:
+		return perOutput[float64]{}, nil
+	case float64:
+		if len(names) != 1 {
+			return perOutput[float64]{}, fmt.Errorf("LossWeights is one number but the model has %d outputs %v: give a []float64 or a map[string]float64", len(names), names)
+		}
+		return perOutput[float64]{form: oneForAll, all: w}, nil
+	case []float64:
+		return perOutput[float64]{form: byPosition, list: w}, nil
+	case map[string]float64:
+		return perOutput[float64]{form: byName, named: w}, nil
+	}
+	return perOutput[float64]{}, fmt.Errorf("LossWeights is a %T: give a float64 (one output), a []float64 or a map[string]float64 by output name", v)
+}
+
 
 // setLoss resolves one output's loss: a Keras name, a losses.Loss, a
 // function, or nil (not trained).
