@@ -137,7 +137,6 @@ func lossWeightsGiven(v any, names []string) (perOutput[float64], error) {
 	return perOutput[float64]{}, fmt.Errorf("LossWeights is a %T: give a float64 (one output), a []float64 or a map[string]float64 by output name", v)
 }
 
-
 // setLoss resolves one output's loss: a Keras name, a losses.Loss, a
 // function, or nil (not trained).
 func (h *head) setLoss(v any) error {
