@@ -9,6 +9,8 @@
 //     trained by Fit with its own step and two optimizers
 //   - examples/vae: Keras's variational autoencoder, its KL term added by
 //     a layer (layers.Context.AddLoss)
+//   - examples/trainloop: a hand-written TrainOnBatch loop, as Keras's
+//     "Writing a training loop from scratch", that ends with Fit's weights
 //
 // Each takes -backend (gorgonia, libtorch, ...) and -epochs, prints
 // Keras's progress and the time per epoch, and ends with its test score.
