@@ -13,7 +13,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-allreduce bench-go data libtorch doctor $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-allreduce bench-go data libtorch keras-env doctor $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -96,6 +96,15 @@ lint:
 ## lint-libtorch: staticcheck for the libtorch-tagged files too (a vendored copy; skipped without libtorch)
 lint-libtorch:
 	STATICCHECK=$(STATICCHECK) scripts/lint-libtorch.sh
+
+## keras-env: a pinned Keras 3 on JAX (CPU) in build/keras-env, the
+## reference the Keras tests compare kerasgo with (they skip without it)
+KERAS_ENV = build/keras-env
+keras-env: $(KERAS_ENV)/.installed
+$(KERAS_ENV)/.installed: scripts/keras-requirements.txt
+	python3 -m venv $(KERAS_ENV)
+	$(KERAS_ENV)/bin/pip install -q --disable-pip-version-check -r scripts/keras-requirements.txt
+	cp scripts/keras-requirements.txt $@
 
 ## bench: time per training step and peak memory, kerasgo against PyTorch (see docs/benchmarks.md)
 bench:

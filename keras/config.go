@@ -528,7 +528,11 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 // the configured one (a callback may have changed it), unless the
 // optimizer follows a schedule.
 func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribution.DataParallel, learningRate float64, found bool) error {
-	opt, err := optimizers.Deserialize(cc["optimizer"])
+	var opt optimizers.Optimizer = &optimizers.RMSprop{} // Keras's default
+	var err error
+	if cc["optimizer"] != nil {
+		opt, err = optimizers.Deserialize(cc["optimizer"])
+	}
 	if err != nil {
 		return fmt.Errorf("compile_config: %w", err)
 	}

@@ -93,7 +93,11 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 	if err := m.loadWeightsH5(a.Weights, false); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if top.CompileConfig != nil && !o.NoCompile {
+	// Keras writes an empty compile_config for a model never compiled, and
+	// one without a loss for a model compiled with its optimizer alone
+	// (its losses from add_loss): kerasgo loads both uncompiled (Predict
+	// needs no Compile; compile it with a loss to train it).
+	if len(top.CompileConfig) > 0 && top.CompileConfig["loss"] != nil && !o.NoCompile {
 		lr, found := savedLearningRate(a.Weights)
 		if err := m.compileFromConfig(top.CompileConfig, o.Backend, o.Distribution, lr, found); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)

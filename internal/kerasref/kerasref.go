@@ -1,0 +1,78 @@
+// Package kerasref runs Python Keras beside kerasgo's tests: the Keras
+// 3 on JAX that `make keras-env` installs, pinned, in build/keras-env.
+// Tests that need it call Python, which skips the test with one line
+// saying how to enable it when the environment is not there (a
+// newcomer's machine has no Python Keras, and make test passes there).
+package kerasref
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// PythonEnv overrides where the Keras environment's python is.
+const PythonEnv = "KERASGO_KERAS_PYTHON"
+
+// Python returns the Keras environment's python, or skips t.
+func Python(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv(PythonEnv); p != "" {
+		return p
+	}
+	root, err := moduleRoot()
+	if err == nil {
+		p := filepath.Join(root, "build", "keras-env", "bin", "python")
+		if _, err = os.Stat(filepath.Join(root, "build", "keras-env", ".installed")); err == nil {
+			return p
+		}
+	}
+	t.Skipf("Keras reference tests SKIPPED: no Python Keras here (%v): run `make keras-env` (Keras 3.15.1 on JAX, pinned, into build/keras-env), then the tests again", err)
+	return ""
+}
+
+// Script returns the path of scripts/name in the repository.
+func Script(t testing.TB, name string) string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(root, "scripts", name)
+}
+
+// Run runs python on args with Keras on its JAX backend and fails t with
+// the script's output when it fails.
+func Run(t testing.TB, python string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(python, args...)
+	cmd.Env = append(os.Environ(), "KERAS_BACKEND=jax", "JAX_PLATFORMS=cpu", "TF_CPP_MIN_LOG_LEVEL=3")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", python, args, err, out.Bytes())
+	}
+	return out.Bytes()
+}
+
+// moduleRoot returns the directory of kerasgo's go.mod, above the
+// working directory of the test.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}

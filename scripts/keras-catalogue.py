@@ -1,0 +1,176 @@
+"""Build, with Keras itself, one small model per layer setting kerasgo
+has, save each as .keras with its outputs on fixed inputs, for kerasgo's
+tests to load and compare (keras/keras_catalogue_test.go).
+
+    KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-catalogue.py OUT_DIR
+
+Writes OUT_DIR/<name>.keras and OUT_DIR/<name>.json ({"inputs": [...],
+"outputs": [...]}, arrays as {"shape", "data"}), and OUT_DIR/index.json
+(the names, in order, each with the layer classes it uses). Every weight
+is set to random values (variances positive) so that biases and moving
+statistics are exercised too; the configs keep the settings written here.
+"""
+
+import json
+import os
+import sys
+
+import numpy as np
+
+import keras
+from keras import layers
+
+rng = np.random.default_rng(20261123)
+
+
+def normal(*shape):
+    return rng.normal(size=shape).astype("float32")
+
+
+def ids(*shape, high=20):
+    return rng.integers(1, high, size=shape).astype("int32")
+
+
+CASES = []
+
+
+def case(name, inputs, build):
+    """inputs: list of (shape without batch, dtype); build: KerasTensors -> output(s)."""
+    CASES.append((name, inputs, build))
+
+
+def one(layer):
+    return lambda xs: layer(xs[0])
+
+
+F = "float32"
+
+# Core.
+for act in ["linear", "relu", "tanh", "sigmoid", "softmax", "gelu", "elu", "selu", "softplus", "softsign", "swish", "exponential", "hard_sigmoid", "leaky_relu", "relu6", "mish", "log_softmax"]:
+    case(f"dense_{act}", [((7,), F)], one(layers.Dense(5, activation=act)))
+case("dense_no_bias", [((7,), F)], one(layers.Dense(4, use_bias=False)))
+case("dense_3d", [((3, 7), F)], one(layers.Dense(4, activation="relu")))
+for init in [keras.initializers.RandomNormal(stddev=0.02), keras.initializers.TruncatedNormal(stddev=0.5),
+             keras.initializers.VarianceScaling(scale=2.0, mode="fan_out", distribution="uniform"),
+             keras.initializers.Constant(0.3), "lecun_normal", "lecun_uniform", "he_normal", "orthogonal"]:
+    label = init if isinstance(init, str) else type(init).__name__.lower()
+    case(f"dense_init_{label}", [((6,), F)], one(layers.Dense(3, kernel_initializer=init, bias_initializer="random_uniform")))
+case("activation_layer", [((6,), F)], one(layers.Activation("tanh")))
+case("relu_layer", [((6,), F)], one(layers.ReLU(max_value=1.0, negative_slope=0.1, threshold=0.2)))
+case("leaky_relu_layer", [((6,), F)], one(layers.LeakyReLU(negative_slope=0.2)))
+case("prelu", [((6,), F)], one(layers.PReLU()))
+case("elu_layer", [((6,), F)], one(layers.ELU(alpha=0.5)))
+case("softmax_layer", [((6,), F)], one(layers.Softmax()))
+case("dropout", [((6,), F)], one(layers.Dropout(0.5)))
+case("flatten", [((3, 4, 2), F)], one(layers.Flatten()))
+case("reshape", [((12,), F)], one(layers.Reshape((3, 4))))
+case("permute", [((3, 4, 2), F)], one(layers.Permute((2, 1, 3))))
+case("repeat_vector", [((5,), F)], one(layers.RepeatVector(3)))
+case("rescaling", [((5,), F)], one(layers.Rescaling(1 / 255.0, offset=-0.5)))
+case("gaussian_noise", [((5,), F)], one(layers.GaussianNoise(0.3)))
+case("identity", [((5,), F)], one(layers.Identity()))
+case("gaussian_dropout", [((5,), F)], one(layers.GaussianDropout(0.3)))
+
+# Convolution and pooling.
+case("conv2d_valid", [((8, 8, 3), F)], one(layers.Conv2D(4, 3, activation="relu")))
+case("conv2d_same_stride2", [((9, 9, 3), F)], one(layers.Conv2D(4, (3, 2), strides=2, padding="same")))
+case("conv2d_dilated", [((9, 9, 2), F)], one(layers.Conv2D(3, 3, dilation_rate=2)))
+case("conv2d_groups", [((6, 6, 4), F)], one(layers.Conv2D(6, 3, groups=2)))
+case("conv1d", [((10, 3), F)], one(layers.Conv1D(4, 3, padding="same", activation="tanh")))
+case("conv1d_causal", [((10, 3), F)], one(layers.Conv1D(4, 3, padding="causal")))
+case("conv2d_transpose", [((4, 4, 3), F)], one(layers.Conv2DTranspose(2, 3, strides=2, padding="same")))
+case("conv2d_transpose_valid", [((4, 5, 3), F)], one(layers.Conv2DTranspose(2, (3, 2), strides=(2, 1))))
+case("depthwise_conv2d", [((7, 7, 3), F)], one(layers.DepthwiseConv2D(3, depth_multiplier=2)))
+case("separable_conv2d", [((7, 7, 3), F)], one(layers.SeparableConv2D(4, 3, padding="same")))
+case("max_pooling2d", [((8, 8, 2), F)], one(layers.MaxPooling2D()))
+case("max_pooling2d_same", [((7, 7, 2), F)], one(layers.MaxPooling2D(3, strides=2, padding="same")))
+case("average_pooling2d", [((8, 8, 2), F)], one(layers.AveragePooling2D(2)))
+case("average_pooling2d_same", [((7, 7, 2), F)], one(layers.AveragePooling2D(3, strides=2, padding="same")))
+case("global_average_pooling2d", [((5, 5, 3), F)], one(layers.GlobalAveragePooling2D()))
+case("global_max_pooling2d", [((5, 5, 3), F)], one(layers.GlobalMaxPooling2D()))
+case("max_pooling1d", [((8, 3), F)], one(layers.MaxPooling1D()))
+case("average_pooling1d", [((8, 3), F)], one(layers.AveragePooling1D(3, strides=1, padding="same")))
+case("global_average_pooling1d", [((6, 3), F)], one(layers.GlobalAveragePooling1D()))
+case("global_max_pooling1d", [((6, 3), F)], one(layers.GlobalMaxPooling1D()))
+case("up_sampling2d", [((3, 3, 2), F)], one(layers.UpSampling2D(2)))
+case("up_sampling1d", [((4, 2), F)], one(layers.UpSampling1D(2)))
+case("zero_padding2d", [((3, 3, 2), F)], one(layers.ZeroPadding2D(((1, 2), (0, 1)))))
+case("zero_padding1d", [((4, 2), F)], one(layers.ZeroPadding1D(2)))
+case("cropping2d", [((6, 6, 2), F)], one(layers.Cropping2D(((1, 2), (2, 1)))))
+case("cropping1d", [((6, 2), F)], one(layers.Cropping1D((1, 2))))
+case("spatial_dropout2d", [((4, 4, 3), F)], one(layers.SpatialDropout2D(0.3)))
+
+# Normalisation.
+case("batch_normalization", [((6,), F)], one(layers.BatchNormalization()))
+case("batch_normalization_axis3", [((4, 4, 3), F)], one(layers.BatchNormalization(axis=3, momentum=0.9, epsilon=1e-3)))
+case("batch_normalization_no_scale", [((5,), F)], one(layers.BatchNormalization(center=False, scale=False)))
+case("layer_normalization", [((3, 6), F)], one(layers.LayerNormalization(epsilon=1e-6)))
+case("group_normalization", [((4, 4, 6), F)], one(layers.GroupNormalization(groups=3)))
+
+# Embedding, masking, recurrent.
+case("embedding", [((6,), "int32")], one(layers.Embedding(20, 4)))
+case("embedding_lstm_mask", [((6,), "int32")], lambda xs: layers.LSTM(3)(layers.Embedding(20, 4, mask_zero=True)(xs[0])))
+case("lstm", [((5, 3), F)], one(layers.LSTM(4)))
+case("lstm_sequences", [((5, 3), F)], one(layers.LSTM(4, return_sequences=True, unit_forget_bias=False)))
+case("lstm_backwards", [((5, 3), F)], one(layers.LSTM(4, go_backwards=True, activation="relu")))
+case("gru", [((5, 3), F)], one(layers.GRU(4)))
+case("gru_not_reset_after", [((5, 3), F)], one(layers.GRU(4, reset_after=False, return_sequences=True)))
+case("simple_rnn", [((5, 3), F)], one(layers.SimpleRNN(4, activation="relu")))
+for mode in ["concat", "sum", "ave", "mul"]:
+    case(f"bidirectional_{mode}", [((5, 3), F)], one(layers.Bidirectional(layers.LSTM(3, return_sequences=True), merge_mode=mode)))
+case("time_distributed", [((4, 5), F)], one(layers.TimeDistributed(layers.Dense(3))))
+case("masking_lstm", [((5, 3), F)], lambda xs: layers.GRU(3)(layers.Masking(0.0)(xs[0])))
+
+# Attention.
+case("multi_head_attention", [((4, 6), F), ((5, 6), F)], lambda xs: layers.MultiHeadAttention(num_heads=2, key_dim=3)(xs[0], xs[1]))
+case("attention", [((4, 6), F), ((5, 6), F)], lambda xs: layers.Attention()([xs[0], xs[1]]))
+case("attention_scaled", [((4, 6), F), ((5, 6), F)], lambda xs: layers.Attention(use_scale=True, score_mode="concat")([xs[0], xs[1]]))
+case("additive_attention", [((4, 6), F), ((5, 6), F)], lambda xs: layers.AdditiveAttention()([xs[0], xs[1]]))
+
+# Merging.
+for cls in [layers.Add, layers.Subtract, layers.Multiply, layers.Average, layers.Maximum, layers.Minimum]:
+    case(f"merge_{cls.__name__.lower()}", [((5,), F), ((5,), F)], lambda xs, cls=cls: cls()([xs[0], xs[1]]))
+case("concatenate", [((3, 4), F), ((3, 2), F)], lambda xs: layers.Concatenate()([xs[0], xs[1]]))
+case("dot", [((5,), F), ((5,), F)], lambda xs: layers.Dot(axes=1, normalize=True)([xs[0], xs[1]]))
+
+# Models inside models.
+def nested(xs):
+    inner = keras.Sequential([keras.Input((6,)), layers.Dense(4, activation="relu"), layers.Dense(2)], name="inner")
+    return layers.Dense(3)(inner(xs[0]))
+case("nested_sequential", [((6,), F)], nested)
+
+
+def as_json(a):
+    a = np.asarray(a)
+    return {"shape": list(a.shape), "data": a.astype("float64").ravel().tolist()}
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    index = []
+    for name, inputs, build in CASES:
+        keras.utils.clear_session()
+        xs = [keras.Input(shape, dtype=dt) for shape, dt in inputs]
+        y = build(xs)
+        model = keras.Model(xs, y, name=name)
+        for w in model.weights:
+            v = rng.normal(scale=0.5, size=w.shape)
+            if "variance" in w.path:
+                v = rng.uniform(0.5, 1.5, size=w.shape)
+            w.assign(v.astype("float32"))
+        data = []
+        for shape, dt in inputs:
+            data.append(ids(4, *shape) if dt == "int32" else normal(4, *shape))
+        pred = model.predict(data if len(data) > 1 else data[0], verbose=0)
+        outs = pred if isinstance(pred, list) else [pred]
+        model.save(os.path.join(out, name + ".keras"))
+        with open(os.path.join(out, name + ".json"), "w") as f:
+            json.dump({"inputs": [as_json(d) for d in data], "outputs": [as_json(o) for o in outs]}, f)
+        classes = sorted({type(l).__name__ for l in model._flatten_layers(include_self=False)} - {"InputLayer"})
+        index.append({"name": name, "classes": classes})
+    with open(os.path.join(out, "index.json"), "w") as f:
+        json.dump({"keras": keras.__version__, "cases": index}, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
