@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/initializers"
@@ -23,6 +24,10 @@ type BatchNormalization struct {
 	Epsilon  float64 // added to the variance; default 1e-3
 	NoCenter bool    // Keras's center=False: no beta
 	NoScale  bool    // Keras's scale=False: no gamma
+	// Axis is the features axis: 0 or -1 means the last, as Keras's
+	// default axis=-1; a positive index must also be the last axis (as
+	// keras.applications write axis=3 for images), checked at Build.
+	Axis int
 	Base
 	affine
 
@@ -41,6 +46,13 @@ func (l *BatchNormalization) momentum() float64 {
 
 func (l *BatchNormalization) epsilon() float64 { return epsilonOr(l.Epsilon) }
 
+func (l *BatchNormalization) axis() int {
+	if l.Axis == 0 {
+		return -1
+	}
+	return l.Axis
+}
+
 // Build creates the weights, one value per feature of the last axis.
 func (l *BatchNormalization) Build(inputs []backend.Shape) (backend.Shape, error) {
 	in, err := one(inputs)
@@ -49,6 +61,9 @@ func (l *BatchNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 	}
 	if err := checkFeatures(in, l.epsilon()); err != nil {
 		return nil, err
+	}
+	if l.Axis > 0 && l.Axis != len(in)-1 || l.Axis < -1 {
+		return nil, fmt.Errorf("axis %d is not the last axis of an input of shape %v: kerasgo normalises over the last axis only (axis=-1 or %d)", l.Axis, in, len(in)-1)
 	}
 	if m := l.momentum(); m < 0 || m >= 1 {
 		return nil, fmt.Errorf("momentum must be in [0, 1), got %v", m)
@@ -91,7 +106,7 @@ func (l *BatchNormalization) Call(ctx *Context, inputs []backend.Value) backend.
 func (l *BatchNormalization) GetConfig() (serialization.Config, error) {
 	init := initializerObject
 	return serialization.Config{
-		"axis": -1, "momentum": l.momentum(), "epsilon": l.epsilon(), "center": !l.NoCenter, "scale": !l.NoScale,
+		"axis": l.axis(), "momentum": l.momentum(), "epsilon": l.epsilon(), "center": !l.NoCenter, "scale": !l.NoScale,
 		"beta_initializer": init("zeros"), "gamma_initializer": init("ones"),
 		"moving_mean_initializer": init("zeros"), "moving_variance_initializer": init("ones"),
 		"beta_regularizer": nil, "gamma_regularizer": nil, "beta_constraint": nil, "gamma_constraint": nil,
@@ -104,18 +119,27 @@ func init() {
 		l := &BatchNormalization{Momentum: r.Float("momentum", 0.99), Epsilon: r.Float("epsilon", 1e-3),
 			NoCenter: !r.Bool("center", true), NoScale: !r.Bool("scale", true)}
 		if axis, ok := r.Value("axis"); ok {
-			if f, isNum := axis.(float64); !isNum || f != -1 {
-				r.Fail("axis", "%v: kerasgo normalises over the last axis only (axis=-1)", axis)
+			if list, isList := axis.([]any); isList && len(list) == 1 {
+				axis = list[0]
 			}
+			f, isNum := axis.(float64)
+			if !isNum || f != math.Trunc(f) || f == 0 || f < -1 {
+				r.Fail("axis", "%v: kerasgo normalises over the last axis only (axis=-1, or its positive index)", axis)
+			}
+			l.Axis = int(f)
 		}
 		for key, want := range map[string]string{"beta_initializer": "zeros", "gamma_initializer": "ones", "moving_mean_initializer": "zeros", "moving_variance_initializer": "ones"} {
 			if got := readInitializer(r, key); got != "" && got != want {
 				r.Fail(key, "%s is not supported by kerasgo (only %s)", got, want)
 			}
 		}
-		for _, key := range []string{"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint", "renorm", "virtual_batch_size", "adjustment"} {
+		for _, key := range []string{"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint", "virtual_batch_size", "adjustment"} {
 			r.ExpectNull(key)
 		}
+		// Keras 3.13 on writes its batch renormalisation settings, off by
+		// default; kerasgo has none.
+		r.Expect("renorm", false, "kerasgo has no batch renormalization")
+		r.Ignore("renorm_clipping", "renorm_momentum")
 		r.Expect("synchronized", false, "")
 		return l, nil
 	})

@@ -349,6 +349,7 @@ func init() {
 	mustRegister("GlobalMaxPooling1D", func(r *serialization.Reader) (Layer, error) { global(r); return &GlobalMaxPooling1D{}, nil })
 	mustRegister("UpSampling1D", func(r *serialization.Reader) (Layer, error) { return &UpSampling1D{Size: r.Int("size", 2)}, nil })
 	mustRegister("ZeroPadding1D", func(r *serialization.Reader) (Layer, error) {
+		r.Expect("data_format", "channels_last", "kerasgo's layers take channels_last input") // Keras 3.11 on writes it
 		return &ZeroPadding1D{Padding: readPair1D(r, "padding", [2]int{1, 1})}, nil
 	})
 	mustRegister("Cropping1D", func(r *serialization.Reader) (Layer, error) {
