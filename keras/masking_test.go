@@ -123,3 +123,47 @@ func TestMaskingLayer(t *testing.T) {
 		t.Errorf("with masked steps %v, without them %v", a.Data, b.Data)
 	}
 }
+
+// As in Keras, a Bidirectional that returns sequences outputs zeros at
+// masked steps (its layers' zero_output_for_mask), where a plain LSTM
+// repeats its previous output, on every engine.
+func TestBidirectionalZeroOutputForMask(t *testing.T) {
+	ids := keras.Array{Shape: []int{2, 4}, Data: []float32{3, 5, 0, 0, 7, 0, 0, 0}}
+	for _, spec := range backendtest.Engines() {
+		t.Run(spec, func(t *testing.T) {
+			in := layers.IntInput(4)
+			x := layers.Apply(&layers.Embedding{InputDim: 10, OutputDim: 3, MaskZero: true}, in)
+			bi := layers.Apply(&layers.Bidirectional{Layer: &layers.LSTM{Units: 2, ReturnSequences: true}}, x)
+			plain := layers.Apply(&layers.LSTM{Units: 2, ReturnSequences: true}, x)
+			m, err := keras.NewFunctional([]*layers.KerasTensor{in}, []*layers.KerasTensor{bi, plain})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Compile(keras.CompileOptions{Loss: "mse", Backend: spec, Seed: 3}); err != nil {
+				if strings.Contains(err.Error(), "built without") {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			outs, err := m.PredictOutputs(context.Background(), ids, keras.PredictOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			biOut, plainOut := outs[0].Data, outs[1].Data // (2, 4, 4) and (2, 4, 2)
+			for s := range 2 {
+				for step := range 4 {
+					masked := ids.Data[s*4+step] == 0
+					row := biOut[(s*4+step)*4 : (s*4+step+1)*4]
+					zero := row[0] == 0 && row[1] == 0 && row[2] == 0 && row[3] == 0
+					if masked != zero {
+						t.Errorf("sample %d step %d (masked %v): Bidirectional output %v", s, step, masked, row)
+					}
+				}
+			}
+			// The plain LSTM repeats its last output at a masked step.
+			if plainOut[2*2] != plainOut[1*2] || plainOut[2*2] == 0 {
+				t.Errorf("the plain LSTM's output at masked step 2 is %v, want step 1's %v", plainOut[4:6], plainOut[2:4])
+			}
+		})
+	}
+}

@@ -39,6 +39,7 @@ func (*Bidirectional) ClassName() string { return "Bidirectional" }
 type recurrentLayer interface {
 	Layer
 	settings() recurrentSettings
+	setZeroOutputForMask(bool)
 }
 
 func (l *Bidirectional) mergeMode() string {
@@ -138,6 +139,11 @@ func (l *Bidirectional) directions() (fwd, bwd Layer, err error) {
 	if bwd.Common().Name == "" {
 		bwd.Common().Name = "backward_" + serialization.SnakeCase(bwd.ClassName())
 	}
+	// As Keras's Bidirectional: its layers output zeros at masked steps
+	// when they return sequences.
+	seq := f.settings().returnSequences
+	f.setZeroOutputForMask(seq)
+	bwd.(recurrentLayer).setZeroOutputForMask(seq)
 	l.forward, l.backward = f, bwd
 	return f, bwd, nil
 }

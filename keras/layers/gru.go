@@ -37,6 +37,10 @@ type GRU struct {
 	ReturnSequences  bool
 	ReturnState      bool // adds the final state as a second output (layers.ApplyOutputs)
 	GoBackwards      bool
+	// ZeroOutputForMask makes a masked step's output zeros instead of
+	// the previous step's (Keras's zero_output_for_mask; Bidirectional
+	// sets it on its layers when they return sequences, as Keras does).
+	ZeroOutputForMask bool
 	Base
 
 	w           recurrentWeights
@@ -49,7 +53,7 @@ func (*GRU) ClassName() string { return "GRU" }
 
 func (l *GRU) settings() recurrentSettings {
 	return recurrentSettings{units: l.Units, returnSequences: l.ReturnSequences, goBackwards: l.GoBackwards,
-		dropout: l.Dropout, recurrentDropout: l.RecurrentDropout, gates: 3}
+		dropout: l.Dropout, recurrentDropout: l.RecurrentDropout, gates: 3, zeroOutputForMask: l.ZeroOutputForMask}
 }
 
 // Build checks the input and creates the weights.
@@ -151,10 +155,12 @@ func init() {
 		rr := readRecurrent(r)
 		l := &GRU{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
 			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
-			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards}
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards, ZeroOutputForMask: rr.zeroOutputForMask}
 		l.RecurrentActivation = readSetActivation(r, "recurrent_activation", "sigmoid")
 		l.NoResetAfter = !r.Bool("reset_after", true)
 		r.Ignore("use_cudnn")
 		return l, nil
 	})
 }
+
+func (l *GRU) setZeroOutputForMask(on bool) { l.ZeroOutputForMask = on }

@@ -38,6 +38,10 @@ type LSTM struct {
 	// outputs (layers.ApplyOutputs), as Keras's return_state.
 	ReturnState bool
 	GoBackwards bool
+	// ZeroOutputForMask makes a masked step's output zeros instead of
+	// the previous step's (Keras's zero_output_for_mask; Bidirectional
+	// sets it on its layers when they return sequences, as Keras does).
+	ZeroOutputForMask bool
 	Base
 
 	w           recurrentWeights
@@ -50,7 +54,7 @@ func (*LSTM) ClassName() string { return "LSTM" }
 
 func (l *LSTM) settings() recurrentSettings {
 	return recurrentSettings{units: l.Units, returnSequences: l.ReturnSequences, goBackwards: l.GoBackwards,
-		dropout: l.Dropout, recurrentDropout: l.RecurrentDropout, gates: 4}
+		dropout: l.Dropout, recurrentDropout: l.RecurrentDropout, gates: 4, zeroOutputForMask: l.ZeroOutputForMask}
 }
 
 // Build checks the input and creates the weights.
@@ -141,9 +145,11 @@ func init() {
 		rr := readRecurrent(r)
 		l := &LSTM{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
 			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
-			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards}
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards, ZeroOutputForMask: rr.zeroOutputForMask}
 		l.RecurrentActivation = readSetActivation(r, "recurrent_activation", "sigmoid")
 		l.NoUnitForgetBias = !r.Bool("unit_forget_bias", true)
 		return l, nil
 	})
 }
+
+func (l *LSTM) setZeroOutputForMask(on bool) { l.ZeroOutputForMask = on }

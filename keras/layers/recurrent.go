@@ -28,6 +28,9 @@ type recurrentSettings struct {
 	dropout          float64
 	recurrentDropout float64
 	gates            int // column blocks of the kernel: 1, 3 or 4
+	// zeroOutputForMask: a masked step outputs zeros (else the previous
+	// output).
+	zeroOutputForMask bool
 }
 
 // recurrentWeights are a recurrent layer's variables.
@@ -131,9 +134,9 @@ func recurrentActivation(name, def string) (activations.Func, error) {
 // in Keras). In training, dropout multiplies the inputs and
 // recurrentDropout the states entering each step by masks drawn once per
 // call, as Keras's DropoutRNNCell. With a mask (ctx.Mask(0), batch x
-// steps), a padding step leaves the states and the output as they were
-// (the output before the first data step is zeros), as Keras's rnn with
-// zero_output_for_mask=False.
+// steps), a padding step leaves the states as they were and outputs the
+// previous output (zeros before the first data step), as Keras's rnn
+// with zero_output_for_mask=False, or zeros with it.
 func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Value, initial []backend.Value, nStates int, step stepFunc) (backend.Value, []backend.Value) {
 	b := ctx.B
 	d := x.Shape()
@@ -167,9 +170,10 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 	}
 	mask := ctx.Mask(0)
 	var outs []backend.Value
-	var out backend.Value
+	var out, zeroOut backend.Value
 	if mask != nil {
-		out = b.Constant(make([]float64, batch*s.units), backend.Shape{batch, s.units})
+		zeroOut = b.Constant(make([]float64, batch*s.units), backend.Shape{batch, s.units})
+		out = zeroOut
 	}
 	for i := range steps {
 		t := i
@@ -186,7 +190,11 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 		} else {
 			m := stepMask(b, mask, t)
 			next, nextStates := step(b, xt, h, states)
-			out = keep(b, m, next, out)
+			if s.zeroOutputForMask {
+				out = keep(b, m, next, zeroOut)
+			} else {
+				out = keep(b, m, next, out)
+			}
 			for j := range states {
 				nextStates[j] = keep(b, m, nextStates[j], states[j])
 			}
@@ -247,7 +255,7 @@ func cellGroups(c *Base) []SavedGroup {
 func recurrentConfig(s recurrentSettings, returnState bool, activation, kernelInit, recurrentInit, biasInit string, noBias bool) (serialization.Config, error) {
 	cfg := serialization.Config{
 		"units": s.units, "return_sequences": s.returnSequences, "return_state": returnState, "go_backwards": s.goBackwards,
-		"stateful": false, "unroll": false, "zero_output_for_mask": false,
+		"stateful": false, "unroll": false, "zero_output_for_mask": s.zeroOutputForMask,
 		"activation": activationName(activation), "use_bias": !noBias,
 		"dropout": s.dropout, "recurrent_dropout": s.recurrentDropout, "seed": nil, "activity_regularizer": nil,
 	}
@@ -268,7 +276,7 @@ func recurrentConfig(s recurrentSettings, returnState bool, activation, kernelIn
 type recurrentReader struct {
 	units                                int
 	returnSequences, goBackwards, noBias bool
-	returnState                          bool
+	returnState, zeroOutputForMask       bool
 	dropout, recurrentDropout            float64
 	activation                           string
 	kernelInit, recurrentInit, biasInit  string
@@ -282,7 +290,7 @@ func readRecurrent(r *serialization.Reader) recurrentReader {
 	rr.returnState = r.Bool("return_state", false)
 	r.Expect("stateful", false, "stateful RNNs are not supported")
 	r.Ignore("unroll") // kerasgo always unrolls
-	r.Expect("zero_output_for_mask", false, "")
+	rr.zeroOutputForMask = r.Bool("zero_output_for_mask", false)
 	rr.activation = readSetActivation(r, "activation", "tanh")
 	rr.noBias = !r.Bool("use_bias", true)
 	rr.kernelInit = readInitializer(r, "kernel_initializer")

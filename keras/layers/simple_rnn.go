@@ -23,6 +23,10 @@ type SimpleRNN struct {
 	ReturnSequences      bool
 	ReturnState          bool // adds the final state as a second output (layers.ApplyOutputs)
 	GoBackwards          bool
+	// ZeroOutputForMask makes a masked step's output zeros instead of
+	// the previous step's (Keras's zero_output_for_mask; Bidirectional
+	// sets it on its layers when they return sequences, as Keras does).
+	ZeroOutputForMask bool
 	Base
 
 	w    recurrentWeights
@@ -35,7 +39,7 @@ func (*SimpleRNN) ClassName() string { return "SimpleRNN" }
 
 func (l *SimpleRNN) settings() recurrentSettings {
 	return recurrentSettings{units: l.Units, returnSequences: l.ReturnSequences, goBackwards: l.GoBackwards,
-		dropout: l.Dropout, recurrentDropout: l.RecurrentDropout, gates: 1}
+		dropout: l.Dropout, recurrentDropout: l.RecurrentDropout, gates: 1, zeroOutputForMask: l.ZeroOutputForMask}
 }
 
 // Build checks the input and creates the weights.
@@ -97,6 +101,8 @@ func init() {
 		rr := readRecurrent(r)
 		return &SimpleRNN{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
 			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
-			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards}, nil
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards, ZeroOutputForMask: rr.zeroOutputForMask}, nil
 	})
 }
+
+func (l *SimpleRNN) setZeroOutputForMask(on bool) { l.ZeroOutputForMask = on }
