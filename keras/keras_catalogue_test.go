@@ -169,3 +169,12 @@ func TestKerasCatalogueCoversEveryLayer(t *testing.T) {
 	}
 	t.Logf("%d layer classes covered", len(seen))
 }
+
+// TestMain removes the Keras catalogue the tests built, if they did.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if catalogue.dir != "" {
+		os.RemoveAll(catalogue.dir)
+	}
+	os.Exit(code)
+}
