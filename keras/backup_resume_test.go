@@ -174,15 +174,7 @@ func TestBackupAndRestoreResumesMidEpoch(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "backup")
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		epoch := 0
-		crash := &callbacks.Lambda{
-			EpochBegin: func(e int) { epoch = e },
-			TrainBatchEnd: func(b int, _ callbacks.Logs) {
-				if epoch == 2 && b == 12 {
-					cancel()
-				}
-			},
-		}
+		crash := cancelAt(cancel, 2, 12)
 		first := dropoutMLP(t, be.Name())
 		o := opts
 		o.Callbacks = []callbacks.Callback{&callbacks.BackupAndRestore{Dir: dir, SaveFreq: 5}, crash}
@@ -218,4 +210,18 @@ func TestBackupAndRestoreResumesMidEpoch(t *testing.T) {
 			}
 		}
 	})
+}
+
+// cancelAt is a callback that calls cancel after batch (from 0) of epoch
+// (from 0): a training interrupted there.
+func cancelAt(cancel context.CancelFunc, epoch, batch int) callbacks.Callback {
+	current := 0
+	return &callbacks.Lambda{
+		EpochBegin: func(e int) { current = e },
+		TrainBatchEnd: func(b int, _ callbacks.Logs) {
+			if current == epoch && b == batch {
+				cancel()
+			}
+		},
+	}
 }

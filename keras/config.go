@@ -550,14 +550,7 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 	if err != nil {
 		return fmt.Errorf("compile_config: loss: %w", err)
 	}
-	switch lossSpec.form {
-	case oneForAll:
-		opts.Loss = lossSpec.all
-	case byPosition:
-		opts.Loss = lossSpec.list
-	case byName:
-		opts.Loss = lossSpec.named
-	}
+	opts.Loss = lossSpec.option()
 	weightSpec, err := decodePerOutput(cc["loss_weights"], func(map[string]any) bool { return false }, func(v any) (float64, error) {
 		f, ok := v.(float64)
 		if !ok {
@@ -568,14 +561,7 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 	if err != nil {
 		return fmt.Errorf("compile_config: loss_weights: %w", err)
 	}
-	switch weightSpec.form {
-	case oneForAll:
-		opts.LossWeights = weightSpec.all
-	case byPosition:
-		opts.LossWeights = weightSpec.list
-	case byName:
-		opts.LossWeights = weightSpec.named
-	}
+	opts.LossWeights = weightSpec.option()
 	if cc["weighted_metrics"] != nil {
 		return fmt.Errorf("compile_config: weighted_metrics is not supported by kerasgo yet: load with LoadOptions{NoCompile: true} and compile again")
 	}

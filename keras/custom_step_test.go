@@ -285,15 +285,7 @@ func TestCustomStepBackupAndRestore(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "backup")
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		epoch := 0
-		crash := &callbacks.Lambda{
-			EpochBegin: func(e int) { epoch = e },
-			TrainBatchEnd: func(b int, _ callbacks.Logs) {
-				if epoch == 1 && b == 7 {
-					cancel()
-				}
-			},
-		}
+		crash := cancelAt(cancel, 1, 7)
 		o := opts
 		o.Callbacks = []callbacks.Callback{&callbacks.BackupAndRestore{Dir: dir, SaveFreq: 3}, crash}
 		if _, err := twoPartModel(t, be.Name()).Fit(ctx, x, y, o); !errors.Is(err, context.Canceled) {

@@ -99,6 +99,20 @@ func (p perOutput[T]) encode(names []string, vals []T, enc func(T) (any, error))
 	return dict, nil
 }
 
+// option returns p as CompileOptions takes it: the one value, the list
+// ([]T) or the map (map[string]T), or nil when not given.
+func (p perOutput[T]) option() any {
+	switch p.form {
+	case oneForAll:
+		return p.all
+	case byPosition:
+		return p.list
+	case byName:
+		return p.named
+	}
+	return nil
+}
+
 // decodePerOutput reads a compile_config value: a JSON list is by
 // position, a JSON object that is not itself a value (isValue) is by
 // name, anything else (null aside) one value for every output; dec reads

@@ -160,13 +160,7 @@ func TestDataParallelMatchesOneProcess(t *testing.T) {
 	if err := distribution.Available(); err != nil {
 		t.Skipf("distributed tests SKIPPED: %v", err)
 	}
-	for _, engine := range backendtest.Engines() {
-		if be, err := backend.Open(engine); err != nil {
-			t.Logf("%s: %v", engine, err)
-			continue
-		} else {
-			be.Close()
-		}
+	for _, engine := range openEngines(t) {
 		for _, world := range []int{2, 4} {
 			t.Run(fmt.Sprintf("%s/%d", engine, world), func(t *testing.T) {
 				dir := t.TempDir()
@@ -207,13 +201,7 @@ func TestCustomStepDataParallel(t *testing.T) {
 	if err := distribution.Available(); err != nil {
 		t.Skipf("distributed tests SKIPPED: %v", err)
 	}
-	for _, engine := range backendtest.Engines() {
-		if be, err := backend.Open(engine); err != nil {
-			t.Logf("%s: %v", engine, err)
-			continue
-		} else {
-			be.Close()
-		}
+	for _, engine := range openEngines(t) {
 		t.Run(engine, func(t *testing.T) {
 			dir := t.TempDir()
 			for _, r := range disttest.Run(t, "train-mlp", 2, 3*time.Minute, "TEST_ENGINE="+engine, "TEST_OUT="+dir, "TEST_CUSTOM_STEP=1") {
@@ -224,6 +212,22 @@ func TestCustomStepDataParallel(t *testing.T) {
 			checkRanks(t, engine, 2, dir)
 		})
 	}
+}
+
+// openEngines returns the engines the tests cover that open here, logging
+// why the others do not.
+func openEngines(t *testing.T) []string {
+	var out []string
+	for _, engine := range backendtest.Engines() {
+		be, err := backend.Open(engine)
+		if err != nil {
+			t.Logf("%s: %v", engine, err)
+			continue
+		}
+		be.Close()
+		out = append(out, engine)
+	}
+	return out
 }
 
 // TestBatchNormalizationStaysInStep: BatchNormalization's moving
