@@ -85,7 +85,7 @@ func (c *compiled) hyperValues(iterations int64) []float32 {
 	out := make([]float32, 0, hyperparameters*max(len(c.slots), 1))
 	for _, sl := range c.slots {
 		apply, overwrite := optimizers.StepFlags(sl.opt, iterations)
-		out = append(out, float32(c.rateOf(sl.opt, iterations)), float32(iterations), float32(apply), float32(overwrite))
+		out = append(out, float32(c.rateOf(sl.opt, iterations)), float32(optimizers.Updates(sl.opt, iterations)), float32(apply), float32(overwrite))
 	}
 	for len(out) < cap(out) {
 		out = append(out, 0)

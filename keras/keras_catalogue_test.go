@@ -2,16 +2,12 @@ package keras_test
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/kerasgo/kerasgo/internal/kerasref"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
@@ -24,45 +20,15 @@ type catalogueCase struct {
 	Classes []string `json:"classes"`
 }
 
-type refArray struct {
-	Shape []int     `json:"shape"`
-	Data  []float64 `json:"data"`
-}
-
-var catalogue struct {
-	once  sync.Once
-	dir   string
-	cases []catalogueCase
-	keras string
-}
-
 // kerasCatalogue builds the catalogue with Keras once per test binary.
 func kerasCatalogue(t *testing.T) (string, []catalogueCase, string) {
 	t.Helper()
-	python := kerasref.Python(t)
-	catalogue.once.Do(func() {
-		dir, err := os.MkdirTemp("", "keras-catalogue")
-		if err != nil {
-			t.Fatal(err)
-		}
-		kerasref.Run(t, python, kerasref.Script(t, "keras-catalogue.py"), dir)
-		data, err := os.ReadFile(filepath.Join(dir, "index.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var index struct {
-			Keras string          `json:"keras"`
-			Cases []catalogueCase `json:"cases"`
-		}
-		if err := json.Unmarshal(data, &index); err != nil {
-			t.Fatal(err)
-		}
-		catalogue.dir, catalogue.cases, catalogue.keras = dir, index.Cases, index.Keras
-	})
-	if catalogue.dir == "" {
-		t.Fatal("the Keras catalogue was not built (see the first test that tried)")
+	var index struct {
+		Keras string          `json:"keras"`
+		Cases []catalogueCase `json:"cases"`
 	}
-	return catalogue.dir, catalogue.cases, catalogue.keras
+	dir := catalogueCorpus.build(t, &index)
+	return dir, index.Cases, index.Keras
 }
 
 // catalogueFloor is how many catalogue models load and match today: fewer
@@ -97,21 +63,11 @@ func TestKerasCatalogue(t *testing.T) {
 				if err := m.Compile(keras.CompileOptions{Loss: "mse", Backend: be.Name()}); err != nil {
 					t.Fatal(err)
 				}
-				raw, err := os.ReadFile(filepath.Join(dir, c.Name+".json"))
-				if err != nil {
-					t.Fatal(err)
-				}
 				var ref struct{ Inputs, Outputs []refArray }
-				if err := json.Unmarshal(raw, &ref); err != nil {
-					t.Fatal(err)
-				}
+				readJSON(t, filepath.Join(dir, c.Name+".json"), &ref)
 				var xs keras.Arrays
 				for _, in := range ref.Inputs {
-					a := keras.Array{Shape: in.Shape, Data: make([]float32, len(in.Data))}
-					for i, v := range in.Data {
-						a.Data[i] = float32(v)
-					}
-					xs = append(xs, a)
+					xs = append(xs, in.array())
 				}
 				outs, err := m.PredictOutputs(context.Background(), xs, keras.PredictOptions{})
 				if err != nil {
@@ -176,13 +132,4 @@ func TestKerasCatalogueCoversEveryLayer(t *testing.T) {
 		t.Errorf("the Keras catalogue (scripts/keras-catalogue.py) has no model with %v", missing)
 	}
 	t.Logf("%d layer classes covered", len(seen))
-}
-
-// TestMain removes the Keras catalogue the tests built, if they did.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if catalogue.dir != "" {
-		os.RemoveAll(catalogue.dir)
-	}
-	os.Exit(code)
 }

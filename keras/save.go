@@ -302,12 +302,23 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 	return root, nil
 }
 
+// savedBaseVars is how many variables Keras saves before an optimizer's
+// slots: its iteration count, and its learning rate unless a schedule
+// gives the rate (Keras then keeps no learning-rate variable).
+func savedBaseVars(o optimizers.Optimizer) int {
+	if optimizers.Schedule(o) != nil {
+		return 1
+	}
+	return 2
+}
+
 // optimizerVars returns an optimizer's state in Keras's order: the
-// iteration count, the learning rate, then for each parameter its slots.
+// iteration count, the learning rate (unless a schedule gives it), then
+// for each parameter its slots.
 func optimizerVars(sl *optSlot, iterations int64, rate float64, state [][]float32) ([]*h5.Dataset, error) {
-	vars := []*h5.Dataset{
-		{DType: h5.Int64, Int64: []int64{iterations}},
-		{DType: h5.Float32, Float32: []float32{float32(rate)}},
+	vars := []*h5.Dataset{{DType: h5.Int64, Int64: []int64{iterations}}}
+	if savedBaseVars(sl.opt) == 2 {
+		vars = append(vars, &h5.Dataset{DType: h5.Float32, Float32: []float32{float32(rate)}})
 	}
 	pos, count := optimizers.SavedPositions(sl.specs)
 	slots := make([]*h5.Dataset, count)
@@ -460,10 +471,14 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 // iteration count.
 func readSlotState(f *h5.File, path string, sl *optSlot, state [][]float32) (int64, error) {
 	pos, count := optimizers.SavedPositions(sl.specs)
-	want := 2 + count
+	base := savedBaseVars(sl.opt)
 	names := f.Children(path + "/vars")
-	if len(names) != want {
-		return 0, fmt.Errorf("%w: the file holds %d variables under %s, optimizer %s needs %d", errOptimizerMismatch, len(names), path, sl.opt.Name(), want)
+	// A model compiled and saved before it trained (Keras builds its
+	// optimizer's slots on the first step) holds only the base variables:
+	// its slots start afresh.
+	unbuilt := len(names) == base && count > 0
+	if len(names) != base+count && !unbuilt {
+		return 0, fmt.Errorf("%w: the file holds %d variables under %s, optimizer %s needs %d", errOptimizerMismatch, len(names), path, sl.opt.Name(), base+count)
 	}
 	readVar := func(i int, shape []int) (*h5.Dataset, error) {
 		p := fmt.Sprintf("%s/vars/%d", path, i)
@@ -491,17 +506,17 @@ func readSlotState(f *h5.File, path string, sl *optSlot, state [][]float32) (int
 	}
 	for i, s := range sl.specs {
 		switch {
-		case pos[i] >= 0:
-			d, err := readVar(2+pos[i], s.Shape)
+		case pos[i] >= 0 && !unbuilt:
+			d, err := readVar(base+pos[i], s.Shape)
 			if err != nil {
 				return 0, err
 			}
 			if d.DType != h5.Float32 {
-				return 0, fmt.Errorf("optimizer variable %d holds %v values, want float32", 2+pos[i], d.DType)
+				return 0, fmt.Errorf("optimizer variable %d holds %v values, want float32", base+pos[i], d.DType)
 			}
 			state[i] = d.Float32
 		case s.FromIterations != nil:
-			state[i] = []float32{float32(s.FromIterations(iterations))}
+			state[i] = []float32{float32(s.FromIterations(optimizers.Updates(sl.opt, iterations)))}
 		default:
 			state[i] = make([]float32, s.Shape.Size())
 			for j := range state[i] {

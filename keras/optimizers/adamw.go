@@ -17,6 +17,8 @@ type AdamW struct {
 	Beta1    float64 // default 0.9
 	Beta2    float64 // default 0.999
 	Epsilon  float64 // default 1e-7
+	// AMSGrad is Adam's (see Adam.AMSGrad).
+	AMSGrad bool
 	Options
 }
 
@@ -39,10 +41,10 @@ func (o *AdamW) resolve() {
 
 // State declares what Adam's does.
 func (o *AdamW) State(params []backend.Shape) []StateSpec {
-	return adamState(params, o.or(o.Beta1, 0.9), o.or(o.Beta2, 0.999))
+	return adamState(params, o.or(o.Beta1, 0.9), o.or(o.Beta2, 0.999), o.AMSGrad)
 }
 
 // Update is Adam's rule (the weight decay is applied before it, by Apply).
 func (o *AdamW) Update(b backend.Builder, hp Hyperparameters, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
-	return adamUpdate(b, hp, o.or(o.Beta1, 0.9), o.or(o.Beta2, 0.999), o.or(o.Epsilon, 1e-7), params, grads, state)
+	return adamUpdate(b, hp, o.or(o.Beta1, 0.9), o.or(o.Beta2, 0.999), o.or(o.Epsilon, 1e-7), o.AMSGrad, params, grads, state)
 }

@@ -132,17 +132,16 @@ func Apply(b backend.Builder, o Optimizer, hp Hyperparameters, params, grads, st
 	newP, own := o.Update(b, hp, decayed, g, state)
 	var newAcc []backend.Value
 	if accumulate {
-		// Only an update step changes the weights and the slots; scalars
-		// counting steps (Adam's beta^t) advance every step, as Keras's
-		// iteration count does.
+		// Only an update step changes the weights and the state, scalars
+		// counting updates (Adam's beta^t) included: Keras's
+		// optimizer.iterations counts updates (see Updates).
 		flag := hp.ApplyUpdate
 		keep := func(old, updated backend.Value) backend.Value { return b.Add(old, b.Mul(b.Sub(updated, old), flag)) }
 		for i := range newP {
 			newP[i] = keep(params[i], newP[i])
 		}
-		specs := o.State(shapesOf(params))
 		for i := range own {
-			if specs[i].FromIterations == nil && own[i] != nil {
+			if own[i] != nil {
 				own[i] = keep(state[i], own[i])
 			}
 		}
@@ -167,14 +166,6 @@ func Apply(b backend.Builder, o Optimizer, hp Hyperparameters, params, grads, st
 		}
 	}
 	return newP, append(append(newEMA, newAcc...), own...)
-}
-
-func shapesOf(vs []backend.Value) []backend.Shape {
-	out := make([]backend.Shape, len(vs))
-	for i, v := range vs {
-		out[i] = v.Shape()
-	}
-	return out
 }
 
 // EMAStates returns the indices, among the states States declares, of

@@ -38,13 +38,13 @@ func Serialize(o Optimizer) (serialization.Object, error) {
 		cfg["momentum"], cfg["nesterov"] = v.Momentum, v.Nesterov
 	case *Adam:
 		class = "Adam"
-		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["amsgrad"] = v.Beta1, v.Beta2, v.Epsilon, false
+		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["amsgrad"] = v.Beta1, v.Beta2, v.Epsilon, v.AMSGrad
 	case *AdamW:
 		class = "AdamW"
-		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["amsgrad"] = v.Beta1, v.Beta2, v.Epsilon, false
+		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["amsgrad"] = v.Beta1, v.Beta2, v.Epsilon, v.AMSGrad
 	case *RMSprop:
 		class = "RMSprop"
-		cfg["rho"], cfg["momentum"], cfg["epsilon"], cfg["centered"] = v.Rho, 0.0, v.Epsilon, false
+		cfg["rho"], cfg["momentum"], cfg["epsilon"], cfg["centered"] = v.Rho, v.Momentum, v.Epsilon, v.Centered
 	case *Adadelta:
 		class = "Adadelta"
 		cfg["rho"], cfg["epsilon"] = v.Rho, v.Epsilon
@@ -79,8 +79,8 @@ func nullIfZero(v float64) any {
 }
 
 // Deserialize builds an optimizer from Keras's schema (a class object or a
-// name). Settings kerasgo does not implement (loss scaling, AMSGrad,
-// centered RMSprop or its momentum) are errors naming them.
+// name). Settings kerasgo does not implement (loss scaling) are errors
+// naming them.
 func Deserialize(v any) (Optimizer, error) {
 	class, cfg, ok := serialization.ClassOrName(v)
 	if !ok {
@@ -114,18 +114,17 @@ func Deserialize(v any) (Optimizer, error) {
 	case "SGD", "sgd":
 		o = &SGD{LearningRate: lr, Schedule: sched, Momentum: r.Float("momentum", 0), Nesterov: r.Bool("nesterov", false), Options: opts}
 	case "Adam", "adam":
-		o = &Adam{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
-		r.Expect("amsgrad", false, "")
+		o = &Adam{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7),
+			AMSGrad: r.Bool("amsgrad", false), Options: opts}
 	case "AdamW", "adamw":
 		if !r.Has("weight_decay") {
 			opts.WeightDecay = 0.004
 		}
-		o = &AdamW{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
-		r.Expect("amsgrad", false, "")
+		o = &AdamW{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7),
+			AMSGrad: r.Bool("amsgrad", false), Options: opts}
 	case "RMSprop", "rmsprop":
-		o = &RMSprop{LearningRate: lr, Schedule: sched, Rho: r.Float("rho", 0.9), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
-		r.Expect("momentum", 0.0, "")
-		r.Expect("centered", false, "")
+		o = &RMSprop{LearningRate: lr, Schedule: sched, Rho: r.Float("rho", 0.9), Epsilon: r.Float("epsilon", 1e-7),
+			Momentum: r.Float("momentum", 0), Centered: r.Bool("centered", false), Options: opts}
 	case "Adadelta", "adadelta":
 		o = &Adadelta{LearningRate: lr, Schedule: sched, Rho: r.Float("rho", 0.95), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
 	case "Adagrad", "adagrad":

@@ -3,6 +3,8 @@ package optimizers
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/optimizers/schedules"
@@ -27,40 +29,69 @@ type StateSpec struct {
 	// gradient accumulators), which Keras saves before the optimizer's
 	// own, one kind for all parameters at a time.
 	Base bool
+	// Group numbers the optimizer's own slots by the Keras call that
+	// makes them (see SavedPositions): slots of one group are saved
+	// together per parameter (Adam's momentum and velocity), groups one
+	// after another (AMSGrad's velocity_hat after them).
+	Group int
 }
 
 // SavedPositions gives each state tensor's place among the slot
 // variables Keras saves after the iteration count and the learning rate
-// (-1 for one it does not save), and how many there are: the base
-// optimizer's slots first (all parameters' averages, then all
-// accumulators), then the optimizer's own, parameter by parameter.
+// (-1 for one it does not save), and how many there are. Keras saves the
+// slots one group at a time, a group being what one
+// add_optimizer_variables call makes: the base optimizer's (each kind its
+// own group: all parameters' averages, then all accumulators) first,
+// then the optimizer's own groups in order; within a group, parameter by
+// parameter, each parameter's slots together.
 func SavedPositions(specs []StateSpec) (pos []int, count int) {
-	params, baseSlots, ownSlots := 0, 0, 0
+	type group struct {
+		base bool
+		id   int
+	}
+	groupOf := func(s StateSpec) group {
+		if s.Base {
+			return group{true, s.Slot}
+		}
+		return group{false, s.Group}
+	}
+	params := 0
+	var order []group
+	members := map[group][]int{} // the group's slots, in order
 	for _, s := range specs {
 		if s.Param < 0 {
 			continue
 		}
 		params = max(params, s.Param+1)
 		if s.Param == 0 {
-			if s.Base {
-				baseSlots++
-			} else {
-				ownSlots++
+			g := groupOf(s)
+			if _, ok := members[g]; !ok {
+				order = append(order, g)
 			}
+			members[g] = append(members[g], s.Slot)
 		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		if order[i].base != order[j].base {
+			return order[i].base
+		}
+		return order[i].id < order[j].id
+	})
+	start := map[group]int{}
+	for _, g := range order {
+		start[g] = count
+		count += params * len(members[g])
 	}
 	pos = make([]int, len(specs))
 	for i, s := range specs {
-		switch {
-		case s.Param < 0:
+		if s.Param < 0 {
 			pos[i] = -1
-		case s.Base:
-			pos[i] = s.Slot*params + s.Param
-		default:
-			pos[i] = baseSlots*params + s.Param*ownSlots + s.Slot
+			continue
 		}
+		g := groupOf(s)
+		pos[i] = start[g] + s.Param*len(members[g]) + slices.Index(members[g], s.Slot)
 	}
-	return pos, params * (baseSlots + ownSlots)
+	return pos, count
 }
 
 // Optimizer updates parameters from their gradients.
@@ -80,8 +111,8 @@ type Optimizer interface {
 // variables for the same reason).
 type Hyperparameters struct {
 	LearningRate backend.Value // a scalar
-	// Iteration is the optimizer's iteration count before this step (a
-	// scalar), as Keras's optimizer.iterations.
+	// Iteration is the optimizer's update count before this step (a
+	// scalar), as Keras's optimizer.iterations (see Updates).
 	Iteration backend.Value
 	// ApplyUpdate is 1 on a step that updates the weights and 0 on one
 	// that only accumulates gradients (GradientAccumulationSteps); always
@@ -89,6 +120,20 @@ type Hyperparameters struct {
 	// weights are replaced by their moving averages
 	// (EMAOverwriteFrequency), else 0.
 	ApplyUpdate, OverwriteWithEMA backend.Value
+}
+
+// Updates returns how many times the optimizer has updated the weights
+// after iterations steps: iterations, or with GradientAccumulationSteps
+// n, iterations / n. It is Keras's optimizer.iterations, which Adam's
+// bias correction, the EMA and its overwrite frequency count; schedules
+// count every step.
+func Updates(o Optimizer, iterations int64) int64 {
+	if r, ok := o.(rated); ok {
+		if n := int64(r.Common().GradientAccumulationSteps); n > 1 {
+			return iterations / n
+		}
+	}
+	return iterations
 }
 
 // StepFlags returns the ApplyUpdate and OverwriteWithEMA values for the
@@ -103,7 +148,7 @@ func StepFlags(o Optimizer, iterations int64) (applyUpdate, overwrite float64) {
 	if n := int64(opts.GradientAccumulationSteps); n > 1 && (iterations+1)%n != 0 {
 		applyUpdate = 0
 	}
-	if f := int64(opts.EMAOverwriteFrequency); opts.UseEMA && f > 0 && (iterations+1)%f == 0 {
+	if f := int64(opts.EMAOverwriteFrequency); opts.UseEMA && f > 0 && (Updates(o, iterations)+1)%f == 0 {
 		overwrite = 1
 	}
 	return applyUpdate, overwrite
@@ -258,10 +303,16 @@ func Get(name string) (Optimizer, error) {
 }
 
 func slots(params []backend.Shape, names ...string) []StateSpec {
+	return groupSlots(params, 0, 0, names...)
+}
+
+// groupSlots declares slots numbered from first, made by one Keras call
+// (see StateSpec.Group).
+func groupSlots(params []backend.Shape, group, first int, names ...string) []StateSpec {
 	var out []StateSpec
-	for slot, n := range names {
+	for k, n := range names {
 		for i, p := range params {
-			out = append(out, StateSpec{Name: fmt.Sprintf("%s_%d", n, i), Shape: p.Clone(), Param: i, Slot: slot})
+			out = append(out, StateSpec{Name: fmt.Sprintf("%s_%d", n, i), Shape: p.Clone(), Param: i, Slot: first + k, Group: group})
 		}
 	}
 	return out

@@ -49,6 +49,40 @@ func adamRef(lr, b1, b2, eps float64) reference {
 	}
 }
 
+// amsgradRef is Adam with amsgrad=True (keras/src/optimizers/adam.py).
+func amsgradRef(lr, b1, b2, eps float64) reference {
+	var m, v, vHat []float64
+	return func(p, g []float64, t int) {
+		if m == nil {
+			m, v, vHat = make([]float64, len(p)), make([]float64, len(p)), make([]float64, len(p))
+		}
+		lrT := lr * math.Sqrt(1-math.Pow(b2, float64(t))) / (1 - math.Pow(b1, float64(t)))
+		for i := range p {
+			m[i] = b1*m[i] + (1-b1)*g[i]
+			v[i] = b2*v[i] + (1-b2)*g[i]*g[i]
+			vHat[i] = math.Max(vHat[i], v[i])
+			p[i] -= lrT * m[i] / (math.Sqrt(vHat[i]) + eps)
+		}
+	}
+}
+
+// rmspropCenteredRef is RMSprop with momentum and centered=True
+// (keras/src/optimizers/rmsprop.py).
+func rmspropCenteredRef(lr, rho, momentum, eps float64) reference {
+	var v, a, mom []float64
+	return func(p, g []float64, _ int) {
+		if v == nil {
+			v, a, mom = make([]float64, len(p)), make([]float64, len(p)), make([]float64, len(p))
+		}
+		for i := range p {
+			v[i] = rho*v[i] + (1-rho)*g[i]*g[i]
+			a[i] = rho*a[i] + (1-rho)*g[i]
+			mom[i] = momentum*mom[i] + lr*g[i]/math.Sqrt(v[i]-a[i]*a[i]+eps)
+			p[i] -= mom[i]
+		}
+	}
+}
+
 func rmspropRef(lr, rho, eps float64) reference {
 	var v []float64
 	return func(p, g []float64, _ int) {
@@ -243,6 +277,9 @@ func TestUpdatesMatchKerasFormulas(t *testing.T) {
 		{"adam", mustGet("adam"), func() reference { return adamRef(0.001, 0.9, 0.999, 1e-7) }, nil, 0},
 		{"adamCustom", &optimizers.Adam{LearningRate: 0.01, Beta1: 0.8, Beta2: 0.99, Epsilon: 1e-3}, func() reference { return adamRef(0.01, 0.8, 0.99, 1e-3) }, nil, 0},
 		{"rmsprop", mustGet("rmsprop"), func() reference { return rmspropRef(0.001, 0.9, 1e-7) }, nil, 0},
+		{"rmspropCenteredMomentum", &optimizers.RMSprop{LearningRate: 0.05, Momentum: 0.5, Centered: true}, func() reference { return rmspropCenteredRef(0.05, 0.9, 0.5, 1e-7) }, nil, 0},
+		{"amsgrad", &optimizers.Adam{LearningRate: 0.1, AMSGrad: true}, func() reference { return amsgradRef(0.1, 0.9, 0.999, 1e-7) }, nil, 0},
+		{"adamwAmsgrad", &optimizers.AdamW{LearningRate: 0.1, AMSGrad: true, Options: optimizers.Options{WeightDecay: 0.5}}, func() reference { return amsgradRef(0.1, 0.9, 0.999, 1e-7) }, weightDecay(0.5), 0.1},
 		{"adadelta", mustGet("adadelta"), func() reference { return adadeltaRef(0.001, 0.95, 1e-7) }, nil, 0},
 		{"adadeltaClassic", &optimizers.Adadelta{LearningRate: 1}, func() reference { return adadeltaRef(1, 0.95, 1e-7) }, nil, 0},
 		{"adamw", mustGet("adamw"), func() reference { return adamRef(0.001, 0.9, 0.999, 1e-7) }, weightDecay(0.004), 0.001},
@@ -329,11 +366,12 @@ func TestUnknownOptimizer(t *testing.T) {
 }
 
 // EMA of the weights and gradient accumulation follow Keras 3's base
-// optimizer on every engine: with GradientAccumulationSteps 2 the weights
-// move every second step by the mean of two gradients, while the moving
-// average starts at the first step's weights and follows
-// average = 0.9*average + 0.1*weight; with EMAOverwriteFrequency 3 the
-// weights become their average every third step.
+// optimizer (JAX backend) on every engine: with GradientAccumulationSteps
+// 2 the weights move every second step by the mean of two gradients,
+// while the moving average follows average = 0.9*average + 0.1*weight
+// every step, with momentum 0 while Keras's optimizer.iterations (the
+// update count, step/2) is 0; with EMAOverwriteFrequency 3 the weights
+// become their average on the steps where (step/2 + 1) % 3 == 0.
 func TestEMAAndAccumulation(t *testing.T) {
 	lr := 0.1
 	opt := &optimizers.SGD{LearningRate: lr, Options: optimizers.Options{UseEMA: true, EMAMomentum: 0.9, EMAOverwriteFrequency: 3, GradientAccumulationSteps: 2}}
@@ -352,7 +390,7 @@ func TestEMAAndAccumulation(t *testing.T) {
 			g := backendtest.Random(uint64(50+step), -1, 1, 3)
 			apply, overwrite := optimizers.StepFlags(opt, step)
 			fn := func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
-				hp := optimizers.Hyperparameters{LearningRate: b.Scalar(lr), Iteration: b.Scalar(float64(step)), ApplyUpdate: b.Scalar(apply), OverwriteWithEMA: b.Scalar(overwrite)}
+				hp := optimizers.Hyperparameters{LearningRate: b.Scalar(lr), Iteration: b.Scalar(float64(optimizers.Updates(opt, step))), ApplyUpdate: b.Scalar(apply), OverwriteWithEMA: b.Scalar(overwrite)}
 				np, ns := optimizers.Apply(b, opt, hp, v[:1], v[1:2], v[2:])
 				return append(np, ns...), nil
 			}
@@ -369,11 +407,11 @@ func TestEMAAndAccumulation(t *testing.T) {
 					acc[i] += g.Data[i]
 				}
 				m := 0.9
-				if step == 0 {
+				if step/2 == 0 {
 					m = 0
 				}
 				avg[i] = m*avg[i] + (1-m)*p[i]
-				if (step+1)%3 == 0 {
+				if (step/2+1)%3 == 0 {
 					p[i] = avg[i]
 				}
 			}

@@ -1,0 +1,192 @@
+package keras_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/callbacks"
+)
+
+// trainingCase is one model of scripts/keras-training.py.
+type trainingCase struct {
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Weighting string `json:"weighting"`
+}
+
+// trainingRecord is what Keras did with it: the data and, per epoch, the
+// weights and logs.
+type trainingRecord struct {
+	X            refArray             `json:"x"`
+	Y            refArray             `json:"y"`
+	SampleWeight *refArray            `json:"sample_weight"`
+	ClassWeight  map[string]float64   `json:"class_weight"`
+	ValX         *refArray            `json:"val_x"`
+	ValY         *refArray            `json:"val_y"`
+	History      map[string][]float64 `json:"history"`
+	EpochWeights [][]refArray         `json:"epoch_weights"`
+	FinalWeights []refArray           `json:"final_weights"`
+}
+
+// Tolerances of the training parity: weights after 20 steps within 1e-4
+// and every logged value within 1e-5, both relative to max(1, |Keras's|).
+const (
+	trainingWeightTol = 1e-4
+	trainingLogTol    = 1e-5
+)
+
+// trainingFloor is how many training cases match Keras today: fewer is a
+// regression.
+const trainingFloor = 58
+
+// Every optimizer setting and every loss, trained for 20 steps by Keras
+// 3 (scripts/keras-training.py, JAX backend) and by kerasgo from the same
+// saved .keras file (the optimizer and loss come from its compile config)
+// on the same data: kerasgo's weights after each epoch and at the end,
+// and every value in its History, equal Keras's; or the file is refused
+// with an error naming the setting.
+func TestKerasTrainingParity(t *testing.T) {
+	var index struct {
+		Keras string         `json:"keras"`
+		Batch int            `json:"batch_size"`
+		Epoch int            `json:"epochs"`
+		Cases []trainingCase `json:"cases"`
+	}
+	dir := trainingCorpus.build(t, &index)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		matched, refused := 0, map[string]string{}
+		var differ []string
+		for _, c := range index.Cases {
+			ok := t.Run(c.Name, func(t *testing.T) {
+				m, err := keras.LoadModel(filepath.Join(dir, c.Name+".keras"), keras.LoadOptions{Backend: be.Name()})
+				if err != nil {
+					refused[c.Name] = err.Error()
+					return
+				}
+				var rec trainingRecord
+				readJSON(t, filepath.Join(dir, c.Name+".json"), &rec)
+				var epochWeights [][][]float32
+				record := &callbacks.Lambda{EpochEnd: func(int, callbacks.Logs) {
+					w, err := m.GetWeights()
+					if err != nil {
+						t.Error(err)
+					}
+					epochWeights = append(epochWeights, w)
+				}}
+				opts := keras.FitOptions{Epochs: index.Epoch, BatchSize: index.Batch, NoShuffle: true, Verbose: keras.Silent,
+					Callbacks: []callbacks.Callback{record}}
+				if rec.SampleWeight != nil {
+					opts.SampleWeight = rec.SampleWeight.array()
+				}
+				if rec.ClassWeight != nil {
+					opts.ClassWeight = map[int]float64{}
+					for k, v := range rec.ClassWeight {
+						class, _ := strconv.Atoi(k)
+						opts.ClassWeight[class] = v
+					}
+				}
+				if rec.ValX != nil {
+					opts.ValidationData = &keras.Data{X: rec.ValX.array(), Y: rec.ValY.array()}
+				}
+				h, err := m.Fit(context.Background(), rec.X.array(), rec.Y.array(), opts)
+				if err != nil {
+					t.Fatalf("Fit: %v", err)
+				}
+				final, err := m.GetWeights()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var problems []string
+				for e, want := range rec.EpochWeights {
+					if e < len(epochWeights) {
+						problems = append(problems, compareWeights(fmt.Sprintf("epoch %d", e), epochWeights[e], want)...)
+					}
+				}
+				problems = append(problems, compareWeights("end of fit", final, rec.FinalWeights)...)
+				problems = append(problems, compareHistory(h, rec.History)...)
+				if len(problems) > 0 {
+					t.Errorf("kerasgo's training differs from Keras's:\n  %s", strings.Join(problems, "\n  "))
+					return
+				}
+				matched++
+			})
+			if !ok {
+				differ = append(differ, c.Name)
+			}
+		}
+		names := make([]string, 0, len(refused))
+		for n := range refused {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		t.Logf("Keras %s training parity on %s: %d of %d cases train as Keras does (20 steps; weights within %g, logs within %g); %d refused %v; %d differ %v",
+			index.Keras, be.Name(), matched, len(index.Cases), trainingWeightTol, trainingLogTol, len(refused), names, len(differ), differ)
+		for _, n := range names {
+			t.Logf("refused %s: %s", n, refused[n])
+		}
+		if matched < trainingFloor {
+			t.Errorf("only %d training cases match Keras, %d did before", matched, trainingFloor)
+		}
+	})
+}
+
+// compareWeights describes where got differs from Keras's weights.
+func compareWeights(when string, got [][]float32, want []refArray) []string {
+	if len(got) != len(want) {
+		return []string{fmt.Sprintf("%s: %d weight tensors, Keras has %d", when, len(got), len(want))}
+	}
+	var out []string
+	for i, w := range want {
+		if len(got[i]) != len(w.Data) {
+			out = append(out, fmt.Sprintf("%s: weight %d has %d values, Keras's %d", when, i, len(got[i]), len(w.Data)))
+			continue
+		}
+		worst, at := 0.0, 0
+		for j, v := range w.Data {
+			if d := math.Abs(float64(got[i][j])-v) / math.Max(1, math.Abs(v)); d > worst || math.IsNaN(d) {
+				worst, at = d, j
+			}
+		}
+		if !(worst <= trainingWeightTol) {
+			out = append(out, fmt.Sprintf("%s: weight %d %v differs by %.3g at %d (kerasgo %g, Keras %g)", when, i, w.Shape, worst, at, got[i][at], w.Data[at]))
+		}
+	}
+	return out
+}
+
+// compareHistory describes where kerasgo's History differs from Keras's.
+func compareHistory(h *keras.History, want map[string][]float64) []string {
+	var out []string
+	for name, values := range want {
+		got, ok := h.Logs[name]
+		if !ok {
+			out = append(out, fmt.Sprintf("History has no %q (it has %v)", name, h.Names()))
+			continue
+		}
+		for e, v := range values {
+			if e >= len(got) {
+				out = append(out, fmt.Sprintf("%s: no epoch %d", name, e))
+				continue
+			}
+			if d := math.Abs(got[e]-v) / math.Max(1, math.Abs(v)); !(d <= trainingLogTol) {
+				out = append(out, fmt.Sprintf("%s epoch %d: kerasgo %g, Keras %g", name, e, got[e], v))
+			}
+		}
+	}
+	for name := range h.Logs {
+		if _, ok := want[name]; !ok {
+			out = append(out, fmt.Sprintf("History has %q, which Keras does not log", name))
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,203 @@
+"""Train, with Keras itself, one small model per optimizer setting and per
+loss for 20 steps, and record what kerasgo must reproduce
+(keras/keras_training_test.go): the model as saved before training
+(.keras, compiled, with its initial weights), the data, and after every
+epoch the weights and the logs.
+
+    KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-training.py OUT_DIR
+
+Writes OUT_DIR/<name>.keras, OUT_DIR/<name>.json and OUT_DIR/index.json.
+Every case trains 2 epochs of 10 batches of 8 samples, unshuffled, so
+that the same 20 steps can be taken in kerasgo.
+"""
+
+import json
+import os
+import sys
+
+import numpy as np
+
+import keras
+from keras import layers, losses, metrics, optimizers
+from keras.optimizers import schedules
+
+rng = np.random.default_rng(2026112318)
+
+SAMPLES, BATCH, EPOCHS, FEATURES = 80, 8, 2, 6
+
+
+def targets(kind, n):
+    """Targets for a model kind, and the output layer it ends with."""
+    if kind == "regression":
+        return rng.normal(size=(n, 3)), layers.Dense(3)
+    if kind == "positive":
+        return rng.uniform(0.5, 2.0, size=(n, 3)), layers.Dense(3, activation="softplus")
+    if kind == "distribution":
+        return rng.dirichlet(np.ones(4), size=n), layers.Dense(4, activation="softmax")
+    if kind == "binary":
+        return rng.integers(0, 2, size=(n, 1)).astype("float64"), layers.Dense(1, activation="sigmoid")
+    if kind == "binary_logits":
+        return rng.integers(0, 2, size=(n, 1)).astype("float64"), layers.Dense(1)
+    if kind == "categorical":
+        return np.eye(4)[rng.integers(0, 4, size=n)], layers.Dense(4, activation="softmax")
+    if kind == "categorical_logits":
+        return np.eye(4)[rng.integers(0, 4, size=n)], layers.Dense(4)
+    if kind == "sparse":
+        return rng.integers(0, 4, size=(n,)).astype("float64"), layers.Dense(4, activation="softmax")
+    if kind == "sparse_logits":
+        return rng.integers(0, 4, size=(n,)).astype("float64"), layers.Dense(4)
+    if kind == "signs":
+        return rng.choice([-1.0, 1.0], size=(n, 3)), layers.Dense(3, activation="tanh")
+    raise ValueError(kind)
+
+
+REGRESSION_METRICS = lambda: ["mae", metrics.RootMeanSquaredError()]
+BINARY_METRICS = lambda: ["accuracy", metrics.AUC(), metrics.Precision(), metrics.Recall()]
+CATEGORICAL_METRICS = lambda: ["accuracy", metrics.F1Score(average="macro"), metrics.TopKCategoricalAccuracy(k=2)]
+SPARSE_METRICS = lambda: ["accuracy", metrics.MeanIoU(num_classes=4, sparse_y_pred=False), metrics.SparseTopKCategoricalAccuracy(k=2)]
+NO_METRICS = lambda: []
+
+CASES = []
+
+
+def case(name, kind, optimizer, loss, metric_list=NO_METRICS, weighting=None, validation=False):
+    """weighting: None, "sample" or "class"."""
+    CASES.append(dict(name=name, kind=kind, optimizer=optimizer, loss=loss, metrics=metric_list, weighting=weighting, validation=validation))
+
+
+# Every optimizer with its defaults, on one regression model.
+for opt in [optimizers.SGD, optimizers.Adam, optimizers.AdamW, optimizers.RMSprop, optimizers.Adadelta, optimizers.Adagrad,
+            optimizers.Adamax, optimizers.Nadam, optimizers.Lion, optimizers.Ftrl]:
+    case(f"optimizer_{opt.__name__.lower()}", "regression", lambda opt=opt: opt(), "mse", REGRESSION_METRICS)
+# Their settings: momentum, clipping, weight decay, EMA, accumulation, schedules.
+case("optimizer_sgd_momentum_nesterov", "regression", lambda: optimizers.SGD(0.05, momentum=0.9, nesterov=True), "mse")
+case("optimizer_sgd_momentum", "regression", lambda: optimizers.SGD(0.05, momentum=0.5), "mse")
+case("optimizer_adam_clipnorm", "regression", lambda: optimizers.Adam(0.01, clipnorm=0.05), "mse")
+case("optimizer_sgd_global_clipnorm", "regression", lambda: optimizers.SGD(0.1, global_clipnorm=0.2), "mse")
+case("optimizer_rmsprop_clipvalue", "regression", lambda: optimizers.RMSprop(0.01, clipvalue=0.01), "mse")
+case("optimizer_sgd_weight_decay", "regression", lambda: optimizers.SGD(0.05, weight_decay=0.1), "mse")
+case("optimizer_adam_weight_decay", "regression", lambda: optimizers.Adam(0.01, weight_decay=0.05), "mse")
+case("optimizer_adamw_weight_decay", "regression", lambda: optimizers.AdamW(0.01, weight_decay=0.1), "mse")
+case("optimizer_adam_ema", "regression", lambda: optimizers.Adam(0.01, use_ema=True, ema_momentum=0.9), "mse")
+case("optimizer_sgd_ema_overwrite", "regression", lambda: optimizers.SGD(0.05, use_ema=True, ema_momentum=0.8, ema_overwrite_frequency=5), "mse")
+case("optimizer_adam_accumulation", "regression", lambda: optimizers.Adam(0.01, gradient_accumulation_steps=3), "mse")
+case("optimizer_sgd_ema_accumulation", "regression", lambda: optimizers.SGD(0.05, use_ema=True, ema_momentum=0.8, ema_overwrite_frequency=2, gradient_accumulation_steps=2), "mse")
+case("optimizer_adam_amsgrad", "regression", lambda: optimizers.Adam(0.01, amsgrad=True), "mse")
+case("optimizer_rmsprop_centered_momentum", "regression", lambda: optimizers.RMSprop(0.01, momentum=0.5, centered=True), "mse")
+case("schedule_exponential_decay", "regression", lambda: optimizers.Adam(schedules.ExponentialDecay(0.01, decay_steps=5, decay_rate=0.5)), "mse")
+case("schedule_exponential_decay_staircase", "regression", lambda: optimizers.SGD(schedules.ExponentialDecay(0.1, 4, 0.7, staircase=True)), "mse")
+case("schedule_cosine_decay", "regression", lambda: optimizers.SGD(schedules.CosineDecay(0.1, decay_steps=20, alpha=0.1)), "mse")
+case("schedule_cosine_decay_warmup", "regression", lambda: optimizers.SGD(schedules.CosineDecay(0.0, 15, warmup_target=0.1, warmup_steps=5)), "mse")
+case("schedule_piecewise_constant", "regression", lambda: optimizers.SGD(schedules.PiecewiseConstantDecay([5, 12], [0.1, 0.05, 0.01])), "mse")
+case("schedule_inverse_time", "regression", lambda: optimizers.SGD(schedules.InverseTimeDecay(0.1, 5, 0.5)), "mse")
+case("schedule_polynomial", "regression", lambda: optimizers.SGD(schedules.PolynomialDecay(0.1, 20, 0.01, power=2.0)), "mse")
+case("schedule_cosine_restarts", "regression", lambda: optimizers.SGD(schedules.CosineDecayRestarts(0.1, 6)), "mse")
+
+# Every loss, each on a model whose outputs suit it.
+ADAM = lambda: optimizers.Adam(0.01)
+for name, kind, loss, ms in [
+    ("mean_squared_error", "regression", "mean_squared_error", REGRESSION_METRICS),
+    ("mean_absolute_error", "regression", "mean_absolute_error", REGRESSION_METRICS),
+    ("mean_absolute_percentage_error", "positive", "mean_absolute_percentage_error", NO_METRICS),
+    ("mean_squared_logarithmic_error", "positive", "mean_squared_logarithmic_error", NO_METRICS),
+    ("huber", "regression", lambda: losses.Huber(delta=0.5), NO_METRICS),
+    ("log_cosh", "regression", "log_cosh", NO_METRICS),
+    ("cosine_similarity", "regression", "cosine_similarity", NO_METRICS),
+    ("kl_divergence", "distribution", "kl_divergence", NO_METRICS),
+    ("poisson", "positive", "poisson", NO_METRICS),
+    ("hinge", "signs", "hinge", NO_METRICS),
+    ("squared_hinge", "signs", "squared_hinge", NO_METRICS),
+    ("categorical_hinge", "categorical", "categorical_hinge", NO_METRICS),
+    ("binary_crossentropy", "binary", "binary_crossentropy", BINARY_METRICS),
+    ("binary_crossentropy_logits_smoothing", "binary_logits", lambda: losses.BinaryCrossentropy(from_logits=True, label_smoothing=0.1), NO_METRICS),
+    ("binary_focal_crossentropy", "binary", lambda: losses.BinaryFocalCrossentropy(gamma=1.5), NO_METRICS),
+    ("binary_focal_crossentropy_balanced", "binary_logits", lambda: losses.BinaryFocalCrossentropy(apply_class_balancing=True, alpha=0.3, from_logits=True), NO_METRICS),
+    ("categorical_crossentropy", "categorical", "categorical_crossentropy", CATEGORICAL_METRICS),
+    ("categorical_crossentropy_logits_smoothing", "categorical_logits", lambda: losses.CategoricalCrossentropy(from_logits=True, label_smoothing=0.2), NO_METRICS),
+    ("categorical_focal_crossentropy", "categorical", lambda: losses.CategoricalFocalCrossentropy(), NO_METRICS),
+    ("sparse_categorical_crossentropy", "sparse", "sparse_categorical_crossentropy", SPARSE_METRICS),
+    ("sparse_categorical_crossentropy_logits", "sparse_logits", lambda: losses.SparseCategoricalCrossentropy(from_logits=True), NO_METRICS),
+    ("loss_reduction_sum", "regression", lambda: losses.MeanSquaredError(reduction="sum"), NO_METRICS),
+]:
+    case(f"loss_{name}", kind, ADAM, loss, ms)
+
+# Sample and class weights (they weigh the metrics too), with validation.
+case("weights_sample_regression", "regression", ADAM, "mse", REGRESSION_METRICS, weighting="sample", validation=True)
+case("weights_sample_categorical", "categorical", ADAM, "categorical_crossentropy", CATEGORICAL_METRICS, weighting="sample", validation=True)
+case("weights_class_binary", "binary", ADAM, "binary_crossentropy", BINARY_METRICS, weighting="class", validation=True)
+case("weights_class_sparse", "sparse", ADAM, "sparse_categorical_crossentropy", SPARSE_METRICS, weighting="class", validation=True)
+
+
+def as_json(a):
+    a = np.asarray(a)
+    return {"shape": list(a.shape), "data": a.astype("float64").ravel().tolist()}
+
+
+class Record(keras.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.weights = []
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.weights.append([as_json(w) for w in self.model.get_weights()])
+
+
+def build(c, out):
+    keras.utils.clear_session()
+    x = rng.normal(size=(SAMPLES, FEATURES)).astype("float32")
+    y, head = targets(c["kind"], SAMPLES)
+    val = None
+    if c["validation"]:
+        vx = rng.normal(size=(16, FEATURES)).astype("float32")
+        vy, _ = targets(c["kind"], 16)
+        val = (vx, vy.astype("float32"))
+    inp = keras.Input((FEATURES,))
+    model = keras.Model(inp, head(layers.Dense(8, activation="tanh")(inp)), name=c["name"])
+    for w in model.weights:
+        w.assign(rng.normal(scale=0.5, size=w.shape).astype("float32"))
+    loss = c["loss"]() if callable(c["loss"]) else c["loss"]
+    model.compile(optimizer=c["optimizer"](), loss=loss, metrics=c["metrics"]())
+    path = os.path.join(out, c["name"] + ".keras")
+    model.save(path)
+    # Train what the file holds, as kerasgo does: Keras 3.15 writes no
+    # delta for Huber (its get_config drops it), so a Huber(delta=0.5)
+    # trains with delta 1 once reloaded, in Keras as in kerasgo.
+    model = keras.saving.load_model(path)
+    fit = dict(batch_size=BATCH, epochs=EPOCHS, shuffle=False, verbose=0)
+    record = {"x": as_json(x), "y": as_json(y)}
+    if c["weighting"] == "sample":
+        sw = rng.uniform(0.2, 2.0, size=(SAMPLES,)).astype("float32")
+        fit["sample_weight"] = sw
+        record["sample_weight"] = as_json(sw)
+    if c["weighting"] == "class":
+        classes = 2 if c["kind"] == "binary" else 4
+        cw = {k: float(v) for k, v in enumerate(rng.uniform(0.3, 3.0, size=classes))}
+        fit["class_weight"] = cw
+        record["class_weight"] = {str(k): v for k, v in cw.items()}
+    if val is not None:
+        fit["validation_data"] = val
+        record["val_x"], record["val_y"] = as_json(val[0]), as_json(val[1])
+    rec = Record()
+    history = model.fit(x, y.astype("float32"), callbacks=[rec], **fit)
+    record["history"] = {k: [float(v) for v in vs] for k, vs in history.history.items()}
+    record["epoch_weights"] = rec.weights
+    record["final_weights"] = [as_json(w) for w in model.get_weights()]
+    with open(os.path.join(out, c["name"] + ".json"), "w") as f:
+        json.dump(record, f)
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    only = set(sys.argv[2:])
+    index = []
+    for c in CASES:
+        if only and c["name"] not in only:
+            continue
+        build(c, out)
+        index.append({"name": c["name"], "kind": c["kind"], "weighting": c["weighting"]})
+    with open(os.path.join(out, "index.json"), "w") as f:
+        json.dump({"keras": keras.__version__, "samples": SAMPLES, "batch_size": BATCH, "epochs": EPOCHS, "cases": index}, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
