@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 
+	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/distribution"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/losses"
@@ -45,7 +46,33 @@ func kerasDType(l layers.Layer) string {
 	return "float32"
 }
 
-func layerObject(l layers.Layer, inputShape []int) (map[string]any, error) {
+// buildConfig is the build_config Keras records for a layer called on
+// inputs of these shapes: the shape of its one input, the list of shapes
+// of a layer called on a list (Add([a, b])), or the shapes by build
+// argument of one called with several arguments (MultiHeadAttention's
+// query_shape, value_shape).
+func buildConfig(l layers.Layer, shapes []backend.Shape) map[string]any {
+	if len(shapes) == 1 {
+		return map[string]any{"input_shape": jsonShape(shapes[0])}
+	}
+	if p, ok := l.(layers.PositionalInputs); ok {
+		names := p.PositionalInputs()
+		dict := map[string]any{}
+		for i, s := range shapes {
+			if i < len(names) {
+				dict[names[i]] = jsonShape(s)
+			}
+		}
+		return map[string]any{"shapes_dict": dict}
+	}
+	list := make([]any, len(shapes))
+	for i, s := range shapes {
+		list[i] = jsonShape(s)
+	}
+	return map[string]any{"input_shape": list}
+}
+
+func layerObject(l layers.Layer, inputShapes []backend.Shape) (map[string]any, error) {
 	if inner, ok := l.(*Model); ok { // a nested model: its own config
 		return inner.architecture()
 	}
@@ -57,10 +84,19 @@ func layerObject(l layers.Layer, inputShape []int) (map[string]any, error) {
 	if !layers.IsKerasClass(l.ClassName()) {
 		obj["module"], obj["registered_name"] = nil, l.ClassName()
 	}
-	if layers.HasBuildConfig(l) && inputShape != nil {
-		obj["build_config"] = map[string]any{"input_shape": jsonShape(inputShape)}
+	if layers.HasBuildConfig(l) && len(inputShapes) > 0 {
+		obj["build_config"] = buildConfig(l, inputShapes)
 	}
 	return obj, nil
+}
+
+// inputShapes are the shapes of a node's inputs.
+func inputShapes(n *layers.KerasTensor) []backend.Shape {
+	out := make([]backend.Shape, len(n.Inputs()))
+	for i, t := range n.Inputs() {
+		out[i] = t.Shape()
+	}
+	return out
 }
 
 // modelConfig returns the model as Keras's config.json holds it: its
@@ -91,7 +127,7 @@ func (m *Model) architecture() (map[string]any, error) {
 		inShape := m.inputs[0].Shape()
 		ls := []any{inputLayerObject(m.inputs[0].Layer(), inShape)}
 		for _, n := range m.nodes {
-			obj, err := layerObject(n.Layer(), n.Inputs()[0].Shape())
+			obj, err := layerObject(n.Layer(), inputShapes(n))
 			if err != nil {
 				return nil, err
 			}
@@ -159,7 +195,7 @@ func (m *Model) functionalLayers() ([]any, error) {
 		obj, seen := objs[l]
 		if !seen {
 			var err error
-			if obj, err = layerObject(l, n.Inputs()[0].Shape()); err != nil {
+			if obj, err = layerObject(l, inputShapes(n)); err != nil {
 				return nil, err
 			}
 			obj["name"], obj["inbound_nodes"] = l.Common().Name, []any{}

@@ -35,6 +35,9 @@ type trainingRecord struct {
 	History      map[string][]float64 `json:"history"`
 	EpochWeights [][]refArray         `json:"epoch_weights"`
 	FinalWeights []refArray           `json:"final_weights"`
+	// NextLosses are the losses of two train_on_batch steps (the first
+	// two batches) from the trained model as Keras saved it.
+	NextLosses []float64 `json:"next_losses"`
 }
 
 // Tolerances of the training parity: weights after 20 steps within 1e-4
@@ -52,8 +55,10 @@ const trainingFloor = 58
 // 3 (scripts/keras-training.py, JAX backend) and by kerasgo from the same
 // saved .keras file (the optimizer and loss come from its compile config)
 // on the same data: kerasgo's weights after each epoch and at the end,
-// and every value in its History, equal Keras's; or the file is refused
-// with an error naming the setting.
+// and every value in its History, equal Keras's; and from the file Keras
+// saved after training, with its optimizer state, two more steps give
+// Keras's losses. Or the file is refused with an error naming the
+// setting.
 func TestKerasTrainingParity(t *testing.T) {
 	var index struct {
 		Keras string         `json:"keras"`
@@ -113,6 +118,7 @@ func TestKerasTrainingParity(t *testing.T) {
 				}
 				problems = append(problems, compareWeights("end of fit", final, rec.FinalWeights)...)
 				problems = append(problems, compareHistory(h, rec.History)...)
+				problems = append(problems, continueKerasTraining(t, filepath.Join(dir, c.Name+".trained.keras"), be, index.Batch, rec)...)
 				if len(problems) > 0 {
 					t.Errorf("kerasgo's training differs from Keras's:\n  %s", strings.Join(problems, "\n  "))
 					return
@@ -139,8 +145,38 @@ func TestKerasTrainingParity(t *testing.T) {
 	})
 }
 
-// compareWeights describes where got differs from Keras's weights.
+// continueKerasTraining loads the model Keras trained, with its
+// optimizer state, and describes where the losses of two more steps
+// differ from Keras's.
+func continueKerasTraining(t *testing.T, path string, be backend.Backend, batch int, rec trainingRecord) []string {
+	m, err := keras.LoadModel(path, keras.LoadOptions{Backend: be.Name()})
+	if err != nil {
+		return []string{fmt.Sprintf("the trained model Keras saved does not load: %v", err)}
+	}
+	x, y := rec.X.array(), rec.Y.array()
+	var out []string
+	for i, want := range rec.NextLosses {
+		logs, err := m.TrainOnBatch(context.Background(), x.Rows(i*batch, (i+1)*batch), y.Rows(i*batch, (i+1)*batch), keras.OnBatchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := logs.Get("loss")
+		if d := math.Abs(got-want) / math.Max(1, math.Abs(want)); !(d <= trainingLogTol) {
+			out = append(out, fmt.Sprintf("step %d from Keras's trained file: loss %g, Keras %g", i+1, got, want))
+		}
+	}
+	return out
+}
+
+// compareWeights describes where got differs from Keras's weights by
+// more than the training parity's tolerance.
 func compareWeights(when string, got [][]float32, want []refArray) []string {
+	return compareWeightsTol(when, got, want, trainingWeightTol)
+}
+
+// compareWeightsTol describes where got differs from Keras's weights by
+// more than tol, relative to max(1, |Keras's|).
+func compareWeightsTol(when string, got [][]float32, want []refArray, tol float64) []string {
 	if len(got) != len(want) {
 		return []string{fmt.Sprintf("%s: %d weight tensors, Keras has %d", when, len(got), len(want))}
 	}
@@ -156,7 +192,7 @@ func compareWeights(when string, got [][]float32, want []refArray) []string {
 				worst, at = d, j
 			}
 		}
-		if !(worst <= trainingWeightTol) {
+		if !(worst <= tol) {
 			out = append(out, fmt.Sprintf("%s: weight %d %v differs by %.3g at %d (kerasgo %g, Keras %g)", when, i, w.Shape, worst, at, got[i][at], w.Data[at]))
 		}
 	}

@@ -3,6 +3,8 @@ package keras
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
 // Summary returns Keras's model summary table: each layer's name, class,
@@ -26,7 +28,7 @@ func (m *Model) Summary() (string, error) {
 	b.WriteString(strings.Repeat("_", width) + "\n")
 	b.WriteString(summaryRow(positions, header...))
 	b.WriteString(strings.Repeat("=", width) + "\n")
-	rows := m.summaryRows(chain)
+	rows := m.summaryRows()
 	for i, r := range rows {
 		b.WriteString(summaryRow(positions, r[:len(positions)]...))
 		if i < len(rows)-1 {
@@ -70,14 +72,14 @@ func (m *Model) sequentialLike() bool {
 
 // summaryRows returns one row per layer, in order of first use: name
 // (class), output shape (of its last call, as Keras), parameter count and
-// its inputs as Keras's "layer[node][tensor]" (with input layers' rows
-// when not a chain).
-func (m *Model) summaryRows(chain bool) [][4]string {
+// its inputs as Keras's "layer[node][tensor]"; a functional model's
+// input layers first, as Keras lists them.
+func (m *Model) summaryRows() [][4]string {
 	var rows [][4]string
-	if !chain {
+	if !m.sequential { // Keras lists a functional model's input layers, chain or not
 		for _, in := range m.inputs {
 			l := in.Layer()
-			rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), in.Shape().String(), "0", "-"})
+			rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), summaryShape(in.Shape()), "0", "-"})
 		}
 	}
 	row := map[any]int{}
@@ -88,7 +90,7 @@ func (m *Model) summaryRows(chain bool) [][4]string {
 			conns = append(conns, fmt.Sprintf("%s[%d][%d]", t.Layer().Common().Name, m.nodeIndex(t), t.OutputIndex()))
 		}
 		if i, seen := row[l]; seen {
-			rows[i][1] = n.Shape().String()
+			rows[i][1] = summaryShape(n.Shape())
 			rows[i][3] += ", " + strings.Join(conns, ", ")
 			continue
 		}
@@ -97,9 +99,23 @@ func (m *Model) summaryRows(chain bool) [][4]string {
 			params += w.Shape.Size()
 		}
 		row[l] = len(rows)
-		rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), n.Shape().String(), fmt.Sprint(params), strings.Join(conns, ", ")})
+		rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), summaryShape(n.Shape()), fmt.Sprint(params), strings.Join(conns, ", ")})
 	}
 	return rows
+}
+
+// summaryShape writes a shape as Keras's summary does: "(None, 5)", and
+// "(None)" for one dimension (not Python's "(None,)").
+func summaryShape(s backend.Shape) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		if d < 0 {
+			parts[i] = "None"
+		} else {
+			parts[i] = fmt.Sprint(d)
+		}
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // summaryRow follows Keras's print_row: each cell ends at its position,

@@ -1,12 +1,14 @@
 """Train, with Keras itself, one small model per optimizer setting and per
 loss for 20 steps, and record what kerasgo must reproduce
 (keras/keras_training_test.go): the model as saved before training
-(.keras, compiled, with its initial weights), the data, and after every
-epoch the weights and the logs.
+(.keras, compiled, with its initial weights), the data, after every
+epoch the weights and the logs, and the trained model with its
+optimizer state (.trained.keras) with the losses of two more steps.
 
     KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-training.py OUT_DIR
 
-Writes OUT_DIR/<name>.keras, OUT_DIR/<name>.json and OUT_DIR/index.json.
+Writes OUT_DIR/<name>.keras, <name>.trained.keras, <name>.json and
+index.json.
 Every case trains 2 epochs of 10 batches of 8 samples, unshuffled, so
 that the same 20 steps can be taken in kerasgo.
 """
@@ -182,6 +184,14 @@ def build(c, out):
     record["history"] = {k: [float(v) for v in vs] for k, vs in history.history.items()}
     record["epoch_weights"] = rec.weights
     record["final_weights"] = [as_json(w) for w in model.get_weights()]
+    # The trained model with its optimizer state, and the losses of two
+    # more steps from it, for kerasgo to continue from Keras's state.
+    trained = os.path.join(out, c["name"] + ".trained.keras")
+    model.save(trained)
+    model = keras.saving.load_model(trained)
+    xs, ys = x[:2 * BATCH], y[:2 * BATCH].astype("float32")
+    record["next_losses"] = [float(model.train_on_batch(xs[i * BATCH:(i + 1) * BATCH], ys[i * BATCH:(i + 1) * BATCH], return_dict=True)["loss"])
+                             for i in range(2)]
     with open(os.path.join(out, c["name"] + ".json"), "w") as f:
         json.dump(record, f)
 

@@ -50,8 +50,6 @@ func (c *Concatenate) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"axis": c.axis()}, nil
 }
 
-func (c *Concatenate) withoutBuildConfig() {}
-
 func init() {
 	mustRegister("Concatenate", func(r *serialization.Reader) (Layer, error) {
 		return &Concatenate{Axis: r.Int("axis", -1)}, nil

@@ -121,6 +121,9 @@ func Config(l Layer) (serialization.Config, error) {
 	for k, v := range own {
 		cfg[k] = v
 	}
+	if _, no := l.(interface{ withoutTrainableConfig() }); no {
+		delete(cfg, "trainable")
+	}
 	return cfg, nil
 }
 
@@ -265,7 +268,9 @@ type CallKwargs interface {
 
 // PositionalInputs is implemented by layers that Keras calls with their
 // inputs as separate arguments (mha(query, value)), not one list
-// (Add([a, b])); a model's config records them that way.
+// (Add([a, b])); a model's config records them that way. It returns the
+// names Keras's build gives their shapes, in order (query_shape,
+// value_shape, key_shape), under which the build_config records them.
 type PositionalInputs interface {
-	PositionalInputs()
+	PositionalInputs() []string
 }

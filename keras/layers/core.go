@@ -234,6 +234,9 @@ func (d *Dropout) GetConfig() (serialization.Config, error) {
 
 func (d *Dropout) withoutBuildConfig() {}
 
+// Keras 3 builds Reshape in its constructor: its files hold no build_config.
+func (r *Reshape) withoutBuildConfig() {}
+
 // GetConfig returns Keras's Flatten config.
 func (f *Flatten) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"data_format": "channels_last"}, nil

@@ -55,8 +55,6 @@ func (l *Cropping2D) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"cropping": []any{[]any{c[0][0], c[0][1]}, []any{c[1][0], c[1][1]}}, "data_format": "channels_last"}, nil
 }
 
-func (*Cropping2D) withoutBuildConfig() {}
-
 // Permute reorders the axes after the batch, like keras.layers.Permute:
 // Dims is a permutation of 1..rank-1 (e.g. {2, 1} swaps the two axes of
 // (batch, steps, features)).
@@ -102,8 +100,6 @@ func (l *Permute) GetConfig() (serialization.Config, error) {
 	}
 	return serialization.Config{"dims": dims}, nil
 }
-
-func (*Permute) withoutBuildConfig() {}
 
 func init() {
 	mustRegister("Cropping2D", func(r *serialization.Reader) (Layer, error) {

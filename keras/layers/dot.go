@@ -109,8 +109,6 @@ func (l *Dot) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"axes": []any{axes[0], axes[1]}, "normalize": l.Normalize}, nil
 }
 
-func (*Dot) withoutBuildConfig() {}
-
 func init() {
 	mustRegister("Dot", func(r *serialization.Reader) (Layer, error) {
 		d := &Dot{Normalize: r.Bool("normalize", false)}

@@ -121,8 +121,6 @@ func (m *Minimum) Call(ctx *Context, in []backend.Value) backend.Value {
 	return m.fold(ctx, in, backend.Builder.Minimum)
 }
 
-func (m *merge) withoutBuildConfig() {}
-
 func init() {
 	for class, newLayer := range map[string]func() Layer{
 		"Add": func() Layer { return &Add{} }, "Subtract": func() Layer { return &Subtract{} },

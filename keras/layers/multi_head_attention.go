@@ -218,8 +218,11 @@ func (l *MultiHeadAttention) ComputeMask(_ *Context, _, m []backend.Value) backe
 	return firstMask(m)
 }
 
-// PositionalInputs: Keras calls mha(query, value, key, attention_mask).
-func (*MultiHeadAttention) PositionalInputs() {}
+// PositionalInputs: Keras calls mha(query, value, key, attention_mask)
+// and builds it with build(query_shape, value_shape, key_shape).
+func (*MultiHeadAttention) PositionalInputs() []string {
+	return []string{"query_shape", "value_shape", "key_shape"}
+}
 
 // causalMask is Keras's lower-triangular mask: query step i may attend to
 // value steps 0..i.

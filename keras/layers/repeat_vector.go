@@ -44,8 +44,6 @@ func (l *RepeatVector) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"n": l.N}, nil
 }
 
-func (*RepeatVector) withoutBuildConfig() {}
-
 func init() {
 	mustRegister("RepeatVector", func(r *serialization.Reader) (Layer, error) {
 		return &RepeatVector{N: r.Int("n", 0)}, nil

@@ -46,8 +46,6 @@ func (l *Rescaling) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"scale": l.scale(), "offset": l.Offset}, nil
 }
 
-func (l *Rescaling) withoutBuildConfig() {}
-
 // Identity passes its input through, like keras.layers.Identity.
 type Identity struct {
 	Base

@@ -315,10 +315,6 @@ func (l *Cropping1D) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"cropping": []any{c[0], c[1]}}, nil
 }
 
-func (*UpSampling1D) withoutBuildConfig()  {}
-func (*ZeroPadding1D) withoutBuildConfig() {}
-func (*Cropping1D) withoutBuildConfig()    {}
-
 // readPair1D reads Keras's int or (start, end).
 func readPair1D(r *serialization.Reader, key string, def [2]int) [2]int {
 	v, ok := r.Value(key)

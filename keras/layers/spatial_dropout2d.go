@@ -45,10 +45,14 @@ func (l *SpatialDropout2D) Call(ctx *Context, in []backend.Value) backend.Value 
 	return b.Mul(b.Mul(x, keep), b.Scalar(1/(1-l.Rate)))
 }
 
-// GetConfig returns Keras's config.
+// GetConfig returns Keras's config, which (unlike other layers') has no
+// noise_shape or trainable and names its dtype as a string: Keras's
+// SpatialDropout2D takes no other arguments.
 func (l *SpatialDropout2D) GetConfig() (serialization.Config, error) {
-	return serialization.Config{"rate": l.Rate, "seed": nil, "noise_shape": nil, "data_format": "channels_last"}, nil
+	return serialization.Config{"rate": l.Rate, "seed": nil, "data_format": "channels_last", "dtype": "float32"}, nil
 }
+
+func (*SpatialDropout2D) withoutTrainableConfig() {}
 
 func (*SpatialDropout2D) withoutBuildConfig() {}
 

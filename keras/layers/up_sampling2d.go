@@ -56,8 +56,6 @@ func (l *UpSampling2D) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"size": []any{s[0], s[1]}, "data_format": "channels_last", "interpolation": "nearest"}, nil
 }
 
-func (*UpSampling2D) withoutBuildConfig() {}
-
 func filledWith(v float64, n int) []float64 {
 	out := make([]float64, n)
 	for i := range out {

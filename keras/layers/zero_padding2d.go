@@ -85,8 +85,6 @@ func (l *ZeroPadding2D) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"padding": []any{[]any{p[0][0], p[0][1]}, []any{p[1][0], p[1][1]}}, "data_format": "channels_last"}, nil
 }
 
-func (*ZeroPadding2D) withoutBuildConfig() {}
-
 // readPadding2D reads Keras's int, (rows, cols) or ((top, bottom),
 // (left, right)).
 func readPadding2D(r *serialization.Reader, key string, def [2][2]int) [2][2]int {

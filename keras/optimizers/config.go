@@ -19,8 +19,8 @@ func Serialize(o Optimizer) (serialization.Object, error) {
 	cfg := serialization.Config{
 		"name": o.Name(), "weight_decay": nullIfZero(opts.WeightDecay), "clipnorm": nullIfZero(opts.ClipNorm),
 		"global_clipnorm": nullIfZero(opts.GlobalClipNorm), "clipvalue": nullIfZero(opts.ClipValue),
-		"use_ema": opts.UseEMA, "ema_momentum": opts.emaMomentum(), "ema_overwrite_frequency": nullIfZero(float64(opts.EMAOverwriteFrequency)),
-		"loss_scale_factor": nil, "gradient_accumulation_steps": nullIfZero(float64(opts.GradientAccumulationSteps)),
+		"use_ema": opts.UseEMA, "ema_momentum": opts.emaMomentum(), "ema_overwrite_frequency": nullIfZeroInt(opts.EMAOverwriteFrequency),
+		"loss_scale_factor": nil, "gradient_accumulation_steps": nullIfZeroInt(opts.GradientAccumulationSteps),
 	}
 	lr, sched, _ := r.rate()
 	cfg["learning_rate"] = *lr
@@ -68,10 +68,22 @@ func Serialize(o Optimizer) (serialization.Object, error) {
 	default:
 		return serialization.Object{}, fmt.Errorf("optimizer %s (%T) cannot be saved in Keras's format", o.Name(), o)
 	}
+	for k, v := range cfg { // written as floats, as Keras checks some are
+		if f, ok := v.(float64); ok {
+			cfg[k] = serialization.Float(f)
+		}
+	}
 	return serialization.NewObject("keras.optimizers", class, cfg), nil
 }
 
 func nullIfZero(v float64) any {
+	if v == 0 {
+		return nil
+	}
+	return v
+}
+
+func nullIfZeroInt(v int) any {
 	if v == 0 {
 		return nil
 	}

@@ -39,13 +39,13 @@ func (o *Nadam) resolve() {
 // nadamDecay is Keras's fixed momentum-schedule base.
 const nadamDecay = 0.96
 
-// State declares 0.96^t, beta2^t, the product of the momentum schedule
-// u_1...u_t (Keras keeps it outside its saved variables; loading
-// recomputes all three from the iteration count), and per parameter the
-// momentum and velocity.
+// State declares 0.96^t and beta2^t (loading recomputes them from the
+// iteration count), the product of the momentum schedule u_1...u_t
+// (Keras saves it after the slots) and per parameter the momentum and
+// velocity.
 func (o *Nadam) State(params []backend.Shape) []StateSpec {
 	b1 := o.or(o.Beta1, 0.9)
-	uProduct := StateSpec{Name: "u_product", Shape: backend.Shape{}, Init: 1, Param: -1, FromIterations: func(t int64) float64 {
+	uProduct := StateSpec{Name: "u_product", Shape: backend.Shape{}, Init: 1, Param: -1, SavedLast: true, FromIterations: func(t int64) float64 {
 		p := 1.0
 		for k := int64(1); k <= t; k++ {
 			p *= b1 * (1 - 0.5*math.Pow(nadamDecay, float64(k)))

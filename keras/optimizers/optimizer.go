@@ -29,6 +29,9 @@ type StateSpec struct {
 	// gradient accumulators), which Keras saves before the optimizer's
 	// own, one kind for all parameters at a time.
 	Base bool
+	// SavedLast marks a scalar Keras saves after all the slots (Nadam's
+	// u_product, a variable Keras makes after them).
+	SavedLast bool
 	// Group numbers the optimizer's own slots by the Keras call that
 	// makes them (see SavedPositions): slots of one group are saved
 	// together per parameter (Adam's momentum and velocity), groups one
@@ -38,7 +41,8 @@ type StateSpec struct {
 
 // SavedPositions gives each state tensor's place among the slot
 // variables Keras saves after the iteration count and the learning rate
-// (-1 for one it does not save), and how many there are. Keras saves the
+// (-1 for one it does not save), and how many there are; scalars marked
+// SavedLast come after the slots. Keras saves the
 // slots one group at a time, a group being what one
 // add_optimizer_variables call makes: the base optimizer's (each kind its
 // own group: all parameters' averages, then all accumulators) first,
@@ -86,6 +90,10 @@ func SavedPositions(specs []StateSpec) (pos []int, count int) {
 	for i, s := range specs {
 		if s.Param < 0 {
 			pos[i] = -1
+			if s.SavedLast {
+				pos[i] = count
+				count++
+			}
 			continue
 		}
 		g := groupOf(s)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -352,3 +353,23 @@ var (
 	snake1  = regexp.MustCompile(`(.)([A-Z][a-z]+)`)
 	snake2  = regexp.MustCompile(`([a-z])([A-Z])`)
 )
+
+// Float is a float64 that encodes in JSON as Python writes a float,
+// always with a fraction or an exponent ("0.0", "1.0", "1e-07"): Keras
+// checks that some settings are floats (an optimizer's learning_rate,
+// SGD's momentum) and refuses the 0 or 1 that Go's encoding writes.
+type Float float64
+
+// MarshalJSON writes f as Python's json module does; NaN and infinities,
+// which JSON cannot hold, are an error.
+func (f Float) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("cannot write %v in a Keras config: JSON has no NaN or infinity", v)
+	}
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return []byte(s), nil
+}

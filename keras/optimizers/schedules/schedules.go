@@ -285,7 +285,7 @@ func Serialize(s LearningRateSchedule) (serialization.Object, error) {
 		}
 		values := make([]any, len(v.Values))
 		for i, x := range v.Values {
-			values[i] = x
+			values[i] = serialization.Float(x)
 		}
 		class, cfg = "PiecewiseConstantDecay", serialization.Config{"boundaries": bounds, "values": values, "name": "PiecewiseConstant"}
 	case PolynomialDecay:
@@ -302,6 +302,14 @@ func Serialize(s LearningRateSchedule) (serialization.Object, error) {
 		class, cfg = "CosineDecayRestarts", serialization.Config{"initial_learning_rate": v.InitialLearningRate, "first_decay_steps": v.FirstDecaySteps, "t_mul": tMul, "m_mul": mMul, "alpha": v.Alpha, "name": "SGDRDecay"}
 	default:
 		return serialization.Object{}, fmt.Errorf("learning-rate schedule %T cannot be saved in Keras's format: use one of package schedules' types", s)
+	}
+	// Rates are written as floats: Keras computes a schedule in the dtype
+	// of its initial_learning_rate, so a 0 written as an int would make it
+	// integer arithmetic. Step counts keep Go's form, as Keras's do.
+	for _, k := range []string{"initial_learning_rate", "decay_rate", "end_learning_rate", "power", "alpha", "warmup_target", "t_mul", "m_mul"} {
+		if f, ok := cfg[k].(float64); ok {
+			cfg[k] = serialization.Float(f)
+		}
 	}
 	return serialization.NewObject("keras.optimizers.schedules", class, cfg), nil
 }

@@ -1,0 +1,5 @@
+package keras
+
+// SummaryRows gives the tests the rows of Summary: per layer, its name
+// and class, output shape, parameter count and inputs.
+func SummaryRows(m *Model) [][4]string { return m.summaryRows() }

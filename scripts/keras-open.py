@@ -1,0 +1,114 @@
+"""Open, with Keras itself, the files kerasgo wrote, and report what Keras
+computes from them (keras/keras_open_test.go compares it with kerasgo).
+
+    KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-open.py DIR
+
+DIR/requests.json lists the files:
+  {"predict": [{"name", "keras", "inputs": [array...]}],
+   "train":   [{"name", "keras", "weights_h5", "safetensors",
+                "batches": [{"x": array, "y": array}, ...]}]}
+with arrays as {"shape", "data"}. Writes DIR/results.json:
+  predict: per file, the outputs of keras.saving.load_model(file).predict
+           and its summary (each layer's name, output shape, parameters);
+  train:   per file, the loss of train_on_batch on each batch in turn
+           (continuing from the optimizer state kerasgo saved) and the
+           weights after; the weights after load_weights(weights_h5) into
+           the loaded model; and every tensor of the .safetensors file
+           that differs from the .weights.h5 dataset of the same name.
+An error opening or running a file is reported as its "error".
+"""
+
+import json
+import os
+import sys
+
+import h5py
+import numpy as np
+from safetensors.numpy import load_file
+
+import keras
+
+
+def array(a):
+    return np.asarray(a["data"], dtype="float32").reshape(a["shape"])
+
+
+def as_json(a):
+    a = np.asarray(a)
+    return {"shape": list(a.shape), "data": a.astype("float64").ravel().tolist()}
+
+
+def shape_text(shape):
+    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ")"
+
+
+def summary(model):
+    rows = []
+    for layer in model.layers:
+        out = layer.output
+        if isinstance(out, (list, tuple)):
+            shape = "[" + ", ".join(shape_text(o.shape) for o in out) + "]"
+        else:
+            shape = shape_text(out.shape)
+        rows.append({"name": layer.name, "class": type(layer).__name__, "shape": shape, "params": layer.count_params()})
+    return {"rows": rows, "total": model.count_params()}
+
+
+def predict(req):
+    model = keras.saving.load_model(req["keras"])
+    xs = [array(a) for a in req["inputs"]]
+    pred = model.predict(xs if len(xs) > 1 else xs[0], verbose=0)
+    outs = pred if isinstance(pred, list) else [pred]
+    return {"outputs": [as_json(o) for o in outs], "summary": summary(model)}
+
+
+def train(req):
+    model = keras.saving.load_model(req["keras"])
+    losses = []
+    for b in req["batches"]:
+        logs = model.train_on_batch(array(b["x"]), array(b["y"]), return_dict=True)
+        losses.append(float(logs["loss"]))
+    result = {"losses": losses, "weights": [as_json(w) for w in model.get_weights()],
+              "iterations": int(model.optimizer._iterations.numpy())}
+    fresh = keras.saving.load_model(req["keras"])
+    fresh.load_weights(req["weights_h5"])
+    result["h5_weights"] = [as_json(w) for w in fresh.get_weights()]
+    tensors = load_file(req["safetensors"])
+    differ = []
+    with h5py.File(req["weights_h5"], "r") as f:
+        names = []
+        f["layers"].visititems(lambda n, o: names.append("layers/" + n) if isinstance(o, h5py.Dataset) else None)
+        for n in names:
+            if n not in tensors or not np.array_equal(tensors[n], f[n][()]):
+                differ.append(n)
+        differ += sorted(set(tensors) - set(names))
+        result["safetensors_checked"] = len(names)
+    result["safetensors_differ"] = differ
+    return result
+
+
+def run(fn, reqs):
+    out = {}
+    for req in reqs:
+        keras.utils.clear_session()
+        try:
+            out[req["name"]] = fn(req)
+        except Exception as e:  # reported to the Go test, which fails with it
+            # Keras nests the cause at the end of its message.
+            lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+            out[req["name"]] = {"error": f"{type(e).__name__}: {lines[-1] if lines else ''}"}
+    return out
+
+
+def main(d):
+    with open(os.path.join(d, "requests.json")) as f:
+        requests = json.load(f)
+    results = {"keras": keras.__version__,
+               "predict": run(predict, requests.get("predict", [])),
+               "train": run(train, requests.get("train", []))}
+    with open(os.path.join(d, "results.json"), "w") as f:
+        json.dump(results, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
