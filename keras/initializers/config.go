@@ -6,63 +6,94 @@ import (
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
-// kerasClasses maps kerasgo's initializer names to Keras's class names.
-var kerasClasses = map[string]string{
-	"glorot_uniform": "GlorotUniform",
-	"glorot_normal":  "GlorotNormal",
-	"he_normal":      "HeNormal",
-	"he_uniform":     "HeUniform",
-	"zeros":          "Zeros",
-	"ones":           "Ones",
-	"orthogonal":     "Orthogonal",
-	"uniform":        "RandomUniform",
+// kerasObject is implemented by the built-in initializers: their Keras
+// class and config.
+type kerasObject interface {
+	kerasObject() (class string, cfg serialization.Config)
 }
 
 // Serialize returns the Keras form of the initializer a name denotes (def
-// when name is empty), as config.json holds it:
+// when name is empty; see Get for the names), as config.json holds it:
 // {"module": "keras.initializers", "class_name": "GlorotUniform", "config": {"seed": null}}.
 func Serialize(name, def string) (serialization.Object, error) {
 	if name == "" {
 		name = def
 	}
-	class, ok := kerasClasses[name]
+	init, err := Get(name, nil)
+	if err != nil {
+		return serialization.Object{}, fmt.Errorf("initializer %q cannot be saved: %w", name, err)
+	}
+	o, ok := init.(kerasObject)
 	if !ok {
-		return serialization.Object{}, fmt.Errorf("initializer %q cannot be saved: use one of glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, uniform, zeros, ones", name)
+		return serialization.Object{}, fmt.Errorf("initializer %q cannot be saved in Keras's format", name)
 	}
-	cfg := serialization.Config{}
-	if class != "Zeros" && class != "Ones" {
-		cfg["seed"] = nil
-	}
-	if class == "Orthogonal" {
-		cfg["gain"] = 1.0
-	}
-	if class == "RandomUniform" {
-		cfg["minval"], cfg["maxval"] = -0.05, 0.05
+	class, cfg := o.kerasObject()
+	for k, v := range cfg { // Keras writes its settings as floats
+		if f, isFloat := v.(float64); isFloat {
+			cfg[k] = serialization.Float(f)
+		}
 	}
 	return serialization.NewObject("keras.initializers", class, cfg), nil
 }
 
-// Deserialize returns kerasgo's name for a serialized Keras initializer,
-// a class object or a name string. The seed is accepted and not used: it
-// only decides the starting values, which a loaded model replaces.
+// Deserialize returns kerasgo's name (see Get) for a serialized Keras
+// initializer, a class object or a name string. The seed is accepted and
+// not used: it only decides the starting values, which a loaded model
+// replaces.
 func Deserialize(v any) (string, error) {
 	class, cfg, ok := serialization.ClassOrName(v)
 	if !ok {
 		return "", fmt.Errorf("cannot read initializer %v", v)
 	}
-	for name, c := range kerasClasses {
-		if class == c || class == name {
-			r := serialization.NewReader("initializer "+class, cfg)
-			r.Ignore("seed")
-			if class == "RandomUniform" {
-				r.Expect("minval", -0.05, "kerasgo reads RandomUniform with Keras's default range only")
-				r.Expect("maxval", 0.05, "kerasgo reads RandomUniform with Keras's default range only")
-			}
-			if class == "Orthogonal" {
-				r.Expect("gain", 1.0, "kerasgo's orthogonal initializer is saved by name only")
-			}
-			return name, r.Finish()
+	if cfg == nil { // a name, "he_normal" or "HeNormal"
+		init, err := Get(serialization.SnakeCase(class), nil)
+		if err != nil {
+			return "", err
+		}
+		return init.Name(), nil
+	}
+	r := serialization.NewReader("initializer "+class, cfg)
+	r.Ignore("seed")
+	var init Initializer
+	switch class {
+	case "GlorotUniform":
+		init = GlorotUniform{}
+	case "GlorotNormal":
+		init = GlorotNormal{}
+	case "HeNormal":
+		init = HeNormal{}
+	case "HeUniform":
+		init = HeUniform{}
+	case "LecunNormal":
+		init = LecunNormal
+	case "LecunUniform":
+		init = LecunUniform
+	case "Zeros":
+		init = Constant{}
+	case "Ones":
+		init = Constant{Value: 1}
+	case "Constant":
+		init = Constant{Value: r.Float("value", 0)}
+	case "Orthogonal":
+		init = Orthogonal{Gain: r.Float("gain", 1)}
+	case "RandomUniform":
+		init = RandomUniform{Min: r.Float("minval", -0.05), Max: r.Float("maxval", 0.05)}
+	case "RandomNormal":
+		init = RandomNormal{Mean: r.Float("mean", 0), Stddev: r.Float("stddev", 0.05)}
+	case "TruncatedNormal":
+		init = TruncatedNormal{Mean: r.Float("mean", 0), Stddev: r.Float("stddev", 0.05)}
+	case "VarianceScaling":
+		init = VarianceScaling{Scale: r.Float("scale", 1), Mode: r.String("mode", "fan_in"), Distribution: r.String("distribution", "truncated_normal")}
+	default:
+		return "", fmt.Errorf("kerasgo has no %s initializer yet (it has %v)", class, Names())
+	}
+	if err := r.Finish(); err != nil {
+		return "", err
+	}
+	if c, ok := init.(interface{ check() error }); ok {
+		if err := c.check(); err != nil {
+			return "", fmt.Errorf("initializer %s: %w", class, err)
 		}
 	}
-	return "", fmt.Errorf("kerasgo has no %s initializer yet (it has glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, uniform, zeros, ones)", class)
+	return init.Name(), nil
 }

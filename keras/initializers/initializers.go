@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Initializer fills a new weight of a shape.
@@ -18,30 +20,71 @@ type Initializer interface {
 }
 
 // Get returns the initializer a Keras name denotes: "glorot_uniform",
-// "glorot_normal", "he_normal", "he_uniform", "zeros" or "ones". An empty
-// name returns def.
+// "glorot_normal", "he_normal", "he_uniform", "lecun_normal",
+// "lecun_uniform", "orthogonal", "random_uniform" (or "uniform"),
+// "random_normal" (or "normal"), "truncated_normal", "variance_scaling",
+// "constant", "zeros" or "ones", with Keras's settings in parentheses
+// where they are not the defaults: "random_normal(stddev=0.02)",
+// "variance_scaling(scale=2, mode=fan_out, distribution=uniform)",
+// "constant(value=0.3)" (each initializer's Name gives this form). An
+// empty name returns def.
 func Get(name string, def Initializer) (Initializer, error) {
-	switch name {
-	case "":
+	if name == "" {
 		return def, nil
-	case "glorot_uniform":
-		return GlorotUniform{}, nil
-	case "glorot_normal":
-		return GlorotNormal{}, nil
-	case "he_normal":
-		return HeNormal{}, nil
-	case "he_uniform":
-		return HeUniform{}, nil
-	case "zeros":
-		return Constant{}, nil
-	case "ones":
-		return Constant{Value: 1}, nil
-	case "orthogonal":
-		return Orthogonal{}, nil
-	case "uniform", "random_uniform":
-		return RandomUniform{}, nil
 	}
-	return nil, fmt.Errorf("unknown initializer %q: use glorot_uniform, glorot_normal, he_normal, he_uniform, orthogonal, uniform, zeros or ones", name)
+	base, args, err := parseSpec(name)
+	if err != nil {
+		return nil, err
+	}
+	a := &specArgs{what: name, args: args}
+	var init Initializer
+	switch base {
+	case "glorot_uniform":
+		init = GlorotUniform{}
+	case "glorot_normal":
+		init = GlorotNormal{}
+	case "he_normal":
+		init = HeNormal{}
+	case "he_uniform":
+		init = HeUniform{}
+	case "lecun_normal":
+		init = LecunNormal
+	case "lecun_uniform":
+		init = LecunUniform
+	case "zeros":
+		init = Constant{}
+	case "ones":
+		init = Constant{Value: 1}
+	case "constant":
+		init = Constant{Value: a.float("value", 0)}
+	case "orthogonal":
+		init = Orthogonal{Gain: a.float("gain", 1)}
+	case "uniform", "random_uniform":
+		init = RandomUniform{Min: a.float("minval", -0.05), Max: a.float("maxval", 0.05)}
+	case "normal", "random_normal":
+		init = RandomNormal{Mean: a.float("mean", 0), Stddev: a.float("stddev", 0.05)}
+	case "truncated_normal":
+		init = TruncatedNormal{Mean: a.float("mean", 0), Stddev: a.float("stddev", 0.05)}
+	case "variance_scaling":
+		init = VarianceScaling{Scale: a.float("scale", 1), Mode: a.string("mode", "fan_in"), Distribution: a.string("distribution", "truncated_normal")}
+	default:
+		return nil, fmt.Errorf("unknown initializer %q: use %s", name, strings.Join(Names(), ", "))
+	}
+	if err := a.finish(); err != nil {
+		return nil, err
+	}
+	if c, ok := init.(interface{ check() error }); ok {
+		if err := c.check(); err != nil {
+			return nil, fmt.Errorf("initializer %s: %w", name, err)
+		}
+	}
+	return init, nil
+}
+
+// Names lists the initializers Get knows.
+func Names() []string {
+	return []string{"glorot_uniform", "glorot_normal", "he_normal", "he_uniform", "lecun_normal", "lecun_uniform", "orthogonal",
+		"random_uniform", "random_normal", "truncated_normal", "variance_scaling", "constant", "zeros", "ones"}
 }
 
 // fans computes Keras's fan_in and fan_out: for a kernel of shape
@@ -89,6 +132,10 @@ type GlorotUniform struct{}
 // Name returns "glorot_uniform".
 func (GlorotUniform) Name() string { return "glorot_uniform" }
 
+func (GlorotUniform) kerasObject() (string, serialization.Config) {
+	return "GlorotUniform", serialization.Config{"seed": nil}
+}
+
 // Init implements Initializer.
 func (GlorotUniform) Init(s backend.Shape, rng *rand.Rand) []float32 {
 	in, out := fans(s)
@@ -101,6 +148,10 @@ type GlorotNormal struct{}
 
 // Name returns "glorot_normal".
 func (GlorotNormal) Name() string { return "glorot_normal" }
+
+func (GlorotNormal) kerasObject() (string, serialization.Config) {
+	return "GlorotNormal", serialization.Config{"seed": nil}
+}
 
 // Init implements Initializer.
 func (GlorotNormal) Init(s backend.Shape, rng *rand.Rand) []float32 {
@@ -115,6 +166,10 @@ type HeNormal struct{}
 // Name returns "he_normal".
 func (HeNormal) Name() string { return "he_normal" }
 
+func (HeNormal) kerasObject() (string, serialization.Config) {
+	return "HeNormal", serialization.Config{"seed": nil}
+}
+
 // Init implements Initializer.
 func (HeNormal) Init(s backend.Shape, rng *rand.Rand) []float32 {
 	in, _ := fans(s)
@@ -127,6 +182,10 @@ type HeUniform struct{}
 // Name returns "he_uniform".
 func (HeUniform) Name() string { return "he_uniform" }
 
+func (HeUniform) kerasObject() (string, serialization.Config) {
+	return "HeUniform", serialization.Config{"seed": nil}
+}
+
 // Init implements Initializer.
 func (HeUniform) Init(s backend.Shape, rng *rand.Rand) []float32 {
 	in, _ := fans(s)
@@ -134,9 +193,9 @@ func (HeUniform) Init(s backend.Shape, rng *rand.Rand) []float32 {
 }
 
 // Constant fills every value with Value ("zeros" is Constant{}).
-type Constant struct{ Value float32 }
+type Constant struct{ Value float64 }
 
-// Name returns "zeros", "ones" or "constant".
+// Name returns "zeros", "ones" or "constant(value=...)".
 func (c Constant) Name() string {
 	switch c.Value {
 	case 0:
@@ -144,14 +203,31 @@ func (c Constant) Name() string {
 	case 1:
 		return "ones"
 	}
-	return "constant"
+	return spec("constant", "value", c.Value)
 }
 
 // Init implements Initializer.
 func (c Constant) Init(s backend.Shape, _ *rand.Rand) []float32 {
 	v := make([]float32, s.Size())
 	for i := range v {
-		v[i] = c.Value
+		v[i] = float32(c.Value)
 	}
 	return v
+}
+
+func (c Constant) check() error {
+	if math.IsNaN(c.Value) || math.IsInf(c.Value, 0) {
+		return fmt.Errorf("Constant's value must be finite, got %v", c.Value)
+	}
+	return nil
+}
+
+func (c Constant) kerasObject() (string, serialization.Config) {
+	switch c.Value {
+	case 0:
+		return "Zeros", serialization.Config{}
+	case 1:
+		return "Ones", serialization.Config{}
+	}
+	return "Constant", serialization.Config{"value": c.Value}
 }

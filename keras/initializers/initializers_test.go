@@ -1,8 +1,10 @@
 package initializers_test
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -37,6 +39,14 @@ func TestSpreads(t *testing.T) {
 		{"he_uniform", dense, math.Sqrt(6.0/400) / math.Sqrt(3), math.Sqrt(6.0 / 400)},
 		{"he_normal", dense, math.Sqrt(2.0 / 400), 2 * math.Sqrt(2.0/400) / .87962566103423978},
 		{"glorot_normal", dense, math.Sqrt(2.0 / 600), 2 * math.Sqrt(2.0/600) / .87962566103423978},
+		{"lecun_normal", dense, math.Sqrt(1.0 / 400), 2 * math.Sqrt(1.0/400) / .87962566103423978},
+		{"lecun_uniform", conv, math.Sqrt(1.0 / (9 * 16)), math.Sqrt(3.0 / (9 * 16))},
+		{"variance_scaling(scale=2, mode=fan_out, distribution=uniform)", dense, math.Sqrt(2.0 / 200), math.Sqrt(6.0 / 200)},
+		{"variance_scaling(scale=0.5, mode=fan_avg, distribution=untruncated_normal)", dense, math.Sqrt(0.5 / 300), math.Inf(1)},
+		{"random_normal(stddev=0.02)", dense, 0.02, math.Inf(1)},
+		{"random_normal", dense, 0.05, math.Inf(1)},
+		{"truncated_normal(stddev=0.5)", dense, 0.5 * .87962566103423978, 1},
+		{"random_uniform(minval=-0.3, maxval=0.3)", dense, 0.3 / math.Sqrt(3), 0.3},
 	}
 	for _, c := range cases {
 		init, err := initializers.Get(c.name, nil)
@@ -115,5 +125,52 @@ func TestOrthogonal(t *testing.T) {
 	}
 	if _, err := initializers.Get("orthogonal", nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Initializers with settings are named as Get reads them, and go through
+// Keras's config form unchanged; bad settings are errors naming them.
+func TestInitializerSettings(t *testing.T) {
+	for _, name := range []string{"random_normal(mean=0.1, stddev=0.02)", "truncated_normal(mean=0, stddev=0.5)", "constant(value=0.3)",
+		"variance_scaling(scale=2, mode=fan_out, distribution=uniform)", "lecun_normal", "lecun_uniform", "orthogonal(gain=2)",
+		"random_uniform(minval=-0.1, maxval=0.2)", "uniform", "he_normal", "zeros", "ones"} {
+		init, err := initializers.Get(name, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if init.Name() != name {
+			t.Errorf("Get(%q).Name() = %q", name, init.Name())
+		}
+		obj, err := initializers.Serialize(name, "")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		raw, _ := json.Marshal(obj)
+		var decoded any
+		if err := json.Unmarshal(raw, &decoded); err != nil {
+			t.Fatal(err)
+		}
+		back, err := initializers.Deserialize(decoded)
+		if err != nil || back != name {
+			t.Errorf("%s: through Keras's form %s came back as %q (%v)", name, raw, back, err)
+		}
+	}
+	if m, _ := initializers.Get("truncated_normal(mean=3, stddev=0.1)", nil); m != nil {
+		mean, _, _ := stats(m.Init(backend.Shape{1000}, rand.New(rand.NewPCG(5, 6))))
+		if math.Abs(mean-3) > 0.02 {
+			t.Errorf("truncated_normal(mean=3) has mean %g", mean)
+		}
+	}
+	for name, want := range map[string]string{
+		"random_normal(stddev=-1)":           "positive stddev",
+		"random_normal(sigma=1)":             `no setting "sigma"`,
+		"variance_scaling(mode=fan_sideways)": "fan_in, fan_out or fan_avg",
+		"variance_scaling(scale=x)":          "not a number",
+		"random_normal(stddev=0.02":          "parentheses",
+		"lecun_gaussian":                     "unknown initializer",
+	} {
+		if _, err := initializers.Get(name, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Get(%q) = %v, want an error saying %q", name, err, want)
+		}
 	}
 }

@@ -1,11 +1,14 @@
 package initializers
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Orthogonal draws a random orthogonal matrix, as
@@ -17,8 +20,29 @@ import (
 // matrix is wide) is scaled by Gain (zero means Keras's default, 1).
 type Orthogonal struct{ Gain float64 }
 
-// Name returns "orthogonal".
-func (Orthogonal) Name() string { return "orthogonal" }
+// Name returns "orthogonal", or "orthogonal(gain=...)" for a gain
+// other than 1.
+func (o Orthogonal) Name() string {
+	if o.Gain == 0 || o.Gain == 1 {
+		return "orthogonal"
+	}
+	return spec("orthogonal", "gain", o.Gain)
+}
+
+func (o Orthogonal) check() error {
+	if math.IsNaN(o.Gain) || math.IsInf(o.Gain, 0) {
+		return fmt.Errorf("Orthogonal's gain must be finite, got %v", o.Gain)
+	}
+	return nil
+}
+
+func (o Orthogonal) kerasObject() (string, serialization.Config) {
+	gain := o.Gain
+	if gain == 0 {
+		gain = 1
+	}
+	return "Orthogonal", serialization.Config{"gain": gain, "seed": nil}
+}
 
 // Init implements Initializer.
 func (o Orthogonal) Init(s backend.Shape, rng *rand.Rand) []float32 {
