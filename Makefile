@@ -98,13 +98,17 @@ lint-libtorch:
 	STATICCHECK=$(STATICCHECK) scripts/lint-libtorch.sh
 
 ## keras-env: a pinned Keras 3 on JAX (CPU) in build/keras-env, the
-## reference the Keras tests compare kerasgo with (they skip without it)
+## reference the Keras tests compare kerasgo with (they skip without it),
+## and the older Keras 3 releases whose files they load (versions/)
 KERAS_ENV = build/keras-env
 keras-env: $(KERAS_ENV)/.installed
-$(KERAS_ENV)/.installed: scripts/keras-requirements.txt
+$(KERAS_ENV)/.installed: scripts/keras-requirements.txt scripts/keras-versions.txt
 	python3 -m venv $(KERAS_ENV)
 	$(KERAS_ENV)/bin/pip install -q --disable-pip-version-check -r scripts/keras-requirements.txt
-	cp scripts/keras-requirements.txt $@
+	for v in $$(grep -v '^#' scripts/keras-versions.txt); do \
+		test -d $(KERAS_ENV)/versions/$$v || $(KERAS_ENV)/bin/pip install -q --disable-pip-version-check --no-deps --target $(KERAS_ENV)/versions/$$v keras==$$v || exit 1; \
+	done
+	cat scripts/keras-requirements.txt scripts/keras-versions.txt > $@
 
 ## bench: time per training step and peak memory, kerasgo against PyTorch (see docs/benchmarks.md)
 bench:

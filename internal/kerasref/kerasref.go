@@ -34,6 +34,29 @@ func Python(t testing.TB) string {
 	return ""
 }
 
+// Versions returns the older Keras 3 releases `make keras-env` installed
+// (build/keras-env/versions/<version>, each a directory to put on
+// PYTHONPATH), by version, or skips t when there are none.
+func Versions(t testing.TB) map[string]string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "build", "keras-env", "versions")
+	entries, _ := os.ReadDir(dir)
+	out := map[string]string{}
+	for _, e := range entries {
+		if e.IsDir() {
+			out[e.Name()] = filepath.Join(dir, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		t.Skipf("Keras version tests SKIPPED: no older Keras releases in %s: run `make keras-env`", dir)
+	}
+	return out
+}
+
 // Script returns the path of scripts/name in the repository.
 func Script(t testing.TB, name string) string {
 	t.Helper()
@@ -48,8 +71,15 @@ func Script(t testing.TB, name string) string {
 // the script's output when it fails.
 func Run(t testing.TB, python string, args ...string) []byte {
 	t.Helper()
+	return RunEnv(t, python, nil, args...)
+}
+
+// RunEnv is Run with environment variables (KEY=value) added after
+// Run's, which they override (KERAS_BACKEND=numpy, PYTHONPATH=...).
+func RunEnv(t testing.TB, python string, env []string, args ...string) []byte {
+	t.Helper()
 	cmd := exec.Command(python, args...)
-	cmd.Env = append(os.Environ(), "KERAS_BACKEND=jax", "JAX_PLATFORMS=cpu", "TF_CPP_MIN_LOG_LEVEL=3")
+	cmd.Env = append(append(os.Environ(), "KERAS_BACKEND=jax", "JAX_PLATFORMS=cpu", "TF_CPP_MIN_LOG_LEVEL=3"), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

@@ -74,7 +74,7 @@ func Deserialize(v any) (string, error) {
 		init = Constant{Value: 1}
 	case "Constant":
 		init = Constant{Value: r.Float("value", 0)}
-	case "Orthogonal":
+	case "Orthogonal", "OrthogonalInitializer": // the second is Keras 3.1 to 3.6's class name
 		init = Orthogonal{Gain: r.Float("gain", 1)}
 	case "RandomUniform":
 		init = RandomUniform{Min: r.Float("minval", -0.05), Max: r.Float("maxval", 0.05)}

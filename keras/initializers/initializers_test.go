@@ -155,6 +155,11 @@ func TestInitializerSettings(t *testing.T) {
 			t.Errorf("%s: through Keras's form %s came back as %q (%v)", name, raw, back, err)
 		}
 	}
+	// Keras 3.1 to 3.6 saved Orthogonal under its older class name.
+	old := map[string]any{"module": "keras.initializers", "class_name": "OrthogonalInitializer", "config": map[string]any{"gain": 1.0, "seed": nil}}
+	if name, err := initializers.Deserialize(old); err != nil || name != "orthogonal" {
+		t.Errorf("OrthogonalInitializer read as %q, %v", name, err)
+	}
 	if m, _ := initializers.Get("truncated_normal(mean=3, stddev=0.1)", nil); m != nil {
 		mean, _, _ := stats(m.Init(backend.Shape{1000}, rand.New(rand.NewPCG(5, 6))))
 		if math.Abs(mean-3) > 0.02 {
