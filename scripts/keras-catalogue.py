@@ -133,6 +133,13 @@ for cls in [layers.Add, layers.Subtract, layers.Multiply, layers.Average, layers
 case("concatenate", [((3, 4), F), ((3, 2), F)], lambda xs: layers.Concatenate()([xs[0], xs[1]]))
 case("dot", [((5,), F), ((5,), F)], lambda xs: layers.Dot(axes=1, normalize=True)([xs[0], xs[1]]))
 
+# None dimensions besides the batch, several outputs.
+case("lstm_none_time", [((None, 3), F)], one(layers.LSTM(4, return_sequences=True)))
+case("conv_fully_convolutional", [((None, None, 3), F)], lambda xs: layers.GlobalAveragePooling2D()(layers.Conv2D(4, 3, padding="same")(xs[0])))
+case("bidirectional_merge_none", [((5, 3), F)], lambda xs: layers.Bidirectional(layers.GRU(3, return_sequences=True), merge_mode=None)(xs[0]))
+case("multi_head_attention_scores", [((4, 6), F), ((5, 6), F)],
+     lambda xs: list(layers.MultiHeadAttention(num_heads=2, key_dim=3)(xs[0], xs[1], return_attention_scores=True)))
+
 # Models inside models.
 def nested(xs):
     inner = keras.Sequential([keras.Input((6,)), layers.Dense(4, activation="relu"), layers.Dense(2)], name="inner")
@@ -160,6 +167,7 @@ def main(out):
             w.assign(v.astype("float32"))
         data = []
         for shape, dt in inputs:
+            shape = [5 if d is None else d for d in shape]  # a None dimension gets a length
             data.append(ids(4, *shape) if dt == "int32" else normal(4, *shape))
         pred = model.predict(data if len(data) > 1 else data[0], verbose=0)
         outs = pred if isinstance(pred, list) else [pred]

@@ -230,6 +230,9 @@ func (l *Bidirectional) GetConfig() (serialization.Config, error) {
 
 func init() {
 	mustRegister("Bidirectional", func(r *serialization.Reader) (Layer, error) {
+		if r.IsNull("merge_mode") { // Keras's merge_mode=None: the two directions' outputs returned separately
+			r.Fail("merge_mode", "null (the forward and backward outputs returned separately) is not supported by kerasgo yet: use concat, sum, mul or ave")
+		}
 		l := &Bidirectional{MergeMode: r.String("merge_mode", "concat")}
 		sub := func(key string) (Layer, error) {
 			v, ok := r.Value(key)

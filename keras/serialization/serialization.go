@@ -81,6 +81,13 @@ func (r *Reader) Has(key string) bool {
 	return ok && v != nil
 }
 
+// IsNull reports whether key is present with the value null (Python's
+// None), which for some settings means something other than absent.
+func (r *Reader) IsNull(key string) bool {
+	v, ok := r.cfg[key]
+	return ok && v == nil
+}
+
 // Ignore marks keys as understood without reading them (settings with no
 // effect on what kerasgo computes, such as an initializer's seed).
 func (r *Reader) Ignore(keys ...string) {
