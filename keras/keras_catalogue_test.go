@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -94,11 +93,7 @@ func TestKerasCatalogue(t *testing.T) {
 				differ = append(differ, c.Name)
 			}
 		}
-		names := make([]string, 0, len(refused))
-		for n := range refused {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := sortedKeys(refused)
 		t.Logf("Keras %s catalogue on %s: %d of %d models load and match Keras within 1e-5; %d refused with an error naming the layer %v; %d fail %v",
 			version, be.Name(), matched, len(cases), len(refused), names, len(differ), differ)
 		for _, n := range names {

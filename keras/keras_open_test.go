@@ -151,17 +151,7 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 			m := load(filepath.Join(trainDir, c.Name+".keras"))
 			var rec trainingRecord
 			readJSON(t, filepath.Join(trainDir, c.Name+".json"), &rec)
-			opts := keras.FitOptions{Epochs: 1, BatchSize: trainIndex.Batch, NoShuffle: true, Verbose: keras.Silent}
-			if rec.SampleWeight != nil {
-				opts.SampleWeight = rec.SampleWeight.array()
-			}
-			if rec.ClassWeight != nil {
-				opts.ClassWeight = map[int]float64{}
-				for k, v := range rec.ClassWeight {
-					class, _ := strconv.Atoi(k)
-					opts.ClassWeight[class] = v
-				}
-			}
+			opts := rec.fitOptions(1, trainIndex.Batch)
 			x, y := rec.X.array(), rec.Y.array()
 			if _, err := m.Fit(context.Background(), x, y, opts); err != nil {
 				t.Fatalf("%s: %v", name, err)

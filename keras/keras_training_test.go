@@ -87,18 +87,8 @@ func TestKerasTrainingParity(t *testing.T) {
 					}
 					epochWeights = append(epochWeights, w)
 				}}
-				opts := keras.FitOptions{Epochs: index.Epoch, BatchSize: index.Batch, NoShuffle: true, Verbose: keras.Silent,
-					Callbacks: []callbacks.Callback{record}}
-				if rec.SampleWeight != nil {
-					opts.SampleWeight = rec.SampleWeight.array()
-				}
-				if rec.ClassWeight != nil {
-					opts.ClassWeight = map[int]float64{}
-					for k, v := range rec.ClassWeight {
-						class, _ := strconv.Atoi(k)
-						opts.ClassWeight[class] = v
-					}
-				}
+				opts := rec.fitOptions(index.Epoch, index.Batch)
+				opts.Callbacks = []callbacks.Callback{record}
 				if rec.ValX != nil {
 					opts.ValidationData = &keras.Data{X: rec.ValX.array(), Y: rec.ValY.array()}
 				}
@@ -129,11 +119,7 @@ func TestKerasTrainingParity(t *testing.T) {
 				differ = append(differ, c.Name)
 			}
 		}
-		names := make([]string, 0, len(refused))
-		for n := range refused {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := sortedKeys(refused)
 		t.Logf("Keras %s training parity on %s: %d of %d cases train as Keras does (20 steps; weights within %g, logs within %g); %d refused %v; %d differ %v",
 			index.Keras, be.Name(), matched, len(index.Cases), trainingWeightTol, trainingLogTol, len(refused), names, len(differ), differ)
 		for _, n := range names {
@@ -143,6 +129,23 @@ func TestKerasTrainingParity(t *testing.T) {
 			t.Errorf("only %d training cases match Keras, %d did before", matched, trainingFloor)
 		}
 	})
+}
+
+// fitOptions are Keras's fit arguments for the record's data: unshuffled,
+// silent, with its sample or class weights.
+func (rec trainingRecord) fitOptions(epochs, batch int) keras.FitOptions {
+	opts := keras.FitOptions{Epochs: epochs, BatchSize: batch, NoShuffle: true, Verbose: keras.Silent}
+	if rec.SampleWeight != nil {
+		opts.SampleWeight = rec.SampleWeight.array()
+	}
+	if rec.ClassWeight != nil {
+		opts.ClassWeight = map[int]float64{}
+		for k, v := range rec.ClassWeight {
+			class, _ := strconv.Atoi(k)
+			opts.ClassWeight[class] = v
+		}
+	}
+	return opts
 }
 
 // continueKerasTraining loads the model Keras trained, with its

@@ -217,7 +217,7 @@ func (c Constant) Init(s backend.Shape, _ *rand.Rand) []float32 {
 
 func (c Constant) check() error {
 	if math.IsNaN(c.Value) || math.IsInf(c.Value, 0) {
-		return fmt.Errorf("Constant's value must be finite, got %v", c.Value)
+		return fmt.Errorf("the value must be finite, got %v", c.Value)
 	}
 	return nil
 }

@@ -167,12 +167,12 @@ func TestInitializerSettings(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{
-		"random_normal(stddev=-1)":           "positive stddev",
-		"random_normal(sigma=1)":             `no setting "sigma"`,
+		"random_normal(stddev=-1)":            "positive stddev",
+		"random_normal(sigma=1)":              `no setting "sigma"`,
 		"variance_scaling(mode=fan_sideways)": "fan_in, fan_out or fan_avg",
-		"variance_scaling(scale=x)":          "not a number",
-		"random_normal(stddev=0.02":          "parentheses",
-		"lecun_gaussian":                     "unknown initializer",
+		"variance_scaling(scale=x)":           "not a number",
+		"random_normal(stddev=0.02":           "parentheses",
+		"lecun_gaussian":                      "unknown initializer",
 	} {
 		if _, err := initializers.Get(name, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Get(%q) = %v, want an error saying %q", name, err, want)

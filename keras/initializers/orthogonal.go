@@ -31,7 +31,7 @@ func (o Orthogonal) Name() string {
 
 func (o Orthogonal) check() error {
 	if math.IsNaN(o.Gain) || math.IsInf(o.Gain, 0) {
-		return fmt.Errorf("Orthogonal's gain must be finite, got %v", o.Gain)
+		return fmt.Errorf("the gain must be finite, got %v", o.Gain)
 	}
 	return nil
 }

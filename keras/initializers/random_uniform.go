@@ -35,7 +35,7 @@ func (r RandomUniform) bounds() (lo, hi float64) {
 func (r RandomUniform) check() error {
 	lo, hi := r.bounds()
 	if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return fmt.Errorf("RandomUniform needs finite minval <= maxval, got %v and %v", lo, hi)
+		return fmt.Errorf("minval and maxval must be finite with minval <= maxval, got %v and %v", lo, hi)
 	}
 	return nil
 }

@@ -67,17 +67,17 @@ func (v VarianceScaling) Name() string {
 func (v VarianceScaling) check() error {
 	r := v.resolved()
 	if !(r.Scale > 0) || math.IsInf(r.Scale, 0) {
-		return fmt.Errorf("VarianceScaling's scale must be a positive number, got %v", r.Scale)
+		return fmt.Errorf("the scale must be a positive number, got %v", r.Scale)
 	}
 	switch r.Mode {
 	case "fan_in", "fan_out", "fan_avg":
 	default:
-		return fmt.Errorf("VarianceScaling's mode must be fan_in, fan_out or fan_avg, got %q", r.Mode)
+		return fmt.Errorf("the mode must be fan_in, fan_out or fan_avg, got %q", r.Mode)
 	}
 	switch r.Distribution {
 	case "truncated_normal", "untruncated_normal", "uniform":
 	default:
-		return fmt.Errorf("VarianceScaling's distribution must be truncated_normal, untruncated_normal or uniform, got %q", r.Distribution)
+		return fmt.Errorf("the distribution must be truncated_normal, untruncated_normal or uniform, got %q", r.Distribution)
 	}
 	return nil
 }

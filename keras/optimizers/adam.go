@@ -66,13 +66,9 @@ func adamUpdate(b backend.Builder, hp Hyperparameters, b1, b2, eps float64, amsg
 		return amsgradUpdate(b, hp, b1, b2, eps, params, grads, state)
 	}
 	n := len(params)
-	b1p := b.Mul(state[0], b.Scalar(b1))
-	b2p := b.Mul(state[1], b.Scalar(b2))
-	one := b.Scalar(1)
-	alpha := b.Div(b.Mul(hp.LearningRate, b.Sqrt(b.Sub(one, b2p))), b.Sub(one, b1p))
 	newP := make([]backend.Value, n)
 	newS := make([]backend.Value, len(state))
-	newS[0], newS[1] = b1p, b2p
+	alpha := adamStepSize(b, hp, b1, b2, state, newS)
 	for i, p := range params {
 		newP[i], newS[2+i], newS[2+n+i] = b.AdamUpdate(p, grads[i], state[2+i], state[2+n+i], alpha, b1, b2, eps)
 	}
@@ -83,13 +79,9 @@ func adamUpdate(b backend.Builder, hp Hyperparameters, b1, b2, eps float64, amsg
 // plain ops: the fused AdamUpdate has no v_hat.
 func amsgradUpdate(b backend.Builder, hp Hyperparameters, b1, b2, eps float64, params, grads, state []backend.Value) ([]backend.Value, []backend.Value) {
 	n := len(params)
-	b1p := b.Mul(state[0], b.Scalar(b1))
-	b2p := b.Mul(state[1], b.Scalar(b2))
-	one := b.Scalar(1)
-	alpha := b.Div(b.Mul(hp.LearningRate, b.Sqrt(b.Sub(one, b2p))), b.Sub(one, b1p))
 	newP := make([]backend.Value, n)
 	newS := make([]backend.Value, len(state))
-	newS[0], newS[1] = b1p, b2p
+	alpha := adamStepSize(b, hp, b1, b2, state, newS)
 	for i, p := range params {
 		g, m, v, vHat := grads[i], state[2+i], state[2+n+i], state[2+2*n+i]
 		m = b.Add(m, b.Mul(b.Sub(g, m), b.Scalar(1-b1)))
@@ -99,4 +91,14 @@ func amsgradUpdate(b backend.Builder, hp Hyperparameters, b1, b2, eps float64, p
 		newS[2+i], newS[2+n+i], newS[2+2*n+i] = m, v, vHat
 	}
 	return newP, newS
+}
+
+// adamStepSize advances beta1^t and beta2^t (state[0], state[1], written
+// to newS) and returns Adam's step size lr*sqrt(1-beta2^t)/(1-beta1^t).
+func adamStepSize(b backend.Builder, hp Hyperparameters, b1, b2 float64, state, newS []backend.Value) backend.Value {
+	b1p := b.Mul(state[0], b.Scalar(b1))
+	b2p := b.Mul(state[1], b.Scalar(b2))
+	newS[0], newS[1] = b1p, b2p
+	one := b.Scalar(1)
+	return b.Div(b.Mul(hp.LearningRate, b.Sqrt(b.Sub(one, b2p))), b.Sub(one, b1p))
 }
