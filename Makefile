@@ -13,7 +13,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-allreduce bench-go data libtorch keras-env doctor $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-allreduce bench-go data libtorch keras-env golden doctor $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -109,6 +109,14 @@ $(KERAS_ENV)/.installed: scripts/keras-requirements.txt scripts/keras-versions.t
 		test -d $(KERAS_ENV)/versions/$$v || $(KERAS_ENV)/bin/pip install -q --disable-pip-version-check --no-deps --target $(KERAS_ENV)/versions/$$v keras==$$v || exit 1; \
 	done
 	cat scripts/keras-requirements.txt scripts/keras-versions.txt > $@
+
+## golden: regenerate the layer, loss and metric golden files: PyTorch's
+## values (Debian's python3-torch), then Keras's own (needs make keras-env)
+golden: keras-env
+	/usr/bin/python3 scripts/golden-layers.py
+	/usr/bin/python3 scripts/golden-losses.py
+	/usr/bin/python3 scripts/golden-metrics.py
+	KERAS_BACKEND=jax JAX_PLATFORMS=cpu $(KERAS_ENV)/bin/python scripts/golden-keras.py
 
 ## bench: time per training step and peak memory, kerasgo against PyTorch (see docs/benchmarks.md)
 bench:

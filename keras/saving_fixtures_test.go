@@ -1,8 +1,16 @@
 package keras_test
 
 import (
+	"bytes"
+	"math/rand/v2"
+	"runtime"
+	"runtime/pprof"
+
 	"context"
 	"encoding/json"
+	"github.com/kerasgo/kerasgo/internal/sgemm"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 	"math"
 	"os"
 	"path/filepath"
@@ -230,7 +238,8 @@ func TestLoadKerasFixtureLSTM(t *testing.T) {
 			}
 			t.Logf("%s: max |p - p_keras| = %.3g over %d sequences of 60 steps", spec, worst, len(ref.Outputs))
 			if worst > 1e-5 {
-				t.Errorf("outputs differ from Keras's by up to %.3g (tolerance 1e-5)", worst)
+				t.Errorf("outputs differ from Keras's by up to %.3g (tolerance 1e-5): %v", worst, pred.Data)
+				diagnoseLSTMMismatch(t, path, spec, x, ref.Outputs)
 			}
 			saved := filepath.Join(t.TempDir(), "lstm.keras")
 			if err := m.Save(saved); err != nil {
@@ -260,4 +269,49 @@ func TestLoadKerasFixtureLSTM(t *testing.T) {
 			}
 		})
 	}
+}
+
+// diagnoseLSTMMismatch logs what tells a wrong model from a wrong process
+// when the LSTM fixture's predictions are off (seen twice in full runs of
+// the package, never alone): a fresh load's predictions, the float32
+// matrix product against gonum's, and the goroutines left running.
+func diagnoseLSTMMismatch(t *testing.T, path, spec string, x keras.Array, want [][]float64) {
+	m, err := keras.LoadModel(path, keras.LoadOptions{Backend: spec})
+	if err != nil {
+		t.Logf("diagnosis: reloading: %v", err)
+		return
+	}
+	again, err := m.Predict(context.Background(), x, keras.PredictOptions{})
+	if err == nil {
+		worst := 0.0
+		for i, row := range want {
+			worst = math.Max(worst, math.Abs(float64(again.Data[i])-row[0]))
+		}
+		t.Logf("diagnosis: a fresh load predicts %v (max diff %.3g)", again.Data, worst)
+	}
+	for _, mnk := range [][3]int{{8, 256, 1}, {8, 256, 64}, {8, 128, 64}, {8, 128, 32}, {8, 16, 32}} {
+		t.Logf("diagnosis: sgemm %v vs gonum: max diff %.3g", mnk, sgemmVersusGonum(mnk[0], mnk[1], mnk[2]))
+	}
+	var dump bytes.Buffer
+	pprof.Lookup("goroutine").WriteTo(&dump, 1)
+	t.Logf("diagnosis: GOMAXPROCS %d, %d goroutines:\n%s", runtime.GOMAXPROCS(0), runtime.NumGoroutine(), dump.String())
+}
+
+func sgemmVersusGonum(m, n, k int) float64 {
+	rng := rand.New(rand.NewPCG(1, uint64(m*n*k)))
+	a, b := make([]float32, m*k), make([]float32, k*n)
+	for i := range a {
+		a[i] = rng.Float32()*2 - 1
+	}
+	for i := range b {
+		b[i] = rng.Float32()*2 - 1
+	}
+	got, want := make([]float32, m*n), make([]float32, m*n)
+	sgemm.Gemm(false, false, m, n, k, 1, a, k, b, n, 0, got, n)
+	gonum.Implementation{}.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, want, n)
+	worst := 0.0
+	for i := range got {
+		worst = math.Max(worst, math.Abs(float64(got[i]-want[i])))
+	}
+	return worst
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/internal/kerasref"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/metrics"
@@ -16,13 +17,15 @@ func rows(a backendtest.Array, from, to int) backendtest.Array {
 	return backendtest.Array{Shape: append(backend.Shape{to - from}, a.Shape[1:]...), Data: a.Data[from*n : to*n]}
 }
 
-// Every metric, read from its Keras form, gives PyTorch's value for an
-// epoch (testdata/golden.json, written by scripts/golden-metrics.py) when
-// run batch by batch as training runs it (two batches of 7 and 5
-// samples): a Sample metric's per-sample values averaged, an
-// Accumulator's totals summed, then its Result; on every engine, and
-// after Serialize and Deserialize.
-func TestMetricsMatchPyTorch(t *testing.T) {
+// Every metric, read from its Keras form, gives Keras's own value and
+// PyTorch's for an epoch (testdata/golden.json, written by
+// scripts/golden-metrics.py, Keras's values added by
+// scripts/golden-keras.py, which runs the Keras metric's update_state on
+// the same two batches) when run batch by batch as training runs it (two
+// batches of 7 and 5 samples): a Sample metric's per-sample values
+// averaged, an Accumulator's totals summed, then its Result; on every
+// engine, and after Serialize and Deserialize.
+func TestMetricsMatchKerasAndPyTorch(t *testing.T) {
 	data, err := os.ReadFile("testdata/golden.json")
 	if err != nil {
 		t.Fatal(err)
@@ -34,6 +37,9 @@ func TestMetricsMatchPyTorch(t *testing.T) {
 			YTrue  backendtest.Array `json:"y_true"`
 			YPred  backendtest.Array `json:"y_pred"`
 			Value  float64           `json:"value"`
+			Keras  struct {
+				Value *float64 `json:"value"`
+			} `json:"keras"`
 		} `json:"cases"`
 	}
 	if err := json.Unmarshal(data, &file); err != nil {
@@ -41,6 +47,11 @@ func TestMetricsMatchPyTorch(t *testing.T) {
 	}
 	if len(file.Cases) < 19 {
 		t.Fatalf("only %d golden cases: regenerate testdata/golden.json with scripts/golden-metrics.py", len(file.Cases))
+	}
+	for _, c := range file.Cases {
+		if c.Keras.Value == nil {
+			t.Fatalf("%s has no Keras value: run scripts/golden-keras.py metrics (with build/keras-env's python)", c.Name)
+		}
 	}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		for _, c := range file.Cases {
@@ -108,9 +119,18 @@ func TestMetricsMatchPyTorch(t *testing.T) {
 				if a, ok := m.(metrics.Accumulator); ok {
 					got = a.Result(totals)
 				}
-				backendtest.AssertClose(t, c.Name, backendtest.Array{Shape: backend.Shape{}, Data: []float64{got}},
-					backendtest.Array{Shape: backend.Shape{}, Data: []float64{c.Value}}, 1e-5)
+				gotArray := backendtest.Array{Shape: backend.Shape{}, Data: []float64{got}}
+				backendtest.AssertClose(t, c.Name+" vs PyTorch", gotArray, backendtest.Array{Shape: backend.Shape{}, Data: []float64{c.Value}}, 1e-5)
+				backendtest.AssertClose(t, c.Name+" vs Keras", gotArray, backendtest.Array{Shape: backend.Shape{}, Data: []float64{*c.Keras.Value}}, 1e-5)
 			})
 		}
 	})
+}
+
+// The Keras values in testdata/golden.json are what Keras 3 computes now
+// (scripts/golden-keras.py --check recomputes every case); skipped
+// without `make keras-env`.
+func TestGoldenKerasValuesAreCurrent(t *testing.T) {
+	python := kerasref.Python(t)
+	t.Logf("%s", kerasref.Run(t, python, kerasref.Script(t, "golden-keras.py"), "--check", "metrics"))
 }
