@@ -75,6 +75,7 @@ type kerasgoPrediction struct {
 	outputs []keras.Array
 	rows    [][4]string
 	total   int
+	tol     float64 // how far Keras's prediction may be
 }
 
 // kerasgoTraining is what kerasgo computed after saving a trained model.
@@ -86,6 +87,12 @@ type kerasgoTraining struct {
 // Open tolerances: predictions and next-step losses within 1e-5, weights
 // after two more steps within 1e-5, relative to max(1, |Keras's|).
 const openTol = 1e-5
+
+// halfPrecisionTol bounds, relative to max(1, |Keras's|), how far
+// Keras's float16 or bfloat16 computation of a model with a
+// reduced-precision dtype policy is from kerasgo's float32 one (the
+// catalogue measures up to 8e-3 for mixed_bfloat16).
+const halfPrecisionTol = 2e-2
 
 // Keras opens what kerasgo saves. Every catalogue model kerasgo loads
 // is saved again by kerasgo (.keras): Keras's load_model opens it and
@@ -142,7 +149,11 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 					t.Errorf("%s: kerasgo cannot save what it loaded: %v", c.Name, err)
 					continue
 				}
-				predictions[c.Name] = kerasgoPrediction{outputs: outs, rows: keras.SummaryRows(m), total: m.CountParams()}
+				tol := openTol
+				if len(m.Notes()) > 0 { // reduced-precision policies: Keras computes in float16 or bfloat16, kerasgo in float32
+					tol = halfPrecisionTol
+				}
+				predictions[c.Name] = kerasgoPrediction{outputs: outs, rows: keras.SummaryRows(m), total: m.CountParams(), tol: tol}
 				req.Predict = append(req.Predict, predictRequest{Name: c.Name, Keras: path, Inputs: ref.Inputs})
 			}
 		}
@@ -206,7 +217,7 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 			t.Errorf("%s: Keras cannot open kerasgo's file: %s", r.Name, want.Error)
 			continue
 		}
-		if d, where := worstDiff(got.outputs, want.Outputs); !(d <= openTol) {
+		if d, where := worstDiff(got.outputs, want.Outputs); !(d <= got.tol) {
 			t.Errorf("%s: Keras's prediction from kerasgo's file differs from kerasgo's by %g (%s)", r.Name, d, where)
 			continue
 		}

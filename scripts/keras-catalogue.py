@@ -140,6 +140,27 @@ case("bidirectional_merge_none", [((5, 3), F)], lambda xs: layers.Bidirectional(
 case("multi_head_attention_scores", [((4, 6), F), ((5, 6), F)],
      lambda xs: list(layers.MultiHeadAttention(num_heads=2, key_dim=3)(xs[0], xs[1], return_attention_scores=True)))
 
+# Lambda layers: kerasgo's tests register Go functions under these names
+# (a named function by its name, a Python lambda by the layer's name).
+def double_plus_one(x):
+    return x * 2.0 + 1.0
+
+
+case("lambda_named", [((5,), F)], lambda xs: layers.Dense(3)(layers.Lambda(double_plus_one)(xs[0])))
+# (the lambda uses no globals: Keras reloads a lambda's code without its
+# module's globals, so one calling keras.ops cannot be reopened by Keras)
+case("lambda_anonymous", [((4, 3), F)],
+     lambda xs: layers.Lambda(lambda t: t[:, :, 0] * t[:, :, 1], name="first_times_second")(xs[0]))
+
+# Dtype policies kerasgo computes in float32 (the .json's float32_outputs
+# are the same model's outputs with every policy float32).
+for policy in ["mixed_float16", "mixed_bfloat16"]:
+    case(f"policy_{policy}", [((6,), F)],
+         lambda xs, p=policy: layers.Dense(3, dtype=p)(layers.Dense(5, activation="relu", dtype=p)(xs[0])))
+case("policy_float16", [((6,), F)], lambda xs: layers.Dense(3, activation="tanh", dtype="float16")(xs[0]))
+case("policy_bfloat16_conv", [((6, 6, 2), F)],
+     lambda xs: layers.GlobalAveragePooling2D(dtype="bfloat16")(layers.Conv2D(3, 3, dtype="bfloat16")(xs[0])))
+
 # Models inside models.
 def nested(xs):
     inner = keras.Sequential([keras.Input((6,)), layers.Dense(4, activation="relu"), layers.Dense(2)], name="inner")
@@ -150,6 +171,17 @@ case("nested_sequential", [((6,), F)], nested)
 def as_json(a):
     a = np.asarray(a)
     return {"shape": list(a.shape), "data": a.astype("float64").ravel().tolist()}
+
+
+def float32_twin(model, data):
+    """The model's outputs with every dtype policy float32, same weights."""
+    config = json.loads(json.dumps(model.get_config()).replace('"mixed_float16"', '"float32"')
+                        .replace('"mixed_bfloat16"', '"float32"').replace('"bfloat16"', '"float32"')
+                        .replace('"float16"', '"float32"'))
+    twin = keras.Model.from_config(config)
+    twin.set_weights([np.asarray(w, dtype="float32") for w in model.get_weights()])
+    pred = twin.predict(data if len(data) > 1 else data[0], verbose=0)
+    return pred if isinstance(pred, list) else [pred]
 
 
 def main(out):
@@ -172,8 +204,11 @@ def main(out):
         pred = model.predict(data if len(data) > 1 else data[0], verbose=0)
         outs = pred if isinstance(pred, list) else [pred]
         model.save(os.path.join(out, name + ".keras"))
+        record = {"inputs": [as_json(d) for d in data], "outputs": [as_json(o) for o in outs]}
+        if name.startswith("policy_"):
+            record["float32_outputs"] = [as_json(o) for o in float32_twin(model, data)]
         with open(os.path.join(out, name + ".json"), "w") as f:
-            json.dump({"inputs": [as_json(d) for d in data], "outputs": [as_json(o) for o in outs]}, f)
+            json.dump(record, f)
         classes = sorted({type(l).__name__ for l in model._flatten_layers(include_self=False)} - {"InputLayer"})
         index.append({"name": name, "classes": classes})
     with open(os.path.join(out, "index.json"), "w") as f:

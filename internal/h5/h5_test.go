@@ -174,3 +174,31 @@ print(json.dumps(out))
 		t.Errorf("h5py sees %d objects, want %d datasets and %d groups", len(got), n, groups)
 	}
 }
+
+// Keras's float16 and bfloat16 variables read exactly as float32.
+func TestHalfPrecisionValues(t *testing.T) {
+	for _, c := range []struct {
+		kind halfKind
+		bits uint16
+		want float32
+	}{
+		{ieeeHalf, 0x3c00, 1},
+		{ieeeHalf, 0xc000, -2},
+		{ieeeHalf, 0x3555, 0.333251953125},
+		{ieeeHalf, 0x7bff, 65504},
+		{ieeeHalf, 0x0001, 5.960464477539063e-08}, // the smallest subnormal
+		{ieeeHalf, 0x8000, float32(math.Copysign(0, -1))},
+		{ieeeHalf, 0x7c00, float32(math.Inf(1))},
+		{brainHalf, 0x3f80, 1},
+		{brainHalf, 0xc040, -3},
+		{brainHalf, 0x3eab, 0.333984375},
+		{brainHalf, 0xff80, float32(math.Inf(-1))},
+	} {
+		if got := c.kind.float32(c.bits); got != c.want || math.Signbit(float64(got)) != math.Signbit(float64(c.want)) {
+			t.Errorf("kind %d, bits %#04x: %v, want %v", c.kind, c.bits, got, c.want)
+		}
+	}
+	if v := ieeeHalf.float32(0x7e00); !math.IsNaN(float64(v)) {
+		t.Errorf("float16 NaN read as %v", v)
+	}
+}

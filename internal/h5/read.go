@@ -20,6 +20,7 @@ type Info struct {
 	Shape []int
 
 	elemSize  int // bytes per element in the file
+	half      halfKind
 	bigEndian bool
 	unsigned  bool // for integers
 	compact   []byte
@@ -412,8 +413,15 @@ func datasetInfo(msgs []headerMessage, path string, fileSize uint64) (*Info, err
 		info.DType = Float64
 	case class == 0 && (info.elemSize == 1 || info.elemSize == 2 || info.elemSize == 4 || info.elemSize == 8):
 		info.DType, info.unsigned = Int64, bits&0x08 == 0
+	case class == 1 && info.elemSize == 2 && bits&0x40 == 0:
+		info.DType, info.half = Float32, ieeeHalf // a float16 variable; read exactly as float32
+	case class == 5 && info.elemSize == 2:
+		// Keras writes a bfloat16 variable as 2-byte opaque values (h5py
+		// has no bfloat16) with the attribute dtype="bfloat16"; the only
+		// 2-byte opaque type in a Keras weights file. Read exactly as float32.
+		info.DType, info.half = Float32, brainHalf
 	default:
-		return nil, bad("dataset %q has elements of class %d and %d bytes: kerasgo reads float32, float64 and integer datasets", path, class, info.elemSize)
+		return nil, bad("dataset %q has elements of class %d and %d bytes: kerasgo reads float16, bfloat16, float32, float64 and integer datasets", path, class, info.elemSize)
 	}
 	need := elems * uint64(info.elemSize)
 	// Layout, version 3.
@@ -501,18 +509,23 @@ func (f *File) Read(path string) (*Dataset, error) {
 		order = binary.BigEndian
 	}
 	d := &Dataset{Shape: append([]int(nil), info.Shape...), DType: info.DType}
-	switch info.DType {
-	case Float32:
+	switch {
+	case info.half != 0:
+		d.Float32 = make([]float32, n)
+		for i := range d.Float32 {
+			d.Float32[i] = info.half.float32(order.Uint16(raw[2*i:]))
+		}
+	case info.DType == Float32:
 		d.Float32 = make([]float32, n)
 		for i := range d.Float32 {
 			d.Float32[i] = math.Float32frombits(order.Uint32(raw[4*i:]))
 		}
-	case Float64:
+	case info.DType == Float64:
 		d.Float64 = make([]float64, n)
 		for i := range d.Float64 {
 			d.Float64[i] = math.Float64frombits(order.Uint64(raw[8*i:]))
 		}
-	case Int64:
+	case info.DType == Int64:
 		d.Int64 = make([]int64, n)
 		for i := range d.Int64 {
 			d.Int64[i] = readInt(raw[i*info.elemSize:], info.elemSize, order, info.unsigned)
@@ -549,4 +562,34 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// halfKind is a 2-byte float format a dataset holds, read as float32
+// (both are exactly representable in float32).
+type halfKind uint8
+
+const (
+	ieeeHalf  halfKind = iota + 1 // IEEE 754 binary16 (numpy's float16)
+	brainHalf                     // bfloat16: a float32's upper 16 bits
+)
+
+func (k halfKind) float32(h uint16) float32 {
+	if k == brainHalf {
+		return math.Float32frombits(uint32(h) << 16)
+	}
+	sign := uint32(h>>15) << 31
+	exp, frac := uint32(h>>10)&0x1f, uint32(h)&0x3ff
+	switch {
+	case exp == 0x1f: // infinity or NaN
+		return math.Float32frombits(sign | 0xff<<23 | frac<<13)
+	case exp == 0 && frac == 0:
+		return math.Float32frombits(sign)
+	case exp == 0: // subnormal: frac · 2^-24
+		v := float32(frac) / (1 << 24)
+		if sign != 0 {
+			v = -v
+		}
+		return v
+	}
+	return math.Float32frombits(sign | (exp+127-15)<<23 | frac<<13)
 }

@@ -89,7 +89,7 @@ func FromConfig(className string, cfg serialization.Config) (Layer, error) {
 		return nil, fmt.Errorf("%s: kerasgo has no %s layer yet (it has %v; register your own with keras.RegisterLayer)", what, className, Registered())
 	}
 	r := serialization.NewReader(what, cfg)
-	r.CommonLayerKeys()
+	_, policy := r.CommonLayerKeys()
 	trainable := r.Bool("trainable", true)
 	l, err := f(r)
 	if err == nil {
@@ -103,6 +103,7 @@ func FromConfig(className string, cfg serialization.Config) (Layer, error) {
 	}
 	l.Common().Name = name
 	l.Common().SetTrainable(trainable)
+	l.Common().policy = policy
 	return l, nil
 }
 
@@ -117,7 +118,7 @@ func Config(l Layer) (serialization.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("layer %s: %w", Describe(l), err)
 	}
-	cfg := serialization.Config{"name": l.Common().Name, "trainable": l.Common().Trainable(), "dtype": serialization.DTypePolicy()}
+	cfg := serialization.Config{"name": l.Common().Name, "trainable": l.Common().Trainable(), "dtype": serialization.DTypePolicyNamed(l.Common().policy)}
 	for k, v := range own {
 		cfg[k] = v
 	}

@@ -29,7 +29,14 @@ type Base struct {
 	weights []*Weight
 	frozen  bool
 	calls   []*KerasTensor // the outputs of each Apply of the layer, in order
+	policy  string         // a reduced-precision dtype policy read from a config ("" is float32)
 }
+
+// DTypePolicy returns the Keras dtype policy the layer's config named
+// when it is one kerasgo computes in float32 instead
+// (serialization.ReducedPrecisionPolicies: "mixed_float16", ...), and ""
+// for float32. The layer keeps it so that saving writes the policy back.
+func (c *Base) DTypePolicy() string { return c.policy }
 
 // Output returns the output of the layer's first call (Keras's
 // layer.output), or nil if it was never applied; for feature extraction:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -302,20 +303,29 @@ func describe(v any) string {
 }
 
 // CommonLayerKeys reads the settings every Keras layer has but trainable
-// (which the caller reads): name and dtype. kerasgo computes in float32,
-// so another dtype is an error.
-func (r *Reader) CommonLayerKeys() string {
-	name := r.String("name", "")
-	r.DType("dtype")
-	return name
+// (which the caller reads): name and dtype. It returns the name and the
+// layer's dtype policy when it is one kerasgo computes in float32 instead
+// (see DType); "" means float32.
+func (r *Reader) CommonLayerKeys() (name, policy string) {
+	name = r.String("name", "")
+	return name, r.DType("dtype")
 }
 
-// DType reads a dtype setting, a string or a DTypePolicy object, and
-// accepts only float32.
-func (r *Reader) DType(key string) {
+// ReducedPrecisionPolicies are the Keras dtype policies kerasgo reads
+// and computes in float32: the mixed-precision ones (float32 variables,
+// float16 or bfloat16 computation) and the half-precision ones. Their
+// results then differ from Keras's by the half-precision rounding Keras
+// has and kerasgo has not (about 1e-3 relative for float16).
+var ReducedPrecisionPolicies = []string{"mixed_float16", "mixed_bfloat16", "float16", "bfloat16"}
+
+// DType reads a dtype setting, a string or a DTypePolicy object. It
+// accepts float32, returning "", and the ReducedPrecisionPolicies,
+// returning the policy's name (the caller computes in float32 and says
+// so); any other dtype is an error.
+func (r *Reader) DType(key string) string {
 	v, ok := r.get(key)
 	if !ok {
-		return
+		return ""
 	}
 	name := ""
 	switch x := v.(type) {
@@ -326,9 +336,23 @@ func (r *Reader) DType(key string) {
 			name, _ = cfg["name"].(string)
 		}
 	}
-	if name != "float32" {
-		r.Fail(key, "%s: kerasgo computes in float32 only", describe(v))
+	if name == "float32" {
+		return ""
 	}
+	if slices.Contains(ReducedPrecisionPolicies, name) {
+		return name
+	}
+	r.Fail(key, "%s: kerasgo computes in float32 (and reads the reduced-precision policies %s as float32); set the layer's dtype to float32 in Keras before saving", describe(v), strings.Join(ReducedPrecisionPolicies, ", "))
+	return ""
+}
+
+// DTypePolicyNamed is how Keras 3 serializes the dtype policy name
+// ("mixed_float16", ...); "" is float32.
+func DTypePolicyNamed(name string) Object {
+	if name == "" {
+		return DTypePolicy()
+	}
+	return NewObject("keras", "DTypePolicy", Config{"name": name})
 }
 
 // ClassOrName returns the class name of a serialized object (a map with

@@ -51,7 +51,23 @@ func TestReaderIsStrict(t *testing.T) {
 				r.Fail("batch_shape", "got %v", s)
 			}
 		}, ""},
-		{`{"dtype": {"class_name": "DTypePolicy", "config": {"name": "mixed_float16"}}}`, func(r *Reader) { r.DType("dtype") }, "float32 only"},
+		{`{"dtype": {"class_name": "DTypePolicy", "config": {"name": "float64"}}}`, func(r *Reader) { r.DType("dtype") }, "kerasgo computes in float32"},
+		{`{"dtype": "int8"}`, func(r *Reader) { r.DType("dtype") }, "set the layer's dtype to float32"},
+		{`{"dtype": {"class_name": "DTypePolicy", "config": {"name": "mixed_float16"}}}`, func(r *Reader) {
+			if p := r.DType("dtype"); p != "mixed_float16" {
+				r.Fail("dtype", "read as %q", p)
+			}
+		}, ""},
+		{`{"dtype": "bfloat16"}`, func(r *Reader) {
+			if p := r.DType("dtype"); p != "bfloat16" {
+				r.Fail("dtype", "read as %q", p)
+			}
+		}, ""},
+		{`{"dtype": "float32"}`, func(r *Reader) {
+			if p := r.DType("dtype"); p != "" {
+				r.Fail("dtype", "read as %q", p)
+			}
+		}, ""},
 	}
 	for _, c := range cases {
 		r := NewReader(`layer "x" (X)`, decode(t, c.cfg))
