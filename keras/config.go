@@ -81,7 +81,10 @@ func layerObject(l layers.Layer, inputShapes []backend.Shape) (map[string]any, e
 		return nil, err
 	}
 	obj := map[string]any{"module": "keras.layers", "class_name": l.ClassName(), "config": cfg, "registered_name": nil}
-	if !layers.IsKerasClass(l.ClassName()) {
+	switch {
+	case layers.IsKerasOperation(l): // as Keras writes keras.ops in a functional config
+		obj["module"], obj["registered_name"] = "keras.src.ops.numpy", l.ClassName()
+	case !layers.IsKerasClass(l.ClassName()):
 		obj["module"], obj["registered_name"] = nil, l.ClassName()
 	}
 	if layers.HasBuildConfig(l) && len(inputShapes) > 0 {
@@ -202,16 +205,25 @@ func (m *Model) functionalLayers() ([]any, error) {
 			objs[l] = obj
 			out = append(out, obj)
 		}
-		args := make([]any, len(n.Inputs()))
-		for i, t := range n.Inputs() {
-			args[i] = map[string]any{"class_name": "__keras_tensor__", "config": map[string]any{
+		tensorArg := func(t *layers.KerasTensor) map[string]any {
+			return map[string]any{"class_name": "__keras_tensor__", "config": map[string]any{
 				"shape": jsonShape(t.Shape()), "dtype": kerasDType(t.Layer()), "keras_history": []any{t.Layer().Common().Name, m.nodeIndex(t), t.OutputIndex()},
 			}}
+		}
+		args := make([]any, len(n.Inputs()))
+		for i, t := range n.Inputs() {
+			args[i] = tensorArg(t)
 		}
 		if _, positional := l.(layers.PositionalInputs); len(args) > 1 && !positional {
 			args = []any{args}
 		}
+		if c, ok := l.(layers.ConstantOperands); ok {
+			args = append(args, c.ConstantOperands()...)
+		}
 		kwargs := map[string]any{}
+		if mk := n.MaskArgument(); mk != nil {
+			kwargs["mask"] = tensorArg(mk)
+		}
 		if mode, fixed := n.Training(); fixed {
 			kwargs["training"] = mode
 		}
@@ -488,9 +500,15 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 		}
 		for _, node := range obj.InboundNodes {
 			var mode *bool
+			var mask *layers.KerasTensor
 			for k, v := range node.Kwargs {
 				if b, isBool := v.(bool); k == "training" && isBool {
 					mode = &b
+				} else if _, isTensor := v.(map[string]any); k == "mask" && isTensor {
+					// A mask Keras computed explicitly (NotEqual, Any) and passes on.
+					if mask, err = lookup(v); err != nil {
+						return nil, fmt.Errorf("layer %q (%s): mask: %v", name, obj.ClassName, err)
+					}
 				} else if c, ok := l.(layers.CallKwargs); ok && c.SetCallKwarg(k, v) {
 					continue
 				} else if v != nil {
@@ -503,18 +521,35 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 					args = list
 				}
 			}
-			ins := make([]*layers.KerasTensor, len(args))
+			var ins []*layers.KerasTensor
 			for i, a := range args {
-				if ins[i], err = lookup(a); err != nil {
+				if _, isNumber := a.(float64); isNumber { // an operation's operand (NotEqual(x, 0))
+					c, ok := l.(layers.ConstantOperands)
+					if !ok {
+						return nil, fmt.Errorf("layer %q (%s): argument %d is the number %v: kerasgo's %s takes tensors only", name, obj.ClassName, i, a, obj.ClassName)
+					}
+					if err := c.SetConstantOperand(i, a); err != nil {
+						return nil, fmt.Errorf("layer %q (%s): %w", name, obj.ClassName, err)
+					}
+					continue
+				}
+				in, err := lookup(a)
+				if err != nil {
 					return nil, fmt.Errorf("layer %q (%s): %v", name, obj.ClassName, err)
 				}
+				ins = append(ins, in)
 			}
-			out := layers.Apply(l, ins...)
+			var out *layers.KerasTensor
 			if mode != nil {
 				out = layers.ApplyInMode(l, *mode, ins...)
+			} else {
+				out = layers.Apply(l, ins...)
 			}
 			if out.Err() != nil {
 				return nil, out.Err()
+			}
+			if mask != nil {
+				out.SetMaskArgument(mask)
 			}
 			outputs[name] = append(outputs[name], out)
 		}

@@ -88,6 +88,14 @@ type kerasgoTraining struct {
 // after two more steps within 1e-5, relative to max(1, |Keras's|).
 const openTol = 1e-5
 
+// knownSummaryDifferences are catalogue models whose model.summary() in
+// Keras differs from kerasgo's Summary because of Keras, with the reason
+// (docs/saving.md lists them).
+var knownSummaryDifferences = map[string]string{
+	"multi_head_attention_scores": "Keras 3.15's summary gives the attention scores' shape as (None, 2, 4, 4), " +
+		"the query's length twice, when the key is the value; the scores it computes are (batch, 2, 4, 5), as kerasgo's",
+}
+
 // halfPrecisionTol bounds, relative to max(1, |Keras's|), how far
 // Keras's float16 or bfloat16 computation of a model with a
 // reduced-precision dtype policy is from kerasgo's float32 one (the
@@ -223,7 +231,11 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 		}
 		opened++
 		if p := summaryProblems(got, want.Summary.Rows, want.Summary.Total); p != "" {
-			t.Errorf("%s: Summary differs from Keras's model.summary():\n%s", r.Name, p)
+			if why := knownSummaryDifferences[r.Name]; why != "" {
+				t.Logf("%s: Summary differs from Keras's model.summary(), known: %s", r.Name, why)
+			} else {
+				t.Errorf("%s: Summary differs from Keras's model.summary():\n%s", r.Name, p)
+			}
 			continue
 		}
 		summaries++

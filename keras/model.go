@@ -257,6 +257,9 @@ func (m *Model) setGraph(inputs, outputs []*layers.KerasTensor) error {
 		for _, in := range t.Inputs() {
 			visit(in)
 		}
+		if mk := t.MaskArgument(); mk != nil {
+			visit(mk)
+		}
 		order = append(order, t)
 	}
 	for _, out := range outputs {
@@ -511,6 +514,9 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 		inMasks := make([]backend.Value, len(n.Inputs()))
 		for i, t := range n.Inputs() {
 			in[i], inMasks[i] = vals[t], masks[t]
+		}
+		if mk := n.MaskArgument(); mk != nil && len(inMasks) > 0 { // Keras's layer(x, mask=m)
+			inMasks[0] = vals[mk]
 		}
 		c := ctx.WithMasks(inMasks)
 		if mode, fixed := n.Training(); fixed {

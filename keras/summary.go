@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
 // Summary returns Keras's model summary table: each layer's name, class,
@@ -85,12 +86,15 @@ func (m *Model) summaryRows() [][4]string {
 	row := map[any]int{}
 	for _, n := range m.nodes {
 		l := n.Layer()
+		if layers.IsKerasOperation(l) { // Keras's summary lists layers, not operations (NotEqual, Any)
+			continue
+		}
 		var conns []string
 		for _, t := range n.Inputs() {
 			conns = append(conns, fmt.Sprintf("%s[%d][%d]", t.Layer().Common().Name, m.nodeIndex(t), t.OutputIndex()))
 		}
 		if i, seen := row[l]; seen {
-			rows[i][1] = summaryShape(n.Shape())
+			rows[i][1] = nodeSummaryShape(n)
 			rows[i][3] += ", " + strings.Join(conns, ", ")
 			continue
 		}
@@ -99,9 +103,24 @@ func (m *Model) summaryRows() [][4]string {
 			params += w.Shape.Size()
 		}
 		row[l] = len(rows)
-		rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), summaryShape(n.Shape()), fmt.Sprint(params), strings.Join(conns, ", ")})
+		rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), nodeSummaryShape(n), fmt.Sprint(params), strings.Join(conns, ", ")})
 	}
 	return rows
+}
+
+// nodeSummaryShape is a layer call's output shape as Keras's summary
+// writes it: the list "[(None, 5, 3), (None, 5, 3)]" for a call with
+// several outputs.
+func nodeSummaryShape(n *layers.KerasTensor) string {
+	outs := n.Outputs()
+	if len(outs) == 1 {
+		return summaryShape(n.Shape())
+	}
+	parts := make([]string, len(outs))
+	for i, o := range outs {
+		parts[i] = summaryShape(o.Shape())
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // summaryShape writes a shape as Keras's summary does: "(None, 5)", and

@@ -181,7 +181,7 @@ def float32_twin(model, data):
     twin = keras.Model.from_config(config)
     twin.set_weights([np.asarray(w, dtype="float32") for w in model.get_weights()])
     pred = twin.predict(data if len(data) > 1 else data[0], verbose=0)
-    return pred if isinstance(pred, list) else [pred]
+    return list(pred) if isinstance(pred, (list, tuple)) else [pred]
 
 
 def main(out):
@@ -202,14 +202,16 @@ def main(out):
             shape = [5 if d is None else d for d in shape]  # a None dimension gets a length
             data.append(ids(4, *shape) if dt == "int32" else normal(4, *shape))
         pred = model.predict(data if len(data) > 1 else data[0], verbose=0)
-        outs = pred if isinstance(pred, list) else [pred]
+        outs = list(pred) if isinstance(pred, (list, tuple)) else [pred]  # a tuple for a layer with two outputs
         model.save(os.path.join(out, name + ".keras"))
         record = {"inputs": [as_json(d) for d in data], "outputs": [as_json(o) for o in outs]}
         if name.startswith("policy_"):
             record["float32_outputs"] = [as_json(o) for o in float32_twin(model, data)]
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(record, f)
-        classes = sorted({type(l).__name__ for l in model._flatten_layers(include_self=False)} - {"InputLayer"})
+        classes = {type(l).__name__ for l in model._flatten_layers(include_self=False)}
+        classes |= {type(op).__name__ for op in model.operations}  # keras.ops in the graph: NotEqual, Any
+        classes = sorted(classes - {"InputLayer"})
         index.append({"name": name, "classes": classes})
     with open(os.path.join(out, "index.json"), "w") as f:
         json.dump({"keras": keras.__version__, "cases": index}, f)

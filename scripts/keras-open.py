@@ -66,7 +66,7 @@ def predict(req):
     model = keras.saving.load_model(req["keras"], safe_mode=False, custom_objects={"double_plus_one": double_plus_one})
     xs = [array(a) for a in req["inputs"]]
     pred = model.predict(xs if len(xs) > 1 else xs[0], verbose=0)
-    outs = pred if isinstance(pred, list) else [pred]
+    outs = list(pred) if isinstance(pred, (list, tuple)) else [pred]  # a tuple for a layer with two outputs
     return {"outputs": [as_json(o) for o in outs], "summary": summary(model)}
 
 

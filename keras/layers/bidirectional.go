@@ -23,14 +23,19 @@ type Bidirectional struct {
 	// shape.
 	BackwardLayer Layer
 	// MergeMode combines the two outputs: "concat" (default), "sum",
-	// "mul" or "ave". Keras's None (two outputs) is not supported.
+	// "mul" or "ave"; "none" (Keras's merge_mode=None) returns them
+	// separately, forward first (layers.ApplyOutputs gives both).
 	MergeMode string
 	Base
 
 	forward, backward Layer
-	built             backend.Shape // the input shape the layer was built for
-	out               backend.Shape
+	built             backend.Shape   // the input shape the layer was built for
+	out               backend.Shape   // the (first) output's shape
+	outs              []backend.Shape // both outputs' shapes with merge mode "none"
 }
+
+// MergeNone is Bidirectional's MergeMode for Keras's merge_mode=None.
+const MergeNone = "none"
 
 // ClassName returns "Bidirectional".
 func (*Bidirectional) ClassName() string { return "Bidirectional" }
@@ -59,9 +64,9 @@ func (l *Bidirectional) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return l.out.Clone(), nil
 	}
 	switch l.mergeMode() {
-	case "concat", "sum", "mul", "ave":
+	case "concat", "sum", "mul", "ave", MergeNone:
 	default:
-		return nil, fmt.Errorf("merge_mode must be \"concat\", \"sum\", \"mul\" or \"ave\", got %q", l.MergeMode)
+		return nil, fmt.Errorf("merge_mode must be \"concat\", \"sum\", \"mul\", \"ave\" or \"none\", got %q", l.MergeMode)
 	}
 	fwd, bwd, err := l.directions()
 	if err != nil {
@@ -94,9 +99,16 @@ func (l *Bidirectional) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if l.mergeMode() == "concat" {
 		out[len(out)-1] *= 2
 	}
+	if l.mergeMode() == MergeNone {
+		l.outs = []backend.Shape{fo.Clone(), bo.Clone()}
+	}
 	l.built, l.out = inputs[0].Clone(), out
 	return out.Clone(), nil
 }
+
+// OutputShapes gives both directions' output shapes with merge mode
+// "none", and nil (one output) otherwise.
+func (l *Bidirectional) OutputShapes() []backend.Shape { return l.outs }
 
 // directions returns the forward and backward layers, named as Keras
 // names them, making the backward one from the forward one's config
@@ -148,15 +160,14 @@ func (l *Bidirectional) directions() (fwd, bwd Layer, err error) {
 	return f, bwd, nil
 }
 
-// Call runs both directions and merges them.
+// Call runs both directions and merges them (with merge mode "none", it
+// returns the forward output; CallOutputs returns both).
 func (l *Bidirectional) Call(ctx *Context, in []backend.Value) backend.Value {
 	b := ctx.B
-	y := l.forward.Call(ctx, in)
-	yb := l.backward.Call(ctx, in)
-	if l.forward.(recurrentLayer).settings().returnSequences {
-		yb = reverseSteps(b, yb)
-	}
+	y, yb := l.directionOutputs(ctx, in)
 	switch l.mergeMode() {
+	case MergeNone:
+		return y
 	case "sum":
 		return b.Add(y, yb)
 	case "mul":
@@ -165,6 +176,25 @@ func (l *Bidirectional) Call(ctx *Context, in []backend.Value) backend.Value {
 		return b.Mul(b.Add(y, yb), b.Scalar(0.5))
 	}
 	return b.Concat(-1, y, yb)
+}
+
+// CallOutputs returns the forward and the backward outputs (merge mode
+// "none"), the backward one in the sequence's order.
+func (l *Bidirectional) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
+	if l.mergeMode() != MergeNone {
+		return []backend.Value{l.Call(ctx, in)}
+	}
+	y, yb := l.directionOutputs(ctx, in)
+	return []backend.Value{y, yb}
+}
+
+func (l *Bidirectional) directionOutputs(ctx *Context, in []backend.Value) (y, yb backend.Value) {
+	y = l.forward.Call(ctx, in)
+	yb = l.backward.Call(ctx, in)
+	if l.forward.(recurrentLayer).settings().returnSequences {
+		yb = reverseSteps(ctx.B, yb)
+	}
+	return y, yb
 }
 
 // ComputeMask passes the input's mask on with ReturnSequences (the
@@ -218,6 +248,9 @@ func (l *Bidirectional) GetConfig() (serialization.Config, error) {
 		return nil, err
 	}
 	cfg := serialization.Config{"merge_mode": l.mergeMode()}
+	if l.mergeMode() == MergeNone {
+		cfg["merge_mode"] = nil
+	}
 	for key, sub := range map[string]Layer{"layer": fwd, "backward_layer": bwd} {
 		c, err := Config(sub)
 		if err != nil {
@@ -230,10 +263,10 @@ func (l *Bidirectional) GetConfig() (serialization.Config, error) {
 
 func init() {
 	mustRegister("Bidirectional", func(r *serialization.Reader) (Layer, error) {
-		if r.IsNull("merge_mode") { // Keras's merge_mode=None: the two directions' outputs returned separately
-			r.Fail("merge_mode", "null (the forward and backward outputs returned separately) is not supported by kerasgo yet: use concat, sum, mul or ave")
-		}
 		l := &Bidirectional{MergeMode: r.String("merge_mode", "concat")}
+		if r.IsNull("merge_mode") { // Keras's merge_mode=None: the two directions' outputs returned separately
+			l.MergeMode = MergeNone
+		}
 		sub := func(key string) (Layer, error) {
 			v, ok := r.Value(key)
 			if !ok || v == nil {

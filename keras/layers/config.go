@@ -119,6 +119,9 @@ func Config(l Layer) (serialization.Config, error) {
 		return nil, fmt.Errorf("layer %s: %w", Describe(l), err)
 	}
 	cfg := serialization.Config{"name": l.Common().Name, "trainable": l.Common().Trainable(), "dtype": serialization.DTypePolicyNamed(l.Common().policy)}
+	if IsKerasOperation(l) { // an operation's config has its name and settings only
+		cfg = serialization.Config{"name": l.Common().Name}
+	}
 	for k, v := range own {
 		cfg[k] = v
 	}
@@ -128,12 +131,32 @@ func Config(l Layer) (serialization.Config, error) {
 	return cfg, nil
 }
 
+// IsKerasOperation reports whether l stands for a Keras operation
+// (keras.ops) that Keras writes into a functional model's config as a
+// layer (NotEqual, Any): module keras.src.ops.numpy, no trainable, dtype
+// or build_config.
+func IsKerasOperation(l Layer) bool {
+	_, ok := l.(interface{ kerasOperation() })
+	return ok
+}
+
+// ConstantOperands is implemented by Keras operations that take numbers
+// besides tensors, as Keras writes them among a call's arguments
+// (NotEqual(x, 0): the 0).
+type ConstantOperands interface {
+	// ConstantOperands gives the numbers, which follow the tensors.
+	ConstantOperands() []any
+	// SetConstantOperand reads the argument at position (counting the
+	// tensors before it).
+	SetConstantOperand(position int, v any) error
+}
+
 // HasBuildConfig reports whether Keras records a build_config for the
 // layer in config.json: layers that create weights or depend on the input
 // shape do; InputLayer, Dropout, Activation and pooling do not.
 func HasBuildConfig(l Layer) bool {
 	_, no := l.(interface{ withoutBuildConfig() })
-	return !no
+	return !no && !IsKerasOperation(l)
 }
 
 // activationName is Keras's name for an activation setting ("" is linear).

@@ -152,7 +152,19 @@ type KerasTensor struct {
 	index   int
 	head    *KerasTensor
 	outputs []*KerasTensor // on the head: every output of the call
+	mask    *KerasTensor   // the call's explicit mask argument, or nil
 }
+
+// MaskArgument returns the call's explicit mask argument (Keras's
+// layer(x, mask=m)), or nil when the layer takes its input's mask.
+func (t *KerasTensor) MaskArgument() *KerasTensor { return t.Head().mask }
+
+// SetMaskArgument makes m the call's mask argument (Keras's
+// layer(x, mask=m)): a 0/1 tensor of the input's (batch, steps) that
+// replaces the mask the input carries. keras.LoadModel sets it for the
+// masks Keras 3 writes explicitly (NotEqual and Any feeding a layer's
+// mask).
+func (t *KerasTensor) SetMaskArgument(m *KerasTensor) { t.Head().mask = m }
 
 // MultiOutput is implemented by layers that can have several outputs (an
 // RNN with ReturnState: the output and the final states). Build returns

@@ -38,9 +38,15 @@ type MultiHeadAttention struct {
 	UseCausalMask     bool   // Keras's use_causal_mask
 	KernelInitializer string // default "glorot_uniform"
 	BiasInitializer   string // default "zeros"
+	// ReturnAttentionScores is Keras's return_attention_scores call
+	// argument as a setting: a second output, the attention
+	// probabilities (batch, heads, query steps, value steps), before
+	// dropout (layers.ApplyOutputs gives both).
+	ReturnAttentionScores bool
 	Base
 
 	query, key, value, output denseWeights
+	outs                      []backend.Shape // both outputs' shapes with ReturnAttentionScores
 }
 
 // denseWeights are one EinsumDense sub-layer's kernel and bias.
@@ -119,8 +125,16 @@ func (l *MultiHeadAttention) Build(inputs []backend.Shape) (backend.Shape, error
 	if l.output, err = add("attention_output", backend.Shape{h, dv, out}, backend.Shape{out}); err != nil {
 		return nil, err
 	}
+	l.outs = nil
+	if l.ReturnAttentionScores {
+		l.outs = []backend.Shape{{q[0], q[1], out}, {q[0], h, q[1], v[1]}}
+	}
 	return backend.Shape{q[0], q[1], out}, nil
 }
+
+// OutputShapes gives the output's and the attention scores' shapes with
+// ReturnAttentionScores, and nil (one output) otherwise.
+func (l *MultiHeadAttention) OutputShapes() []backend.Shape { return l.outs }
 
 // project computes x (batch, steps, features) times a (features, heads,
 // dim) kernel plus bias, as (batch, heads, steps, dim).
@@ -139,6 +153,22 @@ const largeNegative = -1e9
 
 // Call attends.
 func (l *MultiHeadAttention) Call(ctx *Context, in []backend.Value) backend.Value {
+	y, _ := l.attend(ctx, in)
+	return y
+}
+
+// CallOutputs returns the output and, with ReturnAttentionScores, the
+// attention scores.
+func (l *MultiHeadAttention) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
+	y, scores := l.attend(ctx, in)
+	if !l.ReturnAttentionScores {
+		return []backend.Value{y}
+	}
+	return []backend.Value{y, scores}
+}
+
+// attend computes the output and the attention probabilities.
+func (l *MultiHeadAttention) attend(ctx *Context, in []backend.Value) (backend.Value, backend.Value) {
 	b := ctx.B
 	query, value := in[0], in[1]
 	key := value
@@ -178,36 +208,45 @@ func (l *MultiHeadAttention) Call(ctx *Context, in []backend.Value) backend.Valu
 		scores = b.Add(scores, b.Mul(b.Sub(b.Scalar(1), mask), b.Scalar(largeNegative)))
 	}
 	probs := b.Softmax(scores)
+	attended := probs
 	if ctx.Training && l.Dropout > 0 {
-		probs = b.Mul(probs, dropoutMask(b, probs.Shape(), l.Dropout))
+		attended = b.Mul(probs, dropoutMask(b, probs.Shape(), l.Dropout))
 	}
-	heads := b.Transpose(b.BatchMatMul(probs, v), 0, 2, 1, 3) // (B, Tq, H, dv)
+	heads := b.Transpose(b.BatchMatMul(attended, v), 0, 2, 1, 3) // (B, Tq, H, dv)
 	h, dv := l.NumHeads, l.valueDim()
 	ks := l.output.kernel.Shape
 	y := b.MatMul(b.Reshape(heads, backend.Shape{qs[0] * qs[1], h * dv}), b.Reshape(ctx.Weight(l.output.kernel), backend.Shape{h * dv, ks[2]}))
 	if l.output.bias != nil {
 		y = b.Add(y, ctx.Weight(l.output.bias))
 	}
-	return b.Reshape(y, backend.Shape{qs[0], qs[1], ks[2]})
+	return b.Reshape(y, backend.Shape{qs[0], qs[1], ks[2]}), probs
 }
 
-// CallKwargs gives Keras's use_causal_mask call argument when set.
+// CallKwargs gives Keras's use_causal_mask and return_attention_scores
+// call arguments when set.
 func (l *MultiHeadAttention) CallKwargs() map[string]any {
+	kw := map[string]any{}
 	if l.UseCausalMask {
-		return map[string]any{"use_causal_mask": true}
+		kw["use_causal_mask"] = true
 	}
-	return nil
+	if l.ReturnAttentionScores {
+		kw["return_attention_scores"] = true
+	}
+	if len(kw) == 0 {
+		return nil
+	}
+	return kw
 }
 
-// SetCallKwarg reads use_causal_mask (and accepts Keras's default
-// return_attention_scores=False).
+// SetCallKwarg reads use_causal_mask and return_attention_scores.
 func (l *MultiHeadAttention) SetCallKwarg(key string, v any) bool {
 	b, isBool := v.(bool)
 	switch {
 	case key == "use_causal_mask" && isBool:
 		l.UseCausalMask = b
 		return true
-	case key == "return_attention_scores" && isBool && !b:
+	case key == "return_attention_scores" && isBool:
+		l.ReturnAttentionScores = b
 		return true
 	}
 	return false
