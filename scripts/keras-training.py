@@ -62,9 +62,22 @@ NO_METRICS = lambda: []
 CASES = []
 
 
-def case(name, kind, optimizer, loss, metric_list=NO_METRICS, weighting=None, validation=False):
-    """weighting: None, "sample" or "class"."""
-    CASES.append(dict(name=name, kind=kind, optimizer=optimizer, loss=loss, metrics=metric_list, weighting=weighting, validation=validation))
+def case(name, kind, optimizer, loss, metric_list=NO_METRICS, weighting=None, validation=False, arch="dense"):
+    """weighting: None, "sample" or "class"; arch: the model's body (ARCHS)."""
+    CASES.append(dict(name=name, kind=kind, optimizer=optimizer, loss=loss, metrics=metric_list, weighting=weighting,
+                      validation=validation, arch=arch))
+
+
+# The models' bodies before the head, by the shape of one sample: Dense;
+# a convolution with BatchNormalization (its moving statistics are
+# weights compared after each epoch too) and pooling; recurrent layers.
+ARCHS = {
+    "dense": ((FEATURES,), lambda x: layers.Dense(8, activation="tanh")(x)),
+    "conv_batchnorm": ((6, 6, 2), lambda x: layers.Dense(8, activation="tanh")(layers.Flatten()(layers.MaxPooling2D()(
+        layers.BatchNormalization()(layers.Conv2D(4, 3, padding="same", activation="relu")(x)))))),
+    "lstm": ((5, 3), lambda x: layers.Dense(8, activation="tanh")(layers.LSTM(6)(x))),
+    "gru_sequence": ((5, 3), lambda x: layers.GlobalAveragePooling1D()(layers.GRU(8, return_sequences=True)(x))),
+}
 
 
 # Every optimizer with its defaults, on one regression model.
@@ -129,6 +142,12 @@ case("weights_sample_categorical", "categorical", ADAM, "categorical_crossentrop
 case("weights_class_binary", "binary", ADAM, "binary_crossentropy", BINARY_METRICS, weighting="class", validation=True)
 case("weights_class_sparse", "sparse", ADAM, "sparse_categorical_crossentropy", SPARSE_METRICS, weighting="class", validation=True)
 
+# Convolution, BatchNormalization and recurrent layers trained as Keras trains them.
+case("arch_conv_batchnorm", "categorical", ADAM, "categorical_crossentropy", CATEGORICAL_METRICS, arch="conv_batchnorm")
+case("arch_conv_batchnorm_sgd", "regression", lambda: optimizers.SGD(0.05, momentum=0.9), "mse", arch="conv_batchnorm", validation=True)
+case("arch_lstm", "sparse", ADAM, "sparse_categorical_crossentropy", SPARSE_METRICS, arch="lstm")
+case("arch_gru_sequence", "regression", lambda: optimizers.RMSprop(0.01), "mse", REGRESSION_METRICS, arch="gru_sequence")
+
 
 def as_json(a):
     a = np.asarray(a)
@@ -146,17 +165,21 @@ class Record(keras.callbacks.Callback):
 
 def build(c, out):
     keras.utils.clear_session()
-    x = rng.normal(size=(SAMPLES, FEATURES)).astype("float32")
+    sample, body = ARCHS[c["arch"]]
+    x = rng.normal(size=(SAMPLES, *sample)).astype("float32")
     y, head = targets(c["kind"], SAMPLES)
     val = None
     if c["validation"]:
-        vx = rng.normal(size=(16, FEATURES)).astype("float32")
+        vx = rng.normal(size=(16, *sample)).astype("float32")
         vy, _ = targets(c["kind"], 16)
         val = (vx, vy.astype("float32"))
-    inp = keras.Input((FEATURES,))
-    model = keras.Model(inp, head(layers.Dense(8, activation="tanh")(inp)), name=c["name"])
+    inp = keras.Input(sample)
+    model = keras.Model(inp, head(body(inp)), name=c["name"])
     for w in model.weights:
-        w.assign(rng.normal(scale=0.5, size=w.shape).astype("float32"))
+        v = rng.normal(scale=0.5, size=w.shape)
+        if "variance" in w.path:  # BatchNormalization's moving variance stays positive
+            v = rng.uniform(0.5, 1.5, size=w.shape)
+        w.assign(v.astype("float32"))
     loss = c["loss"]() if callable(c["loss"]) else c["loss"]
     model.compile(optimizer=c["optimizer"](), loss=loss, metrics=c["metrics"]())
     path = os.path.join(out, c["name"] + ".keras")
