@@ -2,7 +2,8 @@ package layers
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -56,12 +57,7 @@ func lambdaFunc(name string) (LambdaFunc, bool) {
 func lambdaNames() []string {
 	lambdaMu.RLock()
 	defer lambdaMu.RUnlock()
-	names := make([]string, 0, len(lambdaFuncs))
-	for n := range lambdaFuncs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(lambdaFuncs))
 }
 
 // Lambda applies a function registered with RegisterLambda, like
