@@ -113,3 +113,23 @@ func ExampleLSTM() {
 	// (None, 20, 64) (None, 20, 32) (None, 16) (None, 10)
 	// params: 76714
 }
+
+// A Keras Lambda layer in Go: the function registered under the Python
+// function's name (for a Keras file with Lambda(double_plus_one)), then
+// applied like any layer.
+func ExampleRegisterLambda() {
+	err := layers.RegisterLambda("example_double_plus_one", layers.LambdaFunc{
+		Call: func(ctx *layers.Context, in []backend.Value) backend.Value {
+			b := ctx.B
+			return b.Add(b.Mul(in[0], b.Scalar(2)), b.Scalar(1))
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	model := keras.Must(keras.NewSequential(layers.Input(3), &layers.Lambda{Function: "example_double_plus_one"}))
+	x := keras.Must(keras.NewArray([]float32{0, 1, 2}, 1, 3))
+	y := keras.Must(model.Predict(context.Background(), x, keras.PredictOptions{}))
+	fmt.Println(y.Data)
+	// Output: [1 3 5]
+}
