@@ -104,7 +104,8 @@ type exeKey struct {
 	batch    int
 	weighted bool // the step takes sample weights
 	// shapes are the data's shapes for a custom step, whose data need
-	// not match the model's inputs ("" for the built-in steps).
+	// not match the model's inputs, and for a model with dimensions of
+	// any length besides the batch ("" for the others).
 	shapes string
 }
 

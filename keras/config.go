@@ -347,11 +347,6 @@ func inputShape(obj savedObject) (*layers.KerasTensor, error) {
 	if len(shape) < 2 {
 		return nil, fmt.Errorf("layer %q (InputLayer): batch_shape %v: want (None, ...) with at least one more dimension", obj.Config["name"], shape)
 	}
-	for _, d := range shape[1:] {
-		if d < 0 {
-			return nil, fmt.Errorf("layer %q (InputLayer): batch_shape %v has an unknown dimension besides the batch: kerasgo needs every other dimension (pad sequences to one length)", obj.Config["name"], shape)
-		}
-	}
 	in := layers.Input(shape[1:]...)
 	if dtype != "float32" {
 		in.Layer().(*layers.InputLayer).DType = dtype

@@ -232,7 +232,7 @@ func (m *Model) resolveData(x, y ArraySet, what string) (dataset, *compiled, err
 		}
 		n = a.Samples()
 		want := in.Shape()
-		if len(a.Shape) != len(want) || !backend.Shape(a.Shape[1:]).Equal(want[1:]) {
+		if !fitsShape(a.Shape, want) {
 			return dataset{}, nil, fmt.Errorf("input %d of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
 				i, in.Layer().Common().Name, want, backend.Shape(a.Shape), want[1:].WithLeading("samples"))
 		}

@@ -130,7 +130,7 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, 
 func (r *run) runStep(kind exeKind, b dataset, s *stateSet) ([]backend.Tensor, error) {
 	bind, c := r.bind, r.c
 	key := exeKey{kind: kind, batch: b.x[0].Shape[0], weighted: b.sw != nil && kind != predictStep}
-	if c != nil && ((kind == trainStep && c.opts.TrainStep != nil) || (kind == evalStep && c.opts.TestStep != nil)) {
+	if c != nil && ((kind == trainStep && c.opts.TrainStep != nil) || (kind == evalStep && c.opts.TestStep != nil)) || r.m.hasUnknownDims() {
 		key.shapes = b.shapes()
 	}
 	exe, err := bind.exes.get(key, func() (backend.Executable, error) { return r.m.compileStep(bind, c, key, b) })
@@ -348,7 +348,17 @@ func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error
 	for i, o := range r.m.outputs {
 		shape := o.Shape()
 		shape[0] = n
-		res[i] = Array{Shape: shape, Data: make([]float32, 0, shape.Size())}
+		res[i] = Array{Shape: shape, Data: make([]float32, 0, max(shape.Size(), 0))}
+	}
+	// An output with a dimension of any length besides the batch takes
+	// its lengths from the data (one shape for every batch: an input of
+	// any length is one array).
+	resolve := func(i int, t backend.Tensor) {
+		for k, d := range res[i].Shape[1:] {
+			if d < 0 {
+				res[i].Shape[k+1] = t.Shape()[k+1]
+			}
+		}
 	}
 	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: (n + batch - 1) / batch}) })
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(step) }) }
@@ -359,6 +369,7 @@ func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error
 			if err != nil {
 				return err
 			}
+			resolve(i, t)
 			res[i].Data = append(res[i].Data, v...)
 		}
 		r.each(func(cb callbacks.Callback) { cb.OnPredictBatchEnd(b.step) })

@@ -542,3 +542,31 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 	}
 	return outs
 }
+
+// hasUnknownDims reports whether an input has a dimension of any length
+// besides the batch (Keras's None): its steps are then compiled for each
+// shape of the data.
+func (m *Model) hasUnknownDims() bool {
+	for _, in := range m.inputs {
+		for _, d := range in.Shape()[1:] {
+			if d < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fitsShape reports whether data of shape got (samples first) fits an
+// input of shape want (batch first; -1 besides it is any length).
+func fitsShape(got []int, want backend.Shape) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := 1; i < len(want); i++ {
+		if want[i] >= 0 && got[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}

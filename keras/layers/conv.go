@@ -185,3 +185,6 @@ func (p *MaxPooling2D) GetConfig() (serialization.Config, error) {
 }
 
 func (p *MaxPooling2D) withoutBuildConfig() {}
+
+// takesUnknownDims: Conv2D reads lengths other than its features from its input.
+func (*Conv2D) takesUnknownDims() {}

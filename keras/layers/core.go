@@ -246,3 +246,12 @@ func (f *Flatten) GetConfig() (serialization.Config, error) {
 func (r *Reshape) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"target_shape": r.TargetShape}, nil
 }
+
+// takesUnknownDims: Dense reads lengths other than its features from its input.
+func (*Dense) takesUnknownDims() {}
+
+// takesUnknownDims: Activation reads lengths other than its features from its input.
+func (*Activation) takesUnknownDims() {}
+
+// takesUnknownDims: Dropout reads lengths other than its features from its input.
+func (*Dropout) takesUnknownDims() {}

@@ -68,7 +68,7 @@ func globalPoolShape(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(in) != 4 || in[1] <= 0 || in[2] <= 0 {
+	if len(in) != 4 || in[1] == 0 || in[2] == 0 || in[3] <= 0 { // rows and cols may be -1: any size
 		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v", in)
 	}
 	return backend.Shape{in[0], in[3]}, nil
@@ -89,3 +89,9 @@ func init() {
 		return &GlobalMaxPooling2D{}, nil
 	})
 }
+
+// takesUnknownDims: GlobalAveragePooling2D reads lengths other than its features from its input.
+func (*GlobalAveragePooling2D) takesUnknownDims() {}
+
+// takesUnknownDims: GlobalMaxPooling2D reads lengths other than its features from its input.
+func (*GlobalMaxPooling2D) takesUnknownDims() {}

@@ -164,3 +164,6 @@ func init() {
 }
 
 func (l *GRU) setZeroOutputForMask(on bool) { l.ZeroOutputForMask = on }
+
+// takesUnknownDims: GRU reads lengths other than its features from its input.
+func (*GRU) takesUnknownDims() {}

@@ -219,8 +219,38 @@ func (t *KerasTensor) Inputs() []*KerasTensor { return t.inputs }
 // Err returns the first error met while building t.
 func (t *KerasTensor) Err() error { return t.err }
 
+// unknownDimsLayers names the layers that take inputs with a dimension
+// of unknown length besides the batch (Keras's None): a sequence of any
+// length, an image of any size.
+const unknownDimsLayers = "InputLayer, LSTM, GRU, SimpleRNN, Conv2D, the global poolings, Dense, Activation and Dropout"
+
+// takesUnknownDims reports whether layer takes an input with a dimension
+// of unknown length besides the batch: its Build propagates -1, and its
+// Call reads the lengths from its inputs.
+func takesUnknownDims(layer Layer) bool {
+	_, ok := layer.(interface{ takesUnknownDims() })
+	return ok
+}
+
+// unknownBesidesBatch returns the first shape with a -1 after its first
+// axis, or nil.
+func unknownBesidesBatch(shapes []backend.Shape) backend.Shape {
+	for _, s := range shapes {
+		for _, d := range s[min(1, len(s)):] {
+			if d < 0 {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
 // Input returns a model input of the given shape, not counting the batch
-// dimension, like keras.Input(shape=...).
+// dimension, like keras.Input(shape=...). A dimension of -1 is Keras's
+// None: any length (a sequence of any length, an image of any size),
+// which the layers that take it (LSTM, GRU, SimpleRNN, Dense, Conv2D, the
+// global poolings, Activation, Dropout) read from the data; the model
+// compiles a step for each shape it is given.
 func Input(shape ...int) *KerasTensor {
 	l := &InputLayer{Shape: shape}
 	out, err := l.Build(nil)
@@ -241,7 +271,13 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 		}
 		shapes[i] = in.shape
 	}
-	out, err := layer.Build(shapes)
+	var out backend.Shape
+	var err error
+	if s := unknownBesidesBatch(shapes); s != nil && !takesUnknownDims(layer) {
+		err = fmt.Errorf("input shape %v has a dimension of unknown length (-1, Keras's None) besides the batch, which kerasgo's %s cannot take yet (%s can): give the dimension a length, or pad the data to one length", s, layer.ClassName(), unknownDimsLayers)
+	} else {
+		out, err = layer.Build(shapes)
+	}
 	if err != nil {
 		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
@@ -352,8 +388,8 @@ func (l *InputLayer) Build([]backend.Shape) (backend.Shape, error) {
 		return nil, fmt.Errorf("input dtype %q is not supported: use float32, or int32 for token ids", l.DType)
 	}
 	for _, d := range l.Shape {
-		if d <= 0 {
-			return nil, fmt.Errorf("input shape %v has a dimension that is not positive", l.Shape)
+		if d == 0 || d < -1 {
+			return nil, fmt.Errorf("input shape %v has a dimension that is neither positive nor -1 (any length)", l.Shape)
 		}
 	}
 	return append(backend.Shape{-1}, l.Shape...), nil

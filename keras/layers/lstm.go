@@ -153,3 +153,6 @@ func init() {
 }
 
 func (l *LSTM) setZeroOutputForMask(on bool) { l.ZeroOutputForMask = on }
+
+// takesUnknownDims: LSTM reads lengths other than its features from its input.
+func (*LSTM) takesUnknownDims() {}

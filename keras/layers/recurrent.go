@@ -67,7 +67,7 @@ func buildRecurrent(inputs []backend.Shape, s recurrentSettings, nStates int) (b
 	if s.units <= 0 {
 		return nil, 0, fmt.Errorf("units must be positive, got %d", s.units)
 	}
-	if len(in) != 3 || in[1] <= 0 || in[2] <= 0 {
+	if len(in) != 3 || in[1] == 0 || in[1] < -1 || in[2] <= 0 { // steps may be -1: any length
 		return nil, 0, fmt.Errorf("expected an input of shape (batch, timesteps, features), received %v: a recurrent layer reads sequences (add a time axis with Reshape, or use return_sequences on the layer before)", in)
 	}
 	if s.dropout < 0 || s.dropout >= 1 || s.recurrentDropout < 0 || s.recurrentDropout >= 1 {

@@ -352,3 +352,9 @@ func init() {
 		return &Cropping1D{Cropping: readPair1D(r, "cropping", [2]int{1, 1})}, nil
 	})
 }
+
+// takesUnknownDims: GlobalAveragePooling1D reads lengths other than its features from its input.
+func (*GlobalAveragePooling1D) takesUnknownDims() {}
+
+// takesUnknownDims: GlobalMaxPooling1D reads lengths other than its features from its input.
+func (*GlobalMaxPooling1D) takesUnknownDims() {}

@@ -106,3 +106,6 @@ func init() {
 }
 
 func (l *SimpleRNN) setZeroOutputForMask(on bool) { l.ZeroOutputForMask = on }
+
+// takesUnknownDims: SimpleRNN reads lengths other than its features from its input.
+func (*SimpleRNN) takesUnknownDims() {}

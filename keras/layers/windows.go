@@ -36,9 +36,15 @@ func (w windows) check() error {
 // outShape is the output's spatial size for an input of shape in, as
 // Keras computes it.
 func (w windows) outShape(in backend.Shape) (rows, cols int, err error) {
-	rows, _, _ = backend.ConvOutputSize(in[1], w.span(0), w.strides[0], w.padding)
-	cols, _, _ = backend.ConvOutputSize(in[2], w.span(1), w.strides[1], w.padding)
-	if rows < 1 || cols < 1 {
+	size := func(n, i int) int {
+		if n < 0 { // any length in, any length out
+			return -1
+		}
+		out, _, _ := backend.ConvOutputSize(n, w.span(i), w.strides[i], w.padding)
+		return max(out, 0)
+	}
+	rows, cols = size(in[1], 0), size(in[2], 1)
+	if rows == 0 || cols == 0 {
 		return 0, 0, fmt.Errorf("a window of %dx%d is larger than the input's %dx%d (input %v)", w.span(0), w.span(1), in[1], in[2], in)
 	}
 	return rows, cols, nil
