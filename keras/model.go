@@ -548,10 +548,8 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 // shape of the data.
 func (m *Model) hasUnknownDims() bool {
 	for _, in := range m.inputs {
-		for _, d := range in.Shape()[1:] {
-			if d < 0 {
-				return true
-			}
+		if in.Shape().UnknownAfterBatch() {
+			return true
 		}
 	}
 	return false

@@ -62,6 +62,17 @@ func (s Shape) Equal(o Shape) bool {
 	return true
 }
 
+// UnknownAfterBatch reports whether a dimension after the first (the
+// batch) is unknown (-1, Keras's None: any length).
+func (s Shape) UnknownAfterBatch() bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Clone returns a copy of s that does not share memory with it.
 func (s Shape) Clone() Shape { return append(Shape(nil), s...) }
 

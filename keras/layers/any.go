@@ -37,11 +37,16 @@ func (l *Any) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if a < 1 || a >= len(in) {
 		return nil, fmt.Errorf("axis %d is not a non-batch axis of an input of rank %d", l.Axis, len(in))
 	}
-	out := append(in[:a:a].Clone(), in[a+1:]...)
+	return l.reduced(in, a), nil
+}
+
+// reduced is s without axis a, or with it as 1 with KeepDims.
+func (l *Any) reduced(s backend.Shape, a int) backend.Shape {
+	out := s[:a:a].Clone()
 	if l.KeepDims {
-		out = append(in[:a:a].Clone(), append(backend.Shape{1}, in[a+1:]...)...)
+		out = append(out, 1)
 	}
-	return out, nil
+	return append(out, s[a+1:]...)
 }
 
 // Call sums along the axis and compares with 0.
@@ -51,8 +56,7 @@ func (l *Any) Call(ctx *Context, in []backend.Value) backend.Value {
 	a := l.axis(len(s))
 	y := b.Greater(b.Sum(b.Mul(x, x), a), b.Scalar(0))
 	if l.KeepDims {
-		keep := append(s[:a:a].Clone(), append(backend.Shape{1}, s[a+1:]...)...)
-		y = b.Reshape(y, keep)
+		y = b.Reshape(y, l.reduced(s, a))
 	}
 	return y
 }

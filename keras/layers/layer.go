@@ -236,10 +236,8 @@ func takesUnknownDims(layer Layer) bool {
 // axis, or nil.
 func unknownBesidesBatch(shapes []backend.Shape) backend.Shape {
 	for _, s := range shapes {
-		for _, d := range s[min(1, len(s)):] {
-			if d < 0 {
-				return s
-			}
+		if s.UnknownAfterBatch() {
+			return s
 		}
 	}
 	return nil
