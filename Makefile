@@ -49,12 +49,12 @@ test: $(KERASGO)
 	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
 
 ## test-race: a Model's concurrency contract (TestConcurrent*, shared
-## variables) under the race detector on the pure-Go engine; -race needs
+## variables) and the model server under the race detector on the pure-Go engine; -race needs
 ## cgo and a C compiler, so it is skipped with a message without one
 RACE_TESTS = Concurrent|FitWhileFitting|TransferLearning|LoadedBase|SharedBase|PredictWithoutCompile
 test-race:
 	@if command -v gcc >/dev/null 2>&1 || command -v cc >/dev/null 2>&1; then \
-		set -x; CGO_ENABLED=1 $(GO) test -race -run '$(RACE_TESTS)' ./keras/; \
+		set -x; CGO_ENABLED=1 $(GO) test -race -run '$(RACE_TESTS)' ./keras/ && CGO_ENABLED=1 $(GO) test -race ./keras/serving/; \
 	else echo "make test: no C compiler, so the race-detector run of the concurrency tests was SKIPPED: sudo apt-get install gcc, then make test again."; fi
 
 ## demo-distributed: the demo trained data parallel by 2 processes (kerasgo launch); needs libtorch and libgloo-dev
@@ -80,6 +80,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) ./internal/h5/
 	$(GO) test -run '^$$' -fuzz '^FuzzOpenKeras$$' -fuzztime $(FUZZTIME) ./keras/saving/
 	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./keras/saving/
+	$(GO) test -run '^$$' -fuzz '^FuzzParsePredictRequest$$' -fuzztime $(FUZZTIME) ./keras/serving/
 	@for f in $$($(GO) test -list '^Fuzz' ./datasets/mnist/ | grep '^Fuzz'); do \
 		set -x; $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./datasets/mnist/ || exit 1; set +x; done
 

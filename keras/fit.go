@@ -541,6 +541,17 @@ func (m *Model) PredictOutputs(ctx context.Context, x ArraySet, opts PredictOpti
 	return m.newRun(bind, c, opts.Callbacks).predict(ctx, d, batch)
 }
 
+// CheckInputs reports whether Predict would take x, without running the
+// model: one array per input, the shapes and dtypes the inputs take, and
+// each layer's checks of the data it reads straight from an input
+// (Embedding's token ids in range). The error names the input and what it
+// takes. A server checks each request with it before batching requests
+// together (package serving).
+func (m *Model) CheckInputs(x ArraySet) error {
+	_, _, err := m.resolveData(x, nil, "Predict")
+	return err
+}
+
 // checkInputData lets each layer that reads model input in straight from
 // it check the data (Embedding's token ids), so that bad data is an error
 // naming the layer before any step runs.

@@ -35,7 +35,10 @@ type Model struct {
 	// Compile. At most one of them is set.
 	compiled  *compiled
 	inference *binding
-	fitting   bool // a Fit is running (one at a time)
+	// inferenceEngine is the engine a model never compiled predicts on
+	// (LoadOptions.Backend with NoCompile); "" chooses as Compile does.
+	inferenceEngine string
+	fitting         bool // a Fit is running (one at a time)
 
 	nameCount  map[string]int
 	sequential bool // built by NewSequential (saved as Keras's Sequential)

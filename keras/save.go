@@ -49,9 +49,9 @@ func (m *Model) Save(path string) error {
 
 // LoadOptions configure LoadModel.
 type LoadOptions struct {
-	// Backend is the engine to compile the loaded model on; empty chooses
-	// as Compile does ($KERASGO_BACKEND, ~/.kerasgo/kerasgo.json,
-	// gorgonia).
+	// Backend is the engine to compile the loaded model on (with
+	// NoCompile, the engine it predicts on); empty chooses as Compile does
+	// ($KERASGO_BACKEND, ~/.kerasgo/kerasgo.json, gorgonia).
 	Backend string
 	// NoCompile loads the architecture and weights only, ignoring the
 	// saved compile settings and optimizer state (Keras's compile=False).
@@ -97,6 +97,14 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 	// one without a loss for a model compiled with its optimizer alone
 	// (its losses from add_loss): kerasgo loads both uncompiled (Predict
 	// needs no Compile; compile it with a loss to train it).
+	m.inferenceEngine = o.Backend
+	if o.NoCompile && o.Backend != "" {
+		// Open the engine now, so that an unknown or unavailable one is
+		// an error of the load, not of the first prediction.
+		if _, err := m.engine(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	if len(top.CompileConfig) > 0 && top.CompileConfig["loss"] != nil && !o.NoCompile {
 		lr, found := savedLearningRate(a.Weights)
 		if err := m.compileFromConfig(top.CompileConfig, o.Backend, o.Distribution, lr, found); err != nil {

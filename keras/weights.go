@@ -69,8 +69,8 @@ func initOptimizerState(c *compiled) error {
 
 // engine returns the binding a prediction runs on: the compiled one, or
 // for a model that was never compiled, one on the default engine (chosen
-// as Compile chooses it), made on first use. Keras predicts without
-// compile too.
+// as Compile chooses it, or LoadOptions.Backend), made on first use.
+// Keras predicts without compile too.
 func (m *Model) engine() (*binding, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -81,7 +81,7 @@ func (m *Model) engine() (*binding, error) {
 		return m.compiled.bind, nil
 	}
 	if m.inference == nil {
-		be, err := backend.Open("")
+		be, err := backend.Open(m.inferenceEngine)
 		if err != nil {
 			return nil, err
 		}
@@ -89,6 +89,22 @@ func (m *Model) engine() (*binding, error) {
 		m.inference = newBinding(be, m.weights)
 	}
 	return m.inference, nil
+}
+
+// Close releases what the model holds on its engine (tensors, compiled
+// steps, on libtorch C++ memory that Go's collector does not see), after
+// the calls running on it return; the variables keep their values,
+// written back from the engine. The model stays usable: a later Predict
+// opens its engine again, and a compiled model must be compiled again to
+// train. Close while Fit runs is an error. A server that replaces a model
+// by a new version closes the old one (package serving does).
+func (m *Model) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fitting {
+		return fmt.Errorf("model %q is training (Fit is running): Close it after Fit returns", m.Name)
+	}
+	return m.closeBindings()
 }
 
 // closeBindings leaves the model's engines, writing the values they hold

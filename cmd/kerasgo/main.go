@@ -5,6 +5,7 @@
 //	kerasgo libtorch -check-distributed            only say whether distributed training can be built
 //	kerasgo doctor                                 report the engines, libtorch and CUDA
 //	kerasgo launch -n N ./prog [args]              start N workers of a data-parallel job (see docs/distributed.md)
+//	kerasgo serve [flags] [name=]model.keras ...   serve models with TensorFlow Serving's REST API (see docs/serving.md)
 //
 // `kerasgo libtorch` works in kerasgo's repository (`make libtorch` runs
 // it) and in any module that requires kerasgo:
@@ -47,6 +48,8 @@ func main() {
 		err = setupLibtorch(os.Args[2:])
 	case "doctor":
 		doctor(os.Stdout)
+	case "serve":
+		err = serve(os.Args[2:])
 	case "launch":
 		status, lerr := launch(os.Args[2:])
 		if lerr != nil {
@@ -63,7 +66,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: kerasgo libtorch [-out dir] | kerasgo doctor | kerasgo launch -n N ./prog [args]")
+	fmt.Fprintln(os.Stderr, "usage: kerasgo libtorch [-out dir] | kerasgo doctor | kerasgo launch -n N ./prog [args] | kerasgo serve [flags] [name=]model.keras ...")
 	os.Exit(2)
 }
 

@@ -62,6 +62,7 @@ var packages = map[string]string{
 	"activations":   "github.com/kerasgo/kerasgo/keras/activations",
 	"distribution":  "github.com/kerasgo/kerasgo/keras/distribution",
 	"saving":        "github.com/kerasgo/kerasgo/keras/saving",
+	"serving":       "github.com/kerasgo/kerasgo/keras/serving",
 	"serialization": "github.com/kerasgo/kerasgo/keras/serialization",
 	"mnist":         "github.com/kerasgo/kerasgo/datasets/mnist",
 	"plotting":      "github.com/kerasgo/kerasgo/keras/plotting",

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	_ "github.com/kerasgo/kerasgo/backends/all" // the engines built in (libtorch with -tags libtorch)
+	"github.com/kerasgo/kerasgo/keras/serving"
+)
+
+// serve runs `kerasgo serve`: .keras files over HTTP with TensorFlow
+// Serving's REST API until SIGTERM or SIGINT, then drains: it stops being
+// ready, answers every request it accepted, and exits 0.
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: kerasgo serve [flags] [name=]model.keras ...\n\nServes each file at /v1/models/<name> (name defaults to the file's name without .keras), as TensorFlow Serving's REST API.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	var o serving.Options
+	addr := fs.String("addr", ":8501", "address to listen on (TensorFlow Serving's REST port is 8501)")
+	fs.StringVar(&o.Backend, "backend", "", "engine: gorgonia, libtorch, libtorch:cuda (default: $KERASGO_BACKEND, ~/.kerasgo/kerasgo.json, gorgonia)")
+	fs.BoolVar(&o.Batching.Disabled, "no-batching", false, "run every request as its own batch")
+	fs.IntVar(&o.Batching.MaxBatchSize, "max-batch-size", 32, "most samples in one engine batch")
+	fs.DurationVar(&o.Batching.Timeout, "batch-timeout", 0, "how long a batch, once a worker is free, waits for more requests (0: it takes what queued while the workers were busy)")
+	fs.IntVar(&o.Batching.Workers, "batch-workers", 0, "batches that run at once (default GOMAXPROCS)")
+	fs.IntVar(&o.Batching.MaxQueued, "max-queued", 1024, "requests that may wait for an engine; past it a request is refused with 503")
+	fs.Int64Var(&o.MaxBodyBytes, "max-body", 16<<20, "largest request body in bytes (413 past it)")
+	fs.DurationVar(&o.RequestTimeout, "timeout", 30*time.Second, "longest a request may take, queueing included (504 past it)")
+	fs.BoolVar(&o.AllowNonFinite, "allow-nonfinite", false, "pass NaN and infinite inputs to the model instead of refusing them with 400")
+	fs.DurationVar(&o.ReloadInterval, "reload-interval", 2*time.Second, "how often to check the files for a new version (negative: never)")
+	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM, how long to wait for the requests in flight")
+	fs.Parse(args)
+	if fs.NArg() == 0 {
+		fs.Usage()
+		os.Exit(2)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	o.Logger = log
+	srv, err := serving.NewServer(o)
+	if err != nil {
+		return err
+	}
+	for _, arg := range fs.Args() {
+		name, path, ok := strings.Cut(arg, "=")
+		if !ok {
+			path, name = arg, strings.TrimSuffix(filepath.Base(arg), ".keras")
+		}
+		if err := srv.AddFile(name, path); err != nil {
+			srv.Close()
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("listening", "addr", ln.Addr().String(), "api", "http://"+ln.Addr().String()+"/v1/models/<name>")
+	stop, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		srv.Close()
+		return err
+	case <-stop.Done():
+	}
+	log.Info("shutting down: answering the requests in flight", "grace", grace.String())
+	srv.Drain()
+	ctx, cancelGrace := context.WithTimeout(context.Background(), *grace)
+	defer cancelGrace()
+	err = hs.Shutdown(ctx)
+	srv.Close()
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("requests still running after the grace period (%v): %w", *grace, err)
+	}
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/layers"
+)
+
+// TestMain lets a test run this command: the test binary, started with
+// KERASGO_TEST_MAIN=1, is kerasgo.
+func TestMain(m *testing.M) {
+	if os.Getenv("KERASGO_TEST_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// syncLog is a log written by one goroutine and read by another.
+type syncLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *syncLog) add(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.WriteString(line + "\n")
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startServe starts kerasgo serve with args and returns it with the
+// address it listens on and its log.
+func startServe(t *testing.T, args ...string) (*exec.Cmd, string, *syncLog) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), "KERASGO_TEST_MAIN=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	log := &syncLog{}
+	lines := bufio.NewScanner(stderr)
+	addr := regexp.MustCompile(`msg=listening addr=(\S+)`)
+	for lines.Scan() {
+		log.add(lines.Text())
+		if m := addr.FindStringSubmatch(lines.Text()); m != nil {
+			go func() { // keep reading, so that the command never blocks on its log
+				for lines.Scan() {
+					log.add(lines.Text())
+				}
+			}()
+			return cmd, m[1], log
+		}
+	}
+	cmd.Wait()
+	t.Fatalf("kerasgo serve did not start:\n%s", log)
+	return nil, "", nil
+}
+
+// SIGTERM under load: kerasgo serve answers every request it accepted,
+// those in flight at the signal included, and exits 0.
+func TestServeDrainsOnSIGTERM(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mlp.keras")
+	m := keras.Must(keras.NewSequential(layers.Input(4), &layers.Dense{Units: 3, Activation: "softmax"}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
+	keras.MustOK(m.Save(path))
+	// A long batch timeout keeps requests waiting in the batcher, so that
+	// some are in flight when the signal comes.
+	cmd, addr, log := startServe(t, "-batch-timeout", "50ms", "-batch-workers", "1", "-reload-interval", "-1s", path)
+	url := "http://" + addr + "/v1/models/mlp:predict"
+
+	var signalled atomic.Bool
+	var answered, afterSignal, refused atomic.Int64
+	var mu sync.Mutex
+	var failures []string
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			client := &http.Client{Transport: &http.Transport{}}
+			for ctx.Err() == nil {
+				resp, err := client.Post(url, "application/json", strings.NewReader(`{"instances": [[1, 2, 3, 4]]}`))
+				if err != nil { // not accepted: the listener is closed
+					if signalled.Load() {
+						refused.Add(1)
+						return
+					}
+					mu.Lock()
+					failures = append(failures, err.Error())
+					mu.Unlock()
+					return
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					mu.Lock()
+					failures = append(failures, fmt.Sprintf("%d %s", resp.StatusCode, body))
+					mu.Unlock()
+					return
+				}
+				answered.Add(1)
+				if signalled.Load() {
+					afterSignal.Add(1)
+				}
+			}
+		}()
+	}
+	time.Sleep(500 * time.Millisecond)
+	signalled.Store(true)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("kerasgo serve exited with %v:\n%s", err, log)
+		}
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("kerasgo serve did not stop within 15 s of SIGTERM:\n%s", log)
+	}
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Fatalf("%d requests failed (answered %d): %.3v", len(failures), answered.Load(), failures)
+	}
+	if answered.Load() == 0 || afterSignal.Load() == 0 || !strings.Contains(log.String(), "msg=stopped") {
+		t.Fatalf("answered %d, %d of them after SIGTERM (want some in flight answered); log:\n%s", answered.Load(), afterSignal.Load(), log)
+	}
+	t.Logf("%d requests answered, %d of them after SIGTERM; %d clients refused after it", answered.Load(), afterSignal.Load(), refused.Load())
+}

@@ -1,0 +1,286 @@
+package serving
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// task is one :predict request waiting for its batch.
+type task struct {
+	ctx  context.Context
+	req  *predictRequest
+	done chan taskResult // buffered: a worker never waits for the handler
+}
+
+type taskResult struct {
+	outs []keras.Array // one per model output, the request's rows
+	err  error
+}
+
+// batcher runs one model version's predictions: requests queue (bounded),
+// and each time a worker is free a collector gathers the requests queued
+// into a batch of equal sample shapes for it (dynamic batching). A lone
+// request runs at once; under load, the requests that arrive while the
+// workers are busy form the next batches.
+type batcher struct {
+	model     *keras.Model
+	opts      BatchingOptions
+	batchSize prometheus.Observer
+	queuedG   prometheus.Gauge
+
+	queue  chan *task
+	idle   chan struct{} // a token from each worker waiting for a batch
+	work   chan []*task
+	queued atomic.Int64 // tasks submitted and not yet handed to a worker
+
+	mu      sync.Mutex // guards closed and sends on queue
+	closed  bool
+	running sync.WaitGroup // the collector and the workers
+}
+
+func newBatcher(m *keras.Model, opts BatchingOptions, batchSize prometheus.Observer, queued prometheus.Gauge) *batcher {
+	b := &batcher{model: m, opts: opts, batchSize: batchSize, queuedG: queued,
+		queue: make(chan *task, opts.MaxQueued), idle: make(chan struct{}, max(opts.Workers, 1)), work: make(chan []*task)}
+	b.running.Add(1 + opts.Workers)
+	go b.collect()
+	for range opts.Workers {
+		go b.runBatches()
+	}
+	return b
+}
+
+// errQueueFull and errClosed are answered 503.
+var (
+	errQueueFull = &statusError{code: 503, msg: "too many requests are waiting for the model: retry later (the queue holds Batching.MaxQueued, -max-queued, requests)"}
+	errClosed    = &statusError{code: 503, msg: "the server is shutting down"}
+)
+
+// submit queues t, or refuses it at once when the queue is full or the
+// batcher is closed: it never blocks.
+func (b *batcher) submit(t *task) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return errClosed
+	}
+	if b.queued.Load() >= int64(b.opts.MaxQueued) {
+		return errQueueFull
+	}
+	b.queuedG.Set(float64(b.queued.Add(1)))
+	b.queue <- t // cannot block: the channel holds MaxQueued and at most MaxQueued tasks are queued
+	return nil
+}
+
+// close stops taking requests, answers every request queued, and returns
+// when the last batch has run.
+func (b *batcher) close() {
+	b.mu.Lock()
+	if !b.closed {
+		b.closed = true
+		close(b.queue)
+	}
+	b.mu.Unlock()
+	b.running.Wait()
+}
+
+// collect forms batches: when a worker is free, it takes the oldest
+// request, gathers behind it the requests of the same sample shapes, up
+// to MaxBatchSize samples, and hands the batch to the worker. Requests of
+// other shapes wait, in order, for the next batches.
+func (b *batcher) collect() {
+	defer b.running.Done()
+	defer close(b.work)
+	var held []*task
+	open := true
+	for open || len(held) > 0 {
+		<-b.idle
+		var first *task
+		if len(held) > 0 {
+			first, held = held[0], held[1:]
+		} else if first, open = <-b.queue; !open {
+			break
+		}
+		batch := []*task{first}
+		if !b.opts.Disabled {
+			batch, held, open = b.gather(batch, held)
+		}
+		b.queuedG.Set(float64(b.queued.Add(-int64(len(batch)))))
+		b.work <- batch
+	}
+}
+
+// gather adds to a batch the held requests that fit it, then the queued
+// ones, waiting up to the timeout for more (without a timeout, only those
+// already queued), until MaxBatchSize samples. It returns the batch, the
+// requests held for later batches, and whether the queue is still open.
+func (b *batcher) gather(batch, held []*task) ([]*task, []*task, bool) {
+	key, rows := batch[0].req.key, batch[0].req.rows
+	fits := func(t *task) bool { return t.req.key == key && rows+t.req.rows <= b.opts.MaxBatchSize }
+	var rest []*task
+	for _, t := range held {
+		if fits(t) {
+			batch, rows = append(batch, t), rows+t.req.rows
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	held = rest
+	var timeout <-chan time.Time // nil: take only what has queued
+	if b.opts.Timeout > 0 {
+		timer := time.NewTimer(b.opts.Timeout)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	for rows < b.opts.MaxBatchSize {
+		var t *task
+		var ok bool
+		select {
+		case t, ok = <-b.queue:
+		default:
+			if timeout == nil {
+				return batch, held, true
+			}
+			select {
+			case t, ok = <-b.queue:
+			case <-timeout:
+				return batch, held, true
+			}
+		}
+		if !ok {
+			return batch, held, false
+		}
+		if !fits(t) {
+			held = append(held, t)
+			if t.req.key == key {
+				return batch, held, true // full
+			}
+			continue
+		}
+		batch, rows = append(batch, t), rows+t.req.rows
+	}
+	return batch, held, true
+}
+
+// runBatches runs the batches the collector forms until it stops.
+func (b *batcher) runBatches() {
+	defer b.running.Done()
+	for {
+		b.idle <- struct{}{} // never blocks: one token per worker at most
+		batch, ok := <-b.work
+		if !ok {
+			return
+		}
+		b.run(batch)
+	}
+}
+
+// run predicts one batch and answers its requests. Requests whose time
+// ran out while they queued are answered without running. If a batch of
+// several requests fails, each runs alone, so that one request the model
+// cannot take does not fail the others.
+func (b *batcher) run(batch []*task) {
+	live := batch[:0]
+	for _, t := range batch {
+		if err := t.ctx.Err(); err != nil {
+			t.done <- taskResult{err: err}
+			continue
+		}
+		live = append(live, t)
+	}
+	if len(live) == 0 {
+		return
+	}
+	outs, err := b.predict(live)
+	if err != nil && len(live) > 1 {
+		for _, t := range live {
+			b.run([]*task{t})
+		}
+		return
+	}
+	if err != nil {
+		live[0].done <- taskResult{err: fmt.Errorf("the model failed on this request: %w", err)}
+		return
+	}
+	from := 0
+	for _, t := range live {
+		res := make([]keras.Array, len(outs))
+		for i, o := range outs {
+			res[i] = o.Rows(from, from+t.req.rows)
+		}
+		from += t.req.rows
+		t.done <- taskResult{outs: res}
+	}
+}
+
+// predict runs the tasks' samples as one batch, padded with zero samples
+// to an allowed batch size, and returns the outputs of the real samples.
+func (b *batcher) predict(tasks []*task) ([]keras.Array, error) {
+	rows := 0
+	for _, t := range tasks {
+		rows += t.req.rows
+	}
+	b.batchSize.Observe(float64(rows))
+	total, batchSize := paddedSize(rows, b.opts.MaxBatchSize)
+	x := tasks[0].req.x
+	if len(tasks) > 1 || total > rows {
+		x = concatRows(tasks, total)
+	}
+	outs, err := b.model.PredictOutputs(context.Background(), keras.Arrays(x), keras.PredictOptions{BatchSize: batchSize})
+	if err != nil {
+		return nil, err
+	}
+	for i, o := range outs {
+		outs[i] = o.Rows(0, rows)
+	}
+	return outs, nil
+}
+
+// paddedSize returns the number of samples a batch of rows runs as, and
+// the batch size it runs in: the next power of two up to maxBatch, or
+// for more than maxBatch, the next multiple of maxBatch in batches of
+// maxBatch. So a model compiles a few programs (1, 2, 4, ... maxBatch),
+// whatever sizes the requests have.
+func paddedSize(rows, maxBatch int) (total, batchSize int) {
+	if rows > maxBatch {
+		return (rows + maxBatch - 1) / maxBatch * maxBatch, maxBatch
+	}
+	s := 1
+	for s < rows {
+		s *= 2
+	}
+	s = min(s, maxBatch)
+	return s, s
+}
+
+// concatRows joins the tasks' inputs into one array per input of total
+// samples, the samples past theirs zero.
+func concatRows(tasks []*task, total int) []keras.Array {
+	x := make([]keras.Array, len(tasks[0].req.x))
+	for i, first := range tasks[0].req.x {
+		shape := append([]int{total}, first.Shape[1:]...)
+		per := 1
+		for _, d := range first.Shape[1:] {
+			per *= d
+		}
+		if first.Ints != nil {
+			ints := make([]int32, 0, total*per)
+			for _, t := range tasks {
+				ints = append(ints, t.req.x[i].Ints...)
+			}
+			x[i] = keras.Array{Shape: shape, Ints: ints[:total*per]}
+			continue
+		}
+		data := make([]float32, 0, total*per)
+		for _, t := range tasks {
+			data = append(data, t.req.x[i].Data...)
+		}
+		x[i] = keras.Array{Shape: shape, Data: data[:total*per]}
+	}
+	return x
+}

@@ -1,0 +1,360 @@
+package serving
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jsonKind is the kind of a parsed JSON value.
+type jsonKind uint8
+
+const (
+	jsonNull jsonKind = iota
+	jsonBool
+	jsonNumber
+	jsonString
+	jsonArray
+	jsonObject
+)
+
+func (k jsonKind) String() string {
+	return [...]string{"null", "a boolean", "a number", "a string", "a list", "an object"}[k]
+}
+
+// jsonValue is a parsed JSON value. A list whose elements are all numbers
+// keeps them in nums (the leaves of a tensor), so a request's tensors cost
+// one slice per innermost list, not one value per number.
+type jsonValue struct {
+	kind  jsonKind
+	num   float64
+	str   string
+	elems []*jsonValue // a list of values that are not all numbers
+	nums  []float64    // a list of numbers (elems is nil)
+	keys  []string     // an object's keys, in the order written
+	vals  []*jsonValue // an object's values
+}
+
+// length returns the number of elements of a list.
+func (v *jsonValue) length() int {
+	if v.nums != nil {
+		return len(v.nums)
+	}
+	return len(v.elems)
+}
+
+// field returns an object's value for key, or nil.
+func (v *jsonValue) field(key string) *jsonValue {
+	for i, k := range v.keys {
+		if k == key {
+			return v.vals[i]
+		}
+	}
+	return nil
+}
+
+// maxJSONDepth bounds nesting, so that a body of a million '[' is an
+// error, not a stack overflow.
+const maxJSONDepth = 64
+
+// parseJSON parses a request body. It accepts what TensorFlow Serving's
+// parser accepts beyond strict JSON: the number tokens NaN, Infinity and
+// -Infinity, so that a request holding them gets an error naming the
+// input (or passes, where non-finite values are allowed) instead of a
+// syntax error.
+func parseJSON(data []byte) (*jsonValue, error) {
+	p := jsonParser{data: data}
+	p.space()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.pos != len(p.data) {
+		return nil, p.errorf("unexpected %q after the JSON value", p.data[p.pos])
+	}
+	return v, nil
+}
+
+type jsonParser struct {
+	data []byte
+	pos  int
+}
+
+func (p *jsonParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("invalid JSON at byte %d: %s", p.pos, fmt.Sprintf(format, args...))
+}
+
+func (p *jsonParser) space() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value(depth int) (*jsonValue, error) {
+	if depth > maxJSONDepth {
+		return nil, p.errorf("nested more than %d levels deep", maxJSONDepth)
+	}
+	if p.pos >= len(p.data) {
+		return nil, p.errorf("unexpected end of the body")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.list(depth)
+	case c == '"':
+		s, err := p.string()
+		return &jsonValue{kind: jsonString, str: s}, err
+	case c == 't' || c == 'f' || c == 'n':
+		for _, lit := range [...]struct {
+			text string
+			v    jsonValue
+		}{{"true", jsonValue{kind: jsonBool, num: 1}}, {"false", jsonValue{kind: jsonBool}}, {"null", jsonValue{kind: jsonNull}}} {
+			if p.has(lit.text) {
+				p.pos += len(lit.text)
+				v := lit.v
+				return &v, nil
+			}
+		}
+		return nil, p.errorf("unexpected %q", c)
+	default:
+		f, err := p.number()
+		return &jsonValue{kind: jsonNumber, num: f}, err
+	}
+}
+
+func (p *jsonParser) has(lit string) bool {
+	return len(p.data)-p.pos >= len(lit) && string(p.data[p.pos:p.pos+len(lit)]) == lit
+}
+
+func (p *jsonParser) object(depth int) (*jsonValue, error) {
+	p.pos++ // '{'
+	v := &jsonValue{kind: jsonObject}
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return v, nil
+	}
+	for {
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, p.errorf("want a quoted key")
+		}
+		k, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		for _, seen := range v.keys {
+			if seen == k {
+				return nil, p.errorf("the key %q appears twice", k)
+			}
+		}
+		p.space()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.errorf("want ':' after the key %q", k)
+		}
+		p.pos++
+		p.space()
+		e, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		v.keys, v.vals = append(v.keys, k), append(v.vals, e)
+		p.space()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of the body inside an object")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return v, nil
+		default:
+			return nil, p.errorf("want ',' or '}' in an object, got %q", p.data[p.pos])
+		}
+	}
+}
+
+func (p *jsonParser) list(depth int) (*jsonValue, error) {
+	p.pos++ // '['
+	v := &jsonValue{kind: jsonArray}
+	p.space()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		v.elems = []*jsonValue{}
+		return v, nil
+	}
+	for {
+		p.space()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of the body inside a list")
+		}
+		if c := p.data[p.pos]; v.elems == nil && (c == '-' || c == 'N' || c == 'I' || (c >= '0' && c <= '9')) {
+			f, err := p.number()
+			if err != nil {
+				return nil, err
+			}
+			v.nums = append(v.nums, f)
+		} else {
+			e, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			if v.nums != nil { // numbers first, then something else: keep them as values
+				for _, f := range v.nums {
+					v.elems = append(v.elems, &jsonValue{kind: jsonNumber, num: f})
+				}
+				v.nums = nil
+			}
+			v.elems = append(v.elems, e)
+		}
+		p.space()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of the body inside a list")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return v, nil
+		default:
+			return nil, p.errorf("want ',' or ']' in a list, got %q", p.data[p.pos])
+		}
+	}
+}
+
+// number parses a JSON number, or NaN, Infinity or -Infinity.
+func (p *jsonParser) number() (float64, error) {
+	start := p.pos
+	neg := p.pos < len(p.data) && p.data[p.pos] == '-'
+	if neg {
+		p.pos++
+	}
+	switch {
+	case p.has("NaN") && !neg:
+		p.pos += 3
+		return math.NaN(), nil
+	case p.has("Infinity"):
+		p.pos += 8
+		if neg {
+			return math.Inf(-1), nil
+		}
+		return math.Inf(1), nil
+	}
+	digits := func() int {
+		n := 0
+		for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '0' {
+		p.pos++
+	} else if digits() == 0 {
+		p.pos = start
+		return 0, p.errorf("want a value")
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		if digits() == 0 {
+			return 0, p.errorf("want digits after the decimal point")
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return 0, p.errorf("want digits in the exponent")
+		}
+	}
+	f, err := strconv.ParseFloat(string(p.data[start:p.pos]), 64)
+	if err != nil { // out of range: ParseFloat returns ±Inf, which is what it is
+		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+			return 0, p.errorf("bad number %q", p.data[start:p.pos])
+		}
+	}
+	return f, nil
+}
+
+// string parses a quoted JSON string.
+func (p *jsonParser) string() (string, error) {
+	p.pos++ // '"'
+	var out []byte
+	for {
+		if p.pos >= len(p.data) {
+			return "", p.errorf("unterminated string")
+		}
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return string(out), nil
+		case c < 0x20:
+			return "", p.errorf("control character in a string")
+		case c == '\\':
+			if p.pos+1 >= len(p.data) {
+				return "", p.errorf("unterminated string")
+			}
+			esc := p.data[p.pos+1]
+			p.pos += 2
+			switch esc {
+			case '"', '\\', '/':
+				out = append(out, esc)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r, err := p.hex4()
+				if err != nil {
+					return "", err
+				}
+				if utf16.IsSurrogate(r) && p.has(`\u`) {
+					p.pos += 2
+					r2, err := p.hex4()
+					if err != nil {
+						return "", err
+					}
+					r = utf16.DecodeRune(r, r2)
+				}
+				out = utf8.AppendRune(out, r)
+			default:
+				return "", p.errorf("bad escape \\%c", esc)
+			}
+		default:
+			out = append(out, c)
+			p.pos++
+		}
+	}
+}
+
+func (p *jsonParser) hex4() (rune, error) {
+	if len(p.data)-p.pos < 4 {
+		return 0, p.errorf("short \\u escape")
+	}
+	n, err := strconv.ParseUint(string(p.data[p.pos:p.pos+4]), 16, 32)
+	if err != nil {
+		return 0, p.errorf("bad \\u escape")
+	}
+	p.pos += 4
+	return rune(n), nil
+}
