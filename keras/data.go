@@ -123,6 +123,32 @@ func (g *gatherer) gather(d dataset, idx []int) dataset {
 	return res
 }
 
+// checkClassWeight refuses class weights that cannot be meant: a class
+// the output does not have (a negative one, or one past its units; a
+// one-unit output has the classes 0 and 1) and a weight that is negative
+// or not finite. Keras's array path ignores such classes silently; its
+// tf.data path refuses keys other than 0..n-1.
+func checkClassWeight(cw map[int]float64, out backend.Shape) error {
+	classes := 2
+	if k := out[len(out)-1]; k > 1 {
+		classes = k
+	}
+	keys := make([]int, 0, len(cw))
+	for k := range cw {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		if k < 0 || k >= classes {
+			return fmt.Errorf("ClassWeight has class %d, but the output has the classes 0 to %d: give weights for those classes only", k, classes-1)
+		}
+		if v := cw[k]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("ClassWeight for class %d is %v: give a finite weight >= 0", k, v)
+		}
+	}
+	return nil
+}
+
 // sampleWeights resolves Fit's or Evaluate's sample and class weights into
 // one weight per sample and output (nil when neither is given), as Keras
 // does: class weights apply to a model with one output, looked up by each
@@ -142,6 +168,9 @@ func (m *Model) sampleWeights(c *compiled, d dataset, sampleWeight ArraySet, cla
 		}
 		y := d.y[0]
 		per := y.sampleSize()
+		if err := checkClassWeight(classWeight, m.outputs[0].Shape()); err != nil {
+			return nil, err
+		}
 		w := make([]float32, n)
 		for i := range w {
 			row := y.Data[i*per : (i+1)*per]

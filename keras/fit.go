@@ -326,7 +326,7 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		}
 		val = &v
 	case opts.ValidationSplit != 0:
-		if opts.ValidationSplit < 0 || opts.ValidationSplit >= 1 {
+		if !(opts.ValidationSplit >= 0 && opts.ValidationSplit < 1) { // NaN fails both
 			return nil, fmt.Errorf("ValidationSplit must be in [0, 1), got %v", opts.ValidationSplit)
 		}
 		n := train.samples()

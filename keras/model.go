@@ -154,9 +154,18 @@ func (m *Model) BuildInput(sampleShape ...int) error {
 	}
 	input := m.inputs[0]
 	m.nameLayer(input.Layer())
-	x := input
+	seen := map[string]layers.Layer{input.Layer().Common().Name: input.Layer()}
 	for _, l := range m.pending {
 		m.nameLayer(l)
+		name := l.Common().Name
+		if other, dup := seen[name]; dup && other != l {
+			m.inputs = nil
+			return fmt.Errorf("two layers of model %q are named %q (%s and %s): layer names must be unique in a model, as Keras requires; rename one (layers.Named)", m.Name, name, other.ClassName(), l.ClassName())
+		}
+		seen[name] = l
+	}
+	x := input
+	for _, l := range m.pending {
 		x = layers.Apply(l, x)
 		if x.Err() != nil {
 			m.inputs = nil

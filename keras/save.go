@@ -83,6 +83,9 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 	if err := json.Unmarshal(a.Config, &top); err != nil {
 		return nil, fmt.Errorf("%s: config.json: %v", path, err)
 	}
+	if top.ClassName == "" {
+		return nil, fmt.Errorf("%s: config.json holds %.40s, not a saved model: want an object with class_name and config, as Keras writes", path, strings.TrimSpace(string(a.Config)))
+	}
 	m, err := fromConfig(top)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -369,7 +372,7 @@ func (m *Model) loadWeightsH5(f *h5.File, withOptimizer bool) error {
 			}
 			return out, nil
 		}
-		return nil, fmt.Errorf("%s holds %v values, not floats", p, d.DType)
+		return nil, fmt.Errorf("%s holds %s values, not floats", p, d.Stored)
 	}, func(prefix string) int { return len(f.Children(prefix)) }, -1)
 	if err != nil {
 		return err
@@ -520,7 +523,7 @@ func readSlotState(f *h5.File, path string, sl *optSlot, state [][]float32) (int
 				return 0, err
 			}
 			if d.DType != h5.Float32 {
-				return 0, fmt.Errorf("optimizer variable %d holds %v values, want float32", base+pos[i], d.DType)
+				return 0, fmt.Errorf("optimizer variable %d holds %s values, want float32", base+pos[i], d.Stored)
 			}
 			state[i] = d.Float32
 		case s.FromIterations != nil:

@@ -64,6 +64,14 @@ func TestLoadModelRejectsWhatItCannotHonour(t *testing.T) {
 		{"unknown option", replaceConfig(`"filters": 32,`, `"filters": 32, "lora_rank": 4,`), []string{`option "lora_rank" = 4 is not supported`}},
 		{"optimizer", replaceConfig(`"class_name": "Adam"`, `"class_name": "Lamb"`), []string{"compile_config", "kerasgo has no Lamb optimizer yet"}},
 		{"weight shape", replaceConfig(`"filters": 32,`, `"filters": 16,`), []string{`layer "conv2d" (Conv2D)`, "layers/conv2d/vars/0 has shape (3, 3, 1, 32), the layer needs (3, 3, 1, 16)"}},
+		{"zero strides", replaceConfig(`"strides": [1, 1]`, `"strides": [0, 0]`), []string{`layer "conv2d" (Conv2D)`, `option "strides"`, "want integers >= 1, got [0 0]"}},
+		{"units as a string", replaceConfig(`"units": 10`, `"units": "10"`), []string{`option "units"`, `want an integer, got the string "10"`}},
+		{"null config", func(name string, data []byte) []byte {
+			if name == "config.json" {
+				return []byte("null")
+			}
+			return data
+		}, []string{"config.json", "holds null", "not a saved model"}},
 		{"missing weights", func(name string, data []byte) []byte {
 			if name == "model.weights.h5" {
 				return nil

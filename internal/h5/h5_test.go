@@ -202,3 +202,36 @@ func TestHalfPrecisionValues(t *testing.T) {
 		t.Errorf("float16 NaN read as %v", v)
 	}
 }
+
+// A dataset's stored type is named as the file stores it (an int32
+// dataset is int32 in errors, though it is read widened to Int64).
+func TestStoredTypeNamesTheFilesType(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import h5py").Run(); err != nil {
+		t.Skip("h5py is not installed (apt-get install python3-h5py); .ci/run installs it")
+	}
+	path := filepath.Join(t.TempDir(), "types.h5")
+	script := `
+import h5py, numpy as np, sys
+with h5py.File(sys.argv[1], "w") as f:
+    for t in ["int32", "uint8", "int64", "float16", "float32", "float64"]:
+        f.create_dataset(t, data=np.arange(3, dtype=t))
+`
+	if out, err := exec.Command(py, "-c", script, path).CombinedOutput(); err != nil {
+		t.Fatalf("h5py: %v\n%s", err, out)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, want := range []string{"int32", "uint8", "int64", "float16", "float32", "float64"} {
+		d, err := f.Read(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Stored != want {
+			t.Errorf("dataset %s: Stored is %q", want, d.Stored)
+		}
+	}
+}

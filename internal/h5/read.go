@@ -485,6 +485,24 @@ func (f *File) Children(path string) []string {
 	return sortedKeys(seen)
 }
 
+// StoredType names the element type as the file stores it, which DType
+// widens: "int32", "uint8", "float16", "bfloat16", ... (NumPy's names).
+func (info *Info) StoredType() string {
+	switch {
+	case info.half == ieeeHalf:
+		return "float16"
+	case info.half == brainHalf:
+		return "bfloat16"
+	case info.DType == Int64:
+		name := fmt.Sprintf("int%d", 8*info.elemSize)
+		if info.unsigned {
+			name = "u" + name
+		}
+		return name
+	}
+	return info.DType.String()
+}
+
 // Paths returns the paths of every dataset, sorted.
 func (f *File) Paths() []string { return sortedKeys(f.datasets) }
 
@@ -508,7 +526,7 @@ func (f *File) Read(path string) (*Dataset, error) {
 	if info.bigEndian {
 		order = binary.BigEndian
 	}
-	d := &Dataset{Shape: append([]int(nil), info.Shape...), DType: info.DType}
+	d := &Dataset{Shape: append([]int(nil), info.Shape...), DType: info.DType, Stored: info.StoredType()}
 	switch {
 	case info.half != 0:
 		d.Float32 = make([]float32, n)

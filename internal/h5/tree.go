@@ -42,6 +42,7 @@ func (d DType) Size() int {
 type Dataset struct {
 	Shape   []int
 	DType   DType
+	Stored  string // the element type in the file, which DType may widen ("int32" read as Int64); set by Read
 	Float32 []float32
 	Float64 []float64
 	Int64   []int64

@@ -87,8 +87,8 @@ func (*AveragePooling2D) withoutBuildConfig() {}
 
 func init() {
 	mustRegister("AveragePooling2D", func(r *serialization.Reader) (Layer, error) {
-		p := &AveragePooling2D{PoolSize: r.Pair("pool_size", [2]int{2, 2}), Padding: r.String("padding", "valid")}
-		p.Strides = r.Pair("strides", p.PoolSize)
+		p := &AveragePooling2D{PoolSize: r.PositivePair("pool_size", [2]int{2, 2}), Padding: r.String("padding", "valid")}
+		p.Strides = r.PositivePair("strides", p.PoolSize)
 		r.Expect("data_format", "channels_last", "kerasgo's pooling takes channels_last input")
 		return p, nil
 	})

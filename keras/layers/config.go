@@ -248,17 +248,17 @@ func init() {
 		return d, nil
 	})
 	mustRegister("Conv2D", func(r *serialization.Reader) (Layer, error) {
-		c := &Conv2D{Filters: r.Int("filters", 0), KernelSize: r.Pair("kernel_size", [2]int{}), Strides: r.Pair("strides", [2]int{1, 1}),
+		c := &Conv2D{Filters: r.Int("filters", 0), KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}),
 			Padding: r.String("padding", "valid"), Activation: readActivation(r, "activation")}
 		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
-		c.DilationRate = r.Pair("dilation_rate", [2]int{1, 1})
+		c.DilationRate = r.PositivePair("dilation_rate", [2]int{1, 1})
 		c.Groups = r.Int("groups", 1)
 		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)
 		return c, nil
 	})
 	mustRegister("MaxPooling2D", func(r *serialization.Reader) (Layer, error) {
-		p := &MaxPooling2D{PoolSize: r.Pair("pool_size", [2]int{2, 2}), Padding: r.String("padding", "valid")}
-		p.Strides = r.Pair("strides", p.PoolSize)
+		p := &MaxPooling2D{PoolSize: r.PositivePair("pool_size", [2]int{2, 2}), Padding: r.String("padding", "valid")}
+		p.Strides = r.PositivePair("strides", p.PoolSize)
 		r.Expect("data_format", "channels_last", "kerasgo's pooling takes channels_last input")
 		return p, nil
 	})

@@ -139,10 +139,21 @@ func readOne(r *serialization.Reader, key string, def int) int {
 	return l[0]
 }
 
+// readPositiveOne is readOne for a setting whose value is at least 1.
+func readPositiveOne(r *serialization.Reader, key string, def int) int {
+	v, given := r.Value(key)
+	n := readOne(r, key, def)
+	if given && v != nil && n < 1 {
+		r.Fail(key, "want an integer >= 1, got %d", n)
+		return def
+	}
+	return n
+}
+
 func init() {
 	mustRegister("Conv1D", func(r *serialization.Reader) (Layer, error) {
-		c := &Conv1D{Filters: r.Int("filters", 0), KernelSize: readOne(r, "kernel_size", 0), Strides: readOne(r, "strides", 1),
-			Padding: r.String("padding", "valid"), DilationRate: readOne(r, "dilation_rate", 1), Groups: r.Int("groups", 1),
+		c := &Conv1D{Filters: r.Int("filters", 0), KernelSize: readPositiveOne(r, "kernel_size", 0), Strides: readPositiveOne(r, "strides", 1),
+			Padding: r.String("padding", "valid"), DilationRate: readPositiveOne(r, "dilation_rate", 1), Groups: r.Int("groups", 1),
 			Activation: readActivation(r, "activation")}
 		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
 		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)

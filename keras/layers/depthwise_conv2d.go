@@ -223,15 +223,15 @@ func init() {
 		}
 	}
 	mustRegister("DepthwiseConv2D", func(r *serialization.Reader) (Layer, error) {
-		l := &DepthwiseConv2D{KernelSize: r.Pair("kernel_size", [2]int{}), Strides: r.Pair("strides", [2]int{1, 1}), Padding: r.String("padding", "valid"),
-			DepthMultiplier: r.Int("depth_multiplier", 1), DilationRate: r.Pair("dilation_rate", [2]int{1, 1}),
+		l := &DepthwiseConv2D{KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}), Padding: r.String("padding", "valid"),
+			DepthMultiplier: r.Int("depth_multiplier", 1), DilationRate: r.PositivePair("dilation_rate", [2]int{1, 1}),
 			Activation: readActivation(r, "activation"), NoBias: !r.Bool("use_bias", true)}
 		readCommon(r, "depthwise")
 		return l, nil
 	})
 	mustRegister("SeparableConv2D", func(r *serialization.Reader) (Layer, error) {
-		l := &SeparableConv2D{Filters: r.Int("filters", 0), KernelSize: r.Pair("kernel_size", [2]int{}), Strides: r.Pair("strides", [2]int{1, 1}),
-			Padding: r.String("padding", "valid"), DepthMultiplier: r.Int("depth_multiplier", 1), DilationRate: r.Pair("dilation_rate", [2]int{1, 1}),
+		l := &SeparableConv2D{Filters: r.Int("filters", 0), KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}),
+			Padding: r.String("padding", "valid"), DepthMultiplier: r.Int("depth_multiplier", 1), DilationRate: r.PositivePair("dilation_rate", [2]int{1, 1}),
 			Activation: readActivation(r, "activation"), NoBias: !r.Bool("use_bias", true)}
 		readCommon(r, "depthwise", "pointwise")
 		return l, nil

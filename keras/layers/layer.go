@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+	"github.com/kerasgo/kerasgo/internal/settings"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/initializers"
@@ -271,7 +272,9 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 	}
 	var out backend.Shape
 	var err error
-	if s := unknownBesidesBatch(shapes); s != nil && !takesUnknownDims(layer) {
+	if field, v, bad := settings.NonFinite(layer); bad {
+		err = fmt.Errorf("%s is %v: give a finite number", field, v)
+	} else if s := unknownBesidesBatch(shapes); s != nil && !takesUnknownDims(layer) {
 		err = fmt.Errorf("input shape %v has a dimension of unknown length (-1, Keras's None) besides the batch, which kerasgo's %s cannot take yet (%s can): give the dimension a length, or pad the data to one length", s, layer.ClassName(), unknownDimsLayers)
 	} else {
 		out, err = layer.Build(shapes)

@@ -331,8 +331,8 @@ func readPair1D(r *serialization.Reader, key string, def [2]int) [2]int {
 func init() {
 	pool := func(r *serialization.Reader) pool1D {
 		r.Expect("data_format", "channels_last", "kerasgo's pooling takes channels_last input")
-		p := pool1D{PoolSize: readOne(r, "pool_size", 2), Padding: r.String("padding", "valid")}
-		p.Strides = readOne(r, "strides", p.PoolSize)
+		p := pool1D{PoolSize: readPositiveOne(r, "pool_size", 2), Padding: r.String("padding", "valid")}
+		p.Strides = readPositiveOne(r, "strides", p.PoolSize)
 		return p
 	}
 	mustRegister("MaxPooling1D", func(r *serialization.Reader) (Layer, error) { return &MaxPooling1D{pool(r)}, nil })

@@ -68,6 +68,6 @@ func init() {
 	mustRegister("UpSampling2D", func(r *serialization.Reader) (Layer, error) {
 		r.Expect("data_format", "channels_last", "kerasgo's layers take channels_last images")
 		r.Expect("interpolation", "nearest", "kerasgo's UpSampling2D repeats pixels (nearest)")
-		return &UpSampling2D{Size: r.Pair("size", [2]int{2, 2})}, nil
+		return &UpSampling2D{Size: r.PositivePair("size", [2]int{2, 2})}, nil
 	})
 }

@@ -2,6 +2,7 @@ package optimizers
 
 import (
 	"fmt"
+	"github.com/kerasgo/kerasgo/internal/settings"
 	"math"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -70,6 +71,9 @@ func Check(o Optimizer) error {
 		return nil
 	}
 	lr, s, _ := r.rate()
+	if field, v, bad := settings.NonFinite(o); bad && field != "LearningRate" {
+		return fmt.Errorf("optimizer %s: %s is %v: give a finite number", o.Name(), field, v)
+	}
 	if *lr < 0 || math.IsNaN(*lr) || math.IsInf(*lr, 0) {
 		return fmt.Errorf("optimizer %s: LearningRate must be a finite number >= 0, got %v", o.Name(), *lr)
 	}

@@ -105,7 +105,7 @@ func (r *Reader) Int(key string, def int) int {
 	}
 	f, isNum := v.(float64)
 	if !isNum || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
-		r.Fail(key, "want an integer, got %v", v)
+		r.Fail(key, "want an integer, got %v", describe(v))
 		return def
 	}
 	return int(f)
@@ -119,7 +119,7 @@ func (r *Reader) Float(key string, def float64) float64 {
 	}
 	f, isNum := v.(float64)
 	if !isNum {
-		r.Fail(key, "want a number, got %v", v)
+		r.Fail(key, "want a number, got %v", describe(v))
 		return def
 	}
 	return f
@@ -147,7 +147,7 @@ func (r *Reader) Bool(key string, def bool) bool {
 	}
 	b, isBool := v.(bool)
 	if !isBool {
-		r.Fail(key, "want true or false, got %v", v)
+		r.Fail(key, "want true or false, got %v", describe(v))
 		return def
 	}
 	return b
@@ -220,10 +220,23 @@ func (r *Reader) Pair(key string, def [2]int) [2]int {
 		return def
 	}
 	if len(l) != 2 {
-		r.Fail(key, "want two integers, got %v", v)
+		r.Fail(key, "want two integers, got %v", describe(v))
 		return def
 	}
 	return [2]int{l[0], l[1]}
+}
+
+// PositivePair is Pair for a setting whose values are at least 1 (a
+// kernel size, strides, a dilation rate, a pool size): 0 or less is an
+// error naming the key, never a value silently replaced by a default.
+func (r *Reader) PositivePair(key string, def [2]int) [2]int {
+	v, given := r.cfg[key]
+	p := r.Pair(key, def)
+	if given && v != nil && (p[0] < 1 || p[1] < 1) {
+		r.Fail(key, "want integers >= 1, got %v", p)
+		return def
+	}
+	return p
 }
 
 // Expect checks that key holds Keras's default want (or is absent): for
@@ -291,6 +304,10 @@ func isDefault(v any) bool {
 
 // describe formats a JSON value compactly for messages.
 func describe(v any) string {
+	if str, ok := v.(string); ok { // "8" where 8 goes: say it is a string
+		b, _ := json.Marshal(str)
+		return "the string " + string(b)
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)

@@ -1,0 +1,70 @@
+package keras_test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+)
+
+// Settings and options a reliability test found accepted: each is now an
+// error naming it (each case failed before its fix: a panic, a NaN loss
+// blamed on the data, a silent default, a model Keras refuses).
+func TestBadSettingsAreRefused(t *testing.T) {
+	ctx := context.Background()
+	x := keras.Must(keras.NewArray([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 4, 3))
+	y := keras.Must(keras.NewArray([]float32{0, 1, 2, 1}, 4))
+	model := func() *keras.Model {
+		m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 3, Activation: "softmax"}))
+		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy"}))
+		return m
+	}
+	fit := func(opts keras.FitOptions) error {
+		opts.Verbose = keras.Silent
+		_, err := model().Fit(ctx, x, y, opts)
+		return err
+	}
+	for _, c := range []struct {
+		name string
+		err  func() error
+		says string
+	}{
+		{"ValidationSplit NaN", func() error { return fit(keras.FitOptions{ValidationSplit: math.NaN()}) }, "ValidationSplit must be in [0, 1), got NaN"},
+		{"ClassWeight negative class", func() error { return fit(keras.FitOptions{ClassWeight: map[int]float64{-1: 2}}) }, "ClassWeight has class -1, but the output has the classes 0 to 2"},
+		{"ClassWeight unknown class", func() error { return fit(keras.FitOptions{ClassWeight: map[int]float64{0: 1, 3: 2}}) }, "ClassWeight has class 3"},
+		{"ClassWeight NaN weight", func() error { return fit(keras.FitOptions{ClassWeight: map[int]float64{1: math.NaN()}}) }, "ClassWeight for class 1 is NaN"},
+		{"Dropout NaN", func() error {
+			_, err := keras.NewSequential(layers.Input(3), &layers.Dropout{Rate: math.NaN()})
+			return err
+		}, "Rate is NaN: give a finite number"},
+		{"Dropout NaN, built later", func() error {
+			m := keras.Must(keras.NewSequential(&layers.Dense{Units: 2}, &layers.Dropout{Rate: math.NaN()}))
+			return m.BuildInput(3)
+		}, "Rate is NaN"},
+		{"BatchNormalization epsilon Inf", func() error {
+			_, err := keras.NewSequential(layers.Input(3), &layers.BatchNormalization{Epsilon: math.Inf(1)})
+			return err
+		}, "Epsilon is +Inf"},
+		{"Adam beta NaN", func() error {
+			m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 1}))
+			return m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{Beta1: math.NaN()}, Loss: "mse"})
+		}, "Beta1 is NaN"},
+		{"Sequential layers with one name", func() error {
+			_, err := keras.NewSequential(layers.Input(3), layers.Named("d", &layers.Dense{Units: 2}), layers.Named("d", &layers.Dense{Units: 2}))
+			return err
+		}, `are named "d"`},
+		{"Sequential layers with one name, built later", func() error {
+			m := keras.Must(keras.NewSequential(layers.Named("d", &layers.Dense{Units: 2}), layers.Named("d", &layers.Dense{Units: 2})))
+			return m.BuildInput(3)
+		}, `are named "d"`},
+	} {
+		err := c.err()
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.says)
+		}
+	}
+}
