@@ -13,7 +13,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-allreduce bench-go data libtorch keras-env golden doctor $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-serving serving-env bench-allreduce bench-go data libtorch keras-env golden doctor $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -81,6 +81,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzOpenKeras$$' -fuzztime $(FUZZTIME) ./keras/saving/
 	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./keras/saving/
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePredictRequest$$' -fuzztime $(FUZZTIME) ./keras/serving/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) ./keras/serving/
 	@for f in $$($(GO) test -list '^Fuzz' ./datasets/mnist/ | grep '^Fuzz'); do \
 		set -x; $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./datasets/mnist/ || exit 1; set +x; done
 
@@ -122,6 +123,20 @@ golden: keras-env
 ## bench: time per training step and peak memory, kerasgo against PyTorch (see docs/benchmarks.md)
 bench:
 	scripts/bench.sh $(BENCH_FLAGS)
+
+## bench-serving: kerasgo serve under load (1, 16, 64 connections), with and without
+## dynamic batching, beside a Python Keras server (make serving-env); see docs/serving.md
+bench-serving:
+	scripts/bench-serving.sh $(BENCH_SERVING_FLAGS)
+
+## serving-env: Keras 3 on JAX behind FastAPI in build/serving-env, the
+## Python server bench-serving compares with (not needed by make test)
+SERVING_ENV = build/serving-env
+serving-env: $(SERVING_ENV)/.installed
+$(SERVING_ENV)/.installed: scripts/keras-requirements.txt scripts/serving-requirements.txt
+	python3 -m venv $(SERVING_ENV)
+	$(SERVING_ENV)/bin/pip install -q --disable-pip-version-check -r scripts/keras-requirements.txt -r scripts/serving-requirements.txt
+	cat scripts/keras-requirements.txt scripts/serving-requirements.txt > $@
 
 ## bench-allreduce: allreduce across 2 local processes, kerasgo against torch.distributed (Gloo), and its cost in an MLP step
 bench-allreduce:

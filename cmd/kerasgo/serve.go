@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -33,14 +34,15 @@ func serve(args []string) error {
 	fs.StringVar(&o.Backend, "backend", "", "engine: gorgonia, libtorch, libtorch:cuda (default: $KERASGO_BACKEND, ~/.kerasgo/kerasgo.json, gorgonia)")
 	fs.BoolVar(&o.Batching.Disabled, "no-batching", false, "run every request as its own batch")
 	fs.IntVar(&o.Batching.MaxBatchSize, "max-batch-size", 32, "most samples in one engine batch")
-	fs.DurationVar(&o.Batching.Timeout, "batch-timeout", 0, "how long a batch, once a worker is free, waits for more requests (0: it takes what queued while the workers were busy)")
-	fs.IntVar(&o.Batching.Workers, "batch-workers", 0, "batches that run at once (default GOMAXPROCS)")
+	fs.DurationVar(&o.Batching.Timeout, "batch-timeout", time.Millisecond, "under load, how long a batch waits for more requests once a worker is free (negative: not at all; a lone request never waits)")
+	fs.IntVar(&o.Batching.Workers, "batch-workers", 1, "batches that run at once (the engine spreads each over the cores)")
 	fs.IntVar(&o.Batching.MaxQueued, "max-queued", 1024, "requests that may wait for an engine; past it a request is refused with 503")
 	fs.Int64Var(&o.MaxBodyBytes, "max-body", 16<<20, "largest request body in bytes (413 past it)")
 	fs.DurationVar(&o.RequestTimeout, "timeout", 30*time.Second, "longest a request may take, queueing included (504 past it)")
 	fs.BoolVar(&o.AllowNonFinite, "allow-nonfinite", false, "pass NaN and infinite inputs to the model instead of refusing them with 400")
 	fs.DurationVar(&o.ReloadInterval, "reload-interval", 2*time.Second, "how often to check the files for a new version (negative: never)")
 	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM, how long to wait for the requests in flight")
+	pprofAddr := fs.String("pprof", "", "also serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060 (off by default: never expose it)")
 	fs.Parse(args)
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -61,6 +63,9 @@ func serve(args []string) error {
 			srv.Close()
 			return err
 		}
+	}
+	if *pprofAddr != "" {
+		go func() { log.Error("pprof", "err", http.ListenAndServe(*pprofAddr, pprofMux())) }()
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -93,4 +98,14 @@ func serve(args []string) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// pprofMux serves Go's profiler, on an address of its own so that it is
+// never exposed beside the API.
+func pprofMux() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }

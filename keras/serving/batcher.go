@@ -38,6 +38,7 @@ type batcher struct {
 	idle   chan struct{} // a token from each worker waiting for a batch
 	work   chan []*task
 	queued atomic.Int64 // tasks submitted and not yet handed to a worker
+	busy   atomic.Int64 // batches running
 
 	mu      sync.Mutex // guards closed and sends on queue
 	closed  bool
@@ -131,8 +132,10 @@ func (b *batcher) gather(batch, held []*task) ([]*task, []*task, bool) {
 		}
 	}
 	held = rest
+	// Wait for more only under load (a batch running, or more than one
+	// request queued): a lone request at an idle server runs at once.
 	var timeout <-chan time.Time // nil: take only what has queued
-	if b.opts.Timeout > 0 {
+	if b.opts.Timeout > 0 && (b.busy.Load() > 0 || len(batch) > 1 || len(b.queue) > 0) {
 		timer := time.NewTimer(b.opts.Timeout)
 		defer timer.Stop()
 		timeout = timer.C
@@ -176,7 +179,9 @@ func (b *batcher) runBatches() {
 		if !ok {
 			return
 		}
+		b.busy.Add(1)
 		b.run(batch)
+		b.busy.Add(-1)
 	}
 }
 

@@ -24,25 +24,42 @@ func (k jsonKind) String() string {
 	return [...]string{"null", "a boolean", "a number", "a string", "a list", "an object"}[k]
 }
 
-// jsonValue is a parsed JSON value. A list whose elements are all numbers
-// keeps them in nums (the leaves of a tensor), so a request's tensors cost
-// one slice per innermost list, not one value per number.
+// jsonValue is a parsed JSON value. A list of numbers, or of lists of
+// numbers nested evenly (a tensor), is kept dense: its numbers in one
+// slice, row-major, with its shape; so a request's tensors cost two
+// slices, not a value per number or per innermost list.
 type jsonValue struct {
 	kind  jsonKind
 	num   float64
 	str   string
-	elems []*jsonValue // a list of values that are not all numbers
-	nums  []float64    // a list of numbers (elems is nil)
+	elems []*jsonValue // a list that is not a tensor
+	dense []float64    // a tensor's numbers (elems is nil)
+	shape []int        // a tensor's shape (non-nil for a tensor)
 	keys  []string     // an object's keys, in the order written
 	vals  []*jsonValue // an object's values
 }
 
+// isDense reports whether v is a list kept as a tensor.
+func (v *jsonValue) isDense() bool { return v.shape != nil }
+
 // length returns the number of elements of a list.
 func (v *jsonValue) length() int {
-	if v.nums != nil {
-		return len(v.nums)
+	if v.isDense() {
+		return v.shape[0]
 	}
 	return len(v.elems)
+}
+
+// elem returns element k of a list (for a tensor, a view of its numbers).
+func (v *jsonValue) elem(k int) *jsonValue {
+	if !v.isDense() {
+		return v.elems[k]
+	}
+	if len(v.shape) == 1 {
+		return &jsonValue{kind: jsonNumber, num: v.dense[k]}
+	}
+	step := len(v.dense) / v.shape[0]
+	return &jsonValue{kind: jsonArray, dense: v.dense[k*step : (k+1)*step], shape: v.shape[1:]}
 }
 
 // field returns an object's value for key, or nil.
@@ -185,38 +202,25 @@ func (p *jsonParser) object(depth int) (*jsonValue, error) {
 }
 
 func (p *jsonParser) list(depth int) (*jsonValue, error) {
+	start := p.pos
+	if v, ok := p.tensor(depth); ok {
+		return v, nil
+	}
+	p.pos = start
 	p.pos++ // '['
-	v := &jsonValue{kind: jsonArray}
+	v := &jsonValue{kind: jsonArray, elems: []*jsonValue{}}
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
-		v.elems = []*jsonValue{}
 		return v, nil
 	}
 	for {
 		p.space()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of the body inside a list")
+		e, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
 		}
-		if c := p.data[p.pos]; v.elems == nil && (c == '-' || c == 'N' || c == 'I' || (c >= '0' && c <= '9')) {
-			f, err := p.number()
-			if err != nil {
-				return nil, err
-			}
-			v.nums = append(v.nums, f)
-		} else {
-			e, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			if v.nums != nil { // numbers first, then something else: keep them as values
-				for _, f := range v.nums {
-					v.elems = append(v.elems, &jsonValue{kind: jsonNumber, num: f})
-				}
-				v.nums = nil
-			}
-			v.elems = append(v.elems, e)
-		}
+		v.elems = append(v.elems, e)
 		p.space()
 		if p.pos >= len(p.data) {
 			return nil, p.errorf("unexpected end of the body inside a list")
@@ -231,6 +235,86 @@ func (p *jsonParser) list(depth int) (*jsonValue, error) {
 			return nil, p.errorf("want ',' or ']' in a list, got %q", p.data[p.pos])
 		}
 	}
+}
+
+// tensor parses a list of numbers, or of lists of numbers nested evenly,
+// into one dense value. It reports false for anything else (a string or
+// an object inside, lists of unequal lengths, a syntax error), and the
+// caller parses the list again as values, which names the problem.
+func (p *jsonParser) tensor(depth int) (*jsonValue, bool) {
+	v := &jsonValue{kind: jsonArray, dense: []float64{}}
+	var lens [maxJSONDepth + 1]int // every list's length, by nesting level
+	var seen [maxJSONDepth + 1]bool
+	levels := 0 // the levels seen
+	leaf := -1  // the level of the lists that hold the numbers
+	var list func(l int) bool
+	list = func(l int) bool {
+		if depth+l > maxJSONDepth {
+			return false
+		}
+		p.pos++ // '['
+		n := 0
+		p.space()
+		if p.pos < len(p.data) && p.data[p.pos] == ']' {
+			p.pos++
+		} else {
+			for {
+				p.space()
+				if p.pos >= len(p.data) {
+					return false
+				}
+				if p.data[p.pos] == '[' {
+					if leaf >= 0 && leaf <= l || !list(l+1) {
+						return false // a list where numbers were, or a bad list
+					}
+				} else {
+					if leaf >= 0 && leaf != l {
+						return false // numbers at two depths
+					}
+					f, err := p.number()
+					if err != nil {
+						return false
+					}
+					leaf = l
+					v.dense = append(v.dense, f)
+				}
+				n++
+				p.space()
+				if p.pos >= len(p.data) {
+					return false
+				}
+				if p.data[p.pos] == ']' {
+					p.pos++
+					break
+				}
+				if p.data[p.pos] != ',' {
+					return false
+				}
+				p.pos++
+			}
+		}
+		if !seen[l] {
+			seen[l], lens[l], levels = true, n, max(levels, l+1)
+		}
+		return lens[l] == n
+	}
+	if !list(0) {
+		return nil, false
+	}
+	shape := append([]int(nil), lens[:levels]...)
+	if (leaf >= 0 && levels != leaf+1) || len(v.dense) != product(shape) {
+		return nil, false
+	}
+	v.shape = shape
+	return v, true
+}
+
+func product(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
 }
 
 // number parses a JSON number, or NaN, Infinity or -Infinity.
@@ -334,12 +418,20 @@ func (p *jsonParser) string() (string, error) {
 					if err != nil {
 						return "", err
 					}
-					r = utf16.DecodeRune(r, r2)
+					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+						r = pair
+					} else {
+						p.pos -= 6 // not a pair: the second escape stands alone
+					}
 				}
 				out = utf8.AppendRune(out, r)
 			default:
 				return "", p.errorf("bad escape \\%c", esc)
 			}
+		case c >= utf8.RuneSelf: // invalid UTF-8 becomes U+FFFD, as encoding/json reads it
+			r, size := utf8.DecodeRune(p.data[p.pos:])
+			out = utf8.AppendRune(out, r)
+			p.pos += size
 		default:
 			out = append(out, c)
 			p.pos++

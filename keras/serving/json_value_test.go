@@ -22,11 +22,8 @@ func toAny(v *jsonValue) any {
 		return v.str
 	case jsonArray:
 		out := []any{}
-		for _, f := range v.nums {
-			out = append(out, f)
-		}
-		for _, e := range v.elems {
-			out = append(out, toAny(e))
+		for k := range v.length() {
+			out = append(out, toAny(v.elem(k)))
 		}
 		return out
 	}
@@ -64,8 +61,8 @@ func TestParseJSONNonFiniteAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !math.IsNaN(v.nums[0]) || !math.IsInf(v.nums[1], 1) || !math.IsInf(v.nums[2], -1) || !math.IsInf(v.nums[3], 1) {
-		t.Fatalf("got %v", v.nums)
+	if !math.IsNaN(v.dense[0]) || !math.IsInf(v.dense[1], 1) || !math.IsInf(v.dense[2], -1) || !math.IsInf(v.dense[3], 1) {
+		t.Fatalf("got %v", v.dense)
 	}
 	for _, c := range []struct{ in, says string }{
 		{`[1, 2`, "unexpected end"},
@@ -102,6 +99,63 @@ func FuzzParsePredictRequest(f *testing.F) {
 			if a.Shape[0] != req.rows || len(a.Shape) != 2 || (i == 0 && a.Shape[1] != 2) {
 				t.Fatalf("input %d has shape %v for %d rows", i, a.Shape, req.rows)
 			}
+		}
+	})
+}
+
+// Lists of numbers nested evenly are kept dense, with their shape; any
+// other list is kept as values.
+func TestParseJSONKeepsTensorsDense(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		shape []int
+	}{
+		{`[1, 2, 3]`, []int{3}},
+		{`[[1, 2], [3, 4], [5, 6]]`, []int{3, 2}},
+		{`[[[1], [2]], [[3], [4]]]`, []int{2, 2, 1}},
+		{`[]`, []int{0}},
+		{`[[], []]`, []int{2, 0}},
+		{`[[1, 2], [3]]`, nil},
+		{`[[1], 2]`, nil},
+		{`[1, [2]]`, nil},
+		{`[[[1]], [2]]`, nil},
+		{`[1, "a"]`, nil},
+		{`[[1], [[2]]]`, nil},
+	} {
+		v, err := parseJSON([]byte(c.in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if !reflect.DeepEqual(v.shape, c.shape) {
+			t.Errorf("%s: shape %v, want %v", c.in, v.shape, c.shape)
+		}
+		if c.shape != nil && len(v.dense) != product(c.shape) {
+			t.Errorf("%s: %d numbers", c.in, len(v.dense))
+		}
+	}
+}
+
+// FuzzParseJSON: on any body encoding/json decodes, the parser agrees
+// with it (dense tensors and values alike).
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{`[[1,2],[3,4]]`, `[[1],[2,3]]`, `{"a": [1, "x"]}`, `[[[]]]`, `[1e5, -0.5]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var want any
+		if json.Unmarshal(body, &want) != nil {
+			parseJSON(body) // must not panic
+			return
+		}
+		v, err := parseJSON(body)
+		if err != nil {
+			if strings.Contains(err.Error(), "nested more than") || strings.Contains(err.Error(), "appears twice") {
+				return // stricter than encoding/json, on purpose
+			}
+			t.Fatalf("%q: %v, but encoding/json reads it", body, err)
+		}
+		if got := toAny(v); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: got %#v, want %#v", body, got, want)
 		}
 	})
 }

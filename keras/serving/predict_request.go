@@ -66,12 +66,7 @@ func parseInstances(v *jsonValue, specs []tensorSpec, allowNonFinite bool) (*pre
 		values[i] = make([]*jsonValue, n)
 	}
 	for k := range n {
-		var inst *jsonValue
-		if v.nums != nil {
-			inst = &jsonValue{kind: jsonNumber, num: v.nums[k]}
-		} else {
-			inst = v.elems[k]
-		}
+		inst := v.elem(k)
 		if inst.kind == jsonObject {
 			if err := checkNames(inst, specs, fmt.Sprintf("instance %d", k)); err != nil {
 				return nil, err

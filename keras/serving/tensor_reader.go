@@ -3,6 +3,7 @@ package serving
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/kerasgo/kerasgo/keras"
@@ -23,8 +24,11 @@ type tensorReader struct {
 func shapeOf(v *jsonValue) []int {
 	var s []int
 	for v.kind == jsonArray {
+		if v.isDense() {
+			return append(s, v.shape...)
+		}
 		s = append(s, v.length())
-		if v.nums != nil || len(v.elems) == 0 {
+		if len(v.elems) == 0 {
 			break
 		}
 		v = v.elems[0]
@@ -43,7 +47,10 @@ func (r *tensorReader) fill(v *jsonValue, shape []int, level int, where string) 
 		if v.kind != jsonNumber {
 			return r.errorf(where, "is %s, want a number", v.kind)
 		}
-		return r.add(v.num, where)
+		if problem := r.add(v.num); problem != "" {
+			return r.errorf(where, "%s", problem)
+		}
+		return nil
 	}
 	if v.kind != jsonArray || v.length() != shape[level] {
 		what := v.kind.String()
@@ -52,16 +59,15 @@ func (r *tensorReader) fill(v *jsonValue, shape []int, level int, where string) 
 		}
 		return r.errorf(where, "is %s, want a list of %d (the lists must nest evenly, as a tensor's do: shape %s)", what, shape[level], formatShape(shape))
 	}
-	if v.nums != nil {
-		if level != len(shape)-1 {
-			return r.errorf(where, "holds numbers, want lists (shape %s)", formatShape(shape))
+	if v.isDense() {
+		if !slices.Equal(v.shape, shape[level:]) {
+			return r.errorf(where, "has shape %s, want %s (the lists must nest evenly, as a tensor's do)", formatShape(v.shape), formatShape(shape[level:]))
 		}
-		for i, f := range v.nums {
-			r.path = append(r.path, i)
-			if err := r.add(f, where); err != nil {
-				return err
+		for i, f := range v.dense {
+			if problem := r.add(f); problem != "" {
+				r.path = append(r.path, unravel(i, v.shape)...)
+				return r.errorf(where, "%s", problem)
 			}
-			r.path = r.path[:len(r.path)-1]
 		}
 		return nil
 	}
@@ -75,24 +81,36 @@ func (r *tensorReader) fill(v *jsonValue, shape []int, level int, where string) 
 	return nil
 }
 
-// add appends one number, refusing what the input cannot take exactly.
-func (r *tensorReader) add(f float64, where string) error {
+// add appends one number, or returns what makes it one the input cannot
+// take exactly.
+func (r *tensorReader) add(f float64) (problem string) {
 	if r.spec.ints {
 		if f != math.Trunc(f) || f < math.MinInt32 || f > math.MaxInt32 {
-			return r.errorf(where, "is %v, but the input takes integers (token ids, int32)", f)
+			return fmt.Sprintf("is %v, but the input takes integers (token ids, int32)", f)
 		}
 		r.ints = append(r.ints, int32(f))
-		return nil
+		return ""
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		if !r.allowNonFinite {
-			return r.errorf(where, "is %v: NaN and infinite inputs are refused (serve with AllowNonFinite, -allow-nonfinite, to pass them to the model)", f)
+			return fmt.Sprintf("is %v: NaN and infinite inputs are refused (serve with AllowNonFinite, -allow-nonfinite, to pass them to the model)", f)
 		}
 	} else if math.Abs(f) > math.MaxFloat32 {
-		return r.errorf(where, "is %v, outside float32's range (the input is float32)", f)
+		return fmt.Sprintf("is %v, outside float32's range (the input is float32)", f)
 	}
 	r.floats = append(r.floats, float32(f))
-	return nil
+	return ""
+}
+
+// unravel returns the indices of element i of a row-major tensor.
+func unravel(i int, shape []int) []int {
+	idx := make([]int, len(shape))
+	for k := len(shape) - 1; k >= 0; k-- {
+		if shape[k] > 0 {
+			idx[k], i = i%shape[k], i/shape[k]
+		}
+	}
+	return idx
 }
 
 func (r *tensorReader) errorf(where, format string, args ...any) error {
