@@ -35,7 +35,7 @@ func serve(args []string) error {
 	fs.BoolVar(&o.Batching.Disabled, "no-batching", false, "run every request as its own batch")
 	fs.IntVar(&o.Batching.MaxBatchSize, "max-batch-size", 32, "most samples in one engine batch")
 	fs.DurationVar(&o.Batching.Timeout, "batch-timeout", time.Millisecond, "under load, how long a batch waits for more requests once a worker is free (negative: not at all; a lone request never waits)")
-	fs.IntVar(&o.Batching.Workers, "batch-workers", 1, "batches that run at once (the engine spreads each over the cores)")
+	fs.IntVar(&o.Batching.Workers, "batch-workers", 0, "batches that run at once (default 1 with batching: the engine spreads each over the cores; GOMAXPROCS with -no-batching)")
 	fs.IntVar(&o.Batching.MaxQueued, "max-queued", 1024, "requests that may wait for an engine; past it a request is refused with 503")
 	fs.Int64Var(&o.MaxBodyBytes, "max-body", 16<<20, "largest request body in bytes (413 past it)")
 	fs.DurationVar(&o.RequestTimeout, "timeout", 30*time.Second, "longest a request may take, queueing included (504 past it)")

@@ -3,6 +3,7 @@ package serving
 import (
 	"fmt"
 	"log/slog"
+	"runtime"
 	"time"
 )
 
@@ -67,11 +68,12 @@ type BatchingOptions struct {
 	// request is refused at once with 503 and Retry-After. Default 1024.
 	MaxQueued int
 	// Workers is the number of batches that run at once (TensorFlow
-	// Serving's num_batch_threads). Default 1: the engines spread one
-	// batch over the cores themselves, and on 2 cores one worker gave the
-	// most requests per second, the lowest p99 and a third of the memory
-	// of two (docs/serving.md). The libtorch engine runs one call at a
-	// time whatever this is.
+	// Serving's num_batch_threads). Default 1 with batching: the engines
+	// spread one batch over the cores themselves, and on 2 cores one
+	// worker gave the most requests per second, the lowest p99 and a
+	// third of the memory of two (docs/serving.md); without batching,
+	// GOMAXPROCS, so that requests run side by side. The libtorch engine
+	// runs one call at a time whatever this is.
 	Workers int
 }
 
@@ -107,6 +109,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if b.Workers == 0 {
 		b.Workers = 1
+		if b.Disabled {
+			b.Workers = runtime.GOMAXPROCS(0)
+		}
 	}
 	switch {
 	case b.Timeout == 0:
