@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
@@ -67,4 +69,27 @@ func TestBadSettingsAreRefused(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.says)
 		}
 	}
+}
+
+// An index out of an Embedding's range computed inside the graph (after a
+// Rescaling, so no check of the input data can see it) is an error naming
+// the layer, on every engine, not the engine's instruction listing.
+func TestOutOfRangeIndexNamesTheLayer(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		in := layers.Input(3)
+		ids := layers.Apply(&layers.Rescaling{Scale: 10}, in)
+		out := layers.Apply(&layers.Flatten{}, layers.Apply(layers.Named("tokens", &layers.Embedding{InputDim: 5, OutputDim: 2}), ids))
+		m := keras.Must(keras.NewModel(in, out))
+		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: be.Name()}))
+		ok := keras.Must(keras.NewArray([]float32{0, 0.1, 0.4}, 1, 3))
+		if _, err := m.Predict(context.Background(), ok, keras.PredictOptions{}); err != nil {
+			t.Fatalf("ids in range: %v", err)
+		}
+		bad := keras.Must(keras.NewArray([]float32{0, 0.1, 3}, 1, 3)) // id 30 of 5
+		_, err := m.Predict(context.Background(), bad, keras.PredictOptions{})
+		if err == nil || !strings.Contains(err.Error(), `layer "tokens" (Embedding)`) || strings.Contains(err.Error(), "PC ") {
+			t.Fatalf("an id out of range: %v, want an error naming the layer", err)
+		}
+		t.Log(err)
+	})
 }

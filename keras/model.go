@@ -534,6 +534,9 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 		if mode, fixed := n.Training(); fixed {
 			c = c.InMode(mode)
 		}
+		if s, ok := ctx.B.(backend.Scoper); ok { // an op that fails names this layer
+			s.SetScope(layers.Describe(n.Layer()))
+		}
 		if outs := n.Outputs(); len(outs) > 1 {
 			vs := n.Layer().(layers.MultiOutput).CallOutputs(c, in)
 			for i, o := range outs {
@@ -547,6 +550,9 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 				masks[n] = out
 			}
 		}
+	}
+	if s, ok := ctx.B.(backend.Scoper); ok {
+		s.SetScope("")
 	}
 	outs := make([]backend.Value, len(m.outputs))
 	for i, o := range m.outputs {

@@ -140,8 +140,17 @@ func savedLearningRate(f *h5.File) (float64, bool) {
 // SaveWeights writes the model's weights alone, like Keras's
 // save_weights: to a Keras .weights.h5 file (with the optimizer's state if
 // the model is compiled) or to a .safetensors file (weights only, named
-// "layers/<layer>/vars/<i>" as in Keras's files), atomically.
+// "layers/<layer>/vars/<i>" as in Keras's files), atomically. Neither
+// format has a checksum, so the file's SHA-256 is written beside it
+// (path + ".sha256", sha256sum's format), and LoadWeights checks it.
 func (m *Model) SaveWeights(path string) error {
+	if err := m.saveWeights(path); err != nil {
+		return err
+	}
+	return saving.WriteDigest(path)
+}
+
+func (m *Model) saveWeights(path string) error {
 	switch {
 	case strings.HasSuffix(path, ".weights.h5"):
 		tree, err := m.weightsTree(true)
@@ -167,10 +176,16 @@ func (m *Model) SaveWeights(path string) error {
 // save_weights into a model of the same architecture. From a .weights.h5
 // file of a compiled model it also restores the optimizer's state when the
 // file holds one for the same optimizer (as Keras does, it is skipped
-// otherwise).
+// otherwise). When the file has a digest beside it (path + ".sha256", as
+// SaveWeights writes), the file must match it: a corrupt file is an
+// error, never weights silently changed. Keras's files have no digest and
+// load as they are.
 func (m *Model) LoadWeights(path string) error {
 	if !m.Built() {
 		return fmt.Errorf("LoadWeights: %w", m.errNotBuilt())
+	}
+	if _, err := saving.VerifyDigest(path); err != nil {
+		return fmt.Errorf("LoadWeights: %w", err)
 	}
 	switch {
 	case strings.HasSuffix(path, ".weights.h5"):

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
 // rewriteArchive copies a .keras file, letting edit change each entry.
@@ -112,4 +113,73 @@ func TestSaveRejectsBadPaths(t *testing.T) {
 	wantErr(t, m.Save(filepath.Join(t.TempDir(), "model.h5")), "must end in .keras")
 	wantErr(t, m.SaveWeights(filepath.Join(t.TempDir(), "model.bin")), ".weights.h5", ".safetensors")
 	wantErr(t, m.Save(filepath.Join(t.TempDir(), "no-such-dir", "m.keras")), "no-such-dir")
+}
+
+// A .keras archive whose weights entry inflates to far more than the
+// archive (a zip bomb) is refused before it is inflated, and a stored
+// weights entry with a flipped byte is refused by its CRC-32.
+func TestLoadModelRefusesBombsAndFlippedBytes(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "m.keras")
+	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse"}))
+	keras.MustOK(m.Save(src))
+	entries := unzip(t, src)
+
+	bomb := filepath.Join(dir, "bomb.keras")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range []string{"metadata.json", "config.json"} {
+		w, _ := zw.Create(name)
+		w.Write(entries[name])
+	}
+	w, _ := zw.Create("model.weights.h5") // deflated: 256 MB of zeros in about 250 KB
+	zeros := make([]byte, 1<<20)
+	for range 256 {
+		w.Write(zeros)
+	}
+	zw.Close()
+	os.WriteFile(bomb, buf.Bytes(), 0o644)
+	_, err := keras.LoadModel(bomb)
+	wantErr(t, err, "model.weights.h5 is not a readable HDF5 file", "does not start with an HDF5 superblock")
+
+	// kerasgo stores the weights uncompressed, as Keras does: flip one
+	// byte of them inside the archive.
+	raw, _ := os.ReadFile(src)
+	at := bytes.Index(raw, []byte("\x89HDF\r\n\x1a\n"))
+	if at < 0 {
+		t.Fatal("no stored HDF5 file in the archive")
+	}
+	raw[at+len(entries["model.weights.h5"])-10] ^= 0x40
+	flipped := filepath.Join(dir, "flipped.keras")
+	os.WriteFile(flipped, raw, 0o644)
+	_, err = keras.LoadModel(flipped)
+	wantErr(t, err, "model.weights.h5 does not match its CRC-32")
+}
+
+// .weights.h5 and .safetensors files have no checksum: SaveWeights writes
+// a digest beside them and LoadWeights refuses a file that does not match
+// it (a flipped byte loaded as a changed weight before); a file without a
+// digest (Keras's) loads as it is.
+func TestLoadWeightsChecksTheDigest(t *testing.T) {
+	dir := t.TempDir()
+	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse"}))
+	for _, name := range []string{"w.weights.h5", "w.safetensors"} {
+		path := filepath.Join(dir, name)
+		keras.MustOK(m.SaveWeights(path))
+		digest, err := os.ReadFile(path + ".sha256")
+		if err != nil || !strings.HasSuffix(string(digest), "  "+name+"\n") {
+			t.Fatalf("%s: digest %q, %v", name, digest, err)
+		}
+		keras.MustOK(m.LoadWeights(path))
+		raw, _ := os.ReadFile(path)
+		raw[len(raw)-3] ^= 0x01 // inside the last weight's data
+		os.WriteFile(path, raw, 0o644)
+		wantErr(t, m.LoadWeights(path), name, "does not match its digest")
+		os.Remove(path + ".sha256")
+		if err := m.LoadWeights(path); err != nil { // no digest: loads, as Keras's files do
+			t.Fatalf("%s without a digest: %v", name, err)
+		}
+	}
 }

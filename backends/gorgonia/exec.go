@@ -12,6 +12,7 @@ import (
 
 // program is a traced Func ready to run on a TapeMachine.
 type program struct {
+	g       *G.ExprGraph
 	inputs  []*G.Node
 	specs   []backend.Spec
 	outputs []G.Value // filled by the Read nodes on each run
@@ -26,7 +27,7 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 	g := G.NewGraph()
 	pcg := rand.NewPCG(0, 0)
 	ops := &graphOps{g: g, dtype: dtype, rng: rand.New(pcg)}
-	p := &program{specs: specs, rng: pcg, seed: uint64(opts.Seed)}
+	p := &program{g: g, specs: specs, rng: pcg, seed: uint64(opts.Seed)}
 	args := make([]backend.Value, len(specs))
 	for i, s := range specs {
 		var n *G.Node
@@ -77,6 +78,9 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 	p.rng.Seed(p.seed, p.step^0x6b657261736f)
 	defer p.vm.Reset() // a panic is recovered by backend.Open's guard
 	if err := p.vm.RunAll(); err != nil {
+		if ke := p.kernelFailure(); ke != nil {
+			return nil, ke // "layer ...: Gather: ...", not "PC 6. Failed to execute instruction ..."
+		}
 		return nil, err
 	}
 	out = make([]backend.Tensor, len(p.outputs))
@@ -88,6 +92,23 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 		out[i] = engineTensor{d}
 	}
 	return out, nil
+}
+
+// kernelFailure returns (and clears) the failure of a host kernel in the
+// last run: Gorgonia's machine wraps it in a type that hides it.
+func (p *program) kernelFailure() *kernelError {
+	for _, n := range p.g.AllNodes() {
+		op, ok := n.Op().(*hostOp)
+		if d, isDiff := n.Op().(diffHostOp); isDiff {
+			op, ok = d.hostOp, true
+		}
+		if ok && op.failure != nil {
+			ke := op.failure
+			op.failure = nil
+			return ke
+		}
+	}
+	return nil
 }
 
 // copyOut copies a value out of the machine's storage, which the next run

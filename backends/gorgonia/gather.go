@@ -17,7 +17,7 @@ func (o *graphOps) Gather(table, indices backend.Value, out backend.Shape) (back
 	tn, in := node(table), node(indices)
 	ts := backend.Shape(tn.Shape()).Clone()
 	rows, width := ts[0], ts.Size()/ts[0]
-	op := newHostOp("Gather", tensor.Shape(out).Clone(), tn.Dtype(), []*G.Node{tn, in}, func(dst *tensor.Dense, src []*tensor.Dense) error {
+	op := newHostOp(o.label("Gather"), tensor.Shape(out).Clone(), tn.Dtype(), []*G.Node{tn, in}, func(dst *tensor.Dense, src []*tensor.Dense) error {
 		switch d := dst.Data().(type) {
 		case []float32:
 			return gatherWith(d, f32(src[0]), src[1], rows, width)
@@ -28,7 +28,7 @@ func (o *graphOps) Gather(table, indices backend.Value, out backend.Shape) (back
 	})
 	op.wrt = []bool{true, false}
 	op.diff = func(_ G.Nodes, _, grad *G.Node) (G.Nodes, error) {
-		back := newHostOp("GatherGrad", tensor.Shape(ts).Clone(), tn.Dtype(), []*G.Node{grad, in}, func(dst *tensor.Dense, src []*tensor.Dense) error {
+		back := newHostOp(o.label("GatherGrad"), tensor.Shape(ts).Clone(), tn.Dtype(), []*G.Node{grad, in}, func(dst *tensor.Dense, src []*tensor.Dense) error {
 			switch d := dst.Data().(type) {
 			case []float32:
 				return scatterWith(d, f32(src[0]), src[1], rows, width)
@@ -73,7 +73,7 @@ func scatterWith[T float32 | float64](dst, grad []T, idx *tensor.Dense, rows, wi
 func row[I int32 | float32 | float64](v I, rows int) (int, error) {
 	f := math.Trunc(float64(v))
 	if !(f >= 0 && f < float64(rows)) {
-		return 0, fmt.Errorf("index %v is outside [0, %d)", v, rows)
+		return 0, fmt.Errorf("index %v is outside the table's %d rows [0, %d)", v, rows, rows)
 	}
 	return int(f), nil
 }

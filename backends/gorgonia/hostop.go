@@ -29,6 +29,9 @@ type hostOp struct {
 	// wrt says which inputs diff differentiates (nil: all of them); the
 	// others get nil gradients.
 	wrt []bool
+	// failure is the kernel's error in the run under way (a program runs
+	// one call at a time), for program.kernelFailure.
+	failure *kernelError
 	// buf is the result tensor, reused from run to run: kernels overwrite
 	// every value. It is safe because a program's outputs are copied out
 	// after each run (program.Run) and nothing else outlives a run.
@@ -119,7 +122,8 @@ func (op *hostOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	out := op.buf
 	if err := op.kernel(out, in); err != nil {
-		return nil, fmt.Errorf("%s: %w", op.name, err)
+		op.failure = &kernelError{fmt.Errorf("%s: %w", op.name, err)}
+		return nil, op.failure
 	}
 	return out, nil
 }
@@ -184,3 +188,11 @@ func scalarFloat(s G.Scalar) (float64, error) {
 	}
 	return 0, fmt.Errorf("scalar of type %T, want float32 or float64", s.Data())
 }
+
+// kernelError is a host kernel's failure while the graph runs; Run
+// reports it without the machine's instruction listing around it
+// (program.kernelFailure finds it through hostOp.failure).
+type kernelError struct{ err error }
+
+func (e *kernelError) Error() string { return e.err.Error() }
+func (e *kernelError) Unwrap() error { return e.err }

@@ -29,7 +29,20 @@ type graphOps struct {
 	g         *G.ExprGraph
 	dtype     tensor.Dtype
 	rng       *rand.Rand
-	constants int // numbers the tensor constants (see Constant)
+	constants int    // numbers the tensor constants (see Constant)
+	scope     string // the layer whose ops are being built (backend.Scoper)
+}
+
+// SetScope labels the host ops built from now on with a layer, so that a
+// kernel failing at run time (an index out of range in Gather) names it.
+func (o *graphOps) SetScope(scope string) { o.scope = scope }
+
+// label names a host op after its kind and the layer building it.
+func (o *graphOps) label(name string) string {
+	if o.scope == "" {
+		return name
+	}
+	return "layer " + o.scope + ": " + name
 }
 
 func (o *graphOps) DType() backend.DType { return fromDtype(o.dtype) }

@@ -81,6 +81,21 @@ func Open(path string) (*File, error) {
 	return file, nil
 }
 
+// DeclaredSize reads the size an HDF5 file declares for itself (its
+// superblock's end-of-file address) from its first 56 bytes; ok is false
+// when they are not the start of a classic HDF5 file. It lets a reader
+// check a compressed copy's size before inflating all of it.
+func DeclaredSize(head []byte) (size uint64, ok bool) {
+	if len(head) < 56 || !bytes.Equal(head[:8], signature) || head[8] > 1 || head[13] != 8 || head[14] != 8 {
+		return 0, false
+	}
+	at := 24
+	if head[8] == 1 {
+		at += 4
+	}
+	return binary.LittleEndian.Uint64(head[at+16:]), true
+}
+
 // OpenReader reads an HDF5 file of size bytes from r. It understands the
 // classic layout that h5py writes by default and that Keras's files use:
 // superblock version 0 or 1, version 1 object headers, symbol-table

@@ -11,8 +11,27 @@ import (
 func NewBuilder(ops Ops) Builder { return &checked{ops: ops} }
 
 type checked struct {
-	ops Ops
-	err error
+	ops   Ops
+	err   error
+	scope string // the layer whose ops are being built (SetScope)
+}
+
+// Scoper is implemented by builders and engines that label the ops they
+// build with the layer building them (Keras's name scopes), so that an
+// error in an op, when it is built or when it runs, names the layer.
+type Scoper interface {
+	// SetScope labels the ops built from now on ("" for none), e.g.
+	// `"embedding" (Embedding)`.
+	SetScope(scope string)
+}
+
+// SetScope labels the ops built from now on: an op that fails names the
+// scope, and engines that implement Scoper label their ops with it too.
+func (c *checked) SetScope(scope string) {
+	c.scope = scope
+	if s, ok := c.ops.(Scoper); ok {
+		s.SetScope(scope)
+	}
 }
 
 // failed is the placeholder Value returned once an op has failed.
@@ -30,6 +49,9 @@ func (c *checked) Err() error   { return c.err }
 func (c *checked) fail(s Shape, format string, args ...any) Value {
 	if c.err == nil {
 		c.err = fmt.Errorf(format, args...)
+		if c.scope != "" {
+			c.err = fmt.Errorf("layer %s: %w", c.scope, c.err)
+		}
 	}
 	return failed{shape: s, dtype: c.ops.DType()}
 }

@@ -142,6 +142,7 @@ func (b *BackupAndRestore) backup(st backupState, name string) {
 	var old backupState
 	if json.Unmarshal(prev, &old) == nil && old.Weights != "" && old.Weights != name && filepath.Base(old.Weights) == old.Weights {
 		os.Remove(filepath.Join(b.Dir, old.Weights))
+		os.Remove(filepath.Join(b.Dir, old.Weights+saving.DigestSuffix))
 	}
 }
 
@@ -187,7 +188,7 @@ func (b *BackupAndRestore) OnTrainEnd(Logs) {
 	}
 	var files []string
 	// Backups, and the temporary files of a write a kill interrupted.
-	for _, pattern := range []string{"backup-epoch*.weights.h5", ".backup-epoch*.weights.h5.tmp-*", "." + backupMetadata + ".tmp-*"} {
+	for _, pattern := range []string{"backup-epoch*.weights.h5", "backup-epoch*.weights.h5" + saving.DigestSuffix, ".backup-epoch*.weights.h5*.tmp-*", "." + backupMetadata + ".tmp-*"} {
 		found, _ := filepath.Glob(filepath.Join(b.Dir, pattern))
 		files = append(files, found...)
 	}

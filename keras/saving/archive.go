@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"time"
@@ -88,7 +89,8 @@ type Archive struct {
 	Metadata Metadata
 	Config   []byte
 	Weights  *h5.File
-	tmp      string
+	file     *os.File // the archive, when the weights are read in place
+	tmp      string   // the weights' temporary copy, when they were compressed
 }
 
 // Close releases the weights file.
@@ -97,6 +99,9 @@ func (a *Archive) Close() error {
 	if a.Weights != nil {
 		err = a.Weights.Close()
 	}
+	if a.file != nil {
+		a.file.Close()
+	}
 	if a.tmp != "" {
 		os.Remove(a.tmp)
 	}
@@ -104,8 +109,9 @@ func (a *Archive) Close() error {
 }
 
 // OpenKeras opens a .keras archive: it reads metadata.json and config.json
-// and opens model.weights.h5 (copied to a temporary file, since the HDF5
-// reader needs random access).
+// and opens model.weights.h5: in place when it is stored uncompressed, as
+// Keras stores it (its CRC checked first), or inflated into a temporary
+// file (the HDF5 reader needs random access) when it is compressed.
 func OpenKeras(path string) (*Archive, error) {
 	zr, err := zip.OpenReader(path)
 	if err != nil {
@@ -147,13 +153,54 @@ func (a *Archive) read(path string, entries map[string]*zip.File) error {
 	if a.Config, err = readEntry(entries[configEntry], maxJSONSize); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if a.tmp, err = extract(entries[weightsEntry], maxWeightsSize); err != nil {
+	w := entries[weightsEntry]
+	if w.Method == zip.Store {
+		if a.file, err = os.Open(path); err != nil {
+			return err
+		}
+		section, err := storedEntry(a.file, w)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if a.Weights, err = h5.OpenReader(section, section.Size()); err != nil {
+			return fmt.Errorf("%s: model.weights.h5: %w", path, err)
+		}
+		return nil
+	}
+	if a.tmp, err = extract(w, maxWeightsSize); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if a.Weights, err = h5.Open(a.tmp); err != nil {
 		return fmt.Errorf("%s: model.weights.h5: %w", path, err)
 	}
 	return nil
+}
+
+// storedEntry returns an uncompressed entry's bytes inside the archive,
+// after checking that they lie inside it and match the entry's CRC-32
+// (which the zip reader checks only when it copies an entry out).
+func storedEntry(file *os.File, f *zip.File) (*io.SectionReader, error) {
+	st, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	off, err := f.DataOffset()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", f.Name, err)
+	}
+	size := f.UncompressedSize64
+	if size != f.CompressedSize64 || off < 0 || size > uint64(st.Size()) || uint64(off) > uint64(st.Size())-size {
+		return nil, fmt.Errorf("%s declares %d bytes at offset %d, which a file of %d bytes cannot hold: the file is corrupt", f.Name, size, off, st.Size())
+	}
+	section := io.NewSectionReader(file, off, int64(size))
+	sum := crc32.NewIEEE()
+	if _, err := io.Copy(sum, section); err != nil {
+		return nil, fmt.Errorf("%s: %v", f.Name, err)
+	}
+	if f.CRC32 != 0 && sum.Sum32() != f.CRC32 {
+		return nil, fmt.Errorf("%s does not match its CRC-32 (the archive's checksum): the file is corrupt", f.Name)
+	}
+	return section, nil
 }
 
 // readEntry reads a zip entry of at most limit bytes; the zip reader
@@ -177,7 +224,11 @@ func readEntry(f *zip.File, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// extract copies a zip entry into a temporary file and returns its path.
+// extract copies a compressed zip entry into a temporary file and returns
+// its path. The entry must start as an HDF5 file does, and its superblock
+// must give the size the entry declares, before anything more is inflated:
+// so a small archive whose entry inflates to gigabytes of zeros is
+// refused at once.
 func extract(f *zip.File, limit int64) (string, error) {
 	if f.UncompressedSize64 > uint64(limit) {
 		return "", fmt.Errorf("%s declares %d bytes, more than kerasgo reads (%d)", f.Name, f.UncompressedSize64, limit)
@@ -187,11 +238,27 @@ func extract(f *zip.File, limit int64) (string, error) {
 		return "", fmt.Errorf("%s: %v", f.Name, err)
 	}
 	defer rc.Close()
+	head := make([]byte, 56)
+	if _, err := io.ReadFull(rc, head); err != nil {
+		return "", fmt.Errorf("%s is corrupt: %v", f.Name, err)
+	}
+	size, ok := h5.DeclaredSize(head)
+	if !ok {
+		return "", fmt.Errorf("%s is not a readable HDF5 file: it does not start with an HDF5 superblock", f.Name)
+	}
+	if size != f.UncompressedSize64 {
+		return "", fmt.Errorf("%s is not a readable HDF5 file: the archive declares %d bytes, its HDF5 superblock %d: the file is corrupt (truncated or padded)", f.Name, f.UncompressedSize64, size)
+	}
 	tmp, err := os.CreateTemp("", "kerasgo-*.weights.h5")
 	if err != nil {
 		return "", err
 	}
-	n, err := io.Copy(tmp, io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	_, err = tmp.Write(head)
+	var n int64
+	if err == nil {
+		n, err = io.Copy(tmp, io.LimitReader(rc, int64(f.UncompressedSize64)+1-int64(len(head))))
+		n += int64(len(head))
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
