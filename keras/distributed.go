@@ -2,6 +2,8 @@ package keras
 
 import (
 	"fmt"
+	"hash/fnv"
+	"strings"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/distribution"
@@ -151,6 +153,60 @@ func (m *Model) syncFromChief(c *compiled, dp *distribution.DataParallel) error 
 		ch.params[i], hold[i] = t, i
 	}
 	return bind.publish(ch, hold)
+}
+
+// fingerprint hashes what makes two models train as one: each weight's
+// name, shape and trainability, in order (FNV-1a, 64 bits; every weight
+// is float32 on the host).
+func (m *Model) fingerprint() uint64 {
+	h := fnv.New64a()
+	for _, w := range m.weights {
+		fmt.Fprintf(h, "%s%v%v;", w.Name, w.Shape, w.Trainable)
+	}
+	return h.Sum64()
+}
+
+// agreeOnTheJob checks, before any collective whose size depends on them,
+// that every process has rank 0's model (its weights' names, shapes and
+// dtypes), the same number of samples and the same batch size, so that
+// they take the same steps; a difference fails every process with one
+// message, instead of a wrong model (a process with fewer samples leaving
+// early) or an abort deep in Gloo (buffers of different sizes). The
+// collectives here have fixed sizes, so they cannot fail that way.
+func (m *Model) agreeOnTheJob(dp *distribution.DataParallel, samples, batch int) error {
+	fp := m.fingerprint()
+	mine := []float64{float64(fp >> 32), float64(fp & 0xffffffff), float64(samples), float64(batch)}
+	chief := append([]float64(nil), mine...)
+	if err := dp.BroadcastFloat64(chief, 0); err != nil {
+		return fmt.Errorf("comparing the processes' models and data: %w", err)
+	}
+	differs := []float64{0, 0, 0}
+	if mine[0] != chief[0] || mine[1] != chief[1] {
+		differs[0] = 1
+	}
+	if mine[2] != chief[2] {
+		differs[1] = 1
+	}
+	if mine[3] != chief[3] {
+		differs[2] = 1
+	}
+	if err := dp.AllReduceFloat64(differs); err != nil {
+		return fmt.Errorf("comparing the processes' models and data: %w", err)
+	}
+	var problems []string
+	if differs[0] > 0 {
+		problems = append(problems, fmt.Sprintf("%d of the %d processes have a model other than rank 0's (their weights differ in number, name or shape; this process's model is %s)", int(differs[0]), dp.WorldSize(), map[bool]string{true: "rank 0's", false: "another"}[mine[0] == chief[0] && mine[1] == chief[1]]))
+	}
+	if differs[1] > 0 {
+		problems = append(problems, fmt.Sprintf("%d processes have a number of samples other than rank 0's %d (this process: %d): every process must be given the whole dataset, which Fit shards", int(differs[1]), int(chief[2]), samples))
+	}
+	if differs[2] > 0 {
+		problems = append(problems, fmt.Sprintf("%d processes have a batch size other than rank 0's %d (this process: %d)", int(differs[2]), int(chief[3]), batch))
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("the processes of the data-parallel job differ, so they cannot train as one: %s", strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // agreedSeed returns rank 0's seed, so that every process shuffles the

@@ -372,6 +372,9 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	hist := &History{}
 	seed := resolveSeed(opts.Seed)
 	if dp != nil {
+		if err := m.agreeOnTheJob(dp, train.samples(), batch); err != nil {
+			return nil, err
+		}
 		if err := m.syncFromChief(c, dp); err != nil {
 			return nil, err
 		}

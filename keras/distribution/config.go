@@ -8,8 +8,12 @@ import (
 )
 
 // DefaultTimeout is how long the rendezvous and each collective wait for
-// the other processes before failing: c10d's default, 30 minutes.
-const DefaultTimeout = 30 * time.Minute
+// the other processes before failing. c10d's default is 30 minutes, which
+// leaves a hung job (a frozen process, a wrong MASTER_PORT) running for
+// half an hour; kerasgo fails it in 5. Raise Config.Timeout (or
+// $KERASGO_DISTRIBUTED_TIMEOUT) for a job whose processes legitimately
+// wait longer for each other (rank 0 writing a very large checkpoint).
+const DefaultTimeout = 5 * time.Minute
 
 // Config says where this process sits in a data-parallel job. Zero fields
 // are read from the environment PyTorch's launchers set (see FromEnv).

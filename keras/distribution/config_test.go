@@ -39,8 +39,11 @@ func TestFromEnvDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if distribution.DefaultTimeout > 5*time.Minute {
+		t.Fatalf("DefaultTimeout is %v: a hung job must fail in minutes, not half an hour", distribution.DefaultTimeout)
+	}
 	if c.MasterAddr != "127.0.0.1" || c.MasterPort != 29500 || c.Timeout != distribution.DefaultTimeout {
-		t.Fatalf("defaults: %+v, want PyTorch's 127.0.0.1:29500 and 30 minutes", c)
+		t.Fatalf("defaults: %+v, want PyTorch's 127.0.0.1:29500 and DefaultTimeout", c)
 	}
 }
 

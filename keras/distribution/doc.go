@@ -10,7 +10,7 @@
 // engine can then train distributed). A process learns its place from the
 // variables PyTorch's launchers set (RANK, WORLD_SIZE, LOCAL_RANK,
 // MASTER_ADDR, MASTER_PORT), so `kerasgo launch -n 4 ./prog` and
-// `torchrun --no_python --nproc-per-node 4 ./prog` both start a job.
+// `torchrun --no_python --nproc_per_node 4 ./prog` both start a job.
 //
 //	dp, err := distribution.NewDataParallel(distribution.Config{}) // from the launcher's variables
 //	if err != nil { ... }

@@ -25,6 +25,53 @@ const faultTimeout = 10 * time.Second
 func init() {
 	workers["killed-mid-epoch"] = killedMidEpochWorker
 	workers["frozen-mid-epoch"] = frozenMidEpochWorker
+	workers["mismatched"] = mismatchedWorker
+}
+
+// mismatchedWorker: rank 1 differs from rank 0 as $TEST_MISMATCH says:
+// another model (a BatchNormalization more) or fewer samples.
+func mismatchedWorker() error {
+	dp, err := distribution.NewDataParallel(distribution.Config{Timeout: faultTimeout})
+	if err != nil {
+		return err
+	}
+	defer dp.Close()
+	m, err := mlp(dp.Rank() == 1 && os.Getenv("TEST_MISMATCH") == "model")
+	if err != nil {
+		return err
+	}
+	if err := m.Compile(compileOpts(os.Getenv("TEST_ENGINE"), dp)); err != nil {
+		return err
+	}
+	n := 1000
+	if dp.Rank() == 1 && os.Getenv("TEST_MISMATCH") == "samples" {
+		n = 900
+	}
+	x, y := mlpData(n)
+	_, err = m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: perRank, Verbose: keras.Silent})
+	return err
+}
+
+// Ranks with different models, or different numbers of samples, fail
+// together with one message before any step: before, the first ended in
+// a Gloo abort on one rank and "lost rank" on the other, the second
+// trained a wrong model with no error.
+func TestMismatchedRanksFailTogether(t *testing.T) {
+	if err := distribution.Available(); err != nil {
+		t.Skipf("distributed tests SKIPPED: %v", err)
+	}
+	for _, c := range []struct{ mismatch, says string }{
+		{"model", "1 of the 2 processes have a model other than rank 0's"},
+		{"samples", "1 processes have a number of samples other than rank 0's 1000"},
+	} {
+		t.Run(c.mismatch, func(t *testing.T) {
+			for _, r := range disttest.Run(t, "mismatched", 2, 2*time.Minute, "TEST_ENGINE=gorgonia", "TEST_MISMATCH="+c.mismatch) {
+				if r.Err == nil || !strings.Contains(r.Output, c.says) || strings.Contains(r.Output, "gloo") {
+					t.Errorf("rank %d: %v, want it to fail saying %q:\n%s", r.Rank, r.Err, c.says, r.Output)
+				}
+			}
+		})
+	}
 }
 
 // frozenTimeout is the job's c10d timeout in TestFrozenRankIsNamed.
