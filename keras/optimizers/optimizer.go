@@ -326,8 +326,26 @@ func groupSlots(params []backend.Shape, group, first int, names ...string) []Sta
 	return out
 }
 
-// power declares the scalar base^t, recomputed from the iteration count.
+// power declares the scalar base^t, which the step keeps by multiplying
+// it by base each update, in float32. A load recomputes it from the
+// iteration count the same way (not as math.Pow, which differs from the
+// float32 product in its last bits), so that a run resumed from a file or
+// a backup continues bit for bit where the uninterrupted run would be.
 func power(name string, base float64) StateSpec {
 	return StateSpec{Name: name, Shape: backend.Shape{}, Init: 1, Param: -1,
-		FromIterations: func(t int64) float64 { return math.Pow(base, float64(t)) }}
+		FromIterations: func(t int64) float64 { return float64(float32Power(float32(base), t)) }}
+}
+
+// float32Power is base^t as t float32 multiplications make it, stopping
+// early once the product no longer changes (it reaches 0, or base is 1).
+func float32Power(base float32, t int64) float32 {
+	p := float32(1)
+	for range t {
+		next := p * base
+		if next == p {
+			break
+		}
+		p = next
+	}
+	return p
 }
