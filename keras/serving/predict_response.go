@@ -17,20 +17,7 @@ import (
 func appendPredictResponse(b []byte, outs []keras.Array, specs []tensorSpec, columnar bool) []byte {
 	if columnar {
 		b = append(b, `{"outputs":`...)
-		if len(outs) == 1 {
-			b = appendNested(b, outs[0].Data, outs[0].Shape)
-		} else {
-			b = append(b, '{')
-			for i, o := range outs {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONString(b, specs[i].name)
-				b = append(b, ':')
-				b = appendNested(b, o.Data, o.Shape)
-			}
-			b = append(b, '}')
-		}
+		b = appendOutputs(b, outs, specs, func(b []byte, o keras.Array) []byte { return appendNested(b, o.Data, o.Shape) })
 		return append(b, '}')
 	}
 	b = append(b, `{"predictions":[`...)
@@ -39,22 +26,27 @@ func appendPredictResponse(b []byte, outs []keras.Array, specs []tensorSpec, col
 		if r > 0 {
 			b = append(b, ',')
 		}
-		if len(outs) == 1 {
-			b = appendRow(b, outs[0], r)
-			continue
-		}
-		b = append(b, '{')
-		for i, o := range outs {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, specs[i].name)
-			b = append(b, ':')
-			b = appendRow(b, o, r)
-		}
-		b = append(b, '}')
+		b = appendOutputs(b, outs, specs, func(b []byte, o keras.Array) []byte { return appendRow(b, o, r) })
 	}
 	return append(b, "]}"...)
+}
+
+// appendOutputs writes one output's value, or for several outputs an
+// object of their values keyed by output name.
+func appendOutputs(b []byte, outs []keras.Array, specs []tensorSpec, value func(b []byte, o keras.Array) []byte) []byte {
+	if len(outs) == 1 {
+		return value(b, outs[0])
+	}
+	b = append(b, '{')
+	for i, o := range outs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, specs[i].name)
+		b = append(b, ':')
+		b = value(b, o)
+	}
+	return append(b, '}')
 }
 
 // appendRow writes sample r of a.
