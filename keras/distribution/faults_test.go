@@ -26,6 +26,47 @@ func init() {
 	workers["killed-mid-epoch"] = killedMidEpochWorker
 	workers["frozen-mid-epoch"] = frozenMidEpochWorker
 	workers["mismatched"] = mismatchedWorker
+	workers["wrong-port"] = wrongPortWorker
+}
+
+// wrongPortWorker joins the job; rank 1 looks for the store on the wrong
+// port.
+func wrongPortWorker() error {
+	cfg := distribution.Config{Timeout: joinTimeout}
+	if os.Getenv("RANK") == "1" {
+		port, _ := strconv.Atoi(os.Getenv("MASTER_PORT"))
+		cfg.MasterPort = port + 1
+	}
+	dp, err := distribution.NewDataParallel(cfg)
+	if err != nil {
+		return err
+	}
+	return dp.Close()
+}
+
+// joinTimeout is the job's c10d timeout in TestWrongPortFailsWithinTimeout.
+const joinTimeout = 6 * time.Second
+
+// A process given the wrong MASTER_PORT: both processes fail within the
+// timeout (plus a margin for this shared machine), rank 0 saying that
+// processes are missing. Rank 0 took twice the timeout before (the store's own
+// wait gave up silently, then the process group waited again).
+func TestWrongPortFailsWithinTimeout(t *testing.T) {
+	if err := distribution.Available(); err != nil {
+		t.Skipf("distributed tests SKIPPED: %v", err)
+	}
+	for _, r := range disttest.Run(t, "wrong-port", 2, 2*time.Minute, "TEST_ENGINE=gorgonia") {
+		if r.Err == nil || !strings.Contains(r.Output, "could not join the job") {
+			t.Errorf("rank %d: %v, want it to fail to join:\n%s", r.Rank, r.Err, r.Output)
+		}
+		if r.Rank == 0 && !strings.Contains(r.Output, "not every one of the 2 processes reached the job's store") {
+			t.Errorf("rank 0 does not say that processes are missing:\n%s", r.Output)
+		}
+		if r.Took > joinTimeout+4*time.Second {
+			t.Errorf("rank %d failed after %v, timeout %v", r.Rank, r.Took, joinTimeout)
+		}
+		t.Logf("rank %d failed after %v (timeout %v): %s", r.Rank, r.Took.Round(10*time.Millisecond), joinTimeout, lastLine(r.Output))
+	}
 }
 
 // mismatchedWorker: rank 1 differs from rank 0 as $TEST_MISMATCH says:

@@ -88,7 +88,16 @@ int kg_group_new(const char* host, int port, int rank, int world,
       so.isServer = rank == 0;
       so.numWorkers = static_cast<std::size_t>(world);
       so.waitWorkers = true;
+      const auto start = std::chrono::steady_clock::now();
       g->store = c10::make_intrusive<c10d::TCPStore>(std::string(host), so);
+      // Rank 0's store waits for the others, but gives up silently after
+      // the timeout, and the process group would then wait a second
+      // timeout for the missing ones (rank 0 took twice the timeout to
+      // fail). A wait that lasted the whole timeout is that failure.
+      if (rank == 0 && world > 1 && std::chrono::steady_clock::now() - start >= g->timeout) {
+        throw std::runtime_error("not every one of the " + std::to_string(world) +
+                                 " processes reached the job's store within the timeout");
+      }
     }
     auto opts = c10d::ProcessGroupGloo::Options::create(g->timeout);
     if (ifname != nullptr && ifname[0] != '\0') {
