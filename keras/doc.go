@@ -58,6 +58,9 @@
 //   - SetWeights, LoadWeights and a variable's Assign take effect at the
 //     next step of every model containing the variables; beside a running
 //     Fit, the next training step may overwrite them.
+//   - Close releases the model's engine memory once the calls running on
+//     it return; a later Predict opens the engine again (a server closes
+//     a model version it replaced: package serving).
 //   - building a model (NewSequential, NewModel, layers.Apply) and
 //     SetTrainable are not synchronised: finish building before sharing
 //     the model between goroutines.
