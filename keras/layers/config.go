@@ -241,45 +241,6 @@ func readKernelAndBias(r *serialization.Reader) (noBias bool, kernelInit, biasIn
 	return
 }
 
-func init() {
-	mustRegister("Dense", func(r *serialization.Reader) (Layer, error) {
-		d := &Dense{Units: r.Int("units", 0), Activation: readActivation(r, "activation")}
-		d.NoBias, d.KernelInitializer, d.BiasInitializer = readKernelAndBias(r)
-		return d, nil
-	})
-	mustRegister("Conv2D", func(r *serialization.Reader) (Layer, error) {
-		c := &Conv2D{Filters: r.Int("filters", 0), KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}),
-			Padding: r.String("padding", "valid"), Activation: readActivation(r, "activation")}
-		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
-		c.DilationRate = r.PositivePair("dilation_rate", [2]int{1, 1})
-		c.Groups = r.Int("groups", 1)
-		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)
-		return c, nil
-	})
-	mustRegister("MaxPooling2D", func(r *serialization.Reader) (Layer, error) {
-		p := &MaxPooling2D{PoolSize: r.PositivePair("pool_size", [2]int{2, 2}), Padding: r.String("padding", "valid")}
-		p.Strides = r.PositivePair("strides", p.PoolSize)
-		r.Expect("data_format", "channels_last", "kerasgo's pooling takes channels_last input")
-		return p, nil
-	})
-	mustRegister("Flatten", func(r *serialization.Reader) (Layer, error) {
-		r.Expect("data_format", "channels_last", "")
-		return &Flatten{}, nil
-	})
-	mustRegister("Dropout", func(r *serialization.Reader) (Layer, error) {
-		d := &Dropout{Rate: r.Float("rate", 0)}
-		r.Ignore("seed") // only decides which units training drops
-		r.ExpectNull("noise_shape")
-		return d, nil
-	})
-	mustRegister("Activation", func(r *serialization.Reader) (Layer, error) {
-		return &Activation{Fn: readActivation(r, "activation")}, nil
-	})
-	mustRegister("Reshape", func(r *serialization.Reader) (Layer, error) {
-		return &Reshape{TargetShape: r.Ints("target_shape")}, nil
-	})
-}
-
 // CallKwargs is implemented by layers that keep Keras call arguments as
 // settings (MultiHeadAttention's use_causal_mask): a model's config
 // writes CallKwargs into each of the layer's nodes, as Keras records the

@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+
 	"github.com/kerasgo/kerasgo/internal/settings"
 
 	"github.com/kerasgo/kerasgo/keras/backend"

@@ -46,31 +46,6 @@ func (l *Rescaling) GetConfig() (serialization.Config, error) {
 	return serialization.Config{"scale": l.scale(), "offset": l.Offset}, nil
 }
 
-// Identity passes its input through, like keras.layers.Identity.
-type Identity struct {
-	Base
-}
-
-// ClassName returns "Identity".
-func (*Identity) ClassName() string { return "Identity" }
-
-// Build keeps the shape.
-func (l *Identity) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
-	if err != nil {
-		return nil, err
-	}
-	return in.Clone(), nil
-}
-
-// Call returns the input.
-func (l *Identity) Call(_ *Context, in []backend.Value) backend.Value { return in[0] }
-
-// GetConfig returns Keras's config (no settings).
-func (l *Identity) GetConfig() (serialization.Config, error) { return serialization.Config{}, nil }
-
-func (l *Identity) withoutBuildConfig() {}
-
 func init() {
 	mustRegister("Rescaling", func(r *serialization.Reader) (Layer, error) {
 		l := &Rescaling{Scale: r.Float("scale", 1), Offset: r.Float("offset", 0)}
@@ -79,5 +54,4 @@ func init() {
 		}
 		return l, nil
 	})
-	mustRegister("Identity", func(*serialization.Reader) (Layer, error) { return &Identity{}, nil })
 }
