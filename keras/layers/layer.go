@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/internal/settings"
-
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/initializers"
 )

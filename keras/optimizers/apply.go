@@ -2,9 +2,9 @@ package optimizers
 
 import (
 	"fmt"
-	"github.com/kerasgo/kerasgo/internal/settings"
 	"math"
 
+	"github.com/kerasgo/kerasgo/internal/settings"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/optimizers/schedules"
 )
