@@ -82,10 +82,10 @@ func sameNumbers(got []float64, want []float32) bool {
 func TestServeAnswersTensorFlowServingClients(t *testing.T) {
 	dir := t.TempDir()
 	want := clientModels(t, dir)
-	cmd, addr, log := startServe(t, "-reload-interval", "-1s",
+	serve := startServe(t, "-reload-interval", "-1s",
 		filepath.Join(dir, "seq.keras"), filepath.Join(dir, "two.keras"), filepath.Join(dir, "text.keras"))
-	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
-	base := "http://" + addr
+	defer func() { serve.cmd.Process.Signal(syscall.SIGTERM); serve.wait() }()
+	base, log := "http://"+serve.addr, serve.log
 
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Log("no curl: the curl client is skipped (sudo apt-get install curl)")

@@ -49,9 +49,23 @@ func (l *syncLog) String() string {
 	return l.b.String()
 }
 
-// startServe starts kerasgo serve with args and returns it with the
-// address it listens on and its log.
-func startServe(t *testing.T, args ...string) (*exec.Cmd, string, *syncLog) {
+// serveProcess is a running kerasgo serve.
+type serveProcess struct {
+	cmd  *exec.Cmd
+	addr string        // the address it listens on
+	log  *syncLog      // its stderr, line by line
+	eof  chan struct{} // closed when its stderr is read to the end
+}
+
+// wait waits for the command to exit, after its log is read to the end
+// (exec.Cmd.Wait closes the pipe: lines not yet read would be lost).
+func (p *serveProcess) wait() error {
+	<-p.eof
+	return p.cmd.Wait()
+}
+
+// startServe starts kerasgo serve with args and returns it once it listens.
+func startServe(t *testing.T, args ...string) *serveProcess {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "-addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "KERASGO_TEST_MAIN=1")
@@ -62,23 +76,25 @@ func startServe(t *testing.T, args ...string) (*exec.Cmd, string, *syncLog) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	log := &syncLog{}
+	p := &serveProcess{cmd: cmd, log: &syncLog{}, eof: make(chan struct{})}
 	lines := bufio.NewScanner(stderr)
 	addr := regexp.MustCompile(`msg=listening addr=(\S+)`)
 	for lines.Scan() {
-		log.add(lines.Text())
+		p.log.add(lines.Text())
 		if m := addr.FindStringSubmatch(lines.Text()); m != nil {
+			p.addr = m[1]
 			go func() { // keep reading, so that the command never blocks on its log
+				defer close(p.eof)
 				for lines.Scan() {
-					log.add(lines.Text())
+					p.log.add(lines.Text())
 				}
 			}()
-			return cmd, m[1], log
+			return p
 		}
 	}
 	cmd.Wait()
-	t.Fatalf("kerasgo serve did not start:\n%s", log)
-	return nil, "", nil
+	t.Fatalf("kerasgo serve did not start:\n%s", p.log)
+	return nil
 }
 
 // SIGTERM under load: kerasgo serve answers every request it accepted,
@@ -90,8 +106,9 @@ func TestServeDrainsOnSIGTERM(t *testing.T) {
 	keras.MustOK(m.Save(path))
 	// A long batch timeout keeps requests waiting in the batcher, so that
 	// some are in flight when the signal comes.
-	cmd, addr, log := startServe(t, "-batch-timeout", "50ms", "-batch-workers", "1", "-reload-interval", "-1s", path)
-	url := "http://" + addr + "/v1/models/mlp:predict"
+	serve := startServe(t, "-batch-timeout", "50ms", "-batch-workers", "1", "-reload-interval", "-1s", path)
+	cmd, log := serve.cmd, serve.log
+	url := "http://" + serve.addr + "/v1/models/mlp:predict"
 
 	var signalled atomic.Bool
 	var answered, afterSignal, refused atomic.Int64
@@ -138,7 +155,7 @@ func TestServeDrainsOnSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { done <- serve.wait() }()
 	select {
 	case err := <-done:
 		if err != nil {

@@ -3,7 +3,9 @@ package serving
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
+	"reflect"
 	"testing"
 	"time"
 
@@ -71,6 +73,54 @@ func TestExpiredRequestsDoNotRun(t *testing.T) {
 	if r := <-live.done; r.err != nil || r.outs[0].Shape[0] != 1 {
 		t.Fatalf("the live request: %+v", r)
 	}
+}
+
+// Requests queued while the workers are busy run as one engine batch
+// (up to MaxBatchSize samples), and each gets back its own rows, equal to
+// what the model predicts for them alone.
+func TestQueuedRequestsRunAsOneBatch(t *testing.T) {
+	m := keras.Must(keras.NewSequential(layers.Input(2), &layers.Dense{Units: 3, Activation: "tanh"}))
+	var sizes []float64 // observed by the collector's worker only
+	b := newBatcher(m, BatchingOptions{MaxBatchSize: 32, Timeout: time.Millisecond, MaxQueued: 16, Workers: 0},
+		prometheus.ObserverFunc(func(v float64) { sizes = append(sizes, v) }), prometheus.NewGauge(prometheus.GaugeOpts{Name: "q"}))
+	var tasks []*task
+	samples := 0
+	for i := range 12 {
+		rows := 1 + i%3
+		data := make([]float32, 0, 2*rows)
+		for r := range rows {
+			data = append(data, float32(i), float32(r)-0.5)
+		}
+		req := &predictRequest{x: []keras.Array{{Shape: []int{rows, 2}, Data: data}}, rows: rows, key: "(2,)"}
+		tk := &task{ctx: context.Background(), req: req, done: make(chan taskResult, 1)}
+		keras.MustOK(b.submit(tk))
+		tasks, samples = append(tasks, tk), samples+rows
+	}
+	// The worker starts with the 12 requests queued, as when it was busy.
+	b.running.Add(1)
+	go b.runBatches()
+	for i, tk := range tasks {
+		r := <-tk.done
+		if r.err != nil {
+			t.Fatalf("request %d: %v", i, r.err)
+		}
+		want := keras.Must(m.Predict(context.Background(), tk.req.x[0], keras.PredictOptions{}))
+		if !reflect.DeepEqual(r.outs[0].Shape, want.Shape) || maxAbsDiff(r.outs[0].Data, want.Data) > 1e-6 {
+			t.Fatalf("request %d: got %v %v, want its own rows %v %v", i, r.outs[0].Shape, r.outs[0].Data, want.Shape, want.Data)
+		}
+	}
+	b.close()
+	if len(sizes) != 1 || sizes[0] != float64(samples) {
+		t.Fatalf("the 12 queued requests (%d samples) ran as batches of %v: want one batch of %d", samples, sizes, samples)
+	}
+}
+
+func maxAbsDiff(a, b []float32) float64 {
+	d := 0.0
+	for i := range a {
+		d = max(d, math.Abs(float64(a[i]-b[i])))
+	}
+	return d
 }
 
 func TestPaddedSize(t *testing.T) {

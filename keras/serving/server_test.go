@@ -308,8 +308,10 @@ func TestRequestTimeout(t *testing.T) {
 	}
 }
 
-// Concurrent requests are batched together and each gets its own answer,
-// equal to what Predict returns for its samples alone.
+// Concurrent requests over HTTP each get their own answer, equal to what
+// Predict returns for their samples alone, whichever batches they ran in.
+// (That queued requests form one batch is TestQueuedRequestsRunAsOneBatch's
+// job: over HTTP, how many requests meet in the queue depends on timing.)
 func TestDynamicBatching(t *testing.T) {
 	m := mlp(t, "", 5)
 	opts := serving.Options{Batching: serving.BatchingOptions{Timeout: 50 * time.Millisecond, Workers: 1, MaxBatchSize: 16}}
@@ -317,17 +319,19 @@ func TestDynamicBatching(t *testing.T) {
 	const clients = 12
 	var wg sync.WaitGroup
 	errs := make(chan error, clients)
+	start := make(chan struct{})
 	for i := range clients {
+		x := []float32{float32(i), 1, -float32(i) / 3, 0.5}
+		rows := 1 + i%3 // requests of 1 to 3 samples
+		data := make([]float32, 0, 4*rows)
+		for range rows {
+			data = append(data, x...)
+		}
+		want := keras.Must(m.Predict(context.Background(), keras.Must(keras.NewArray(data, rows, 4)), keras.PredictOptions{}))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			x := []float32{float32(i), 1, -float32(i) / 3, 0.5}
-			rows := 1 + i%3 // requests of 1 to 3 samples
-			data := make([]float32, 0, 4*rows)
-			for range rows {
-				data = append(data, x...)
-			}
-			want := keras.Must(m.Predict(context.Background(), keras.Must(keras.NewArray(data, rows, 4)), keras.PredictOptions{}))
+			<-start // the clients send together
 			resp, err := http.Post(hs.URL+"/v1/models/mlp:predict", "application/json", strings.NewReader(`{"instances": `+jsonRows(data, rows)+`}`))
 			if err != nil {
 				errs <- err
@@ -344,6 +348,7 @@ func TestDynamicBatching(t *testing.T) {
 			}
 		}()
 	}
+	close(start)
 	wg.Wait()
 	close(errs)
 	for err := range errs {
@@ -351,8 +356,8 @@ func TestDynamicBatching(t *testing.T) {
 	}
 	metrics := get(t, hs.URL+"/metrics")
 	count, sum := metricValue(metrics, `kerasgo_serving_batch_size_count{model="mlp"}`), metricValue(metrics, `kerasgo_serving_batch_size_sum{model="mlp"}`)
-	if sum != 24 || count >= clients {
-		t.Fatalf("%v batches held %v samples: want the 24 samples of %d requests in fewer batches than requests", count, sum, clients)
+	if sum != 24 || count < 1 || count > clients {
+		t.Fatalf("%v batches held %v samples: want the 24 samples of %d requests in 1 to %d batches", count, sum, clients, clients)
 	}
 	t.Logf("%d requests ran as %v engine batches", clients, count)
 }
