@@ -537,13 +537,9 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 		if s, ok := ctx.B.(backend.Scoper); ok { // an op that fails names this layer
 			s.SetScope(layers.Describe(n.Layer()))
 		}
-		if outs := n.Outputs(); len(outs) > 1 {
-			vs := n.Layer().(layers.MultiOutput).CallOutputs(c, in)
-			for i, o := range outs {
-				vals[o] = vs[i]
-			}
-		} else {
-			vals[n] = n.Layer().Call(c, in)
+		vs := layers.CallNode(c, n, in)
+		for i, o := range n.Outputs() {
+			vals[o] = vs[i]
 		}
 		if mk, ok := n.Layer().(layers.Masker); ok {
 			if out := mk.ComputeMask(c, in, inMasks); out != nil {

@@ -60,7 +60,9 @@ func TestLoadModelRejectsWhatItCannotHonour(t *testing.T) {
 	}{
 		{"channels first", replaceConfig(`"data_format": "channels_last"`, `"data_format": "channels_first"`), []string{`layer "conv2d" (Conv2D)`, `option "data_format"`, "not supported"}},
 		{"groups", replaceConfig(`"groups": 1`, `"groups": 2`), []string{`layer "conv2d" (Conv2D)`, "groups 2 must divide the input channels (1)"}},
-		{"regularizer", replaceConfig(`"kernel_regularizer": null`, `"kernel_regularizer": {"module": "keras.regularizers", "class_name": "L2", "config": {"l2": 0.01}}`), []string{`option "kernel_regularizer"`, "L2"}},
+		{"regularizer", replaceConfig(`"kernel_regularizer": null`, `"kernel_regularizer": {"module": "my_package", "class_name": "SpectralNorm", "config": {"power": 2}}`), []string{`layer "conv2d" (Conv2D)`, `option "kernel_regularizer"`, "kerasgo has no regularizer SpectralNorm"}},
+		{"regularizer factor", replaceConfig(`"kernel_regularizer": null`, `"kernel_regularizer": {"module": "keras.regularizers", "class_name": "L2", "config": {"l2": -1.0}}`), []string{`option "kernel_regularizer"`, "l2 = -1: want a finite number >= 0"}},
+		{"constraint axis", replaceConfig(`"kernel_constraint": null`, `"kernel_constraint": {"module": "keras.constraints", "class_name": "MaxNorm", "config": {"max_value": 2, "axis": 7}}`), []string{`layer "conv2d" (Conv2D)`, "kernel_constraint", "axis [7] does not fit a weight of rank 4"}},
 		{"activation", replaceConfig(`"activation": "relu"`, `"activation": "gelu_new"`), []string{`layer "conv2d" (Conv2D)`, `option "activation"`, "gelu_new"}},
 		{"unknown option", replaceConfig(`"filters": 32,`, `"filters": 32, "lora_rank": 4,`), []string{`option "lora_rank" = 4 is not supported`}},
 		{"optimizer", replaceConfig(`"class_name": "Adam"`, `"class_name": "Lamb"`), []string{"compile_config", "kerasgo has no Lamb optimizer yet"}},

@@ -164,7 +164,8 @@ func (s *Step) ComputeLoss(y, yPred, sampleWeights []backend.Value) backend.Valu
 		return s.Scalar(0)
 	}
 	total := headsLoss(s.Builder, s.c.heads, y, yPred, sampleWeights)
-	for _, l := range s.losses {
+	penalties := s.m.weightPenalties(s.Builder, s.m.trainableWeights(), func(w *layers.Weight) backend.Value { return s.values[w] })
+	for _, l := range append(s.losses, penalties...) {
 		total = s.Add(total, l)
 	}
 	s.losses = nil
@@ -329,6 +330,7 @@ func (s *Step) Apply(opt optimizers.Optimizer, grads []backend.Value, vars []*la
 	}
 	hp := optimizers.Hyperparameters{LearningRate: at(0), Iteration: at(1), ApplyUpdate: at(2), OverwriteWithEMA: at(3)}
 	newP, newS := optimizers.Apply(s.Builder, opt, hp, params, grads, s.state[sl.offset:sl.offset+len(sl.specs)])
+	constrain(s.Builder, vars, newP)
 	for i, w := range vars {
 		s.values[w], s.updated[w] = newP[i], true
 	}

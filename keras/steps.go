@@ -2,6 +2,7 @@ package keras
 
 import (
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/losses"
 	"github.com/kerasgo/kerasgo/keras/metrics"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
@@ -68,7 +69,7 @@ func (m *Model) trainFunc(c *compiled, weighted bool) backend.Func {
 		l := c.trainInputs(m, in, weighted)
 		ctx := m.forwardContext(b, l.params, true)
 		preds := m.call(ctx, l.xs)
-		loss, st := lossAndStats(b, c.heads, l.ys, preds, l.sws, ctx.Losses())
+		loss, st := lossAndStats(b, c.heads, l.ys, preds, l.sws, append(ctx.Losses(), m.weightPenalties(b, m.trainableWeights(), ctx.Weight)...))
 		trainable := make([]backend.Value, len(c.trainable))
 		for k, i := range c.trainable {
 			trainable[k] = l.params[i]
@@ -92,6 +93,11 @@ func (m *Model) trainFunc(c *compiled, weighted bool) backend.Func {
 		scalar := func(i int) backend.Value { return b.Reshape(b.Slice(l.hyper, []int{i}, []int{1}), backend.Shape{}) }
 		hp := optimizers.Hyperparameters{LearningRate: scalar(0), Iteration: scalar(1), ApplyUpdate: scalar(2), OverwriteWithEMA: scalar(3)}
 		newT, newS := optimizers.Apply(b, c.opt, hp, trainable, grads, l.state)
+		trained := make([]*layers.Weight, len(c.trainable))
+		for k, i := range c.trainable {
+			trained[k] = m.weights[i]
+		}
+		constrain(b, trained, newT)
 		out := append([]backend.Value{st}, newT...)
 		out = append(out, assigned...)
 		out = append(out, newS...)
@@ -104,7 +110,7 @@ func (m *Model) evalFunc(c *compiled, weighted bool) backend.Func {
 		l := c.evalInputs(m, in, weighted)
 		ctx := m.forwardContext(b, l.params, false)
 		preds := m.call(ctx, l.xs)
-		_, stats := lossAndStats(b, c.heads, l.ys, preds, l.sws, ctx.Losses())
+		_, stats := lossAndStats(b, c.heads, l.ys, preds, l.sws, append(ctx.Losses(), m.weightPenalties(b, m.trainableWeights(), ctx.Weight)...))
 		return []backend.Value{stats}, nil
 	}
 }

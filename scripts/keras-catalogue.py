@@ -68,6 +68,13 @@ case("permute", [((3, 4, 2), F)], one(layers.Permute((2, 1, 3))))
 case("repeat_vector", [((5,), F)], one(layers.RepeatVector(3)))
 case("rescaling", [((5,), F)], one(layers.Rescaling(1 / 255.0, offset=-0.5)))
 case("gaussian_noise", [((5,), F)], one(layers.GaussianNoise(0.3)))
+case("activity_regularization", [((5,), F)], one(layers.ActivityRegularization(l1=0.01, l2=0.02)))
+case("dense_regularized", [((7,), F)], one(layers.Dense(4, kernel_regularizer=keras.regularizers.L1L2(l1=0.01, l2=0.02), bias_regularizer="l2",
+                                                     activity_regularizer=keras.regularizers.L1(0.001), kernel_constraint=keras.constraints.MaxNorm(2.0),
+                                                     bias_constraint="non_neg")))
+case("conv2d_regularized", [((6, 6, 2), F)], one(layers.Conv2D(3, 3, kernel_regularizer=keras.regularizers.L2(0.01),
+                                                            kernel_constraint=keras.constraints.UnitNorm(axis=[0, 1, 2]))))
+case("embedding_regularized", [((4,), "int32")], one(layers.Embedding(20, 3, embeddings_regularizer="l2", embeddings_constraint="unit_norm")))
 case("identity", [((5,), F)], one(layers.Identity()))
 case("gaussian_dropout", [((5,), F)], one(layers.GaussianDropout(0.3)))
 

@@ -20,7 +20,7 @@ import sys
 import numpy as np
 
 import keras
-from keras import layers, losses, metrics, optimizers
+from keras import constraints, layers, losses, metrics, optimizers, regularizers
 from keras.optimizers import schedules
 
 rng = np.random.default_rng(2026112318)
@@ -77,6 +77,22 @@ ARCHS = {
         layers.BatchNormalization()(layers.Conv2D(4, 3, padding="same", activation="relu")(x)))))),
     "lstm": ((5, 3), lambda x: layers.Dense(8, activation="tanh")(layers.LSTM(6)(x))),
     "gru_sequence": ((5, 3), lambda x: layers.GlobalAveragePooling1D()(layers.GRU(8, return_sequences=True)(x))),
+    # Regularizers (weight and activity penalties in the loss) and
+    # constraints (applied after each update). No L1 penalty meets a
+    # weight NonNeg clipped to exactly 0: there Keras on JAX takes |x|'s
+    # gradient as 1, on TensorFlow and PyTorch (and kerasgo) as 0.
+    "regularized": ((FEATURES,), lambda x: layers.ActivityRegularization(l1=0.01, l2=0.005)(
+        layers.Dense(6, activation="tanh", kernel_regularizer=regularizers.OrthogonalRegularizer(0.1, mode="columns"),
+                     kernel_constraint=constraints.UnitNorm(axis=0), bias_constraint=constraints.NonNeg())(
+            layers.Dense(8, activation="tanh", kernel_regularizer=regularizers.L1L2(l1=0.01, l2=0.02),
+                         bias_regularizer=regularizers.L1(0.05), activity_regularizer=regularizers.L2(0.01),
+                         kernel_constraint=constraints.MaxNorm(1.0))(x)))),
+    "conv_regularized": ((6, 6, 2), lambda x: layers.Dense(8, activation="tanh", kernel_regularizer="l2")(layers.Flatten()(
+        layers.Conv2D(4, 3, activation="relu", kernel_regularizer=regularizers.L2(0.01), bias_regularizer="l1",
+                      activity_regularizer=regularizers.L1(0.001),
+                      kernel_constraint=constraints.MinMaxNorm(0.5, 1.5, rate=0.5, axis=[0, 1, 2]))(x)))),
+    "lstm_regularized": ((5, 3), lambda x: layers.LSTM(6, kernel_regularizer=regularizers.L2(0.01), recurrent_regularizer=regularizers.L1(0.01),
+                                                       bias_regularizer=regularizers.L2(0.1), recurrent_constraint=constraints.MaxNorm(1.5, axis=1))(x)),
 }
 
 
@@ -146,6 +162,10 @@ case("weights_class_sparse", "sparse", ADAM, "sparse_categorical_crossentropy", 
 case("arch_conv_batchnorm", "categorical", ADAM, "categorical_crossentropy", CATEGORICAL_METRICS, arch="conv_batchnorm")
 case("arch_conv_batchnorm_sgd", "regression", lambda: optimizers.SGD(0.05, momentum=0.9), "mse", arch="conv_batchnorm", validation=True)
 case("arch_lstm", "sparse", ADAM, "sparse_categorical_crossentropy", SPARSE_METRICS, arch="lstm")
+case("regularizers_dense_sgd", "regression", lambda: optimizers.SGD(0.05), "mse", REGRESSION_METRICS, arch="regularized", validation=True)
+case("regularizers_dense_adam", "sparse", ADAM, "sparse_categorical_crossentropy", SPARSE_METRICS, arch="regularized")
+case("regularizers_conv", "regression", lambda: optimizers.SGD(0.05, momentum=0.9), "mse", arch="conv_regularized")
+case("regularizers_lstm", "regression", ADAM, "mse", arch="lstm_regularized")
 case("arch_gru_sequence", "regression", lambda: optimizers.RMSprop(0.01), "mse", REGRESSION_METRICS, arch="gru_sequence")
 
 

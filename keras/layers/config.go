@@ -6,7 +6,9 @@ import (
 	"sync"
 
 	"github.com/kerasgo/kerasgo/keras/activations"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -91,6 +93,7 @@ func FromConfig(className string, cfg serialization.Config) (Layer, error) {
 	r := serialization.NewReader(what, cfg)
 	_, policy := r.CommonLayerKeys()
 	trainable := r.Bool("trainable", true)
+	activity := readRegularizer(r, "activity_regularizer")
 	l, err := f(r)
 	if err == nil {
 		err = r.Finish()
@@ -104,6 +107,9 @@ func FromConfig(className string, cfg serialization.Config) (Layer, error) {
 	l.Common().Name = name
 	l.Common().SetTrainable(trainable)
 	l.Common().policy = policy
+	if activity != nil {
+		l.Common().ActivityRegularizer = activity
+	}
 	return l, nil
 }
 
@@ -124,6 +130,15 @@ func Config(l Layer) (serialization.Config, error) {
 	}
 	for k, v := range own {
 		cfg[k] = v
+	}
+	if act := l.Common().ActivityRegularizer; act != nil {
+		if _, own := l.(interface{ ownsActivityRegularizer() }); !own {
+			v, err := regularizers.Serialize(act)
+			if err != nil {
+				return nil, fmt.Errorf("layer %s: activity_regularizer: %w", Describe(l), err)
+			}
+			cfg["activity_regularizer"] = v
+		}
 	}
 	if _, no := l.(interface{ withoutTrainableConfig() }); no {
 		delete(cfg, "trainable")
@@ -209,36 +224,77 @@ func readInitializer(r *serialization.Reader, key string) string {
 	return name
 }
 
-// kernelAndBiasConfig is the part of Dense's and Conv2D's configs about
-// the kernel and bias.
-func kernelAndBiasConfig(cfg serialization.Config, noBias bool, kernelInit, biasInit string) error {
-	k, err := initializers.Serialize(kernelInit, "glorot_uniform")
+// kernelAndBiasConfig writes the kernel's and bias's settings into cfg.
+func kernelAndBiasConfig(cfg serialization.Config, kb kernelAndBias) error {
+	k, err := initializers.Serialize(kb.kernelInit, "glorot_uniform")
 	if err != nil {
 		return err
 	}
-	b, err := initializers.Serialize(biasInit, "zeros")
+	b, err := initializers.Serialize(kb.biasInit, "zeros")
 	if err != nil {
 		return err
 	}
-	cfg["use_bias"] = !noBias
+	cfg["use_bias"] = !kb.noBias
 	cfg["kernel_initializer"] = k
 	cfg["bias_initializer"] = b
-	for _, key := range []string{"kernel_regularizer", "bias_regularizer", "kernel_constraint", "bias_constraint"} {
-		cfg[key] = nil
+	return penaltiesConfig(cfg, map[string]regularizers.Regularizer{"kernel": kb.kernelReg, "bias": kb.biasReg},
+		map[string]constraints.Constraint{"kernel": kb.kernelCon, "bias": kb.biasCon})
+}
+
+// readKernelAndBias reads what kernelAndBiasConfig writes.
+func readKernelAndBias(r *serialization.Reader) kernelAndBias {
+	return kernelAndBias{
+		noBias: !r.Bool("use_bias", true), kernelInit: readInitializer(r, "kernel_initializer"), biasInit: readInitializer(r, "bias_initializer"),
+		kernelReg: readRegularizer(r, "kernel_regularizer"), biasReg: readRegularizer(r, "bias_regularizer"),
+		kernelCon: readConstraint(r, "kernel_constraint"), biasCon: readConstraint(r, "bias_constraint"),
+	}
+}
+
+// penaltiesConfig writes "<weight>_regularizer" and "<weight>_constraint"
+// for each weight named in regs and cons (null for none), as Keras's
+// layers do.
+func penaltiesConfig(cfg serialization.Config, regs map[string]regularizers.Regularizer, cons map[string]constraints.Constraint) error {
+	for key, reg := range regs {
+		v, err := regularizers.Serialize(reg)
+		if err != nil {
+			return fmt.Errorf("%s_regularizer: %w", key, err)
+		}
+		cfg[key+"_regularizer"] = v
+	}
+	for key, con := range cons {
+		v, err := constraints.Serialize(con)
+		if err != nil {
+			return fmt.Errorf("%s_constraint: %w", key, err)
+		}
+		cfg[key+"_constraint"] = v
 	}
 	return nil
 }
 
-// readKernelAndBias reads what kernelAndBiasConfig writes; regularizers,
-// constraints and activity regularizers are not supported.
-func readKernelAndBias(r *serialization.Reader) (noBias bool, kernelInit, biasInit string) {
-	noBias = !r.Bool("use_bias", true)
-	kernelInit = readInitializer(r, "kernel_initializer")
-	biasInit = readInitializer(r, "bias_initializer")
-	for _, key := range []string{"kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint"} {
-		r.ExpectNull(key)
+// readRegularizer reads a regularizer setting (null: none).
+func readRegularizer(r *serialization.Reader, key string) regularizers.Regularizer {
+	v, ok := r.Value(key)
+	if !ok {
+		return nil
 	}
-	return
+	reg, err := regularizers.Deserialize(v)
+	if err != nil {
+		r.Fail(key, "%v", err)
+	}
+	return reg
+}
+
+// readConstraint reads a constraint setting (null: none).
+func readConstraint(r *serialization.Reader, key string) constraints.Constraint {
+	v, ok := r.Value(key)
+	if !ok {
+		return nil
+	}
+	c, err := constraints.Deserialize(v)
+	if err != nil {
+		r.Fail(key, "%v", err)
+	}
+	return c
 }
 
 // CallKwargs is implemented by layers that keep Keras call arguments as

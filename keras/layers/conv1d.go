@@ -5,6 +5,8 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -23,6 +25,13 @@ type Conv1D struct {
 	NoBias            bool
 	KernelInitializer string // default "glorot_uniform"
 	BiasInitializer   string // default "zeros"
+	// KernelRegularizer and BiasRegularizer add a penalty of the kernel
+	// and bias to the training loss (Keras's kernel_regularizer,
+	// bias_regularizer); nil for none.
+	KernelRegularizer, BiasRegularizer regularizers.Regularizer
+	// KernelConstraint and BiasConstraint project the kernel and bias
+	// after each update (Keras's kernel_constraint, bias_constraint).
+	KernelConstraint, BiasConstraint constraints.Constraint
 	Base
 
 	kernel, bias *Weight
@@ -82,7 +91,7 @@ func (c *Conv1D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.kernel, c.bias, err = c.addKernelAndBias(backend.Shape{c.KernelSize, in[2] / groups, c.Filters}, c.Filters, c.KernelInitializer, c.BiasInitializer, c.NoBias); err != nil {
+	if c.kernel, c.bias, err = c.addKernelAndBias(backend.Shape{c.KernelSize, in[2] / groups, c.Filters}, c.Filters, c.kernelAndBias()); err != nil {
 		return nil, err
 	}
 	return backend.Shape{in[0], steps, c.Filters}, nil
@@ -119,7 +128,7 @@ func (c *Conv1D) GetConfig() (serialization.Config, error) {
 		"data_format": "channels_last", "dilation_rate": []int{oneOr1(c.DilationRate)}, "groups": oneOr1(c.Groups),
 		"activation": activationName(c.Activation), "activity_regularizer": nil,
 	}
-	return cfg, kernelAndBiasConfig(cfg, c.NoBias, c.KernelInitializer, c.BiasInitializer)
+	return cfg, kernelAndBiasConfig(cfg, c.kernelAndBias())
 }
 
 // readOne reads Keras's int-or-one-element-tuple.
@@ -156,7 +165,17 @@ func init() {
 			Padding: r.String("padding", "valid"), DilationRate: readPositiveOne(r, "dilation_rate", 1), Groups: r.Int("groups", 1),
 			Activation: readActivation(r, "activation")}
 		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
-		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)
+		c.setKernelAndBias(readKernelAndBias(r))
 		return c, nil
 	})
+}
+
+func (c *Conv1D) kernelAndBias() kernelAndBias {
+	return kernelAndBias{noBias: c.NoBias, kernelInit: c.KernelInitializer, biasInit: c.BiasInitializer,
+		kernelReg: c.KernelRegularizer, biasReg: c.BiasRegularizer, kernelCon: c.KernelConstraint, biasCon: c.BiasConstraint}
+}
+
+func (c *Conv1D) setKernelAndBias(kb kernelAndBias) {
+	c.NoBias, c.KernelInitializer, c.BiasInitializer = kb.noBias, kb.kernelInit, kb.biasInit
+	c.KernelRegularizer, c.BiasRegularizer, c.KernelConstraint, c.BiasConstraint = kb.kernelReg, kb.biasReg, kb.kernelCon, kb.biasCon
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -19,6 +21,13 @@ type Conv2D struct {
 	NoBias            bool   // Keras's use_bias=False
 	KernelInitializer string // default "glorot_uniform"
 	BiasInitializer   string // default "zeros"
+	// KernelRegularizer and BiasRegularizer add a penalty of the kernel
+	// and bias to the training loss (Keras's kernel_regularizer,
+	// bias_regularizer); nil for none.
+	KernelRegularizer, BiasRegularizer regularizers.Regularizer
+	// KernelConstraint and BiasConstraint project the kernel and bias
+	// after each update (Keras's kernel_constraint, bias_constraint).
+	KernelConstraint, BiasConstraint constraints.Constraint
 	// DilationRate spaces the kernel's taps (Keras's dilation_rate);
 	// default (1, 1). Strides must then be 1, as in Keras.
 	DilationRate [2]int
@@ -71,7 +80,7 @@ func (c *Conv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return nil, err
 	}
 	out := backend.Shape{in[0], rows, cols, c.Filters}
-	if c.kernel, c.bias, err = c.addKernelAndBias(kshape, c.Filters, c.KernelInitializer, c.BiasInitializer, c.NoBias); err != nil {
+	if c.kernel, c.bias, err = c.addKernelAndBias(kshape, c.Filters, c.kernelAndBias()); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -138,7 +147,7 @@ func (c *Conv2D) GetConfig() (serialization.Config, error) {
 		"data_format": "channels_last", "dilation_rate": dilation[:], "groups": max(c.Groups, 1),
 		"activation": activationName(c.Activation), "activity_regularizer": nil,
 	}
-	return cfg, kernelAndBiasConfig(cfg, c.NoBias, c.KernelInitializer, c.BiasInitializer)
+	return cfg, kernelAndBiasConfig(cfg, c.kernelAndBias())
 }
 
 // takesUnknownDims: Conv2D reads lengths other than its features from its input.
@@ -151,7 +160,17 @@ func init() {
 		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
 		c.DilationRate = r.PositivePair("dilation_rate", [2]int{1, 1})
 		c.Groups = r.Int("groups", 1)
-		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)
+		c.setKernelAndBias(readKernelAndBias(r))
 		return c, nil
 	})
+}
+
+func (c *Conv2D) kernelAndBias() kernelAndBias {
+	return kernelAndBias{noBias: c.NoBias, kernelInit: c.KernelInitializer, biasInit: c.BiasInitializer,
+		kernelReg: c.KernelRegularizer, biasReg: c.BiasRegularizer, kernelCon: c.KernelConstraint, biasCon: c.BiasConstraint}
+}
+
+func (c *Conv2D) setKernelAndBias(kb kernelAndBias) {
+	c.NoBias, c.KernelInitializer, c.BiasInitializer = kb.noBias, kb.kernelInit, kb.biasInit
+	c.KernelRegularizer, c.BiasRegularizer, c.KernelConstraint, c.BiasConstraint = kb.kernelReg, kb.biasReg, kb.kernelCon, kb.biasCon
 }

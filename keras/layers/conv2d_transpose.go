@@ -5,6 +5,8 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -24,6 +26,13 @@ type Conv2DTranspose struct {
 	NoBias            bool   // Keras's use_bias=False
 	KernelInitializer string // default "glorot_uniform"
 	BiasInitializer   string // default "zeros"
+	// KernelRegularizer and BiasRegularizer add a penalty of the kernel
+	// and bias to the training loss (Keras's kernel_regularizer,
+	// bias_regularizer); nil for none.
+	KernelRegularizer, BiasRegularizer regularizers.Regularizer
+	// KernelConstraint and BiasConstraint project the kernel and bias
+	// after each update (Keras's kernel_constraint, bias_constraint).
+	KernelConstraint, BiasConstraint constraints.Constraint
 	Base
 
 	kernel, bias *Weight
@@ -75,7 +84,7 @@ func (c *Conv2DTranspose) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return nil, err
 	}
 	kshape := backend.Shape{c.KernelSize[0], c.KernelSize[1], c.Filters, in[3]}
-	if c.kernel, c.bias, err = c.addKernelAndBias(kshape, c.Filters, c.KernelInitializer, c.BiasInitializer, c.NoBias); err != nil {
+	if c.kernel, c.bias, err = c.addKernelAndBias(kshape, c.Filters, c.kernelAndBias()); err != nil {
 		return nil, err
 	}
 	return backend.Shape{in[0], c.outputSize(in[1], c.KernelSize[0], s[0]), c.outputSize(in[2], c.KernelSize[1], s[1]), c.Filters}, nil
@@ -156,7 +165,7 @@ func (c *Conv2DTranspose) GetConfig() (serialization.Config, error) {
 		"output_padding": nil, "data_format": "channels_last", "dilation_rate": []int{1, 1},
 		"activation": activationName(c.Activation), "activity_regularizer": nil,
 	}
-	return cfg, kernelAndBiasConfig(cfg, c.NoBias, c.KernelInitializer, c.BiasInitializer)
+	return cfg, kernelAndBiasConfig(cfg, c.kernelAndBias())
 }
 
 func init() {
@@ -166,7 +175,17 @@ func init() {
 		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
 		r.Expect("dilation_rate", []any{1.0, 1.0}, "dilated convolutions are not implemented yet")
 		r.ExpectNull("output_padding")
-		c.NoBias, c.KernelInitializer, c.BiasInitializer = readKernelAndBias(r)
+		c.setKernelAndBias(readKernelAndBias(r))
 		return c, nil
 	})
+}
+
+func (c *Conv2DTranspose) kernelAndBias() kernelAndBias {
+	return kernelAndBias{noBias: c.NoBias, kernelInit: c.KernelInitializer, biasInit: c.BiasInitializer,
+		kernelReg: c.KernelRegularizer, biasReg: c.BiasRegularizer, kernelCon: c.KernelConstraint, biasCon: c.BiasConstraint}
+}
+
+func (c *Conv2DTranspose) setKernelAndBias(kb kernelAndBias) {
+	c.NoBias, c.KernelInitializer, c.BiasInitializer = kb.noBias, kb.kernelInit, kb.biasInit
+	c.KernelRegularizer, c.BiasRegularizer, c.KernelConstraint, c.BiasConstraint = kb.kernelReg, kb.biasReg, kb.kernelCon, kb.biasCon
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -16,6 +18,13 @@ type Dense struct {
 	NoBias            bool   // Keras's use_bias=False
 	KernelInitializer string // default "glorot_uniform"
 	BiasInitializer   string // default "zeros"
+	// KernelRegularizer and BiasRegularizer add a penalty of the kernel
+	// and bias to the training loss (Keras's kernel_regularizer,
+	// bias_regularizer); nil for none.
+	KernelRegularizer, BiasRegularizer regularizers.Regularizer
+	// KernelConstraint and BiasConstraint project the kernel and bias
+	// after each update (Keras's kernel_constraint, bias_constraint).
+	KernelConstraint, BiasConstraint constraints.Constraint
 	Base
 
 	kernel, bias *Weight
@@ -44,7 +53,7 @@ func (d *Dense) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if d.kernel != nil && d.kernel.Shape[0] != features {
 		return nil, fmt.Errorf("expected axis -1 of input shape to have value %d, but received input with shape %v", d.kernel.Shape[0], in)
 	}
-	if d.kernel, d.bias, err = d.addKernelAndBias(backend.Shape{features, d.Units}, d.Units, d.KernelInitializer, d.BiasInitializer, d.NoBias); err != nil {
+	if d.kernel, d.bias, err = d.addKernelAndBias(backend.Shape{features, d.Units}, d.Units, d.kernelAndBias()); err != nil {
 		return nil, err
 	}
 	out := in.Clone()
@@ -74,7 +83,7 @@ func (d *Dense) Call(ctx *Context, inputs []backend.Value) backend.Value {
 // GetConfig returns Keras's Dense config.
 func (d *Dense) GetConfig() (serialization.Config, error) {
 	cfg := serialization.Config{"units": d.Units, "activation": activationName(d.Activation)}
-	return cfg, kernelAndBiasConfig(cfg, d.NoBias, d.KernelInitializer, d.BiasInitializer)
+	return cfg, kernelAndBiasConfig(cfg, d.kernelAndBias())
 }
 
 // takesUnknownDims: Dense reads lengths other than its features from its input.
@@ -83,7 +92,17 @@ func (*Dense) takesUnknownDims() {}
 func init() {
 	mustRegister("Dense", func(r *serialization.Reader) (Layer, error) {
 		d := &Dense{Units: r.Int("units", 0), Activation: readActivation(r, "activation")}
-		d.NoBias, d.KernelInitializer, d.BiasInitializer = readKernelAndBias(r)
+		d.setKernelAndBias(readKernelAndBias(r))
 		return d, nil
 	})
+}
+
+func (d *Dense) kernelAndBias() kernelAndBias {
+	return kernelAndBias{noBias: d.NoBias, kernelInit: d.KernelInitializer, biasInit: d.BiasInitializer,
+		kernelReg: d.KernelRegularizer, biasReg: d.BiasRegularizer, kernelCon: d.KernelConstraint, biasCon: d.BiasConstraint}
+}
+
+func (d *Dense) setKernelAndBias(kb kernelAndBias) {
+	d.NoBias, d.KernelInitializer, d.BiasInitializer = kb.noBias, kb.kernelInit, kb.biasInit
+	d.KernelRegularizer, d.BiasRegularizer, d.KernelConstraint, d.BiasConstraint = kb.kernelReg, kb.biasReg, kb.kernelCon, kb.biasCon
 }

@@ -135,7 +135,7 @@ func readDepthwiseCommon(r *serialization.Reader, prefixes ...string) {
 	if got := readInitializer(r, "bias_initializer"); got != "" && got != "zeros" {
 		r.Fail("bias_initializer", "%s is not supported by kerasgo (only zeros)", got)
 	}
-	for _, k := range []string{"bias_regularizer", "bias_constraint", "activity_regularizer"} {
+	for _, k := range []string{"bias_regularizer", "bias_constraint"} {
 		r.ExpectNull(k)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"math"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -29,6 +31,12 @@ type Embedding struct {
 	// id is not 0) that the layers after it use (LSTM skips padded steps),
 	// as Keras's mask_zero. Id 0 is then reserved, so InputDim counts it.
 	MaskZero bool
+	// EmbeddingsRegularizer adds a penalty of the whole embeddings matrix
+	// to the training loss (Keras's embeddings_regularizer); nil for none.
+	EmbeddingsRegularizer regularizers.Regularizer
+	// EmbeddingsConstraint projects the matrix after each update (Keras's
+	// embeddings_constraint).
+	EmbeddingsConstraint constraints.Constraint
 	Base
 
 	embeddings *Weight
@@ -58,6 +66,9 @@ func (e *Embedding) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return nil, err
 	}
 	if e.embeddings, err = e.AddWeight("embeddings", backend.Shape{e.InputDim, e.OutputDim}, init); err != nil {
+		return nil, err
+	}
+	if err := regularize(e.embeddings, "embeddings", e.EmbeddingsRegularizer, e.EmbeddingsConstraint); err != nil {
 		return nil, err
 	}
 	return append(in.Clone(), e.OutputDim), nil
@@ -114,15 +125,18 @@ func (e *Embedding) GetConfig() (serialization.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return serialization.Config{"input_dim": e.InputDim, "output_dim": e.OutputDim, "embeddings_initializer": init,
-		"embeddings_regularizer": nil, "activity_regularizer": nil, "embeddings_constraint": nil, "mask_zero": e.MaskZero}, nil
+	cfg := serialization.Config{"input_dim": e.InputDim, "output_dim": e.OutputDim, "embeddings_initializer": init,
+		"activity_regularizer": nil, "mask_zero": e.MaskZero}
+	return cfg, penaltiesConfig(cfg, map[string]regularizers.Regularizer{"embeddings": e.EmbeddingsRegularizer},
+		map[string]constraints.Constraint{"embeddings": e.EmbeddingsConstraint})
 }
 
 func init() {
 	mustRegister("Embedding", func(r *serialization.Reader) (Layer, error) {
 		e := &Embedding{InputDim: r.Int("input_dim", 0), OutputDim: r.Int("output_dim", 0),
-			EmbeddingsInitializer: readInitializer(r, "embeddings_initializer")}
-		for _, key := range []string{"embeddings_regularizer", "activity_regularizer", "embeddings_constraint", "lora_rank", "lora_alpha", "input_length"} {
+			EmbeddingsInitializer: readInitializer(r, "embeddings_initializer"),
+			EmbeddingsRegularizer: readRegularizer(r, "embeddings_regularizer"), EmbeddingsConstraint: readConstraint(r, "embeddings_constraint")}
+		for _, key := range []string{"lora_rank", "lora_alpha", "input_length"} {
 			r.ExpectNull(key)
 		}
 		e.MaskZero = r.Bool("mask_zero", false)

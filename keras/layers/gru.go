@@ -3,7 +3,9 @@ package layers
 import (
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -29,6 +31,13 @@ type GRU struct {
 	KernelInitializer    string // default "glorot_uniform"
 	RecurrentInitializer string // default "orthogonal"
 	BiasInitializer      string // default "zeros"
+	// KernelRegularizer, RecurrentRegularizer and BiasRegularizer add
+	// penalties of the kernel, recurrent kernel and bias to the training
+	// loss (Keras's kernel_regularizer, ...); nil for none.
+	KernelRegularizer, RecurrentRegularizer, BiasRegularizer regularizers.Regularizer
+	// KernelConstraint, RecurrentConstraint and BiasConstraint project
+	// them after each update (Keras's kernel_constraint, ...).
+	KernelConstraint, RecurrentConstraint, BiasConstraint constraints.Constraint
 	// NoResetAfter applies the reset gate before the recurrent product
 	// (Keras's reset_after=False, the original GRU).
 	NoResetAfter     bool
@@ -77,7 +86,7 @@ func (l *GRU) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if l.NoResetAfter {
 		biasShape = backend.Shape{3 * l.Units}
 	}
-	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, biasShape)
+	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, biasShape, l.penalties())
 	l.outs = recurrentOutputs(out, s, l.ReturnState, 1)
 	return out, err
 }
@@ -140,7 +149,7 @@ func (l *GRU) SavedGroups() []SavedGroup { return cellGroups(&l.Base) }
 
 // GetConfig returns Keras's GRU config.
 func (l *GRU) GetConfig() (serialization.Config, error) {
-	cfg, err := recurrentConfig(l.settings(), l.ReturnState, defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
+	cfg, err := recurrentConfig(l.settings(), l.ReturnState, defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias, l.penalties())
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +168,7 @@ func init() {
 		l.RecurrentActivation = readSetActivation(r, "recurrent_activation", "sigmoid")
 		l.NoResetAfter = !r.Bool("reset_after", true)
 		r.Ignore("use_cudnn")
+		l.setPenalties(rr.penalties)
 		return l, nil
 	})
 }
@@ -167,3 +177,13 @@ func (l *GRU) setZeroOutputForMask(on bool) { l.ZeroOutputForMask = on }
 
 // takesUnknownDims: GRU reads lengths other than its features from its input.
 func (*GRU) takesUnknownDims() {}
+
+func (l *GRU) penalties() recurrentPenalties {
+	return recurrentPenalties{kernelReg: l.KernelRegularizer, recurrentReg: l.RecurrentRegularizer, biasReg: l.BiasRegularizer,
+		kernelCon: l.KernelConstraint, recurrentCon: l.RecurrentConstraint, biasCon: l.BiasConstraint}
+}
+
+func (l *GRU) setPenalties(p recurrentPenalties) {
+	l.KernelRegularizer, l.RecurrentRegularizer, l.BiasRegularizer = p.kernelReg, p.recurrentReg, p.biasReg
+	l.KernelConstraint, l.RecurrentConstraint, l.BiasConstraint = p.kernelCon, p.recurrentCon, p.biasCon
+}

@@ -5,7 +5,9 @@ import (
 
 	"github.com/kerasgo/kerasgo/internal/settings"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 )
 
 // Layer is a Keras layer. Implementations embed [Base].
@@ -26,7 +28,13 @@ type Layer interface {
 type Base struct {
 	// Name is the layer's name in summaries and saved models. Left empty,
 	// the model assigns Keras's default ("dense", "dense_1", ...).
-	Name    string
+	Name string
+	// ActivityRegularizer, when set, adds its penalty of the layer's
+	// output, divided by the batch size, to the loss of each training and
+	// evaluation step, for each call of the layer (Keras's
+	// activity_regularizer, which every layer takes).
+	ActivityRegularizer regularizers.Regularizer
+
 	weights []*Weight
 	frozen  bool
 	calls   []*KerasTensor // the outputs of each Apply of the layer, in order
@@ -109,6 +117,38 @@ func (ctx *Context) AddLoss(v backend.Value) {
 		v = ctx.B.Sum(v)
 	}
 	*ctx.losses = append(*ctx.losses, v)
+}
+
+// addActivityPenalty adds the penalty of layer's activity regularizer
+// (if any) on each of a call's outputs, divided by the batch size (Keras
+// normalises it so, as its layer.__call__ does).
+func (ctx *Context) addActivityPenalty(layer Layer, outs ...backend.Value) {
+	r := layer.Common().ActivityRegularizer
+	if r == nil || ctx.losses == nil {
+		return
+	}
+	for _, o := range outs {
+		p := r.Penalty(ctx.B, o)
+		if s := o.Shape(); len(s) > 0 {
+			p = ctx.B.Div(p, ctx.B.Scalar(float64(s[0])))
+		}
+		ctx.AddLoss(p)
+	}
+}
+
+// CallNode runs the layer call that made t (its layer's Call, or
+// CallOutputs for several outputs) on the inputs in ctx, adds the layer's
+// activity penalty, and returns the call's outputs: what a model runs for
+// each of its nodes.
+func CallNode(ctx *Context, t *KerasTensor, in []backend.Value) []backend.Value {
+	var outs []backend.Value
+	if len(t.Head().outputs) > 1 {
+		outs = t.layer.(MultiOutput).CallOutputs(ctx, in)
+	} else {
+		outs = []backend.Value{t.layer.Call(ctx, in)}
+	}
+	ctx.addActivityPenalty(t.layer, outs...)
+	return outs
 }
 
 // Losses returns the terms AddLoss added in this computation.
@@ -276,8 +316,10 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 		err = fmt.Errorf("%s is %v: give a finite number", field, v)
 	} else if s := unknownBesidesBatch(shapes); s != nil && !takesUnknownDims(layer) {
 		err = fmt.Errorf("input shape %v has a dimension of unknown length (-1, Keras's None) besides the batch, which kerasgo's %s cannot take yet (%s can): give the dimension a length, or pad the data to one length", s, layer.ClassName(), unknownDimsLayers)
-	} else {
-		out, err = layer.Build(shapes)
+	} else if out, err = layer.Build(shapes); err == nil {
+		if e := regularizers.CheckShape(layer.Common().ActivityRegularizer, out); e != nil {
+			err = fmt.Errorf("activity_regularizer: %w", e)
+		}
 	}
 	if err != nil {
 		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
@@ -399,23 +441,45 @@ func (l *InputLayer) Build([]backend.Shape) (backend.Shape, error) {
 // Call returns the input unchanged.
 func (l *InputLayer) Call(_ *Context, in []backend.Value) backend.Value { return in[0] }
 
+// kernelAndBias are the settings of a kernel and a bias that Dense and
+// the convolutions share: Keras's use_bias, kernel_initializer,
+// bias_initializer, kernel_regularizer, bias_regularizer,
+// kernel_constraint and bias_constraint.
+type kernelAndBias struct {
+	noBias               bool
+	kernelInit, biasInit string
+	kernelReg, biasReg   regularizers.Regularizer
+	kernelCon, biasCon   constraints.Constraint
+}
+
 // addKernelAndBias creates a layer's kernel of shape kshape and, unless
 // noBias, a bias of size units, from Keras initializer names (defaults
-// glorot_uniform and zeros). Dense and Conv2D share it.
-func (c *Base) addKernelAndBias(kshape backend.Shape, units int, kernelInit, biasInit string, noBias bool) (kernel, bias *Weight, err error) {
-	kinit, err := initializers.Get(kernelInit, initializers.GlorotUniform{})
+// glorot_uniform and zeros), with their regularizers and constraints.
+func (c *Base) addKernelAndBias(kshape backend.Shape, units int, kb kernelAndBias) (kernel, bias *Weight, err error) {
+	kinit, err := initializers.Get(kb.kernelInit, initializers.GlorotUniform{})
 	if err != nil {
 		return nil, nil, err
 	}
-	if kernel, err = c.AddWeight("kernel", kshape, kinit); err != nil || noBias {
-		return kernel, nil, err
+	if kernel, err = c.AddWeight("kernel", kshape, kinit); err != nil {
+		return nil, nil, err
 	}
-	binit, err := initializers.Get(biasInit, initializers.Constant{})
+	if err := regularize(kernel, "kernel", kb.kernelReg, kb.kernelCon); err != nil {
+		return nil, nil, err
+	}
+	if kb.noBias {
+		if kb.biasReg != nil || kb.biasCon != nil {
+			return nil, nil, fmt.Errorf("a bias regularizer or constraint was given with use_bias=False (NoBias): drop it, or keep the bias")
+		}
+		return kernel, nil, nil
+	}
+	binit, err := initializers.Get(kb.biasInit, initializers.Constant{})
 	if err != nil {
 		return nil, nil, err
 	}
-	bias, err = c.AddWeight("bias", backend.Shape{units}, binit)
-	return kernel, bias, err
+	if bias, err = c.AddWeight("bias", backend.Shape{units}, binit); err != nil {
+		return nil, nil, err
+	}
+	return kernel, bias, regularize(bias, "bias", kb.biasReg, kb.biasCon)
 }
 
 // Named sets l's name (Keras's name= argument) and returns l, for use in

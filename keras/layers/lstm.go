@@ -3,7 +3,9 @@ package layers
 import (
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -28,6 +30,13 @@ type LSTM struct {
 	KernelInitializer    string // default "glorot_uniform"
 	RecurrentInitializer string // default "orthogonal"
 	BiasInitializer      string // default "zeros"
+	// KernelRegularizer, RecurrentRegularizer and BiasRegularizer add
+	// penalties of the kernel, recurrent kernel and bias to the training
+	// loss (Keras's kernel_regularizer, ...); nil for none.
+	KernelRegularizer, RecurrentRegularizer, BiasRegularizer regularizers.Regularizer
+	// KernelConstraint, RecurrentConstraint and BiasConstraint project
+	// them after each update (Keras's kernel_constraint, ...).
+	KernelConstraint, RecurrentConstraint, BiasConstraint constraints.Constraint
 	// NoUnitForgetBias turns off Keras's unit_forget_bias (on by
 	// default): the forget gate's bias starts at 1, the rest at 0.
 	NoUnitForgetBias bool
@@ -77,7 +86,7 @@ func (l *LSTM) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if !l.NoUnitForgetBias {
 		bias = unitForgetBias{l.Units}
 	}
-	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, backend.Shape{4 * l.Units})
+	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, backend.Shape{4 * l.Units}, l.penalties())
 	l.outs = recurrentOutputs(out, s, l.ReturnState, 2)
 	return out, err
 }
@@ -123,7 +132,7 @@ func (l *LSTM) GetConfig() (serialization.Config, error) {
 	if act == "" {
 		act = "tanh"
 	}
-	cfg, err := recurrentConfig(l.settings(), l.ReturnState, act, l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
+	cfg, err := recurrentConfig(l.settings(), l.ReturnState, act, l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias, l.penalties())
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +157,7 @@ func init() {
 			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards, ZeroOutputForMask: rr.zeroOutputForMask}
 		l.RecurrentActivation = readSetActivation(r, "recurrent_activation", "sigmoid")
 		l.NoUnitForgetBias = !r.Bool("unit_forget_bias", true)
+		l.setPenalties(rr.penalties)
 		return l, nil
 	})
 }
@@ -156,3 +166,13 @@ func (l *LSTM) setZeroOutputForMask(on bool) { l.ZeroOutputForMask = on }
 
 // takesUnknownDims: LSTM reads lengths other than its features from its input.
 func (*LSTM) takesUnknownDims() {}
+
+func (l *LSTM) penalties() recurrentPenalties {
+	return recurrentPenalties{kernelReg: l.KernelRegularizer, recurrentReg: l.RecurrentRegularizer, biasReg: l.BiasRegularizer,
+		kernelCon: l.KernelConstraint, recurrentCon: l.RecurrentConstraint, biasCon: l.BiasConstraint}
+}
+
+func (l *LSTM) setPenalties(p recurrentPenalties) {
+	l.KernelRegularizer, l.RecurrentRegularizer, l.BiasRegularizer = p.kernelReg, p.recurrentReg, p.biasReg
+	l.KernelConstraint, l.RecurrentConstraint, l.BiasConstraint = p.kernelCon, p.recurrentCon, p.biasCon
+}

@@ -328,7 +328,7 @@ func init() {
 			r.Fail("attention_axes", "%v is not supported by kerasgo (only attention over the steps axis, 1)", v)
 		}
 		r.Ignore("seed", "flash_attention")
-		for _, key := range []string{"kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint"} {
+		for _, key := range []string{"kernel_regularizer", "bias_regularizer", "kernel_constraint", "bias_constraint"} {
 			r.ExpectNull(key)
 		}
 		return l, nil

@@ -6,7 +6,9 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -31,6 +33,28 @@ type recurrentSettings struct {
 	// zeroOutputForMask: a masked step outputs zeros (else the previous
 	// output).
 	zeroOutputForMask bool
+}
+
+// recurrentPenalties are the regularizers and constraints of a recurrent
+// layer's kernel, recurrent kernel and bias (Keras's kernel_regularizer,
+// recurrent_regularizer, bias_regularizer and the three constraints).
+type recurrentPenalties struct {
+	kernelReg, recurrentReg, biasReg regularizers.Regularizer
+	kernelCon, recurrentCon, biasCon constraints.Constraint
+}
+
+// regularize attaches the penalties to the weights.
+func (p recurrentPenalties) regularize(w recurrentWeights) error {
+	if err := regularize(w.kernel, "kernel", p.kernelReg, p.kernelCon); err != nil {
+		return err
+	}
+	if err := regularize(w.recurrentKernel, "recurrent", p.recurrentReg, p.recurrentCon); err != nil {
+		return err
+	}
+	if w.bias == nil && (p.biasReg != nil || p.biasCon != nil) {
+		return fmt.Errorf("a bias regularizer or constraint was given with use_bias=False (NoBias): drop it, or keep the bias")
+	}
+	return regularize(w.bias, "bias", p.biasReg, p.biasCon)
 }
 
 // recurrentWeights are a recurrent layer's variables.
@@ -92,7 +116,7 @@ func buildRecurrent(inputs []backend.Shape, s recurrentSettings, nStates int) (b
 // addRecurrentWeights creates kernel (features, gates*units),
 // recurrent_kernel (units, gates*units) and, unless noBias, a bias of
 // biasShape.
-func (c *Base) addRecurrentWeights(features int, s recurrentSettings, kernelInit, recurrentInit string, noBias bool, bias initializers.Initializer, biasShape backend.Shape) (recurrentWeights, error) {
+func (c *Base) addRecurrentWeights(features int, s recurrentSettings, kernelInit, recurrentInit string, noBias bool, bias initializers.Initializer, biasShape backend.Shape, p recurrentPenalties) (recurrentWeights, error) {
 	var w recurrentWeights
 	kinit, err := initializers.Get(kernelInit, initializers.GlorotUniform{})
 	if err != nil {
@@ -112,9 +136,11 @@ func (c *Base) addRecurrentWeights(features int, s recurrentSettings, kernelInit
 		return w, err
 	}
 	if !noBias {
-		w.bias, err = c.AddWeight("bias", biasShape, bias)
+		if w.bias, err = c.AddWeight("bias", biasShape, bias); err != nil {
+			return w, err
+		}
 	}
-	return w, err
+	return w, p.regularize(w)
 }
 
 // recurrentActivation resolves an activation setting whose empty value
@@ -252,7 +278,7 @@ func cellGroups(c *Base) []SavedGroup {
 
 // recurrentConfig is the part of the three layers' Keras configs about
 // the RNN wrapper, kernels and dropout.
-func recurrentConfig(s recurrentSettings, returnState bool, activation, kernelInit, recurrentInit, biasInit string, noBias bool) (serialization.Config, error) {
+func recurrentConfig(s recurrentSettings, returnState bool, activation, kernelInit, recurrentInit, biasInit string, noBias bool, p recurrentPenalties) (serialization.Config, error) {
 	cfg := serialization.Config{
 		"units": s.units, "return_sequences": s.returnSequences, "return_state": returnState, "go_backwards": s.goBackwards,
 		"stateful": false, "unroll": false, "zero_output_for_mask": s.zeroOutputForMask,
@@ -266,10 +292,8 @@ func recurrentConfig(s recurrentSettings, returnState bool, activation, kernelIn
 		}
 		cfg[key] = o
 	}
-	for _, key := range []string{"kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint"} {
-		cfg[key] = nil
-	}
-	return cfg, nil
+	return cfg, penaltiesConfig(cfg, map[string]regularizers.Regularizer{"kernel": p.kernelReg, "recurrent": p.recurrentReg, "bias": p.biasReg},
+		map[string]constraints.Constraint{"kernel": p.kernelCon, "recurrent": p.recurrentCon, "bias": p.biasCon})
 }
 
 // recurrentReader reads what recurrentConfig writes.
@@ -280,6 +304,7 @@ type recurrentReader struct {
 	dropout, recurrentDropout            float64
 	activation                           string
 	kernelInit, recurrentInit, biasInit  string
+	penalties                            recurrentPenalties
 }
 
 func readRecurrent(r *serialization.Reader) recurrentReader {
@@ -299,8 +324,9 @@ func readRecurrent(r *serialization.Reader) recurrentReader {
 	rr.dropout = r.Float("dropout", 0)
 	rr.recurrentDropout = r.Float("recurrent_dropout", 0)
 	r.Ignore("seed")
-	for _, key := range []string{"kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint"} {
-		r.ExpectNull(key)
+	rr.penalties = recurrentPenalties{
+		kernelReg: readRegularizer(r, "kernel_regularizer"), recurrentReg: readRegularizer(r, "recurrent_regularizer"), biasReg: readRegularizer(r, "bias_regularizer"),
+		kernelCon: readConstraint(r, "kernel_constraint"), recurrentCon: readConstraint(r, "recurrent_constraint"), biasCon: readConstraint(r, "bias_constraint"),
 	}
 	return rr
 }

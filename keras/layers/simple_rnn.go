@@ -3,7 +3,9 @@ package layers
 import (
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -18,11 +20,18 @@ type SimpleRNN struct {
 	KernelInitializer    string // default "glorot_uniform"
 	RecurrentInitializer string // default "orthogonal"
 	BiasInitializer      string // default "zeros"
-	Dropout              float64
-	RecurrentDropout     float64
-	ReturnSequences      bool
-	ReturnState          bool // adds the final state as a second output (layers.ApplyOutputs)
-	GoBackwards          bool
+	// KernelRegularizer, RecurrentRegularizer and BiasRegularizer add
+	// penalties of the kernel, recurrent kernel and bias to the training
+	// loss (Keras's kernel_regularizer, ...); nil for none.
+	KernelRegularizer, RecurrentRegularizer, BiasRegularizer regularizers.Regularizer
+	// KernelConstraint, RecurrentConstraint and BiasConstraint project
+	// them after each update (Keras's kernel_constraint, ...).
+	KernelConstraint, RecurrentConstraint, BiasConstraint constraints.Constraint
+	Dropout                                               float64
+	RecurrentDropout                                      float64
+	ReturnSequences                                       bool
+	ReturnState                                           bool // adds the final state as a second output (layers.ApplyOutputs)
+	GoBackwards                                           bool
 	// ZeroOutputForMask makes a masked step's output zeros instead of
 	// the previous step's (Keras's zero_output_for_mask; Bidirectional
 	// sets it on its layers when they return sequences, as Keras does).
@@ -56,7 +65,7 @@ func (l *SimpleRNN) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, backend.Shape{l.Units})
+	l.w, err = l.addRecurrentWeights(features, s, l.KernelInitializer, l.RecurrentInitializer, l.NoBias, bias, backend.Shape{l.Units}, l.penalties())
 	l.outs = recurrentOutputs(out, s, l.ReturnState, 1)
 	return out, err
 }
@@ -93,15 +102,17 @@ func (l *SimpleRNN) SavedGroups() []SavedGroup { return cellGroups(&l.Base) }
 
 // GetConfig returns Keras's SimpleRNN config.
 func (l *SimpleRNN) GetConfig() (serialization.Config, error) {
-	return recurrentConfig(l.settings(), l.ReturnState, defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias)
+	return recurrentConfig(l.settings(), l.ReturnState, defaultName(l.Activation, "tanh"), l.KernelInitializer, l.RecurrentInitializer, l.BiasInitializer, l.NoBias, l.penalties())
 }
 
 func init() {
 	mustRegister("SimpleRNN", func(r *serialization.Reader) (Layer, error) {
 		rr := readRecurrent(r)
-		return &SimpleRNN{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
+		l := &SimpleRNN{Units: rr.units, Activation: rr.activation, NoBias: rr.noBias, KernelInitializer: rr.kernelInit,
 			RecurrentInitializer: rr.recurrentInit, BiasInitializer: rr.biasInit, Dropout: rr.dropout,
-			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards, ZeroOutputForMask: rr.zeroOutputForMask}, nil
+			RecurrentDropout: rr.recurrentDropout, ReturnSequences: rr.returnSequences, ReturnState: rr.returnState, GoBackwards: rr.goBackwards, ZeroOutputForMask: rr.zeroOutputForMask}
+		l.setPenalties(rr.penalties)
+		return l, nil
 	})
 }
 
@@ -109,3 +120,13 @@ func (l *SimpleRNN) setZeroOutputForMask(on bool) { l.ZeroOutputForMask = on }
 
 // takesUnknownDims: SimpleRNN reads lengths other than its features from its input.
 func (*SimpleRNN) takesUnknownDims() {}
+
+func (l *SimpleRNN) penalties() recurrentPenalties {
+	return recurrentPenalties{kernelReg: l.KernelRegularizer, recurrentReg: l.RecurrentRegularizer, biasReg: l.BiasRegularizer,
+		kernelCon: l.KernelConstraint, recurrentCon: l.RecurrentConstraint, biasCon: l.BiasConstraint}
+}
+
+func (l *SimpleRNN) setPenalties(p recurrentPenalties) {
+	l.KernelRegularizer, l.RecurrentRegularizer, l.BiasRegularizer = p.kernelReg, p.recurrentReg, p.biasReg
+	l.KernelConstraint, l.RecurrentConstraint, l.BiasConstraint = p.kernelCon, p.recurrentCon, p.biasCon
+}

@@ -7,7 +7,9 @@ import (
 	"sync/atomic"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 )
 
 // Weight is a variable of a layer, Keras's keras.Variable: its name,
@@ -33,6 +35,13 @@ type Weight struct {
 	// Trainable is false for a weight training never updates (set it to
 	// freeze one weight; SetTrainable(false) freezes a whole layer).
 	Trainable bool
+	// Regularizer, when set, adds its penalty of the weight's value to the
+	// loss of every training and evaluation step (Keras's
+	// variable.regularizer, from a layer's kernel_regularizer, ...).
+	Regularizer regularizers.Regularizer
+	// Constraint, when set, projects the weight's value after every
+	// optimizer update (Keras's variable.constraint).
+	Constraint constraints.Constraint
 
 	mu      sync.Mutex
 	value   []float32   // the host copy; nil before initialisation
@@ -179,6 +188,25 @@ func (w *Weight) initLocked(seed, stream uint64) {
 	rng := rand.New(rand.NewPCG(seed, stream))
 	w.value = w.Initializer.Init(w.Shape, rng)
 	w.version = nextVersion()
+}
+
+// regularize attaches a regularizer and a constraint (either may be nil)
+// to w, checking that they fit its shape; key names the setting in
+// errors ("kernel").
+func regularize(w *Weight, key string, r regularizers.Regularizer, c constraints.Constraint) error {
+	if w == nil {
+		return nil
+	}
+	if err := regularizers.CheckShape(r, w.Shape); err != nil {
+		return fmt.Errorf("%s_regularizer: %w", key, err)
+	}
+	if c != nil {
+		if err := c.CheckShape(w.Shape); err != nil {
+			return fmt.Errorf("%s_constraint: %w", key, err)
+		}
+	}
+	w.Regularizer, w.Constraint = r, c
+	return nil
 }
 
 var versions atomic.Uint64
