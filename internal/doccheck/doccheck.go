@@ -57,6 +57,8 @@ var packages = map[string]string{
 	"optimizers":    "github.com/kerasgo/kerasgo/keras/optimizers",
 	"schedules":     "github.com/kerasgo/kerasgo/keras/optimizers/schedules",
 	"losses":        "github.com/kerasgo/kerasgo/keras/losses",
+	"regularizers":  "github.com/kerasgo/kerasgo/keras/regularizers",
+	"constraints":   "github.com/kerasgo/kerasgo/keras/constraints",
 	"metrics":       "github.com/kerasgo/kerasgo/keras/metrics",
 	"initializers":  "github.com/kerasgo/kerasgo/keras/initializers",
 	"activations":   "github.com/kerasgo/kerasgo/keras/activations",
