@@ -3,7 +3,8 @@
 # as a newcomer would: a throwaway module that requires kerasgo (through a
 # replace directive pointing at this checkout), a program that trains one
 # step, then
-#   go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch -flags
+#   go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo
+#   go tool kerasgo libtorch -flags
 #   go run $flags .
 # It also checks that the program built without those flags fails with the
 # message that names the command. `make test-user-module` runs it; it needs
@@ -68,15 +69,24 @@ if KERASGO_BACKEND=libtorch go run . > plain.txt 2>&1; then
   cat plain.txt; echo "user-module-test: FAIL: the program ran on libtorch without -tags libtorch"; exit 1
 fi
 cat plain.txt
-grep -q "go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch" plain.txt || {
-  echo "user-module-test: FAIL: the error does not give the command for a user's module"; exit 1; }
-echo "user-module-test: go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch -flags"
-flags=$(go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch -flags)
+grep -q "go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo" plain.txt && grep -q "go tool kerasgo libtorch" plain.txt || {
+  echo "user-module-test: FAIL: the error does not give the commands for a user's module"; exit 1; }
+echo "user-module-test: go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo"
+# kerasgo comes from this checkout (the replace above), not from the module
+# proxy: without GOPROXY=off, go get would also ask the proxy whether
+# modules named github.com/kerasgo/kerasgo/cmd/kerasgo or .../cmd exist, and
+# the proxy refuses (403) for an unpublished module. The modules the tool
+# needs are in Go's module cache (kerasgo's own go mod download fetched them).
+GOPROXY=off go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo
+echo "user-module-test: go mod tidy keeps the tool's modules"
+go mod tidy
+echo "user-module-test: go tool kerasgo libtorch -flags"
+flags=$(go tool kerasgo libtorch -flags)
 echo "user-module-test: flags: $flags"
 KERASGO_BACKEND=libtorch go run $flags . | tee out.txt
 grep -q "^trained one step on libtorch" out.txt || {
   echo "user-module-test: FAIL: the program did not train on libtorch"; exit 1; }
 echo "user-module-test: a second run of kerasgo libtorch finds its files up to date"
-go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch | tee setup2.txt
+go tool kerasgo libtorch | tee setup2.txt
 grep -q "is up to date" setup2.txt
 echo "user-module-test: PASS"

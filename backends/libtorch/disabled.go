@@ -18,8 +18,8 @@ func init() {
 // kerasgo's repository and in a user's own module.
 const disabledMessage = "this program was built without the libtorch engine. " +
 	"In your own module (one that requires github.com/kerasgo/kerasgo), run in its directory " +
-	"`go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch`: it finds libtorch, writes ./build/gotch " +
+	"`go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo` once, then `go tool kerasgo libtorch`: it finds libtorch, writes ./build/gotch " +
 	"and prints the flags; then build with them, e.g. " +
-	"`go run $(go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch -flags) .` " +
+	"`go run $(go tool kerasgo libtorch -flags) .` " +
 	"(run it again after changing go.mod or go.sum; the first build compiles libtorch's C++ wrappers for a few minutes). " +
 	"In kerasgo's repository, `make libtorch` does the same. No libtorch yet? sudo apt-get install libtorch-dev libopenblas-dev"

@@ -15,7 +15,7 @@ func TestWithoutTagSaysHowToEnable(t *testing.T) {
 	if err == nil {
 		t.Fatal("opening libtorch without the tag succeeded")
 	}
-	for _, want := range []string{"make libtorch", "go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch", "-flags", "go.mod", "a few minutes", "apt-get install libtorch-dev"} {
+	for _, want := range []string{"make libtorch", "go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo", "go tool kerasgo libtorch", "-flags", "go.mod", "a few minutes", "apt-get install libtorch-dev"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
 		}

@@ -10,8 +10,9 @@
 // `kerasgo libtorch` works in kerasgo's repository (`make libtorch` runs
 // it) and in any module that requires kerasgo:
 //
-//	go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch
-//	go build $(go run github.com/kerasgo/kerasgo/cmd/kerasgo libtorch -flags) .
+//	go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo   (once)
+//	go tool kerasgo libtorch
+//	go build $(go tool kerasgo libtorch -flags) .
 //
 // It writes build files for the module in the current directory (its
 // go.mod and go.sum are copied into them) and prints the go build flags;
