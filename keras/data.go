@@ -13,7 +13,9 @@ import (
 // ArraySet is the data Fit, Evaluate and Predict take for a model's inputs
 // (x) or its targets (y): an Array for a model with one input (or
 // output), Arrays by position, or NamedArrays by input (or output) layer
-// name, like the NumPy array, list and dict Keras accepts.
+// name, like the NumPy array, list and dict Keras accepts. As x, Fit,
+// Evaluate and Predict also take Batches: whole batches from a Dataset or
+// a generator, with y nil.
 type ArraySet interface {
 	// arrays returns one Array per name, in the model's order; what is
 	// "input" or "output", for errors.

@@ -173,7 +173,8 @@ func (m *Model) fingerprint() uint64 {
 // message, instead of a wrong model (a process with fewer samples leaving
 // early) or an abort deep in Gloo (buffers of different sizes). The
 // collectives here have fixed sizes, so they cannot fail that way.
-func (m *Model) agreeOnTheJob(dp *distribution.DataParallel, samples, batch int) error {
+func (m *Model) agreeOnTheJob(dp *distribution.DataParallel, train trainingEpochs) error {
+	samples, unit, batch := train.size()
 	fp := m.fingerprint()
 	mine := []float64{float64(fp >> 32), float64(fp & 0xffffffff), float64(samples), float64(batch)}
 	chief := append([]float64(nil), mine...)
@@ -198,7 +199,7 @@ func (m *Model) agreeOnTheJob(dp *distribution.DataParallel, samples, batch int)
 		problems = append(problems, fmt.Sprintf("%d of the %d processes have a model other than rank 0's (their weights differ in number, name or shape; this process's model is %s)", int(differs[0]), dp.WorldSize(), map[bool]string{true: "rank 0's", false: "another"}[mine[0] == chief[0] && mine[1] == chief[1]]))
 	}
 	if differs[1] > 0 {
-		problems = append(problems, fmt.Sprintf("%d processes have a number of samples other than rank 0's %d (this process: %d): every process must be given the whole dataset, which Fit shards", int(differs[1]), int(chief[2]), samples))
+		problems = append(problems, fmt.Sprintf("%d processes have a number of %s other than rank 0's %d (this process: %d): every process must be given the whole dataset, which Fit shards", int(differs[1]), unit, int(chief[2]), samples))
 	}
 	if differs[2] > 0 {
 		problems = append(problems, fmt.Sprintf("%d processes have a batch size other than rank 0's %d (this process: %d)", int(differs[2]), int(chief[3]), batch))

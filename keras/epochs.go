@@ -1,6 +1,8 @@
 package keras
 
 import (
+	"context"
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/kerasgo/kerasgo/keras/distribution"
@@ -77,13 +79,11 @@ func (p *passes) epoch() span {
 // span is a run of batches: batches [first, end) of order (all samples in
 // their order when order is nil), each of batch samples (the last of the
 // data may be smaller). Steps are numbered from 0 at first, as Keras
-// numbers an epoch's batches; skip says how many were done already (a
-// resumed epoch).
+// numbers an epoch's batches.
 type span struct {
 	order      []int
 	batch      int
 	first, end int
-	skip       int
 }
 
 // wholeSpan is every sample in order, for evaluation and prediction.
@@ -91,3 +91,157 @@ func wholeSpan(n, batch int) span { return span{batch: batch, end: (n + batch - 
 
 // steps is the number of batches of the span.
 func (s span) steps() int { return s.end - s.first }
+
+// trainingEpochs makes the feeds of Fit's epochs: arrays in memory on a
+// schedule of passes (arrayEpochs), or batches from a Dataset or a
+// generator (batchEpochs).
+type trainingEpochs interface {
+	// stepsPerEpoch is the number of batches an epoch takes in this
+	// process, or -1 when a generator's end says it.
+	stepsPerEpoch() int
+	// size says how much data this process has, for the processes of a
+	// data-parallel job to compare: a count, its unit, and the batch size.
+	size() (n int, unit string, batch int)
+	// start schedules the epochs, shuffled from seed (the same on every
+	// process of a data-parallel job).
+	start(seed int64)
+	// skipEpoch passes over an epoch done before (a resumed run), so
+	// that the next epochs are scheduled as they were.
+	skipEpoch()
+	// epoch returns the next epoch's feed, whose first skip batches were
+	// done before (a resumed run).
+	epoch(ctx context.Context, skip int) (feed, error)
+}
+
+// arrayEpochs schedules epochs over arrays in memory in batches of batch
+// samples.
+type arrayEpochs struct {
+	d           dataset
+	batch, spe  int
+	shuffle     bool
+	rank, world int
+	p           *passes
+}
+
+func (a *arrayEpochs) stepsPerEpoch() int {
+	n := a.d.samples()
+	if a.world > 1 {
+		n = (n + a.world - 1) / a.world // this process's shard
+	}
+	steps := (n + a.batch - 1) / a.batch
+	if a.spe > 0 {
+		steps = min(steps, a.spe)
+	}
+	return steps
+}
+
+func (a *arrayEpochs) size() (int, string, int) { return a.d.samples(), "samples", a.batch }
+
+func (a *arrayEpochs) start(seed int64) {
+	a.p = newPasses(a.d.samples(), a.batch, a.spe, a.shuffle, seed, a.rank, a.world)
+}
+
+func (a *arrayEpochs) skipEpoch() { a.p.epoch() }
+
+func (a *arrayEpochs) epoch(_ context.Context, skip int) (feed, error) {
+	sp := a.p.epoch()
+	if skip > sp.steps() {
+		return nil, fmt.Errorf("the epoch has %d batches of %d samples (resume with the data, batch size and StepsPerEpoch of the interrupted run)", sp.steps(), a.batch)
+	}
+	return newArrayFeed(a.d, sp), nil
+}
+
+// batchEpochs schedules epochs over the batches of a batchSource: a
+// Dataset's batches in passes (one batch per "sample" of passes), an
+// endless Dataset's in turn, or a generator's.
+type batchEpochs struct {
+	s           *batchSource
+	spe         int
+	shuffle     bool
+	rank, world int
+	p           *passes // a Dataset with a Len
+}
+
+// newBatchEpochs checks that the source can make epochs of spe batches
+// (0: a pass).
+func newBatchEpochs(s *batchSource, spe int, shuffle bool, rank, world int) (*batchEpochs, error) {
+	e := &batchEpochs{s: s, spe: spe, shuffle: shuffle, rank: rank, world: world}
+	switch {
+	case spe == 0 && s.b.Dataset != nil && s.b.Dataset.Len() < 0:
+		return nil, fmt.Errorf("the Dataset has no end (its Len is -1): give FitOptions.StepsPerEpoch")
+	case spe == 0 && s.b.Generator != nil && world > 1:
+		return nil, fmt.Errorf("a generator in a data-parallel job needs FitOptions.StepsPerEpoch, so that every process takes the same steps")
+	}
+	return e, nil
+}
+
+func (e *batchEpochs) stepsPerEpoch() int {
+	ds := e.s.b.Dataset
+	if ds == nil || ds.Len() < 0 {
+		if e.spe > 0 {
+			return e.spe
+		}
+		return -1
+	}
+	steps := (ds.Len() + e.world - 1) / e.world
+	if e.spe > 0 {
+		steps = min(steps, e.spe)
+	}
+	return steps
+}
+
+func (e *batchEpochs) size() (int, string, int) {
+	if ds := e.s.b.Dataset; ds != nil {
+		return ds.Len(), "batches in the Dataset", e.spe
+	}
+	return e.spe, "StepsPerEpoch of the generator", 0
+}
+
+func (e *batchEpochs) start(seed int64) {
+	if ds := e.s.b.Dataset; ds != nil && ds.Len() >= 0 {
+		e.p = newPasses(ds.Len(), 1, e.spe, e.shuffle, seed, e.rank, e.world)
+	}
+}
+
+func (e *batchEpochs) skipEpoch() {
+	switch {
+	case e.p != nil:
+		e.p.epoch()
+	case e.s.b.Dataset != nil:
+		e.s.next += e.spe
+	}
+}
+
+func (e *batchEpochs) epoch(ctx context.Context, skip int) (feed, error) {
+	s := e.s
+	var idx []int
+	steps := e.spe
+	switch {
+	case s.b.Generator != nil:
+		if e.spe == 0 {
+			steps = -1
+		}
+		return &batchFeed{s: s, n: steps, skip: skip, limited: e.spe > 0}, nil
+	case e.p != nil: // one batch per sample of the passes
+		sp := e.p.epoch()
+		steps = sp.steps()
+		for k := sp.first + skip; k < sp.end; k++ {
+			if sp.order == nil {
+				idx = append(idx, k)
+			} else {
+				idx = append(idx, sp.order[k])
+			}
+		}
+	default: // an endless Dataset: the next batches, every world-th
+		for j := s.next + skip; j < s.next+e.spe; j++ {
+			idx = append(idx, e.rank+j*e.world)
+		}
+		s.next += e.spe
+	}
+	if skip > steps {
+		return nil, fmt.Errorf("the epoch has %d batches (resume with the Dataset and StepsPerEpoch of the interrupted run)", steps)
+	}
+	f := s.indexFeed(ctx, idx)
+	f.n = steps
+	return f, nil
+}

@@ -306,42 +306,68 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	if opts.ValidationFreq < 0 {
 		return nil, fmt.Errorf("FitOptions.ValidationFreq must be 0 (every epoch) or a positive number of epochs, got %d", opts.ValidationFreq)
 	}
-	train, c, bind, err := m.startTraining(x, y, "Fit", opts.SampleWeight, opts.ClassWeight, batch)
-	if err != nil {
-		return nil, err
-	}
-	defer m.endFit()
-	var val *dataset
-	switch {
-	case opts.ValidationData != nil:
-		if opts.ValidationData.Y == nil {
-			return nil, errors.New("ValidationData has no Y: give the validation targets")
-		}
-		v, _, err := m.resolveData(opts.ValidationData.X, opts.ValidationData.Y, "validation")
-		if err != nil {
-			return nil, fmt.Errorf("validation data: %w", err)
-		}
-		if v.sw, err = m.sampleWeights(c, v, opts.ValidationData.SampleWeight, nil); err != nil {
-			return nil, fmt.Errorf("validation data: %w", err)
-		}
-		val = &v
-	case opts.ValidationSplit != 0:
-		if !(opts.ValidationSplit >= 0 && opts.ValidationSplit < 1) { // NaN fails both
-			return nil, fmt.Errorf("ValidationSplit must be in [0, 1), got %v", opts.ValidationSplit)
-		}
-		n := train.samples()
-		at := int(float64(n) * (1 - opts.ValidationSplit))
-		if at == 0 || at == n {
-			return nil, fmt.Errorf("ValidationSplit %v of %d samples leaves no samples on one side", opts.ValidationSplit, n)
-		}
-		v := train.rows(at, n)
-		train, val = train.rows(0, at), &v
-	}
 	verbose, err := verbosity(opts.Verbose)
 	if err != nil {
 		return nil, err
 	}
+	if opts.StepsPerEpoch < 0 {
+		return nil, fmt.Errorf("FitOptions.StepsPerEpoch must be 0 (a pass per epoch) or positive, got %d", opts.StepsPerEpoch)
+	}
 	dp := m.dist()
+	rank, world := 0, 1
+	if dp != nil {
+		rank, world = dp.Rank(), dp.WorldSize()
+	}
+	var (
+		train trainingEpochs
+		c     *compiled
+		bind  *binding
+		val   func(context.Context, *run) (callbacks.Logs, error)
+	)
+	if b, ok := x.(Batches); ok {
+		if err := batchesFitOptions(y, opts); err != nil {
+			return nil, err
+		}
+		src, cc, bb, err := m.startBatches(ctx, b, opts.ClassWeight)
+		if err != nil {
+			return nil, err
+		}
+		defer m.endFit()
+		defer src.close()
+		if dp == nil {
+			src.warn = opts.Output
+		}
+		if train, err = newBatchEpochs(src, opts.StepsPerEpoch, !opts.NoShuffle, rank, world); err != nil {
+			return nil, err
+		}
+		c, bind = cc, bb
+	} else {
+		d, cc, bb, err := m.startTraining(x, y, "Fit", opts.SampleWeight, opts.ClassWeight, batch)
+		if err != nil {
+			return nil, err
+		}
+		defer m.endFit()
+		if opts.ValidationSplit != 0 && opts.ValidationData == nil {
+			if !(opts.ValidationSplit >= 0 && opts.ValidationSplit < 1) { // NaN fails both
+				return nil, fmt.Errorf("ValidationSplit must be in [0, 1), got %v", opts.ValidationSplit)
+			}
+			n := d.samples()
+			at := int(float64(n) * (1 - opts.ValidationSplit))
+			if at == 0 || at == n {
+				return nil, fmt.Errorf("ValidationSplit %v of %d samples leaves no samples on one side", opts.ValidationSplit, n)
+			}
+			v := d.rows(at, n)
+			d = d.rows(0, at)
+			val = func(ctx context.Context, r *run) (callbacks.Logs, error) { return r.evaluateArrays(ctx, v, batch) }
+		}
+		train = &arrayEpochs{d: d, batch: batch, spe: opts.StepsPerEpoch, shuffle: !opts.NoShuffle, rank: rank, world: world}
+		c, bind = cc, bb
+	}
+	if opts.ValidationData != nil {
+		if val, err = m.validation(ctx, c, opts.ValidationData, batch); err != nil {
+			return nil, err
+		}
+	}
 	if !m.chief() {
 		verbose = 0 // rank 0 prints progress
 	}
@@ -349,30 +375,19 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	if verbose > 0 {
 		cbs = append([]callbacks.Callback{callbacks.NewProgbar(opts.Output, verbose)}, cbs...)
 	}
-	if opts.StepsPerEpoch < 0 {
-		return nil, fmt.Errorf("FitOptions.StepsPerEpoch must be 0 (a pass per epoch) or positive, got %d", opts.StepsPerEpoch)
-	}
 	m.stopRequested.Store(false)
 	run := m.newRun(bind, c, cbs)
-	n := train.samples()
-	rank, world := 0, 1
-	if dp != nil {
-		rank, world = dp.Rank(), dp.WorldSize()
-		n = (n + world - 1) / world // this process's shard
-	}
-	steps := (n + batch - 1) / batch
-	if opts.StepsPerEpoch > 0 {
-		steps = min(steps, opts.StepsPerEpoch)
-	}
 	m.resume = resumePoint{epoch: opts.InitialEpoch}
-	run.each(func(cb callbacks.Callback) { cb.OnTrainBegin(callbacks.Params{Epochs: opts.Epochs, Steps: steps}) })
+	run.each(func(cb callbacks.Callback) {
+		cb.OnTrainBegin(callbacks.Params{Epochs: opts.Epochs, Steps: train.stepsPerEpoch()})
+	})
 	if err := run.failure(); err != nil {
 		return nil, err
 	}
 	hist := &History{}
 	seed := resolveSeed(opts.Seed)
 	if dp != nil {
-		if err := m.agreeOnTheJob(dp, train.samples(), batch); err != nil {
+		if err := m.agreeOnTheJob(dp, train); err != nil {
 			return nil, err
 		}
 		if err := m.syncFromChief(c, dp); err != nil {
@@ -385,10 +400,10 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 			return nil, err
 		}
 	}
-	schedule := newPasses(train.samples(), batch, opts.StepsPerEpoch, !opts.NoShuffle, seed, rank, world)
+	train.start(seed)
 	from := m.resume
 	for epoch := 0; epoch < from.epoch && epoch < opts.Epochs; epoch++ {
-		schedule.epoch() // the skipped epochs' batches and shuffles
+		train.skipEpoch() // the skipped epochs' batches and shuffles
 	}
 	logLR := false
 	for _, cb := range cbs {
@@ -400,17 +415,21 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	for epoch := from.epoch; epoch < opts.Epochs && !m.stopRequested.Load(); epoch++ {
 		run.each(func(cb callbacks.Callback) { cb.OnEpochBegin(epoch) })
 		lr := c.learningRate(m.iterations(c)) // the rate this epoch trains with
-		sp := schedule.epoch()
-		if from.batch > sp.steps() {
-			return hist, fmt.Errorf("cannot resume at batch %d of epoch %d: the epoch has %d batches of %d samples (resume with the data, batch size and StepsPerEpoch of the interrupted run)", from.batch+1, from.epoch+1, sp.steps(), batch)
+		f, err := train.epoch(ctx, from.batch)
+		if err != nil {
+			return hist, fmt.Errorf("cannot resume at batch %d of epoch %d: %w", from.batch+1, from.epoch+1, err)
 		}
-		logs, err := run.trainEpoch(ctx, train, sp, epoch, from)
+		logs, steps, err := run.trainEpoch(ctx, f, epoch, from)
+		f.close()
 		from = resumePoint{}
 		if err != nil {
 			return hist, err
 		}
+		if steps == 0 {
+			return hist, fmt.Errorf("epoch %d got no batches: the generator yielded none (a generator ranged over a second time must start over, as a tf.data.Dataset does)", epoch+1)
+		}
 		if val != nil && !m.stopRequested.Load() && (epoch+1)%max(opts.ValidationFreq, 1) == 0 {
-			vlogs, err := run.evaluate(ctx, *val, batch)
+			vlogs, err := val(ctx, run)
 			if err != nil {
 				return hist, fmt.Errorf("validating after epoch %d: %w", epoch+1, err)
 			}
@@ -462,6 +481,85 @@ func (m *Model) startTraining(x, y ArraySet, what string, sampleWeight ArraySet,
 	return d, c, bind, nil
 }
 
+// startBatches readies a Fit on Batches: it loads and resolves the first
+// batch (building the model), marks the model as training (the caller
+// must call endFit when it returns no error), checks the trainable set,
+// and traces a custom step once.
+func (m *Model) startBatches(ctx context.Context, b Batches, classWeight map[int]float64) (*batchSource, *compiled, *binding, error) {
+	src, err := m.openBatches(ctx, b, "Fit", true, classWeight)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	c := src.c
+	bind, err := m.engine()
+	if err == nil {
+		err = m.startFit(c)
+	}
+	if err != nil {
+		src.close()
+		return nil, nil, nil, err
+	}
+	if err = m.checkTrainable(c); err == nil {
+		err = m.discoverTrainStep(c, src.sample)
+	}
+	if err != nil {
+		m.endFit()
+		src.close()
+		return nil, nil, nil, err
+	}
+	return src, c, bind, nil
+}
+
+// batchesFitOptions refuses what Fit cannot take beside Batches, as Keras
+// refuses it beside a PyDataset: the targets, sample weights and batch
+// size are the batches', and a split needs arrays.
+func batchesFitOptions(y ArraySet, opts FitOptions) error {
+	switch {
+	case y != nil:
+		return errors.New("Fit got y beside keras.Batches: the targets come in the batches (Batch.Y); give y nil")
+	case opts.SampleWeight != nil:
+		return errors.New("FitOptions.SampleWeight does not go with keras.Batches: give the weights in the batches (Batch.SampleWeight)")
+	case opts.BatchSize != 0:
+		return errors.New("FitOptions.BatchSize does not go with keras.Batches: the Dataset or generator makes the batches; leave it 0")
+	case opts.ValidationSplit != 0:
+		return errors.New("FitOptions.ValidationSplit needs arrays, as in Keras: with keras.Batches, give ValidationData")
+	}
+	return nil
+}
+
+// validation resolves FitOptions.ValidationData into the evaluation to
+// run after an epoch.
+func (m *Model) validation(ctx context.Context, c *compiled, vd *Data, batch int) (func(context.Context, *run) (callbacks.Logs, error), error) {
+	if b, ok := vd.X.(Batches); ok {
+		if vd.Y != nil || vd.SampleWeight != nil {
+			return nil, errors.New("validation data: ValidationData with keras.Batches as X takes no Y or SampleWeight: they come in the batches")
+		}
+		src, err := m.openBatches(ctx, b, "validation", true, nil)
+		if err != nil {
+			return nil, fmt.Errorf("validation data: %w", err)
+		}
+		return func(ctx context.Context, r *run) (callbacks.Logs, error) {
+			f, err := src.evalFeed(ctx)
+			if err != nil {
+				return nil, err
+			}
+			defer f.close()
+			return r.evaluate(ctx, f, src.sample)
+		}, nil
+	}
+	if vd.Y == nil {
+		return nil, errors.New("ValidationData has no Y: give the validation targets")
+	}
+	v, _, err := m.resolveData(vd.X, vd.Y, "validation")
+	if err != nil {
+		return nil, fmt.Errorf("validation data: %w", err)
+	}
+	if v.sw, err = m.sampleWeights(c, v, vd.SampleWeight, nil); err != nil {
+		return nil, fmt.Errorf("validation data: %w", err)
+	}
+	return func(ctx context.Context, r *run) (callbacks.Logs, error) { return r.evaluateArrays(ctx, v, batch) }, nil
+}
+
 // startFit marks the model as training, so that a second Fit or a
 // Compile meanwhile is an error rather than a corrupted model; c must
 // still be the model's configuration (a Compile may have come between).
@@ -491,6 +589,9 @@ func (m *Model) Evaluate(ctx context.Context, x, y ArraySet, opts EvaluateOption
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := x.(Batches); ok {
+		return m.evaluateBatches(ctx, b, y, opts)
+	}
 	if y == nil {
 		return nil, errors.New("Evaluate got no y: give the targets")
 	}
@@ -501,6 +602,16 @@ func (m *Model) Evaluate(ctx context.Context, x, y ArraySet, opts EvaluateOption
 	if d.sw, err = m.sampleWeights(c, d, opts.SampleWeight, nil); err != nil {
 		return nil, err
 	}
+	cbs, err := evaluateCallbacks(opts)
+	if err != nil {
+		return nil, err
+	}
+	return m.newRun(bind, c, cbs).evaluateArrays(ctx, d, batch)
+}
+
+// evaluateCallbacks returns Evaluate's callbacks, with a progress bar
+// unless it is Silent.
+func evaluateCallbacks(opts EvaluateOptions) ([]callbacks.Callback, error) {
 	verbose, err := verbosity(opts.Verbose)
 	if err != nil {
 		return nil, err
@@ -513,7 +624,30 @@ func (m *Model) Evaluate(ctx context.Context, x, y ArraySet, opts EvaluateOption
 		}
 		cbs = append([]callbacks.Callback{callbacks.NewProgbar(out, verbose)}, cbs...)
 	}
-	return m.newRun(bind, c, cbs).evaluate(ctx, d, batch)
+	return cbs, nil
+}
+
+// evaluateBatches evaluates the batches of b.
+func (m *Model) evaluateBatches(ctx context.Context, b Batches, y ArraySet, opts EvaluateOptions) (callbacks.Logs, error) {
+	switch {
+	case y != nil:
+		return nil, errors.New("Evaluate got y beside keras.Batches: the targets come in the batches (Batch.Y); give y nil")
+	case opts.SampleWeight != nil:
+		return nil, errors.New("EvaluateOptions.SampleWeight does not go with keras.Batches: give the weights in the batches (Batch.SampleWeight)")
+	case opts.BatchSize != 0:
+		return nil, errors.New("EvaluateOptions.BatchSize does not go with keras.Batches: the Dataset or generator makes the batches; leave it 0")
+	}
+	cbs, err := evaluateCallbacks(opts)
+	if err != nil {
+		return nil, err
+	}
+	src, bind, f, err := m.readBatches(ctx, b, "Evaluate", true)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	defer f.close()
+	return m.newRun(bind, src.c, cbs).evaluate(ctx, f, src.sample)
 }
 
 // Predict returns the model's output for x, like Keras's model.predict.
@@ -537,11 +671,29 @@ func (m *Model) PredictOutputs(ctx context.Context, x ArraySet, opts PredictOpti
 	if err != nil {
 		return nil, err
 	}
+	if b, ok := x.(Batches); ok {
+		if opts.BatchSize != 0 {
+			return nil, errors.New("PredictOptions.BatchSize does not go with keras.Batches: the Dataset or generator makes the batches; leave it 0")
+		}
+		return m.predictBatches(ctx, b, opts)
+	}
 	d, c, bind, err := m.prepare(x, nil, "Predict")
 	if err != nil {
 		return nil, err
 	}
-	return m.newRun(bind, c, opts.Callbacks).predict(ctx, d, batch)
+	return m.newRun(bind, c, opts.Callbacks).predictArrays(ctx, d, batch)
+}
+
+// predictBatches predicts the inputs of b's batches. In a data-parallel
+// job every process predicts every batch.
+func (m *Model) predictBatches(ctx context.Context, b Batches, opts PredictOptions) ([]Array, error) {
+	src, bind, f, err := m.readBatches(ctx, b, "Predict", false)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	defer f.close()
+	return m.newRun(bind, src.c, opts.Callbacks).predict(ctx, f, -1)
 }
 
 // CheckInputs reports whether Predict would take x, without running the

@@ -53,20 +53,18 @@ type batchOut struct {
 	out        []backend.Tensor
 }
 
-// runBatches runs the step of kind over the batches of sp, calling begin
-// before and handle after each step. It is the only batch loop: Fit's
-// epochs, validation, Evaluate and Predict all go through it.
+// runBatches runs the step of kind over the batches f gives, from step
+// skip on (the steps a resumed epoch had done), calling begin before and
+// handle after each step. It is the only batch loop: Fit's epochs,
+// validation, Evaluate and Predict all go through it. It returns the
+// number of steps run (skip included).
 //
 // A training step runs on the binding's newest state and publishes the
 // next; an evaluation or a prediction runs on one snapshot for the whole
 // call, so that it sees the weights of one step even while another
 // goroutine trains the model.
-func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, begin func(step int), handle func(batchOut) error) error {
+func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, begin func(step int), handle func(batchOut) error) (int, error) {
 	m, bind := r.m, r.bind
-	n := d.samples()
-	if sp.order != nil { // a shuffled or sharded order (distribution.Shard)
-		n = len(sp.order)
-	}
 	perStep := kind == trainStep
 	var s *stateSet
 	acquire := func() error {
@@ -81,27 +79,27 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, 
 	}
 	if !perStep {
 		if err := acquire(); err != nil {
-			return err
+			return skip, err
 		}
 		defer func() { bind.release(s) }()
 	}
-	var g gatherer
-	for step := sp.skip; step < sp.steps(); step++ {
+	steps := f.steps()
+	step := skip
+	for ; steps < 0 || step < steps; step++ {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("stopped at batch %d: %w", step+1, err)
+			return step, fmt.Errorf("stopped at batch %d: %w", step+1, err)
+		}
+		b, ok, err := f.next(ctx, step)
+		if err != nil {
+			return step, err
+		}
+		if !ok {
+			break
 		}
 		begin(step)
-		from := (sp.first + step) * sp.batch
-		to := min(from+sp.batch, n)
-		var b dataset
-		if sp.order == nil { // contiguous samples: slice them, no copy
-			b = d.rows(from, to)
-		} else {
-			b = g.gather(d, sp.order[from:to])
-		}
 		if perStep {
 			if err := acquire(); err != nil {
-				return err
+				return step, err
 			}
 		}
 		out, err := r.runStep(kind, b, s)
@@ -112,16 +110,16 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, d dataset, sp span, 
 			err = dp.Failure() // what the job lost, not the engine's wrapping of it
 		}
 		if err != nil {
-			return fmt.Errorf("%s step at batch %d: %w", kind, step+1, err)
+			return step, fmt.Errorf("%s step at batch %d: %w", kind, step+1, err)
 		}
-		if err := handle(batchOut{step: step, size: to - from, state: s, out: out}); err != nil {
-			return err
+		if err := handle(batchOut{step: step, size: b.samples(), state: s, out: out}); err != nil {
+			return step, err
 		}
 		if kind == trainStep && m.stopRequested.Load() {
-			return nil
+			return step + 1, nil
 		}
 	}
-	return nil
+	return step, nil
 }
 
 // runStep runs the step of kind on batch b with the state s: it uploads
@@ -236,24 +234,24 @@ func (a *means) logs() callbacks.Logs {
 	return logs
 }
 
-// trainEpoch trains one epoch, the batches of sp from batch from.batch on
-// (0, or where a resumed run stopped), its running logs starting from
-// from.logs.
-func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, from resumePoint) (callbacks.Logs, error) {
+// trainEpoch trains one epoch on the batches of f, from batch from.batch
+// on (0, or where a resumed run stopped), its running logs starting from
+// from.logs. It returns the epoch's logs and the number of batches it
+// ran (skipped ones included; a generator's epoch may end early).
+func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoint) (callbacks.Logs, int, error) {
 	c := r.c
 	acc := newMeans(c.trainLayout())
 	world := 1
 	if dp := r.m.dist(); dp != nil {
 		world = dp.WorldSize()
 	}
-	acc.resume(from.logs, from.batch*sp.batch*world)
-	sp.skip = from.batch
+	acc.resume(from.logs, from.batch*f.samplesPerBatch()*world)
 	var logs callbacks.Logs
 	if from.batch > 0 {
 		logs = acc.logs()
 	}
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTrainBatchBegin(step) }) }
-	err := r.runBatches(ctx, trainStep, d, sp, begin, func(b batchOut) error {
+	steps, err := r.runBatches(ctx, trainStep, f, from.batch, begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		rest := b.out[1:]
 		if err != nil {
@@ -288,30 +286,25 @@ func (r *run) trainEpoch(ctx context.Context, d dataset, sp span, epoch int, fro
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("training epoch %d: %w", epoch+1, err)
+		return nil, steps, fmt.Errorf("training epoch %d: %w", epoch+1, err)
 	}
-	return logs, nil
+	return logs, steps, nil
 }
 
-// evaluate evaluates d; in a data-parallel job each process evaluates its
-// block of rows and the totals are summed at the end, so the final logs
-// are those of all of d (the per-batch logs callbacks see are the
-// process's own).
-func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Logs, error) {
-	layout, err := r.m.testLayout(r.c, d.rows(0, min(batch, d.samples())))
+// evaluate evaluates the batches of f; layoutBatch is a batch of the
+// data, to learn a custom test step's logs. In a data-parallel job each
+// process evaluates its share and the totals are summed at the end, so
+// the final logs are those of all the data (the per-batch logs callbacks
+// see are the process's own).
+func (r *run) evaluate(ctx context.Context, f feed, layoutBatch dataset) (callbacks.Logs, error) {
+	layout, err := r.m.testLayout(r.c, layoutBatch)
 	if err != nil {
 		return nil, err
 	}
 	acc := newMeans(layout)
-	dp := r.m.dist()
-	if dp != nil {
-		d = d.rows(distribution.Block(d.samples(), dp.Rank(), dp.WorldSize()))
-	}
-	r.each(func(cb callbacks.Callback) {
-		cb.OnTestBegin(callbacks.Params{Steps: (d.samples() + batch - 1) / batch})
-	})
+	r.each(func(cb callbacks.Callback) { cb.OnTestBegin(callbacks.Params{Steps: f.steps()}) })
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTestBatchBegin(step) }) }
-	err = r.runBatches(ctx, evalStep, d, wholeSpan(d.samples(), batch), begin, func(b batchOut) error {
+	_, err = r.runBatches(ctx, evalStep, f, 0, begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		if err != nil {
 			return err
@@ -324,7 +317,7 @@ func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Log
 	if err != nil {
 		return nil, err
 	}
-	if dp != nil {
+	if dp := r.m.dist(); dp != nil {
 		if err := acc.reduce(dp); err != nil {
 			return nil, fmt.Errorf("summing the evaluation over every process: %w", err)
 		}
@@ -334,42 +327,52 @@ func (r *run) evaluate(ctx context.Context, d dataset, batch int) (callbacks.Log
 	return logs, nil
 }
 
-// predict predicts d; in a data-parallel job each process predicts its
-// block of rows and every process returns all of them.
-func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error) {
-	be := r.bind.be
-	total := d.samples()
-	dp := r.m.dist()
-	if dp != nil {
-		d = d.rows(distribution.Block(total, dp.Rank(), dp.WorldSize()))
+// evaluateArrays evaluates d in batches of batch; in a data-parallel job
+// each process evaluates its block of rows.
+func (r *run) evaluateArrays(ctx context.Context, d dataset, batch int) (callbacks.Logs, error) {
+	layoutBatch := d.rows(0, min(batch, d.samples()))
+	if dp := r.m.dist(); dp != nil {
+		d = d.rows(distribution.Block(d.samples(), dp.Rank(), dp.WorldSize()))
 	}
-	n := d.samples()
+	return r.evaluate(ctx, newArrayFeed(d, wholeSpan(d.samples(), batch)), layoutBatch)
+}
+
+// predict predicts the batches of f, about rows samples in all (-1:
+// unknown), and returns one Array per output.
+func (r *run) predict(ctx context.Context, f feed, rows int) ([]Array, error) {
+	be := r.bind.be
 	res := make([]Array, len(r.m.outputs))
 	for i, o := range r.m.outputs {
 		shape := o.Shape()
-		shape[0] = n
-		res[i] = Array{Shape: shape, Data: make([]float32, 0, max(shape.Size(), 0))}
+		shape[0] = 0
+		res[i] = Array{Shape: shape, Data: make([]float32, 0, max(rows*shape[1:].Size(), 0))}
 	}
 	// An output with a dimension of any length besides the batch takes
-	// its lengths from the data (one shape for every batch: an input of
-	// any length is one array).
-	resolve := func(i int, t backend.Tensor) {
+	// its lengths from the data.
+	resolve := func(i int, t backend.Tensor) error {
 		for k, d := range res[i].Shape[1:] {
-			if d < 0 {
-				res[i].Shape[k+1] = t.Shape()[k+1]
+			got := t.Shape()[k+1]
+			if d < 0 && res[i].Shape[0] == 0 {
+				res[i].Shape[k+1] = got
+			} else if got != res[i].Shape[k+1] {
+				return fmt.Errorf("output %q has shape %v for this batch but %v for the batches before: Predict returns one array per output, so give batches whose outputs have one shape", r.m.OutputNames()[i], t.Shape(), backend.Shape(res[i].Shape).WithLeading("samples"))
 			}
 		}
+		res[i].Shape[0] += t.Shape()[0]
+		return nil
 	}
-	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: (n + batch - 1) / batch}) })
+	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: f.steps()}) })
 	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(step) }) }
-	err := r.runBatches(ctx, predictStep, d, wholeSpan(n, batch), begin, func(b batchOut) error {
+	_, err := r.runBatches(ctx, predictStep, f, 0, begin, func(b batchOut) error {
 		defer be.Release(b.out...)
 		for i, t := range b.out {
 			v, err := be.ToFloat32(t)
 			if err != nil {
 				return err
 			}
-			resolve(i, t)
+			if err := resolve(i, t); err != nil {
+				return err
+			}
 			res[i].Data = append(res[i].Data, v...)
 		}
 		r.each(func(cb callbacks.Callback) { cb.OnPredictBatchEnd(b.step) })
@@ -378,13 +381,24 @@ func (r *run) predict(ctx context.Context, d dataset, batch int) ([]Array, error
 	if err != nil {
 		return nil, err
 	}
-	if dp != nil {
-		if res, err = gatherRows(dp, res, total); err != nil {
-			return nil, err
-		}
-	}
 	r.each(func(cb callbacks.Callback) { cb.OnPredictEnd() })
 	return res, nil
+}
+
+// predictArrays predicts d in batches of batch; in a data-parallel job
+// each process predicts its block of rows and every process returns all
+// of them.
+func (r *run) predictArrays(ctx context.Context, d dataset, batch int) ([]Array, error) {
+	total := d.samples()
+	dp := r.m.dist()
+	if dp != nil {
+		d = d.rows(distribution.Block(total, dp.Rank(), dp.WorldSize()))
+	}
+	res, err := r.predict(ctx, newArrayFeed(d, wholeSpan(d.samples(), batch)), d.samples())
+	if err != nil || dp == nil {
+		return res, err
+	}
+	return gatherRows(dp, res, total)
 }
 
 // learningRate is the learning rate fed to the training step after

@@ -36,7 +36,8 @@ func (m *Model) TrainOnBatch(ctx context.Context, x, y ArraySet, opts OnBatchOpt
 	defer m.endFit()
 	m.stopRequested.Store(false)
 	n := d.samples()
-	return m.newRun(bind, c, nil).trainEpoch(ctx, d, wholeSpan(n, n), 0, resumePoint{})
+	logs, _, err := m.newRun(bind, c, nil).trainEpoch(ctx, newArrayFeed(d, wholeSpan(n, n)), 0, resumePoint{})
+	return logs, err
 }
 
 // TestOnBatch evaluates (x, y), all of it one batch, and returns its loss
@@ -55,7 +56,7 @@ func (m *Model) TestOnBatch(ctx context.Context, x, y ArraySet, opts OnBatchOpti
 	if d.sw, err = m.sampleWeights(c, d, opts.SampleWeight, nil); err != nil {
 		return nil, err
 	}
-	return m.newRun(bind, c, nil).evaluate(ctx, d, d.samples())
+	return m.newRun(bind, c, nil).evaluateArrays(ctx, d, d.samples())
 }
 
 // PredictOnBatch returns the model's outputs for x, all of it one batch,
@@ -66,5 +67,5 @@ func (m *Model) PredictOnBatch(ctx context.Context, x ArraySet) ([]Array, error)
 	if err != nil {
 		return nil, err
 	}
-	return m.newRun(bind, c, nil).predict(ctx, d, d.samples())
+	return m.newRun(bind, c, nil).predictArrays(ctx, d, d.samples())
 }

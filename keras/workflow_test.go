@@ -87,10 +87,25 @@ func TestProgbarInPlace(t *testing.T) {
 	p.OnTrainBegin(callbacks.Params{Epochs: 1, Steps: 3})
 	p.OnEpochBegin(0)
 	p.OnTrainBatchEnd(0, callbacks.Logs{{Name: "loss", Value: 0.5}})
+	first := regexp.MustCompile(`^Epoch 1/1\n\r1/3 \[=========>\.{20}\] - ETA: \d+s - loss: 0\.5000$`)
+	if !first.MatchString(out.String()) {
+		t.Errorf("output after the first batch %q", out.String())
+	}
+	p.OnTrainBatchEnd(1, callbacks.Logs{{Name: "loss", Value: 0.4}}) // redrawn at most every 50 ms
+	p.OnTrainBatchEnd(2, callbacks.Logs{{Name: "loss", Value: 0.3}})
 	p.OnEpochEnd(0, callbacks.Logs{{Name: "loss", Value: 0.25}})
-	want := regexp.MustCompile(`^Epoch 1/1\n\r1/3 \[=========>\.{20}\] - ETA: \d+s - loss: 0\.5000\r3/3 \[={30}\] - \d+s \d+\w+/step - loss: 0\.2500\n$`)
-	if !want.MatchString(out.String()) {
+	final := regexp.MustCompile(`\r3/3 \[={30}\] - \d+s \d+\w+/step - loss: 0\.2500\n$`)
+	if !final.MatchString(out.String()) {
 		t.Errorf("output %q", out.String())
+	}
+	// An epoch that ends early (a generator that ran out, a callback that
+	// stopped training) ends its bar at the batches seen, as Keras's does.
+	out.Reset()
+	p.OnEpochBegin(0)
+	p.OnTrainBatchEnd(0, callbacks.Logs{{Name: "loss", Value: 0.5}})
+	p.OnEpochEnd(0, callbacks.Logs{{Name: "loss", Value: 0.25}})
+	if early := regexp.MustCompile(`\r1/1 \[={30}\] - \d+s \d+\w+/step - loss: 0\.2500\n$`); !early.MatchString(out.String()) {
+		t.Errorf("an epoch ended after 1 of 3 batches: output %q", out.String())
 	}
 	if got := callbacks.Bar(37, 469); got != " 37/469 [=>............................]" {
 		t.Errorf("Bar(37, 469) = %q", got)

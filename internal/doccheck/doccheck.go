@@ -75,6 +75,7 @@ var packages = map[string]string{
 	"fmt":           "fmt",
 	"http":          "net/http",
 	"io":            "io",
+	"iter":          "iter",
 	"log":           "log",
 	"math":          "math",
 	"os":            "os",

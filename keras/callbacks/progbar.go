@@ -28,6 +28,7 @@ type Progbar struct {
 	Live *bool
 
 	params     Params
+	seen       int // batches of the epoch (or evaluation) so far
 	start      time.Time
 	lastUpdate time.Time
 	live       bool
@@ -62,7 +63,7 @@ func (p *Progbar) OnTrainBegin(params Params) {
 // OnEpochBegin prints "Epoch i/n".
 func (p *Progbar) OnEpochBegin(epoch int) {
 	fmt.Fprintf(p.W, "Epoch %d/%d\n", epoch+1, p.params.Epochs)
-	p.start = time.Now()
+	p.start, p.seen = time.Now(), 0
 	p.lastUpdate = time.Time{}
 }
 
@@ -72,8 +73,27 @@ func (p *Progbar) OnTrainEnd(Logs) { p.inFit = false }
 // OnTestBegin starts timing an evaluation (outside Fit).
 func (p *Progbar) OnTestBegin(params Params) {
 	if !p.inFit {
-		p.params, p.start = params, time.Now()
+		p.params, p.start, p.seen = params, time.Now(), 0
 	}
+}
+
+// OnTestBatchEnd counts the evaluation's batches (for data of a length
+// known only at its end).
+func (p *Progbar) OnTestBatchEnd(batch int, _ Logs) {
+	if !p.inFit {
+		p.seen = batch + 1
+	}
+}
+
+// steps is the number of batches of the epoch or evaluation at its end:
+// those seen, as Keras's progress bar finalizes with its count (an epoch
+// of a generator may end early, or have a length known only at its end),
+// else the number planned.
+func (p *Progbar) steps() int {
+	if p.seen > 0 {
+		return p.seen
+	}
+	return p.params.Steps
 }
 
 // OnTestEnd prints the evaluation's line (outside Fit), as Keras's
@@ -83,12 +103,14 @@ func (p *Progbar) OnTestEnd(logs Logs) {
 		return
 	}
 	elapsed := time.Since(p.start)
-	fmt.Fprintf(p.W, "%d/%d - %s - %s%s\n", p.params.Steps, p.params.Steps, FormatDuration(elapsed), FormatPerStep(elapsed, p.params.Steps), FormatLogs(logs))
+	n := p.steps()
+	fmt.Fprintf(p.W, "%d/%d - %s - %s%s\n", n, n, FormatDuration(elapsed), FormatPerStep(elapsed, n), FormatLogs(logs))
 }
 
 // OnTrainBatchEnd redraws the bar in place, at most 20 times a second.
 func (p *Progbar) OnTrainBatchEnd(batch int, logs Logs) {
-	if !p.live || batch+1 >= p.params.Steps {
+	p.seen = batch + 1
+	if !p.live || (p.params.Steps > 0 && batch+1 >= p.params.Steps) {
 		return
 	}
 	now := time.Now()
@@ -97,6 +119,10 @@ func (p *Progbar) OnTrainBatchEnd(batch int, logs Logs) {
 	}
 	p.lastUpdate = now
 	elapsed := now.Sub(p.start)
+	if p.params.Steps <= 0 { // Keras's bar for data of unknown length
+		fmt.Fprintf(p.W, "\r%7d/Unknown - %s %s%s", batch+1, FormatDuration(elapsed), FormatPerStep(elapsed, batch+1), FormatLogs(logs))
+		return
+	}
 	eta := time.Duration(float64(elapsed) / float64(batch+1) * float64(p.params.Steps-batch-1))
 	fmt.Fprintf(p.W, "\r%s - ETA: %s%s", Bar(batch+1, p.params.Steps), FormatDuration(eta), FormatLogs(logs))
 }
@@ -104,16 +130,17 @@ func (p *Progbar) OnTrainBatchEnd(batch int, logs Logs) {
 // OnEpochEnd prints the epoch's final line.
 func (p *Progbar) OnEpochEnd(_ int, logs Logs) {
 	elapsed := time.Since(p.start)
-	perStep := FormatPerStep(elapsed, p.params.Steps)
+	n := p.steps()
+	perStep := FormatPerStep(elapsed, n)
 	if p.Verbose == 2 {
-		fmt.Fprintf(p.W, "%d/%d - %s - %s%s\n", p.params.Steps, p.params.Steps, FormatDuration(elapsed), perStep, FormatLogs(logs))
+		fmt.Fprintf(p.W, "%d/%d - %s - %s%s\n", n, n, FormatDuration(elapsed), perStep, FormatLogs(logs))
 		return
 	}
 	prefix := ""
 	if p.live {
 		prefix = "\r"
 	}
-	fmt.Fprintf(p.W, "%s%s - %s %s%s\n", prefix, Bar(p.params.Steps, p.params.Steps), FormatDuration(elapsed), perStep, FormatLogs(logs))
+	fmt.Fprintf(p.W, "%s%s - %s %s%s\n", prefix, Bar(n, n), FormatDuration(elapsed), perStep, FormatLogs(logs))
 }
 
 // Bar renders Keras's 30-character progress bar: " 37/469 [==>.....]".
