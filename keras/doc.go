@@ -61,6 +61,9 @@
 //   - Close releases the model's engine memory once the calls running on
 //     it return; a later Predict opens the engine again (a server closes
 //     a model version it replaced: package serving).
+//   - a keras.Batches source is read by its own goroutines while the run
+//     it feeds lasts: a Dataset's Batch concurrently when Workers > 1, a
+//     generator by one goroutine; none after the run returns.
 //   - building a model (NewSequential, NewModel, layers.Apply) and
 //     SetTrainable are not synchronised: finish building before sharing
 //     the model between goroutines.
