@@ -333,6 +333,29 @@ func batchesErrors(t *testing.T, be backend.Backend) {
 	}
 	wantErr(t, err, "step 4")
 
+	// No generator is left running when Fit returns, here with an error
+	// in the first epoch before any validation read its generator.
+	var running atomic.Int32
+	tracked := func(yield func(keras.Batch, error) bool) {
+		running.Add(1)
+		defer running.Add(-1)
+		for {
+			if !yield(sliceBatch(x, y, 0, 8), nil) {
+				return
+			}
+		}
+	}
+	err = fit(failing(func(i int) (keras.Batch, error) {
+		if i == 2 {
+			return keras.Batch{}, boom
+		}
+		return keras.Batch{}, nil
+	}), keras.FitOptions{NoShuffle: true, ValidationData: &keras.Data{X: keras.Batches{Generator: tracked, MaxQueueSize: 2}}})
+	wantErr(t, err, "loading batch 2")
+	if n := running.Load(); n != 0 {
+		t.Errorf("%d generators still running after Fit returned", n)
+	}
+
 	ds := keras.Batches{Dataset: &pagedArrays{x: x, y: y, batch: 8}}
 	m := compiledMLP(t, be, "sgd")
 	_, err = m.Fit(ctx, ds, y, keras.FitOptions{Epochs: 1})

@@ -364,9 +364,11 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		c, bind = cc, bb
 	}
 	if opts.ValidationData != nil {
-		if val, err = m.validation(ctx, c, opts.ValidationData, batch); err != nil {
+		var closeVal func()
+		if val, closeVal, err = m.validation(ctx, c, opts.ValidationData, batch); err != nil {
 			return nil, err
 		}
+		defer closeVal()
 	}
 	if !m.chief() {
 		verbose = 0 // rank 0 prints progress
@@ -528,36 +530,38 @@ func batchesFitOptions(y ArraySet, opts FitOptions) error {
 }
 
 // validation resolves FitOptions.ValidationData into the evaluation to
-// run after an epoch.
-func (m *Model) validation(ctx context.Context, c *compiled, vd *Data, batch int) (func(context.Context, *run) (callbacks.Logs, error), error) {
+// run after an epoch, and what to call when Fit ends (it stops a
+// generator's pass that no validation has read yet).
+func (m *Model) validation(ctx context.Context, c *compiled, vd *Data, batch int) (func(context.Context, *run) (callbacks.Logs, error), func(), error) {
 	if b, ok := vd.X.(Batches); ok {
 		if vd.Y != nil || vd.SampleWeight != nil {
-			return nil, errors.New("validation data: ValidationData with keras.Batches as X takes no Y or SampleWeight: they come in the batches")
+			return nil, nil, errors.New("validation data: ValidationData with keras.Batches as X takes no Y or SampleWeight: they come in the batches")
 		}
 		src, err := m.openBatches(ctx, b, "validation", true, nil)
 		if err != nil {
-			return nil, fmt.Errorf("validation data: %w", err)
+			return nil, nil, fmt.Errorf("validation data: %w", err)
 		}
 		return func(ctx context.Context, r *run) (callbacks.Logs, error) {
+			defer src.close() // each validation is a pass of its own
 			f, err := src.evalFeed(ctx)
 			if err != nil {
 				return nil, err
 			}
 			defer f.close()
 			return r.evaluate(ctx, f, src.sample)
-		}, nil
+		}, src.close, nil
 	}
 	if vd.Y == nil {
-		return nil, errors.New("ValidationData has no Y: give the validation targets")
+		return nil, nil, errors.New("ValidationData has no Y: give the validation targets")
 	}
 	v, _, err := m.resolveData(vd.X, vd.Y, "validation")
 	if err != nil {
-		return nil, fmt.Errorf("validation data: %w", err)
+		return nil, nil, fmt.Errorf("validation data: %w", err)
 	}
 	if v.sw, err = m.sampleWeights(c, v, vd.SampleWeight, nil); err != nil {
-		return nil, fmt.Errorf("validation data: %w", err)
+		return nil, nil, fmt.Errorf("validation data: %w", err)
 	}
-	return func(ctx context.Context, r *run) (callbacks.Logs, error) { return r.evaluateArrays(ctx, v, batch) }, nil
+	return func(ctx context.Context, r *run) (callbacks.Logs, error) { return r.evaluateArrays(ctx, v, batch) }, func() {}, nil
 }
 
 // startFit marks the model as training, so that a second Fit or a
