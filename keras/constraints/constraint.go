@@ -3,7 +3,6 @@ package constraints
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
@@ -87,32 +86,21 @@ func checkValue(class, name string, v float64) error {
 	return nil
 }
 
-var byName = map[string]func() Constraint{
-	"MaxNorm": func() Constraint { return MaxNorm{} }, "max_norm": func() Constraint { return MaxNorm{} },
-	"MinMaxNorm": func() Constraint { return MinMaxNorm{} }, "min_max_norm": func() Constraint { return MinMaxNorm{} },
-	"NonNeg": func() Constraint { return NonNeg{} }, "non_neg": func() Constraint { return NonNeg{} },
-	"UnitNorm": func() Constraint { return UnitNorm{} }, "unit_norm": func() Constraint { return UnitNorm{} },
-}
+// catalog holds the constraints Get knows, by Keras's identifiers: the
+// class name and its snake_case form, each with Keras's defaults.
+var catalog = serialization.NewCatalog("constraint", map[string]func() Constraint{
+	"MaxNorm":    func() Constraint { return MaxNorm{} },
+	"MinMaxNorm": func() Constraint { return MinMaxNorm{} },
+	"NonNeg":     func() Constraint { return NonNeg{} },
+	"UnitNorm":   func() Constraint { return UnitNorm{} },
+})
 
 // Names returns the identifiers Get knows, sorted.
-func Names() []string {
-	out := make([]string, 0, len(byName))
-	for k := range byName {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func Names() []string { return catalog.Names() }
 
 // Get returns the constraint a Keras identifier names ("max_norm",
 // "NonNeg", ...), with Keras's defaults.
-func Get(name string) (Constraint, error) {
-	f, ok := byName[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown constraint %q: kerasgo has %v", name, Names())
-	}
-	return f(), nil
-}
+func Get(name string) (Constraint, error) { return catalog.Get(name) }
 
 // Serialize returns the Keras form of c as config.json holds it,
 // {"module": "keras.constraints", "class_name": "MaxNorm", "config": {"max_value": 2, "axis": 0}, ...},
@@ -121,8 +109,8 @@ func Serialize(c Constraint) (any, error) {
 	if c == nil {
 		return nil, nil
 	}
-	if _, ok := byName[c.ClassName()]; !ok {
-		return nil, fmt.Errorf("constraint %s cannot be saved in Keras's format: kerasgo saves MaxNorm, MinMaxNorm, NonNeg and UnitNorm", c.ClassName())
+	if !catalog.Has(c.ClassName()) {
+		return nil, fmt.Errorf("constraint %s cannot be saved in Keras's format: kerasgo saves %v", c.ClassName(), catalog.Classes())
 	}
 	return serialization.NewObject("keras.constraints", c.ClassName(), c.Config()), nil
 }
@@ -130,21 +118,10 @@ func Serialize(c Constraint) (any, error) {
 // Deserialize reads a constraint from its Keras form: nil (none), an
 // identifier (see Get) or a class object with its settings.
 func Deserialize(v any) (Constraint, error) {
-	if v == nil {
-		return nil, nil
+	c, class, r, err := catalog.Open(v)
+	if err != nil || r == nil {
+		return c, err
 	}
-	class, cfg, ok := serialization.ClassOrName(v)
-	if !ok {
-		return nil, fmt.Errorf("cannot read constraint %v: want a name such as \"max_norm\" or a Keras object", v)
-	}
-	if cfg == nil {
-		if _, isMap := v.(map[string]any); !isMap {
-			return Get(class)
-		}
-		cfg = serialization.Config{}
-	}
-	r := serialization.NewReader("constraint "+class, cfg)
-	var c Constraint
 	switch class {
 	case "MaxNorm":
 		c = MaxNorm{MaxValue: r.Float("max_value", 2), Axis: readAxis(r)}
@@ -155,7 +132,7 @@ func Deserialize(v any) (Constraint, error) {
 	case "UnitNorm":
 		c = UnitNorm{Axis: readAxis(r)}
 	default:
-		return nil, fmt.Errorf("kerasgo has no constraint %s (it has MaxNorm, MinMaxNorm, NonNeg, UnitNorm)", class)
+		return nil, catalog.Unknown(class)
 	}
 	if err := r.Finish(); err != nil {
 		return nil, err

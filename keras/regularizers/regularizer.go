@@ -3,7 +3,6 @@ package regularizers
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
@@ -66,36 +65,22 @@ func CheckShape(r Regularizer, s backend.Shape) error {
 	return nil
 }
 
-// byName are the regularizers Get knows, by Keras's identifiers: the
+// catalog holds the regularizers Get knows, by Keras's identifiers: the
 // class name and its snake_case form, each with Keras's defaults.
-var byName = map[string]func() Regularizer{
-	"L1": func() Regularizer { return L1{} }, "l1": func() Regularizer { return L1{} },
-	"L2": func() Regularizer { return L2{} }, "l2": func() Regularizer { return L2{} },
-	"L1L2": func() Regularizer { return L1L2{} }, "l1l2": func() Regularizer { return L1L2{} },
-	"OrthogonalRegularizer":  func() Regularizer { return OrthogonalRegularizer{} },
-	"orthogonal_regularizer": func() Regularizer { return OrthogonalRegularizer{} },
-}
+var catalog = serialization.NewCatalog("regularizer", map[string]func() Regularizer{
+	"L1":                    func() Regularizer { return L1{} },
+	"L2":                    func() Regularizer { return L2{} },
+	"L1L2":                  func() Regularizer { return L1L2{} },
+	"OrthogonalRegularizer": func() Regularizer { return OrthogonalRegularizer{} },
+})
 
 // Names returns the identifiers Get knows, sorted.
-func Names() []string {
-	out := make([]string, 0, len(byName))
-	for k := range byName {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func Names() []string { return catalog.Names() }
 
 // Get returns the regularizer a Keras identifier names ("l2", "L1",
 // "orthogonal_regularizer"), with Keras's defaults: Keras's
 // keras.regularizers.get of a string.
-func Get(name string) (Regularizer, error) {
-	f, ok := byName[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown regularizer %q: kerasgo has %v", name, Names())
-	}
-	return f(), nil
-}
+func Get(name string) (Regularizer, error) { return catalog.Get(name) }
 
 // Serialize returns the Keras form of r as config.json holds it,
 // {"module": "keras.regularizers", "class_name": "L2", "config": {"l2": 0.01}, ...},
@@ -104,8 +89,8 @@ func Serialize(r Regularizer) (any, error) {
 	if r == nil {
 		return nil, nil
 	}
-	if _, ok := byName[r.ClassName()]; !ok {
-		return nil, fmt.Errorf("regularizer %s cannot be saved in Keras's format: kerasgo saves %v", r.ClassName(), []string{"L1", "L2", "L1L2", "OrthogonalRegularizer"})
+	if !catalog.Has(r.ClassName()) {
+		return nil, fmt.Errorf("regularizer %s cannot be saved in Keras's format: kerasgo saves %v", r.ClassName(), catalog.Classes())
 	}
 	if err := r.Check(); err != nil {
 		return nil, err
@@ -123,21 +108,10 @@ func Serialize(r Regularizer) (any, error) {
 // regularizer), an identifier (see Get) or a class object with its
 // settings.
 func Deserialize(v any) (Regularizer, error) {
-	if v == nil {
-		return nil, nil
+	reg, class, r, err := catalog.Open(v)
+	if err != nil || r == nil {
+		return reg, err
 	}
-	class, cfg, ok := serialization.ClassOrName(v)
-	if !ok {
-		return nil, fmt.Errorf("cannot read regularizer %v: want a name such as \"l2\" or a Keras object", v)
-	}
-	if cfg == nil {
-		if _, isMap := v.(map[string]any); !isMap {
-			return Get(class)
-		}
-		cfg = serialization.Config{}
-	}
-	r := serialization.NewReader("regularizer "+class, cfg)
-	var reg Regularizer
 	switch class {
 	case "L1":
 		reg = L1{L1: r.Float("l1", defaultFactor)}
@@ -148,7 +122,7 @@ func Deserialize(v any) (Regularizer, error) {
 	case "OrthogonalRegularizer":
 		reg = OrthogonalRegularizer{Factor: r.Float("factor", defaultFactor), Mode: r.String("mode", "rows")}
 	default:
-		return nil, fmt.Errorf("kerasgo has no regularizer %s (it has L1, L2, L1L2, OrthogonalRegularizer)", class)
+		return nil, catalog.Unknown(class)
 	}
 	if err := r.Finish(); err != nil {
 		return nil, err
