@@ -19,6 +19,7 @@ type batchSource struct {
 	what        string // "Fit", "validation", "Evaluate" or "Predict"
 	targets     bool   // the batches' Y and SampleWeight are read
 	classWeight map[int]float64
+	custom      bool // the batches feed a custom step, whose data need not match the model
 	c           *compiled
 	// sample is the first batch, resolved: it builds the model, traces a
 	// custom step, and its shapes are those every batch must keep.
@@ -42,7 +43,8 @@ func (m *Model) openBatches(ctx context.Context, b Batches, what string, targets
 	if err != nil {
 		return nil, err
 	}
-	s := &batchSource{m: m, b: b, what: what, targets: targets, classWeight: classWeight}
+	s := &batchSource{m: m, b: b, what: what, targets: targets, classWeight: classWeight,
+		custom: m.hasCustomStep(trainStep) && what == "Fit" || m.hasCustomStep(evalStep) && (what == "Evaluate" || what == "validation")}
 	var first loaded
 	if ds := b.Dataset; ds != nil {
 		if ds.Len() == 0 {
@@ -84,10 +86,9 @@ func (s *batchSource) resolve(l loaded) (dataset, error) {
 	if _, ok := x.(Batches); ok {
 		return fail(fmt.Errorf("its X is a keras.Batches: give arrays"))
 	}
-	custom := s.m.hasCustomStep(trainStep) && s.what == "Fit" || s.m.hasCustomStep(evalStep) && (s.what == "Evaluate" || s.what == "validation")
 	if !s.targets {
 		y = nil
-	} else if y == nil && !custom {
+	} else if y == nil && !s.custom {
 		return fail(fmt.Errorf("it has no Y: %s needs the targets in Batch.Y", s.what))
 	}
 	d, c, err := s.m.resolveData(x, y, s.what)
@@ -101,7 +102,7 @@ func (s *batchSource) resolve(l loaded) (dataset, error) {
 		}
 	}
 	if s.sample.x != nil {
-		if err := s.sameShapes(d, custom); err != nil {
+		if err := s.sameShapes(d); err != nil {
 			return fail(err)
 		}
 	}
@@ -111,7 +112,7 @@ func (s *batchSource) resolve(l loaded) (dataset, error) {
 // sameShapes reports a batch whose arrays differ from the first batch's
 // in number or in shape, except in the number of samples and along the
 // model's dimensions of any length: the compiled steps would not take it.
-func (s *batchSource) sameShapes(d dataset, custom bool) error {
+func (s *batchSource) sameShapes(d dataset) error {
 	groups := []struct {
 		what      string
 		got, want []Array
@@ -129,7 +130,7 @@ func (s *batchSource) sameShapes(d dataset, custom bool) error {
 			want := g.want[i].Shape
 			same := len(a.Shape) == len(want)
 			for k := 1; same && k < len(want); k++ {
-				anyLength := !custom && g.model != nil && k < len(g.model(i)) && g.model(i)[k] < 0
+				anyLength := !s.custom && g.model != nil && k < len(g.model(i)) && g.model(i)[k] < 0
 				same = a.Shape[k] == want[k] || anyLength
 			}
 			if !same {

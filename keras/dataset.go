@@ -73,7 +73,8 @@ type Batches struct {
 	// batches each from one pass, and a pass that ends early ends its
 	// epoch (Keras's "ran out of data" warning) and the next epoch ranges
 	// over it again. A batch with a non-nil error stops the run with that
-	// error.
+	// error. Like any range function, it must return once yield returns
+	// false: the run waits for it to return before it returns itself.
 	Generator iter.Seq2[Batch, error]
 	// Workers is the number of goroutines that load batches (Keras's
 	// PyDataset workers); 0 means 1. A Generator is read by one goroutine.

@@ -409,3 +409,45 @@ func TestDatasetBuildsAndValidates(t *testing.T) {
 		}
 	})
 }
+
+// A custom training and test step read Batches as they read arrays:
+// trained and validated from a generator, the weights and logs equal
+// those from the same arrays.
+func TestCustomStepFromBatches(t *testing.T) {
+	x, y := smallData(48)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		run := func(fromBatches bool) ([][]float32, *keras.History) {
+			m := smallMLP(t, true)
+			if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"},
+				Backend: be.Name(), Seed: 5, TrainStep: builtinLikeStep, TestStep: builtinLikeTestStep}); err != nil {
+				t.Fatal(err)
+			}
+			opts := keras.FitOptions{Epochs: 2, NoShuffle: true, Verbose: keras.Silent}
+			var h *keras.History
+			var err error
+			if fromBatches {
+				opts.ValidationData = &keras.Data{X: keras.Batches{Generator: generate(x, y, 16)}}
+				h, err = m.Fit(context.Background(), keras.Batches{Generator: generate(x, y, 16)}, nil, opts)
+			} else {
+				opts.BatchSize, opts.ValidationData = 16, &keras.Data{X: x, Y: y}
+				h, err = m.Fit(context.Background(), x, y, opts)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mustWeights(t, m), h
+		}
+		wantW, want := run(false)
+		gotW, got := run(true)
+		for i := range wantW {
+			if d := maxDiff(gotW[i], wantW[i]); d > 1e-6 {
+				t.Errorf("weight %d: from Batches differs from arrays by %g", i, d)
+			}
+		}
+		for _, name := range []string{"loss", "val_loss", "val_accuracy"} {
+			if fmt.Sprintf("%.5f", got.Logs[name]) != fmt.Sprintf("%.5f", want.Logs[name]) {
+				t.Errorf("%s: from Batches %v, from arrays %v", name, got.Logs[name], want.Logs[name])
+			}
+		}
+	})
+}

@@ -34,7 +34,7 @@ func (l Logs) Names() []string {
 // Params describes a run (Fit, Evaluate or Predict) to callbacks.
 type Params struct {
 	Epochs int // number of epochs (Fit)
-	Steps  int // batches per epoch, or per evaluation or prediction
+	Steps  int // batches per epoch, or per evaluation or prediction; -1 when the data's end says it (a generator)
 }
 
 // Model is what callbacks may do to the model being trained, like Keras's
