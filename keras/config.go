@@ -498,7 +498,12 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 			var mask *layers.KerasTensor
 			for k, v := range node.Kwargs {
 				if b, isBool := v.(bool); k == "training" && isBool {
-					mode = &b
+					// Keras records the call's training argument, even a
+					// default: a random image layer's training=True is its
+					// default, which the model's own mode overrides.
+					if !b || !layers.TrainsByDefault(l) {
+						mode = &b
+					}
 				} else if _, isTensor := v.(map[string]any); k == "mask" && isTensor {
 					// A mask Keras computed explicitly (NotEqual, Any) and passes on.
 					if mask, err = lookup(v); err != nil {

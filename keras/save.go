@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -309,7 +310,7 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 		g := root.Group(wg.path + "/vars")
 		g.Attrs["name"] = wg.layer.Common().Name
 		for j, w := range wg.vars {
-			g.Datasets[strconv.Itoa(j)] = &h5.Dataset{Shape: w.Shape.Clone(), DType: h5.Float32, Float32: values[index[w]]}
+			g.Datasets[strconv.Itoa(j)] = weightDataset(w, values[index[w]])
 		}
 	}
 	if c := m.currentCompiled(); withOptimizer && c != nil && opt != nil {
@@ -326,6 +327,19 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 		}
 	}
 	return root, nil
+}
+
+// weightDataset is w's value as Keras stores it: float32, or int64 for
+// an integer variable.
+func weightDataset(w *layers.Weight, value []float32) *h5.Dataset {
+	if !w.Integer {
+		return &h5.Dataset{Shape: w.Shape.Clone(), DType: h5.Float32, Float32: value}
+	}
+	ints := make([]int64, len(value))
+	for i, v := range value {
+		ints[i] = int64(math.Round(float64(v)))
+	}
+	return &h5.Dataset{Shape: w.Shape.Clone(), DType: h5.Int64, Int64: ints}
 }
 
 // savedBaseVars is how many variables Keras saves before an optimizer's
@@ -386,8 +400,14 @@ func (m *Model) loadWeightsH5(f *h5.File, withOptimizer bool) error {
 				out[i] = float32(v)
 			}
 			return out, nil
+		case h5.Int64: // an integer variable (Normalization's count)
+			out := make([]float32, len(d.Int64))
+			for i, v := range d.Int64 {
+				out[i] = float32(v)
+			}
+			return out, nil
 		}
-		return nil, fmt.Errorf("%s holds %s values, not floats", p, d.Stored)
+		return nil, fmt.Errorf("%s holds %s values, not numbers", p, d.Stored)
 	}, func(prefix string) int { return len(f.Children(prefix)) }, -1)
 	if err != nil {
 		return err

@@ -32,11 +32,16 @@ def ids(*shape, high=20):
 
 
 CASES = []
+ADAPT = {}
 
 
-def case(name, inputs, build):
-    """inputs: list of (shape without batch, dtype); build: KerasTensors -> output(s)."""
+def case(name, inputs, build, adapt=None):
+    """inputs: list of (shape without batch, dtype); build: KerasTensors -> output(s);
+    adapt: (model, data) -> None, run after the weights are set and before
+    predicting (a preprocessing layer adapted on the case's own inputs)."""
     CASES.append((name, inputs, build))
+    if adapt is not None:
+        ADAPT[name] = adapt
 
 
 def one(layer):
@@ -147,6 +152,68 @@ case("bidirectional_merge_none", [((5, 3), F)], lambda xs: layers.Bidirectional(
 case("multi_head_attention_scores", [((4, 6), F), ((5, 6), F)],
      lambda xs: list(layers.MultiHeadAttention(num_heads=2, key_dim=3)(xs[0], xs[1], return_attention_scores=True)))
 
+# Preprocessing (the random layers predict their input: they act in
+# training only; kerasgo's tests check their training statistics).
+case("rescaling_per_channel", [((4, 4, 3), F)], one(layers.Rescaling([0.5, 2.0, -1.0], offset=[0.1, 0.2, 0.3])))
+case("normalization", [((6,), F)], one(layers.Normalization()))
+case("normalization_images", [((4, 4, 3), F)], one(layers.Normalization(axis=-1)))
+case("normalization_axes", [((3, 4, 2), F)], one(layers.Normalization(axis=(1, 2))))
+case("normalization_given", [((3,), F)], one(layers.Normalization(mean=[1.0, -2.0, 0.5], variance=[1.0, 4.0, 0.25])))
+case("normalization_given_scalar", [((3,), F)], one(layers.Normalization(axis=None, mean=2.0, variance=3.0)))
+case("normalization_invert", [((3,), F)], one(layers.Normalization(mean=[1.0, -2.0, 0.5], variance=[1.0, 4.0, 0.25], invert=True)))
+case("adapt_normalization", [((6,), F)], one(layers.Normalization()), adapt=lambda m, d: m.layers[1].adapt(d[0]))
+case("adapt_normalization_axis_none", [((3, 2), F)], one(layers.Normalization(axis=None)), adapt=lambda m, d: m.layers[1].adapt(d[0]))
+case("adapt_normalization_axes", [((3, 4, 2), F)], one(layers.Normalization(axis=(1, 3))), adapt=lambda m, d: m.layers[1].adapt(d[0]))
+
+
+def adapt_discretization(model, data):
+    """Discretization.adapt on an array, without TensorFlow: Keras's adapt
+    imports TensorFlow to ask whether data is a tf.data.Dataset, then runs
+    these three steps."""
+    layer = model.layers[1]
+    layer.reset_state()
+    layer.update_state(data[0])
+    layer.finalize_state()
+
+
+case("adapt_discretization", [((25,), F)], one(layers.Discretization(num_bins=4)), adapt=adapt_discretization)
+case("adapt_discretization_fine", [((200,), F)], one(layers.Discretization(num_bins=7, epsilon=0.05)), adapt=adapt_discretization)
+case("discretization_one_hot", [((1,), F)], one(layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5], output_mode="one_hot")))
+case("discretization_multi_hot", [((6,), F)], one(layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5], output_mode="multi_hot")))
+case("discretization_count", [((6,), F)], one(layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5], output_mode="count")))
+case("category_encoding_multi_hot", [((5,), "int32")], one(layers.CategoryEncoding(num_tokens=20)))
+case("category_encoding_count", [((5,), "int32")], one(layers.CategoryEncoding(num_tokens=20, output_mode="count")))
+case("category_encoding_one_hot", [((1,), "int32")], one(layers.CategoryEncoding(num_tokens=20, output_mode="one_hot")))
+for interp in ["bilinear", "nearest", "bicubic", "lanczos3", "lanczos5"]:
+    case(f"resizing_{interp}_down", [((7, 9, 2), F)], one(layers.Resizing(4, 5, interpolation=interp)))
+    case(f"resizing_{interp}_up", [((4, 3, 2), F)], one(layers.Resizing(7, 8, interpolation=interp)))
+case("resizing_antialias", [((9, 8, 2), F)], one(layers.Resizing(4, 3, antialias=True)))
+case("resizing_crop_to_aspect_ratio", [((6, 9, 2), F)], one(layers.Resizing(4, 4, crop_to_aspect_ratio=True)))
+case("resizing_pad_to_aspect_ratio", [((6, 9, 2), F)], one(layers.Resizing(4, 4, pad_to_aspect_ratio=True, fill_value=0.5)))
+case("resizing_any_size", [((None, None, 2), F)], one(layers.Resizing(3, 4)))
+case("center_crop", [((6, 9, 2), F)], one(layers.CenterCrop(4, 5)))
+case("center_crop_small", [((4, 5, 2), F)], one(layers.CenterCrop(6, 3)))
+case("random_flip", [((4, 5, 3), F)], one(layers.RandomFlip("horizontal", seed=1)))
+case("random_contrast", [((4, 5, 3), F)], one(layers.RandomContrast(0.3)))
+case("random_brightness", [((4, 5, 3), F)], one(layers.RandomBrightness((-0.1, 0.2), value_range=(0, 1))))
+# Keras 3.15's RandomCrop passes an image through at inference (whatever
+# its size): with the target size, kerasgo's centred crop agrees.
+case("random_crop", [((4, 5, 3), F)], one(layers.RandomCrop(4, 5)))
+
+
+def augmented(xs):
+    x = layers.RandomFlip()(xs[0])
+    x = layers.RandomContrast(0.2)(x)
+    x = layers.RandomBrightness(0.1)(x)
+    x = layers.Resizing(6, 6)(x)
+    x = layers.Normalization()(x)
+    x = layers.Conv2D(3, 3, kernel_regularizer=keras.regularizers.L2(0.01))(x)
+    return layers.Dense(2)(layers.Flatten()(x))
+
+
+case("augmented_cnn", [((8, 7, 3), F)], augmented, adapt=lambda m, d: m.get_layer("normalization").adapt(
+    keras.layers.Resizing(6, 6)(d[0])))
+
 # Lambda layers: kerasgo's tests register Go functions under these names
 # (a named function by its name, a Python lambda by the layer's name).
 def double_plus_one(x):
@@ -204,10 +271,15 @@ def main(out):
             if "variance" in w.path:
                 v = rng.uniform(0.5, 1.5, size=w.shape)
             w.assign(v.astype("float32"))
+        for layer in model._flatten_layers(include_self=False):
+            if isinstance(layer, layers.Normalization):
+                layer.finalize_state()  # it computes from copies of its weights, made when they change by adapt or loading
         data = []
         for shape, dt in inputs:
             shape = [5 if d is None else d for d in shape]  # a None dimension gets a length
             data.append(ids(4, *shape) if dt == "int32" else normal(4, *shape))
+        if name in ADAPT:
+            ADAPT[name](model, data)
         pred = model.predict(data if len(data) > 1 else data[0], verbose=0)
         outs = list(pred) if isinstance(pred, (list, tuple)) else [pred]  # a tuple for a layer with two outputs
         model.save(os.path.join(out, name + ".keras"))

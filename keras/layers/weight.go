@@ -42,6 +42,10 @@ type Weight struct {
 	// Constraint, when set, projects the weight's value after every
 	// optimizer update (Keras's variable.constraint).
 	Constraint constraints.Constraint
+	// Integer is set for a variable Keras keeps as an integer, such as
+	// Normalization's count: its value holds whole numbers, and a .keras
+	// file stores it as an integer dataset. In an engine it is a float.
+	Integer bool
 
 	mu      sync.Mutex
 	value   []float32   // the host copy; nil before initialisation

@@ -204,6 +204,46 @@ func (r *Reader) Floats(key string) []float64 {
 	return out
 }
 
+// Numbers reads a number or a nested list of numbers (a NumPy array's
+// tolist(), such as Normalization's mean): its values in row-major order
+// and its shape (empty for a number). Absent or null gives nil, nil.
+func (r *Reader) Numbers(key string) ([]float64, []int) {
+	v, ok := r.get(key)
+	if !ok {
+		return nil, nil
+	}
+	values, shape, ok := flattenNumbers(v)
+	if !ok {
+		r.Fail(key, "want a number or a nested list of numbers of one shape, got %v", describe(v))
+		return nil, nil
+	}
+	return values, shape
+}
+
+// flattenNumbers flattens a number or a rectangular nested list.
+func flattenNumbers(v any) ([]float64, []int, bool) {
+	switch v := v.(type) {
+	case float64:
+		return []float64{v}, []int{}, true
+	case []any:
+		var values []float64
+		var inner []int
+		for i, e := range v {
+			ev, es, ok := flattenNumbers(e)
+			if !ok || i > 0 && fmt.Sprint(es) != fmt.Sprint(inner) {
+				return nil, nil, false
+			}
+			inner = es
+			values = append(values, ev...)
+		}
+		if len(v) == 0 {
+			inner = []int{}
+		}
+		return values, append([]int{len(v)}, inner...), true
+	}
+	return nil, nil, false
+}
+
 // Pair reads Keras's int-or-tuple of two integers (kernel_size, strides).
 func (r *Reader) Pair(key string, def [2]int) [2]int {
 	v, ok := r.cfg[key]
@@ -420,4 +460,22 @@ func (f Float) MarshalJSON() ([]byte, error) {
 		s += ".0"
 	}
 	return []byte(s), nil
+}
+
+// NestedList is the inverse of Reader.Numbers: values of the given shape
+// as a number (empty shape) or nested lists, as NumPy's tolist() writes
+// them into Keras's configs.
+func NestedList(values []float64, shape []int) any {
+	if len(shape) == 0 {
+		return values[0]
+	}
+	out := make([]any, shape[0])
+	step := 1
+	for _, d := range shape[1:] {
+		step *= d
+	}
+	for i := range out {
+		out[i] = NestedList(values[i*step:(i+1)*step], shape[1:])
+	}
+	return out
 }

@@ -1,0 +1,28 @@
+package layers
+
+import (
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+// Adapter is a preprocessing layer whose state is computed from data
+// before training, Keras's layer.adapt: Normalization's mean and
+// variance, Discretization's bin boundaries. keras.Adapt feeds it an
+// array or a dataset's batches.
+type Adapter interface {
+	Layer
+	// StartAdapt begins computing the layer's state from data whose
+	// samples have the shape sample (without the batch axis), building
+	// the layer for that shape if it is not built yet.
+	StartAdapt(sample backend.Shape) (Adaptation, error)
+}
+
+// Adaptation accumulates one Adapt call's data. Its methods are called
+// from one goroutine; the layer's state changes only in Finish.
+type Adaptation interface {
+	// Update takes one batch: values in row-major order, of shape s
+	// (batch first, then the sample shape given to StartAdapt).
+	Update(values []float32, s backend.Shape) error
+	// Finish sets the layer's state from every batch given to Update
+	// (at least one).
+	Finish() error
+}

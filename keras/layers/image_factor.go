@@ -1,0 +1,88 @@
+package layers
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// factorRange is Keras's _set_factor for the random image layers: a
+// number f gives the range [max(-|f|, lowest), |f|]; a pair (Range, when
+// it is not zero) gives itself, sorted. Both must lie within [lowest,
+// highest].
+func factorRange(f float64, pair [2]float64, lowest, highest float64) ([2]float64, error) {
+	bad := func() ([2]float64, error) {
+		return [2]float64{}, fmt.Errorf("factor must be a number or a pair of numbers in [%g, %g], got %v", lowest, highest, describeFactor(f, pair))
+	}
+	if pair != ([2]float64{}) {
+		if pair[0] > highest || pair[1] < lowest || math.IsNaN(pair[0]) || math.IsNaN(pair[1]) {
+			return bad()
+		}
+		return [2]float64{min(pair[0], pair[1]), max(pair[0], pair[1])}, nil
+	}
+	if f < lowest || f > highest || math.IsNaN(f) {
+		return bad()
+	}
+	f = math.Abs(f)
+	return [2]float64{max(-f, lowest), f}, nil
+}
+
+func describeFactor(f float64, pair [2]float64) string {
+	if pair != ([2]float64{}) {
+		return fmt.Sprint(pair)
+	}
+	return fmt.Sprint(f)
+}
+
+// readFactor reads Keras's "factor": a number, or a pair.
+func readFactor(r *serialization.Reader) (f float64, pair [2]float64) {
+	v, ok := r.Value("factor")
+	if !ok {
+		r.Fail("factor", "is required")
+		return 0, pair
+	}
+	if n, isNum := v.(float64); isNum {
+		return n, pair
+	}
+	values, shape := r.Numbers("factor")
+	if len(shape) != 1 || len(values) != 2 {
+		r.Fail("factor", "want a number or a pair of numbers, got %v", v)
+		return 0, pair
+	}
+	return 0, [2]float64{values[0], values[1]}
+}
+
+// readValueRange reads Keras's "value_range" pair (def when absent).
+func readValueRange(r *serialization.Reader, def [2]float64) [2]float64 {
+	values, shape := r.Numbers("value_range")
+	if values == nil {
+		return def
+	}
+	if len(shape) != 1 || len(values) != 2 {
+		r.Fail("value_range", "want a pair of numbers, got %v", values)
+		return def
+	}
+	return [2]float64{values[0], values[1]}
+}
+
+// TrainsByDefault reports whether l's call defaults to training=True in
+// Keras, as the random image layers' do: a .keras file then records
+// training=True on its calls, which only means "in the model's mode".
+func TrainsByDefault(l Layer) bool {
+	_, ok := l.(interface{ trainsByDefault() })
+	return ok
+}
+
+// perImage draws one uniform value in [lo, hi) per image of x (batch,
+// height, width, channels), shaped (batch, 1, 1, 1) to broadcast.
+func perImage(b backend.Builder, x backend.Value, lo, hi float64) backend.Value {
+	u := b.RandomUniform(backend.Shape{x.Shape()[0], 1, 1, 1})
+	return b.Add(b.Mul(u, b.Scalar(hi-lo)), b.Scalar(lo))
+}
+
+// clip limits x to [lo, hi].
+func clip(b backend.Builder, x backend.Value, lo, hi float64) backend.Value {
+	return b.Minimum(b.Maximum(x, b.Scalar(lo)), b.Scalar(hi))
+}
