@@ -71,6 +71,29 @@ func layerCases() []layerCase {
 		{"GlobalMaxPooling2D", func() layers.Layer { return &layers.GlobalMaxPooling2D{} }, []int{3, 4, 2}, 0},
 		{"Rescaling", func() layers.Layer { return &layers.Rescaling{Scale: 1.0 / 255, Offset: -0.5} }, []int{3}, 0},
 		{"Identity", func() layers.Layer { return &layers.Identity{} }, []int{2, 3}, 0},
+		{"RescalingPerChannel", func() layers.Layer {
+			return &layers.Rescaling{ChannelScale: []float64{2, -1}, ChannelOffset: []float64{0.5, 1}}
+		}, []int{3, 2}, 0},
+		{"NormalizationGiven", func() layers.Layer {
+			return &layers.Normalization{Mean: []float64{0.5, -1, 2}, Variance: []float64{4, 0.25, 1}}
+		}, []int{2, 3}, 0},
+		{"NormalizationInvert", func() layers.Layer {
+			return &layers.Normalization{AxisNone: true, Mean: []float64{2}, Variance: []float64{9}, Invert: true}
+		}, []int{2, 3}, 0},
+		{"ResizingBilinear", func() layers.Layer { return &layers.Resizing{Height: 5, Width: 3} }, []int{3, 4, 2}, 0},
+		{"ResizingBicubicAntialias", func() layers.Layer {
+			return &layers.Resizing{Height: 2, Width: 6, Interpolation: "bicubic", Antialias: true}
+		}, []int{5, 4, 1}, 0},
+		{"ResizingNearest", func() layers.Layer { return &layers.Resizing{Height: 5, Width: 2, Interpolation: "nearest"} }, []int{3, 4, 2}, 0},
+		{"ResizingPadToAspect", func() layers.Layer {
+			return &layers.Resizing{Height: 4, Width: 4, PadToAspectRatio: true, FillValue: 0.5}
+		}, []int{2, 4, 1}, 0},
+		{"CenterCrop", func() layers.Layer { return &layers.CenterCrop{Height: 2, Width: 3} }, []int{4, 5, 2}, 0},
+		{"CenterCropSmall", func() layers.Layer { return &layers.CenterCrop{Height: 5, Width: 2} }, []int{3, 4, 2}, 0},
+		{"RandomCropInference", func() layers.Layer { return &layers.RandomCrop{Height: 2, Width: 2} }, []int{3, 4, 1}, 0},
+		{"RandomFlipInference", func() layers.Layer { return &layers.RandomFlip{} }, []int{3, 4, 1}, 0},
+		{"RandomContrastInference", func() layers.Layer { return &layers.RandomContrast{Factor: 0.5} }, []int{3, 4, 1}, 0},
+		{"RandomBrightnessInference", func() layers.Layer { return &layers.RandomBrightness{Factor: 0.5} }, []int{3, 4, 1}, 0},
 	}
 }
 
