@@ -104,6 +104,12 @@ func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 		return wrap(softmax(n, true))
 	case backend.OpErf:
 		return wrap(erf(n))
+	case backend.OpSin:
+		return wrap(G.Sin(n))
+	case backend.OpCos:
+		return wrap(G.Cos(n))
+	case backend.OpFloor:
+		return wrap(G.Floor(n))
 	}
 	return nil, fmt.Errorf("unary op %v is not implemented by gorgonia", op)
 }

@@ -154,6 +154,12 @@ func (o *eagerOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 		r, err = t.LogSoftmax(last, kind(o.dtype), false)
 	case backend.OpErf:
 		r, err = t.Erf(false)
+	case backend.OpSin:
+		r, err = t.Sin(false)
+	case backend.OpCos:
+		r, err = t.Cos(false)
+	case backend.OpFloor:
+		r, err = t.Floor(false)
 	default:
 		return nil, fmt.Errorf("unary op %v is not implemented by libtorch", op)
 	}

@@ -68,6 +68,10 @@ type Builder interface {
 	LogSoftmax(x Value) Value
 	// Erf is the error function, elementwise (gelu uses it).
 	Erf(x Value) Value
+	// Sin and Cos are elementwise, in radians (a random rotation's
+	// matrix).
+	Sin(x Value) Value
+	Cos(x Value) Value
 
 	// MatMul multiplies two matrices: (m, k) x (k, n) -> (m, n).
 	MatMul(a, b Value) Value
@@ -108,6 +112,9 @@ type Builder interface {
 	Equal(a, b Value) Value
 	// Greater returns 1 where a > b and 0 elsewhere (broadcasting).
 	Greater(a, b Value) Value
+	// Floor rounds down to a whole number, elementwise (an image
+	// sampler's pixel indices).
+	Floor(x Value) Value
 	// Cast turns an int32 value (an input of token ids) into the Func's
 	// float dtype; other ops refuse int32 values.
 	Cast(x Value) Value

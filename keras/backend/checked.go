@@ -177,6 +177,9 @@ func (c *checked) Tanh(x Value) Value       { return c.unary(OpTanh, x) }
 func (c *checked) Softmax(x Value) Value    { return c.unary(OpSoftmax, x) }
 func (c *checked) LogSoftmax(x Value) Value { return c.unary(OpLogSoftmax, x) }
 func (c *checked) Erf(x Value) Value        { return c.unary(OpErf, x) }
+func (c *checked) Sin(x Value) Value        { return c.unary(OpSin, x) }
+func (c *checked) Cos(x Value) Value        { return c.unary(OpCos, x) }
+func (c *checked) Floor(x Value) Value      { return c.unary(OpFloor, x) }
 
 func (c *checked) BatchMatMul(a, b Value) Value {
 	if !c.ok(a, b) {

@@ -16,9 +16,12 @@ const (
 	OpSoftmax    // over the last axis
 	OpLogSoftmax // over the last axis
 	OpErf        // the error function (for gelu)
+	OpSin
+	OpCos
+	OpFloor // not differentiable
 )
 
-var unaryNames = [...]string{"Neg", "Exp", "Log", "Sqrt", "Square", "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Erf"}
+var unaryNames = [...]string{"Neg", "Exp", "Log", "Sqrt", "Square", "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Erf", "Sin", "Cos", "Floor"}
 
 // String returns the op's Builder method name.
 func (o UnaryOp) String() string { return unaryNames[o] }

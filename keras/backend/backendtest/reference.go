@@ -68,6 +68,9 @@ func refUnary(op backend.UnaryOp, x Array) Array {
 		backend.OpSigmoid: func(v float64) float64 { return 1 / (1 + math.Exp(-v)) },
 		backend.OpTanh:    math.Tanh,
 		backend.OpErf:     math.Erf,
+		backend.OpSin:     math.Sin,
+		backend.OpCos:     math.Cos,
+		backend.OpFloor:   math.Floor,
 	}[op]
 	for i, v := range x.Data {
 		out.Data[i] = f(v)

@@ -96,13 +96,17 @@ func cases() []opCase {
 		backend.OpLog:  Random(1, 0.5, 2, 3, 4),
 		backend.OpSqrt: Random(2, 0.5, 2, 3, 4),
 	}
-	for op := backend.OpNeg; op <= backend.OpErf; op++ {
+	for op := backend.OpNeg; op <= backend.OpFloor; op++ {
 		in, ok := unaryIn[op]
 		if !ok {
 			in = awayFromZero(uint64(op)+10, 3, 4)
 		}
+		grad := yes
+		if op == backend.OpFloor {
+			grad, in = no, Random(uint64(op)+10, -4, 4, 3, 4)
+		}
 		cs = append(cs, opCase{
-			name: op.String(), inputs: []Array{in}, grad: yes,
+			name: op.String(), inputs: []Array{in}, grad: grad,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return unary(b, op, v[0]) },
 			ref:   func(a []Array) Array { return refUnary(op, a[0]) },
 		})
@@ -348,6 +352,7 @@ func unary(b backend.Builder, op backend.UnaryOp, x backend.Value) backend.Value
 		backend.OpNeg: b.Neg, backend.OpExp: b.Exp, backend.OpLog: b.Log, backend.OpSqrt: b.Sqrt,
 		backend.OpSquare: b.Square, backend.OpRelu: b.Relu, backend.OpSigmoid: b.Sigmoid,
 		backend.OpTanh: b.Tanh, backend.OpSoftmax: b.Softmax, backend.OpLogSoftmax: b.LogSoftmax, backend.OpErf: b.Erf,
+		backend.OpSin: b.Sin, backend.OpCos: b.Cos, backend.OpFloor: b.Floor,
 	}[op](x)
 }
 
