@@ -36,9 +36,10 @@ type kerasCorpus struct {
 }
 
 var (
-	catalogueCorpus = &kerasCorpus{script: "keras-catalogue.py"}
-	trainingCorpus  = &kerasCorpus{script: "keras-training.py"}
-	corpora         = []*kerasCorpus{catalogueCorpus, trainingCorpus}
+	catalogueCorpus  = &kerasCorpus{script: "keras-catalogue.py"}
+	trainingCorpus   = &kerasCorpus{script: "keras-training.py"}
+	transformsCorpus = &kerasCorpus{script: "keras-transforms.py"}
+	corpora          = []*kerasCorpus{catalogueCorpus, trainingCorpus, transformsCorpus}
 )
 
 // build runs the script with Keras (skipping t without Python Keras) and

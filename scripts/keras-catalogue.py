@@ -196,6 +196,10 @@ case("center_crop_small", [((4, 5, 2), F)], one(layers.CenterCrop(6, 3)))
 case("random_flip", [((4, 5, 3), F)], one(layers.RandomFlip("horizontal", seed=1)))
 case("random_contrast", [((4, 5, 3), F)], one(layers.RandomContrast(0.3)))
 case("random_brightness", [((4, 5, 3), F)], one(layers.RandomBrightness((-0.1, 0.2), value_range=(0, 1))))
+case("random_rotation", [((4, 5, 3), F)], one(layers.RandomRotation(0.2, fill_mode="constant", fill_value=0.5)))
+case("random_zoom", [((4, 5, 3), F)], one(layers.RandomZoom((-0.2, 0.3), width_factor=0.1, interpolation="nearest")))
+case("random_zoom_keep_aspect", [((4, 5, 3), F)], one(layers.RandomZoom(0.2, fill_mode="wrap")))
+case("random_translation", [((4, 5, 3), F)], one(layers.RandomTranslation(0.1, (-0.2, 0.3), fill_mode="nearest")))
 # Keras 3.15's RandomCrop passes an image through at inference (whatever
 # its size): with the target size, kerasgo's centred crop agrees.
 case("random_crop", [((4, 5, 3), F)], one(layers.RandomCrop(4, 5)))

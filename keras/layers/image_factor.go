@@ -36,22 +36,32 @@ func describeFactor(f float64, pair [2]float64) string {
 	return fmt.Sprint(f)
 }
 
-// readFactor reads Keras's "factor": a number, or a pair.
-func readFactor(r *serialization.Reader) (f float64, pair [2]float64) {
-	v, ok := r.Value("factor")
+// readFactor reads a Keras factor setting (key "factor",
+// "height_factor", ...): a number, or a pair. given is false when it is
+// absent or null.
+func readFactor(r *serialization.Reader, key string) (f float64, pair [2]float64, given bool) {
+	v, ok := r.Value(key)
 	if !ok {
-		r.Fail("factor", "is required")
-		return 0, pair
+		return 0, pair, false
 	}
 	if n, isNum := v.(float64); isNum {
-		return n, pair
+		return n, pair, true
 	}
-	values, shape := r.Numbers("factor")
+	values, shape := r.Numbers(key)
 	if len(shape) != 1 || len(values) != 2 {
-		r.Fail("factor", "want a number or a pair of numbers, got %v", v)
-		return 0, pair
+		r.Fail(key, "want a number or a pair of numbers, got %v", v)
+		return 0, pair, true
 	}
-	return 0, [2]float64{values[0], values[1]}
+	return 0, [2]float64{values[0], values[1]}, true
+}
+
+// factorConfig is a factor as Keras keeps it in a config: the number, or
+// the pair when one is set.
+func factorConfig(f float64, pair [2]float64) any {
+	if pair != ([2]float64{}) {
+		return pair[:]
+	}
+	return f
 }
 
 // readValueRange reads Keras's "value_range" pair (def when absent).

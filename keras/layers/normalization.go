@@ -70,7 +70,7 @@ func (l *Normalization) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return nil, fmt.Errorf("give both Mean and Variance, or neither (to adapt them): got %d means and %d variances", len(l.Mean), len(l.Variance))
 	}
 	if len(l.Mean) != len(l.Variance) {
-		return nil, fmt.Errorf("Mean has %d values and Variance %d: give the same number", len(l.Mean), len(l.Variance))
+		return nil, fmt.Errorf("the mean has %d values and the variance %d: give the same number", len(l.Mean), len(l.Variance))
 	}
 	keep := []int{}
 	for _, a := range l.axes() {
@@ -104,7 +104,7 @@ func (l *Normalization) Build(inputs []backend.Shape) (backend.Shape, error) {
 	}
 	if l.Mean != nil {
 		if _, err := l.fixed(l.Mean, stats); err != nil {
-			return nil, fmt.Errorf("Mean: %w", err)
+			return nil, fmt.Errorf("the mean: %w", err)
 		}
 		return in.Clone(), nil
 	}

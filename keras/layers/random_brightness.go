@@ -73,7 +73,10 @@ func (*RandomBrightness) takesUnknownDims() {}
 
 func init() {
 	mustRegister("RandomBrightness", func(r *serialization.Reader) (Layer, error) {
-		f, pair := readFactor(r)
+		f, pair, given := readFactor(r, "factor")
+		if !given {
+			r.Fail("factor", "is required")
+		}
 		l := &RandomBrightness{Factor: f, FactorRange: pair, ValueRange: readValueRange(r, [2]float64{0, 255})}
 		r.Ignore("seed") // decides only which amounts training draws
 		expectChannelsLast(r)

@@ -79,7 +79,10 @@ func (*RandomContrast) takesUnknownDims() {}
 
 func init() {
 	mustRegister("RandomContrast", func(r *serialization.Reader) (Layer, error) {
-		f, pair := readFactor(r)
+		f, pair, given := readFactor(r, "factor")
+		if !given {
+			r.Fail("factor", "is required")
+		}
 		l := &RandomContrast{Factor: f, FactorRange: pair, ValueRange: readValueRange(r, [2]float64{0, 255})}
 		r.Ignore("seed") // decides only which factors training draws
 		expectChannelsLast(r)

@@ -149,7 +149,7 @@ func TestRandomContrastTraining(t *testing.T) {
 			layer  *layers.RandomContrast
 			lo, hi float64
 		}{
-			{&layers.RandomContrast{Factor: 0.4}, 1, 1.4}, // Keras 3: (max(-0.4, 0), 0.4)
+			{&layers.RandomContrast{Factor: 0.4}, 1, 1.4},                         // Keras 3: (max(-0.4, 0), 0.4)
 			{&layers.RandomContrast{FactorRange: [2]float64{0.5, 0.3}}, 0.7, 1.5}, // sorted: (0.3, 0.5)
 		} {
 			y := trainingOutputs(t, be, tc.layer, x, 1)[0]
@@ -225,5 +225,68 @@ func TestRandomCropTraining(t *testing.T) {
 		if len(seen) != (h-ch+1)*(w-cw+1) {
 			t.Errorf("60 crops took %d of the %d windows: %v", len(seen), (h-ch+1)*(w-cw+1), seen)
 		}
+	})
+}
+
+// Gradients flow through the random transforms to the images: with a
+// range of one value the transform is fixed, and its gradient in
+// training matches finite differences on every fill mode.
+func TestRandomTransformGradients(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, fill := range []string{"reflect", "wrap", "constant", "nearest"} {
+			for name, l := range map[string]layers.Layer{
+				"rotation":    &layers.RandomRotation{FactorRange: [2]float64{0.06, 0.06}, FillMode: fill, FillValue: 0.3},
+				"zoom":        &layers.RandomZoom{HeightRange: [2]float64{0.35, 0.35}, WidthRange: [2]float64{-0.2, -0.2}, FillMode: fill},
+				"translation": &layers.RandomTranslation{HeightRange: [2]float64{0.3, 0.3}, WidthRange: [2]float64{-0.43, -0.43}, FillMode: fill},
+			} {
+				t.Run(name+"/"+fill, func(t *testing.T) {
+					build(t, l, 4, 5, 2)
+					fn := callFunc(l, true)
+					in := []backendtest.Array{backendtest.Random(3, -1, 1, 2, 4, 5, 2)}
+					wts := backendtest.Random(99, -1, 1, 2, 4, 5, 2)
+					backendtest.CheckGradient(t, be, func(b backend.Builder, v []backend.Value) backend.Value {
+						return b.Sum(b.Mul(fn(b, v), b.Constant(wts.Data, wts.Shape)))
+					}, in, []int{0}, 1e-5)
+				})
+			}
+		}
+	})
+}
+
+// RandomTranslation draws each image's shift from its range: with
+// nearest interpolation and wrapping, an image whose pixels hold their
+// own coordinates shows its shift at every pixel.
+func TestRandomTranslationTraining(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		const n, h, w = 400, 10, 20
+		x := backendtest.Array{Shape: backend.Shape{n, h, w, 1}, Data: make([]float64, n*h*w)}
+		for i := range x.Data {
+			x.Data[i] = float64(i % (h * w)) // row*w + column
+		}
+		l := &layers.RandomTranslation{HeightFactor: 0.2, WidthRange: [2]float64{-0.1, 0.3}, FillMode: "wrap", Interpolation: "nearest"}
+		y := trainingOutputs(t, be, l, x, 1)[0]
+		var dys, dxs []float64
+		for i := range n {
+			img := image(y, i)
+			src := int(img[0])                 // the input pixel output (0, 0) took
+			dy, dx := (h-src/w)%h, (w-src%w)%w // shifts down and right, modulo the size
+			for p, v := range img {
+				r, c := p/w, p%w
+				if want := float64(((r-dy+h)%h)*w + (c-dx+w)%w); v != want {
+					t.Fatalf("image %d pixel (%d, %d) is %v, want %v for a shift of (%d, %d)", i, r, c, v, want, dy, dx)
+				}
+			}
+			if dy > h/2 {
+				dy -= h
+			}
+			if dx > w/2 {
+				dx -= w
+			}
+			dys, dxs = append(dys, float64(dy)), append(dxs, float64(dx))
+		}
+		// Shifts are round(u * size) for u in the range: whole pixels
+		// within the range's ends rounded.
+		spread(t, "the vertical shift", dys, -2, 2)
+		spread(t, "the horizontal shift", dxs, -2, 6)
 	})
 }
