@@ -3,6 +3,7 @@ package layers
 import (
 	"fmt"
 
+	"github.com/kerasgo/kerasgo/internal/resample"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -79,9 +80,7 @@ func (l *Resizing) Call(ctx *Context, in []backend.Value) backend.Value {
 func padToAspect(b backend.Builder, x backend.Value, h, w int, value float64) backend.Value {
 	s := x.Shape()
 	height, width := s[1], s[2]
-	padH := max(height, int(float64(width*h)/float64(w)))
-	padW := max(width, int(float64(height*w)/float64(h)))
-	top, left := int(float64(padH-height)/2), int(float64(padW-width)/2)
+	top, left := resample.AspectPad(height, width, h, w)
 	fill := func(shape backend.Shape) backend.Value {
 		return b.Constant(filledWith(value, shape.Size()), shape)
 	}

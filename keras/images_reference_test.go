@@ -1,0 +1,165 @@
+package keras_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+)
+
+// imagesIndex is what scripts/keras-images.py writes.
+type imagesIndex struct {
+	Keras    string `json:"keras"`
+	Datasets []struct {
+		Options struct {
+			ImageSize         [2]int   `json:"image_size"`
+			ColorMode         string   `json:"color_mode"`
+			LabelMode         string   `json:"label_mode"`
+			Interpolation     string   `json:"interpolation"`
+			BatchSize         int      `json:"batch_size"`
+			CropToAspectRatio bool     `json:"crop_to_aspect_ratio"`
+			PadToAspectRatio  bool     `json:"pad_to_aspect_ratio"`
+			ClassNames        []string `json:"class_names"`
+		} `json:"options"`
+		ClassNames []string `json:"class_names"`
+		Batches    []struct{ X, Y refArray }
+	} `json:"datasets"`
+	Orders []struct {
+		Seed            uint32   `json:"seed"`
+		ValidationSplit float64  `json:"validation_split"`
+		Subset          string   `json:"subset"`
+		FilePaths       []string `json:"file_paths"`
+	} `json:"orders"`
+	LoadImg []struct {
+		File    string `json:"file"`
+		Options struct {
+			ColorMode       string `json:"color_mode"`
+			TargetSize      [2]int `json:"target_size"`
+			Interpolation   string `json:"interpolation"`
+			KeepAspectRatio bool   `json:"keep_aspect_ratio"`
+		} `json:"options"`
+		Array refArray `json:"array"`
+	} `json:"load_img"`
+}
+
+var imagesCorpus = &kerasCorpus{script: "keras-images.py"}
+
+func init() { corpora = append(corpora, imagesCorpus) }
+
+// jpegTolerance is how far a JPEG's decoded values may be from PIL's:
+// Go's decoder and libjpeg round the inverse DCT and the colour
+// conversion differently (measured up to 3 of 255 on the test's photo).
+const jpegTolerance = 4
+
+// worstDifference returns the largest |got - want| and where.
+func worstDifference(got []float32, want []float64) (float64, int) {
+	worst, at := 0.0, 0
+	for i, w := range want {
+		if d := math.Abs(float64(got[i]) - w); d > worst {
+			worst, at = d, i
+		}
+	}
+	return worst, at
+}
+
+// ImageDatasetFromDirectory reads what Keras's image_dataset_from_directory
+// reads: the same files in the same order and split for a seed (NumPy's
+// shuffle), the same class names and labels, and the same pixels, decoded
+// and resized as Keras does (exactly but for rounding, 1e-3 of 255; JPEG
+// within jpegTolerance, a different decoder).
+func TestImageDatasetMatchesKeras(t *testing.T) {
+	var index imagesIndex
+	dir := imagesCorpus.build(t, &index)
+	root := filepath.Join(dir, "images")
+	ctx := context.Background()
+	for k, ref := range index.Datasets {
+		o := ref.Options
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			ds, err := keras.ImageDatasetFromDirectory(root, keras.ImageDatasetOptions{
+				ImageSize: o.ImageSize, ColorMode: o.ColorMode, LabelMode: o.LabelMode, Interpolation: o.Interpolation,
+				BatchSize: o.BatchSize, CropToAspectRatio: o.CropToAspectRatio, PadToAspectRatio: o.PadToAspectRatio,
+				ClassNames: o.ClassNames, NoShuffle: true, Verbose: keras.Silent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(ds.ClassNames) != fmt.Sprint(ref.ClassNames) {
+				t.Fatalf("class names %v, Keras %v", ds.ClassNames, ref.ClassNames)
+			}
+			if ds.Len() != len(ref.Batches) {
+				t.Fatalf("%d batches, Keras %d", ds.Len(), len(ref.Batches))
+			}
+			file := 0
+			for i, want := range ref.Batches {
+				b, err := ds.Batch(ctx, i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				x, y := b.X.(keras.Array), b.Y.(keras.Array)
+				if fmt.Sprint(x.Shape) != fmt.Sprint(want.X.Shape) || fmt.Sprint(y.Shape) != fmt.Sprint(want.Y.Shape) {
+					t.Fatalf("batch %d: shapes %v and %v, Keras %v and %v", i, x.Shape, y.Shape, want.X.Shape, want.Y.Shape)
+				}
+				if d, at := worstDifference(y.Data, want.Y.Data); d != 0 {
+					t.Fatalf("batch %d: label value %d is %v, Keras %v", i, at, y.Data[at], want.Y.Data[at])
+				}
+				per := len(x.Data) / x.Shape[0]
+				for j := range x.Shape[0] {
+					path := ds.FilePaths[file]
+					file++
+					tol := 1e-3
+					if strings.HasSuffix(path, ".jpg") {
+						tol = jpegTolerance
+					}
+					if d, at := worstDifference(x.Data[j*per:(j+1)*per], want.X.Data[j*per:(j+1)*per]); d > tol {
+						t.Errorf("%s: value %d is %v, Keras %v", path, at, x.Data[j*per+at], want.X.Data[j*per+at])
+					}
+				}
+			}
+		})
+	}
+	for _, ref := range index.Orders {
+		ds, err := keras.ImageDatasetFromDirectory(root, keras.ImageDatasetOptions{Seed: ref.Seed, ValidationSplit: ref.ValidationSplit,
+			Subset: ref.Subset, ImageSize: [2]int{4, 4}, Verbose: keras.Silent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range ds.FilePaths {
+			rel, _ := filepath.Rel(root, p)
+			got = append(got, rel)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(ref.FilePaths) {
+			t.Errorf("seed %d, split %v %s: files %v, Keras %v", ref.Seed, ref.ValidationSplit, ref.Subset, got, ref.FilePaths)
+		}
+	}
+}
+
+// LoadImg and ImgToArray give what keras.utils.load_img and
+// img_to_array give (PIL's colour conversion and resampling, to the
+// unit; JPEG within jpegTolerance).
+func TestLoadImgMatchesKeras(t *testing.T) {
+	var index imagesIndex
+	dir := imagesCorpus.build(t, &index)
+	for _, ref := range index.LoadImg {
+		o := ref.Options
+		img, err := keras.LoadImg(filepath.Join(dir, "images", ref.File), keras.LoadImgOptions{ColorMode: o.ColorMode,
+			TargetSize: o.TargetSize, Interpolation: o.Interpolation, KeepAspectRatio: o.KeepAspectRatio})
+		if err != nil {
+			t.Fatalf("%s %+v: %v", ref.File, o, err)
+		}
+		a := keras.ImgToArray(img)
+		if fmt.Sprint(a.Shape) != fmt.Sprint(ref.Array.Shape) {
+			t.Fatalf("%s %+v: shape %v, Keras %v", ref.File, o, a.Shape, ref.Array.Shape)
+		}
+		tol := 0.0
+		if strings.HasSuffix(ref.File, ".jpg") {
+			tol = jpegTolerance
+		}
+		if d, at := worstDifference(a.Data, ref.Array.Data); d > tol {
+			t.Errorf("%s %+v: value %d is %v, Keras %v", ref.File, o, at, a.Data[at], ref.Array.Data[at])
+		}
+	}
+}
