@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/kerasgo/kerasgo/internal/nprandom"
 )
 
 // TimeseriesOptions are the arguments of TimeseriesDatasetFromArray, as
@@ -24,7 +26,9 @@ type TimeseriesOptions struct {
 	// Shuffle shuffles the windows once, from Seed, as Keras shuffles the
 	// start positions (Fit then also shuffles the batches' order).
 	Shuffle bool
-	// Seed makes the shuffle reproducible; 0 draws a seed.
+	// Seed makes the shuffle reproducible, NumPy's way: the start
+	// positions take the order Keras's RandomState(seed).shuffle gives
+	// them. 0 draws a seed; NumPy's seeds are below 2^32.
 	Seed int64
 	// StartIndex and EndIndex limit the timesteps windows may use to
 	// [StartIndex, EndIndex); EndIndex 0 means the end of the data.
@@ -78,6 +82,8 @@ func TimeseriesDatasetFromArray(data Array, targets *Array, opts TimeseriesOptio
 		return nil, fmt.Errorf("TimeseriesOptions.StartIndex is %d: it must be 0 or more and lower than the length of the data, %d", opts.StartIndex, n)
 	case opts.EndIndex < 0 || opts.EndIndex >= n:
 		return nil, fmt.Errorf("TimeseriesOptions.EndIndex is %d: it must be lower than the length of the data, %d, as in Keras (0 means the end)", opts.EndIndex, n)
+	case opts.Seed < 0 || opts.Seed >= 1<<32:
+		return nil, fmt.Errorf("TimeseriesOptions.Seed is %d: give a seed in [0, 2^32), as NumPy takes", opts.Seed)
 	case end <= opts.StartIndex:
 		return nil, fmt.Errorf("TimeseriesOptions.EndIndex %d must be higher than StartIndex %d", end, opts.StartIndex)
 	}
@@ -96,10 +102,12 @@ func TimeseriesDatasetFromArray(data Array, targets *Array, opts TimeseriesOptio
 	for s := 0; s < windows; s += stride {
 		d.starts = append(d.starts, s)
 	}
-	if opts.Shuffle {
-		seed := resolveSeed(opts.Seed)
-		rng := rand.New(rand.NewPCG(uint64(seed), 0x74696d65))
-		rng.Shuffle(len(d.starts), func(i, j int) { d.starts[i], d.starts[j] = d.starts[j], d.starts[i] })
+	if opts.Shuffle { // as Keras: NumPy's RandomState(seed).shuffle(start_positions)
+		seed := opts.Seed
+		for seed == 0 {
+			seed = rand.Int64N(1_000_000) // Keras's np.random.randint(1e6)
+		}
+		nprandom.New(uint32(seed)).Shuffle(len(d.starts), func(i, j int) { d.starts[i], d.starts[j] = d.starts[j], d.starts[i] })
 	}
 	return d, nil
 }

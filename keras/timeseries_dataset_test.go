@@ -118,6 +118,16 @@ func TestTimeseriesDatasetFromArrayKerasExamples(t *testing.T) {
 	if first, again := shuffled(1), shuffled(1); first != again || first == shuffled(2) {
 		t.Error("Shuffle does not follow the seed")
 	}
+	// Keras's order: np.random.RandomState(7).shuffle(np.arange(10))
+	// gives [8 5 0 2 1 9 7 3 6 4] (NumPy 2.4.6): the windows' starts.
+	d, err = keras.TimeseriesDatasetFromArray(arange(10), nil, keras.TimeseriesOptions{SequenceLength: 1, Shuffle: true, Seed: 7, BatchSize: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = d.Batch(context.Background(), 0)
+	if got := fmt.Sprint(b.X.(keras.Array).Data); got != "[8 5 0 2 1 9 7 3 6 4]" {
+		t.Errorf("seed 7 ordered the windows %s, Keras (NumPy) orders them [8 5 0 2 1 9 7 3 6 4]", got)
+	}
 
 	for _, c := range []struct {
 		opts keras.TimeseriesOptions

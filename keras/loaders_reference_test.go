@@ -11,8 +11,8 @@ import (
 	"github.com/kerasgo/kerasgo/keras"
 )
 
-// imagesIndex is what scripts/keras-images.py writes.
-type imagesIndex struct {
+// loadersIndex is what scripts/keras-loaders.py writes.
+type loadersIndex struct {
 	Keras    string `json:"keras"`
 	Datasets []struct {
 		Options struct {
@@ -44,11 +44,27 @@ type imagesIndex struct {
 		} `json:"options"`
 		Array refArray `json:"array"`
 	} `json:"load_img"`
+	Series, Targets refArray
+	Timeseries      []struct {
+		Options struct {
+			SequenceLength int `json:"sequence_length"`
+			SequenceStride int `json:"sequence_stride"`
+			SamplingRate   int `json:"sampling_rate"`
+			BatchSize      int `json:"batch_size"`
+			StartIndex     int `json:"start_index"`
+			EndIndex       int `json:"end_index"`
+		} `json:"options"`
+		Targets bool `json:"targets"`
+		Batches []struct {
+			X refArray
+			Y *refArray
+		} `json:"batches"`
+	} `json:"timeseries"`
 }
 
-var imagesCorpus = &kerasCorpus{script: "keras-images.py"}
+var loadersCorpus = &kerasCorpus{script: "keras-loaders.py"}
 
-func init() { corpora = append(corpora, imagesCorpus) }
+func init() { corpora = append(corpora, loadersCorpus) }
 
 // jpegTolerance is how far a JPEG's decoded values may be from PIL's:
 // Go's decoder and libjpeg round the inverse DCT and the colour
@@ -72,8 +88,8 @@ func worstDifference(got []float32, want []float64) (float64, int) {
 // and resized as Keras does (exactly but for rounding, 1e-3 of 255; JPEG
 // within jpegTolerance, a different decoder).
 func TestImageDatasetMatchesKeras(t *testing.T) {
-	var index imagesIndex
-	dir := imagesCorpus.build(t, &index)
+	var index loadersIndex
+	dir := loadersCorpus.build(t, &index)
 	root := filepath.Join(dir, "images")
 	ctx := context.Background()
 	for k, ref := range index.Datasets {
@@ -141,8 +157,8 @@ func TestImageDatasetMatchesKeras(t *testing.T) {
 // img_to_array give (PIL's colour conversion and resampling, to the
 // unit; JPEG within jpegTolerance).
 func TestLoadImgMatchesKeras(t *testing.T) {
-	var index imagesIndex
-	dir := imagesCorpus.build(t, &index)
+	var index loadersIndex
+	dir := loadersCorpus.build(t, &index)
 	for _, ref := range index.LoadImg {
 		o := ref.Options
 		img, err := keras.LoadImg(filepath.Join(dir, "images", ref.File), keras.LoadImgOptions{ColorMode: o.ColorMode,
@@ -160,6 +176,52 @@ func TestLoadImgMatchesKeras(t *testing.T) {
 		}
 		if d, at := worstDifference(a.Data, ref.Array.Data); d > tol {
 			t.Errorf("%s %+v: value %d is %v, Keras %v", ref.File, o, at, a.Data[at], ref.Array.Data[at])
+		}
+	}
+}
+
+// TimeseriesDatasetFromArray makes Keras's windows: the batches of
+// keras.utils.timeseries_dataset_from_array (its grain path, unshuffled)
+// on the same series and targets, equal.
+func TestTimeseriesDatasetMatchesKeras(t *testing.T) {
+	var index loadersIndex
+	loadersCorpus.build(t, &index)
+	series, targets := index.Series.array(), index.Targets.array()
+	ctx := context.Background()
+	for k, ref := range index.Timeseries {
+		o := ref.Options
+		var tp *keras.Array
+		if ref.Targets {
+			tp = &targets
+		}
+		ds, err := keras.TimeseriesDatasetFromArray(series, tp, keras.TimeseriesOptions{SequenceLength: o.SequenceLength,
+			SequenceStride: o.SequenceStride, SamplingRate: o.SamplingRate, BatchSize: o.BatchSize, StartIndex: o.StartIndex, EndIndex: o.EndIndex})
+		if err != nil {
+			t.Fatalf("case %d: %v", k, err)
+		}
+		if ds.Len() != len(ref.Batches) {
+			t.Fatalf("case %d: %d batches, Keras %d", k, ds.Len(), len(ref.Batches))
+		}
+		for i, want := range ref.Batches {
+			b, err := ds.Batch(ctx, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := b.X.(keras.Array)
+			if fmt.Sprint(x.Shape) != fmt.Sprint(want.X.Shape) {
+				t.Fatalf("case %d batch %d: shape %v, Keras %v", k, i, x.Shape, want.X.Shape)
+			}
+			if d, at := worstDifference(x.Data, want.X.Data); d != 0 {
+				t.Fatalf("case %d batch %d: value %d is %v, Keras %v", k, i, at, x.Data[at], want.X.Data[at])
+			}
+			if want.Y != nil {
+				y := b.Y.(keras.Array)
+				if d, _ := worstDifference(y.Data, want.Y.Data); d != 0 || len(y.Data) != len(want.Y.Data) {
+					t.Fatalf("case %d batch %d: targets %v, Keras %v", k, i, y.Data, want.Y.Data)
+				}
+			} else if b.Y != nil {
+				t.Fatalf("case %d batch %d: targets without targets", k, i)
+			}
 		}
 	}
 }

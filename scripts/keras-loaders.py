@@ -1,7 +1,7 @@
-"""Make a small folder of images and read it with Keras's own loaders,
-for kerasgo's tests to compare (keras/images_reference_test.go).
+"""Run Keras's own data loaders (keras.utils) on data made here, for
+kerasgo's tests to compare (keras/loaders_reference_test.go).
 
-    KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-images.py OUT_DIR
+    KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-loaders.py OUT_DIR
 
 Writes OUT_DIR/images/<class>/<file> (PNG in RGB, RGBA, grey and palette
 modes, GIF, BMP, JPEG without chroma subsampling; several sizes) and
@@ -14,7 +14,10 @@ OUT_DIR/index.json:
   orders:   with shuffle=True and a seed (and a validation split): the
             file paths of each subset, in Keras's order;
   load_img: per file and setting of keras.utils.load_img: the array
-            img_to_array gives.
+            img_to_array gives;
+  timeseries: per setting of keras.utils.timeseries_dataset_from_array
+            (format="grain", shuffle=False) on one series and targets:
+            the options and every batch.
 Arrays are {"shape", "data"}.
 """
 
@@ -107,8 +110,22 @@ def main(out):
             if "target_size" in opts:
                 opts["target_size"] = list(opts["target_size"])
             loads.append({"file": rel, "options": opts, "array": as_json(keras.utils.img_to_array(img))})
+    series = rng.normal(size=(40, 2)).astype("float32")
+    targets = rng.normal(size=(40,)).astype("float32")
+    timeseries = []
+    for s in [dict(sequence_length=5), dict(sequence_length=4, sequence_stride=3, sampling_rate=2, batch_size=4),
+              dict(sequence_length=3, start_index=5, end_index=30, batch_size=7), dict(sequence_length=6, batch_size=5, targets=None)]:
+        opts = dict(s)
+        t = opts.pop("targets", targets)
+        ds = keras.utils.timeseries_dataset_from_array(series, t, format="grain", **opts)
+        batches = []
+        for b in ds:
+            x, y = (b if t is not None else (b, None))
+            batches.append({"x": as_json(x), "y": as_json(y) if y is not None else None})
+        timeseries.append({"options": opts, "targets": t is not None, "batches": batches})
     with open(os.path.join(out, "index.json"), "w") as f:
-        json.dump({"keras": keras.__version__, "datasets": datasets, "orders": orders, "load_img": loads}, f)
+        json.dump({"keras": keras.__version__, "datasets": datasets, "orders": orders, "load_img": loads,
+                   "series": as_json(series), "targets": as_json(targets), "timeseries": timeseries}, f)
 
 
 if __name__ == "__main__":
