@@ -7,7 +7,7 @@
 package imaging
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"image"
@@ -43,13 +43,12 @@ func HasFormat(name string) bool {
 // Open decodes the image file at path. GIF gives its first frame, as
 // Keras's loaders do.
 func Open(path string) (image.Image, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path) // one read: image files are small beside a batch
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := bufio.NewReader(f)
-	head, _ := r.Peek(12)
+	r := bytes.NewReader(data)
+	head := data[:min(len(data), 12)]
 	var img image.Image
 	switch {
 	case len(head) >= 8 && string(head[1:4]) == "PNG":
