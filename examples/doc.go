@@ -4,6 +4,9 @@
 //
 //   - examples/sentiment: Embedding + LSTM text classifier
 //   - examples/forecast: LSTM time-series forecaster
+//   - examples/imageclassification: Keras's "Image classification from
+//     scratch" on a folder of PNG files it draws (ImageDatasetFromDirectory,
+//     augmentation layers in the model, LoadImg)
 //   - examples/transformer: Keras's transformer text classifier
 //   - examples/gan: the GAN of Keras's "Customizing what happens in fit()",
 //     trained by Fit with its own step and two optimizers
