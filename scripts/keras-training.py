@@ -93,6 +93,23 @@ ARCHS = {
                       kernel_constraint=constraints.MinMaxNorm(0.5, 1.5, rate=0.5, axis=[0, 1, 2]))(x)))),
     "lstm_regularized": ((5, 3), lambda x: layers.LSTM(6, kernel_regularizer=regularizers.L2(0.01), recurrent_regularizer=regularizers.L1(0.01),
                                                        bias_regularizer=regularizers.L2(0.1), recurrent_constraint=constraints.MaxNorm(1.5, axis=1))(x)),
+    "separable_regularized": ((6, 6, 2), lambda x: layers.Dense(8, activation="tanh")(layers.Flatten()(
+        layers.PReLU(alpha_regularizer=regularizers.L2(0.1), alpha_constraint=constraints.MaxNorm(0.5, axis=[0, 1, 2]))(
+            layers.SeparableConv2D(4, 3, padding="same", depthwise_regularizer=regularizers.L2(0.01),
+                                   pointwise_regularizer=regularizers.L1L2(l1=0.01, l2=0.01), bias_regularizer=regularizers.L2(0.1),
+                                   pointwise_constraint=constraints.UnitNorm(axis=[0, 1, 2]))(
+                layers.BatchNormalization(gamma_regularizer=regularizers.L2(0.05), beta_regularizer=regularizers.L2(0.02),
+                                          gamma_constraint=constraints.MinMaxNorm(0.5, 1.5, axis=0))(
+                    layers.DepthwiseConv2D(3, depthwise_regularizer=regularizers.L2(0.02), bias_regularizer=regularizers.L2(0.01),
+                                           depthwise_constraint=constraints.MaxNorm(1.0, axis=[0, 1]))(x))))))),
+    "attention_regularized": ((5, 4), lambda x: layers.GlobalAveragePooling1D()(
+        layers.LayerNormalization(gamma_regularizer=regularizers.L2(0.1), beta_regularizer=regularizers.L2(0.1))(
+            layers.MultiHeadAttention(2, 3, kernel_regularizer=regularizers.L2(0.01), bias_regularizer=regularizers.L2(0.05),
+                                      activity_regularizer=regularizers.L2(0.001), kernel_constraint=constraints.MaxNorm(2.0))(x, x)))),
+    "bidirectional_regularized": ((5, 3), lambda x: layers.GlobalAveragePooling1D()(
+        layers.GroupNormalization(groups=2, gamma_regularizer=regularizers.L2(0.1), beta_constraint=constraints.MaxNorm(1.0))(
+            layers.Bidirectional(layers.LSTM(4, return_sequences=True, activity_regularizer=regularizers.L2(0.01),
+                                             kernel_regularizer=regularizers.L2(0.01)))(x)))),
 }
 
 
@@ -166,6 +183,9 @@ case("regularizers_dense_sgd", "regression", lambda: optimizers.SGD(0.05), "mse"
 case("regularizers_dense_adam", "sparse", ADAM, "sparse_categorical_crossentropy", SPARSE_METRICS, arch="regularized")
 case("regularizers_conv", "regression", lambda: optimizers.SGD(0.05, momentum=0.9), "mse", arch="conv_regularized")
 case("regularizers_lstm", "regression", ADAM, "mse", arch="lstm_regularized")
+case("regularizers_separable", "regression", ADAM, "mse", arch="separable_regularized")
+case("regularizers_attention", "regression", ADAM, "mse", arch="attention_regularized")
+case("regularizers_bidirectional", "regression", ADAM, "mse", arch="bidirectional_regularized")
 case("arch_gru_sequence", "regression", lambda: optimizers.RMSprop(0.01), "mse", REGRESSION_METRICS, arch="gru_sequence")
 
 

@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -16,19 +18,41 @@ type affine struct {
 	gamma, beta *Weight
 }
 
-// build creates gamma and beta for n features.
-func (a *affine) build(base *Base, n int, noScale, noCenter bool) error {
+// GammaBetaPenalties are the regularizers and constraints of a
+// normalisation layer's scale (gamma) and offset (beta): Keras's
+// gamma_regularizer, beta_regularizer, gamma_constraint and
+// beta_constraint. BatchNormalization, LayerNormalization and
+// GroupNormalization embed them.
+type GammaBetaPenalties struct {
+	GammaRegularizer, BetaRegularizer regularizers.Regularizer
+	GammaConstraint, BetaConstraint   constraints.Constraint
+}
+
+// build creates gamma and beta for n features, with their penalties.
+func (a *affine) build(base *Base, n int, noScale, noCenter bool, p GammaBetaPenalties) error {
 	s := backend.Shape{n}
 	var err error
+	if noScale && (p.GammaRegularizer != nil || p.GammaConstraint != nil) {
+		return fmt.Errorf("a gamma regularizer or constraint was given with scale=False (NoScale): drop it, or keep gamma")
+	}
+	if noCenter && (p.BetaRegularizer != nil || p.BetaConstraint != nil) {
+		return fmt.Errorf("a beta regularizer or constraint was given with center=False (NoCenter): drop it, or keep beta")
+	}
 	if !noScale {
 		if a.gamma, err = base.AddWeight("gamma", s, initializers.Constant{Value: 1}); err != nil {
 			return err
 		}
+		if err := regularize(a.gamma, "gamma", p.GammaRegularizer, p.GammaConstraint); err != nil {
+			return err
+		}
 	}
 	if !noCenter {
-		a.beta, err = base.AddWeight("beta", s, initializers.Constant{})
+		if a.beta, err = base.AddWeight("beta", s, initializers.Constant{}); err != nil {
+			return err
+		}
+		return regularize(a.beta, "beta", p.BetaRegularizer, p.BetaConstraint)
 	}
-	return err
+	return nil
 }
 
 // normalize is (centred / sqrt(variance + eps)) * gamma + beta.
@@ -71,17 +95,22 @@ func checkFeatures(in backend.Shape, eps float64) error {
 
 // affineConfig adds the keys of Keras's normalisation configs that
 // describe gamma and beta.
-func affineConfig(cfg serialization.Config, noScale, noCenter bool) serialization.Config {
+func affineConfig(cfg serialization.Config, noScale, noCenter bool, p GammaBetaPenalties) (serialization.Config, error) {
 	cfg["center"], cfg["scale"] = !noCenter, !noScale
 	cfg["beta_initializer"], cfg["gamma_initializer"] = initializerObject("zeros"), initializerObject("ones")
-	for _, k := range []string{"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint"} {
-		cfg[k] = nil
-	}
-	return cfg
+	err := penaltiesConfig(cfg, map[string]regularizers.Regularizer{"gamma": p.GammaRegularizer, "beta": p.BetaRegularizer},
+		map[string]constraints.Constraint{"gamma": p.GammaConstraint, "beta": p.BetaConstraint})
+	return cfg, err
+}
+
+// readGammaBetaPenalties reads what affineConfig writes of them.
+func readGammaBetaPenalties(r *serialization.Reader) GammaBetaPenalties {
+	return GammaBetaPenalties{GammaRegularizer: readRegularizer(r, "gamma_regularizer"), BetaRegularizer: readRegularizer(r, "beta_regularizer"),
+		GammaConstraint: readConstraint(r, "gamma_constraint"), BetaConstraint: readConstraint(r, "beta_constraint")}
 }
 
 // readAffine reads what affineConfig writes, and a last-axis axis.
-func readAffine(r *serialization.Reader) (noScale, noCenter bool) {
+func readAffine(r *serialization.Reader) (noScale, noCenter bool, p GammaBetaPenalties) {
 	noCenter, noScale = !r.Bool("center", true), !r.Bool("scale", true)
 	if axis, ok := r.Value("axis"); ok {
 		if list, isList := axis.([]any); isList && len(list) == 1 {
@@ -96,8 +125,5 @@ func readAffine(r *serialization.Reader) (noScale, noCenter bool) {
 			r.Fail(key, "%s is not supported by kerasgo (only %s)", got, want)
 		}
 	}
-	for _, k := range []string{"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint"} {
-		r.ExpectNull(k)
-	}
-	return noScale, noCenter
+	return noScale, noCenter, readGammaBetaPenalties(r)
 }

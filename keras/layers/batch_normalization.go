@@ -28,6 +28,7 @@ type BatchNormalization struct {
 	// default axis=-1; a positive index must also be the last axis (as
 	// keras.applications write axis=3 for images), checked at Build.
 	Axis int
+	GammaBetaPenalties
 	Base
 	affine
 
@@ -69,7 +70,7 @@ func (l *BatchNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 		return nil, fmt.Errorf("momentum must be in [0, 1), got %v", m)
 	}
 	s := backend.Shape{in[len(in)-1]}
-	if err := l.affine.build(&l.Base, s[0], l.NoScale, l.NoCenter); err != nil {
+	if err := l.affine.build(&l.Base, s[0], l.NoScale, l.NoCenter, l.GammaBetaPenalties); err != nil {
 		return nil, err
 	}
 	if l.movingMean, err = l.AddWeight("moving_mean", s, initializers.Constant{}); err != nil {
@@ -105,13 +106,11 @@ func (l *BatchNormalization) Call(ctx *Context, inputs []backend.Value) backend.
 // GetConfig returns Keras's BatchNormalization config.
 func (l *BatchNormalization) GetConfig() (serialization.Config, error) {
 	init := initializerObject
-	return serialization.Config{
-		"axis": l.axis(), "momentum": l.momentum(), "epsilon": l.epsilon(), "center": !l.NoCenter, "scale": !l.NoScale,
-		"beta_initializer": init("zeros"), "gamma_initializer": init("ones"),
+	return affineConfig(serialization.Config{
+		"axis": l.axis(), "momentum": l.momentum(), "epsilon": l.epsilon(),
 		"moving_mean_initializer": init("zeros"), "moving_variance_initializer": init("ones"),
-		"beta_regularizer": nil, "gamma_regularizer": nil, "beta_constraint": nil, "gamma_constraint": nil,
 		"synchronized": false,
-	}, nil
+	}, l.NoScale, l.NoCenter, l.GammaBetaPenalties)
 }
 
 func init() {
@@ -133,7 +132,8 @@ func init() {
 				r.Fail(key, "%s is not supported by kerasgo (only %s)", got, want)
 			}
 		}
-		for _, key := range []string{"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint", "virtual_batch_size", "adjustment"} {
+		l.GammaBetaPenalties = readGammaBetaPenalties(r)
+		for _, key := range []string{"virtual_batch_size", "adjustment"} {
 			r.ExpectNull(key)
 		}
 		// Keras 3.13 on writes its batch renormalisation settings, off by

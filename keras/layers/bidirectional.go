@@ -191,6 +191,11 @@ func (l *Bidirectional) CallOutputs(ctx *Context, in []backend.Value) []backend.
 func (l *Bidirectional) directionOutputs(ctx *Context, in []backend.Value) (y, yb backend.Value) {
 	y = l.forward.Call(ctx, in)
 	yb = l.backward.Call(ctx, in)
+	// Keras calls each direction's layer, which adds its own activity
+	// penalty (TimeDistributed, by contrast, calls its layer's call,
+	// which does not: kerasgo does the same).
+	ctx.addActivityPenalty(l.forward, y)
+	ctx.addActivityPenalty(l.backward, yb)
 	if l.forward.(recurrentLayer).settings().returnSequences {
 		yb = reverseSteps(ctx.B, yb)
 	}

@@ -5,7 +5,9 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -21,6 +23,12 @@ type DepthwiseConv2D struct {
 	DilationRate    [2]int // default (1, 1)
 	Activation      string
 	NoBias          bool
+	// DepthwiseRegularizer and BiasRegularizer add penalties of the
+	// kernel and the bias to the loss; DepthwiseConstraint and
+	// BiasConstraint project them after each update (Keras's
+	// depthwise_regularizer, ...).
+	DepthwiseRegularizer, BiasRegularizer regularizers.Regularizer
+	DepthwiseConstraint, BiasConstraint   constraints.Constraint
 	Base
 
 	kernel, bias *Weight
@@ -66,10 +74,11 @@ func (l *DepthwiseConv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if l.kernel, err = l.AddWeight("kernel", backend.Shape{w.size[0], w.size[1], in[3], l.multiplier()}, initializers.GlorotUniform{}); err != nil {
 		return nil, err
 	}
-	if !l.NoBias {
-		if l.bias, err = l.AddWeight("bias", backend.Shape{out}, initializers.Constant{}); err != nil {
-			return nil, err
-		}
+	if err := regularize(l.kernel, "depthwise", l.DepthwiseRegularizer, l.DepthwiseConstraint); err != nil {
+		return nil, err
+	}
+	if l.bias, err = l.addBias(out, l.NoBias, l.BiasRegularizer, l.BiasConstraint); err != nil {
+		return nil, err
 	}
 	return backend.Shape{in[0], rows, cols, out}, nil
 }
@@ -112,31 +121,43 @@ func (l *DepthwiseConv2D) Call(ctx *Context, in []backend.Value) backend.Value {
 // GetConfig returns Keras's config.
 func (l *DepthwiseConv2D) GetConfig() (serialization.Config, error) {
 	w := l.windows()
-	return serialization.Config{
+	cfg := serialization.Config{
 		"kernel_size": w.size[:], "strides": w.strides[:], "padding": string(w.padding), "depth_multiplier": l.multiplier(),
 		"data_format": "channels_last", "dilation_rate": w.dilation[:], "activation": activationName(l.Activation), "use_bias": !l.NoBias,
-		"depthwise_initializer": initializerObject("glorot_uniform"), "bias_initializer": initializerObject("zeros"),
-		"depthwise_regularizer": nil, "bias_regularizer": nil, "activity_regularizer": nil, "depthwise_constraint": nil, "bias_constraint": nil,
-	}, nil
+		"depthwise_initializer": initializerObject("glorot_uniform"), "bias_initializer": initializerObject("zeros"), "activity_regularizer": nil,
+	}
+	return cfg, penaltiesConfig(cfg, map[string]regularizers.Regularizer{"depthwise": l.DepthwiseRegularizer, "bias": l.BiasRegularizer},
+		map[string]constraints.Constraint{"depthwise": l.DepthwiseConstraint, "bias": l.BiasConstraint})
+}
+
+// addBias creates a convolution's bias of size n unless noBias, with its
+// regularizer and constraint (refused without a bias).
+func (c *Base) addBias(n int, noBias bool, reg regularizers.Regularizer, con constraints.Constraint) (*Weight, error) {
+	if noBias {
+		if reg != nil || con != nil {
+			return nil, fmt.Errorf("a bias regularizer or constraint was given with use_bias=False (NoBias): drop it, or keep the bias")
+		}
+		return nil, nil
+	}
+	bias, err := c.AddWeight("bias", backend.Shape{n}, initializers.Constant{})
+	if err != nil {
+		return nil, err
+	}
+	return bias, regularize(bias, "bias", reg, con)
 }
 
 // readDepthwiseCommon reads the settings DepthwiseConv2D and
-// SeparableConv2D share: channels_last, Keras's default initializers for
-// the kernels (prefixes) and the bias, and no regularizers or constraints.
+// SeparableConv2D share: channels_last, and Keras's default initializers
+// for the kernels (prefixes) and the bias.
 func readDepthwiseCommon(r *serialization.Reader, prefixes ...string) {
 	r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
 	for _, p := range prefixes {
 		if got := readInitializer(r, p+"_initializer"); got != "" && got != "glorot_uniform" {
 			r.Fail(p+"_initializer", "%s is not supported by kerasgo (only glorot_uniform)", got)
 		}
-		r.ExpectNull(p + "_regularizer")
-		r.ExpectNull(p + "_constraint")
 	}
 	if got := readInitializer(r, "bias_initializer"); got != "" && got != "zeros" {
 		r.Fail("bias_initializer", "%s is not supported by kerasgo (only zeros)", got)
-	}
-	for _, k := range []string{"bias_regularizer", "bias_constraint"} {
-		r.ExpectNull(k)
 	}
 }
 
@@ -146,6 +167,8 @@ func init() {
 			DepthMultiplier: r.Int("depth_multiplier", 1), DilationRate: r.PositivePair("dilation_rate", [2]int{1, 1}),
 			Activation: readActivation(r, "activation"), NoBias: !r.Bool("use_bias", true)}
 		readDepthwiseCommon(r, "depthwise")
+		l.DepthwiseRegularizer, l.BiasRegularizer = readRegularizer(r, "depthwise_regularizer"), readRegularizer(r, "bias_regularizer")
+		l.DepthwiseConstraint, l.BiasConstraint = readConstraint(r, "depthwise_constraint"), readConstraint(r, "bias_constraint")
 		return l, nil
 	})
 }

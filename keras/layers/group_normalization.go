@@ -16,6 +16,7 @@ type GroupNormalization struct {
 	Epsilon  float64 // default 1e-3
 	NoCenter bool    // Keras's center=False: no beta
 	NoScale  bool    // Keras's scale=False: no gamma
+	GammaBetaPenalties
 	Base
 	affine
 }
@@ -43,7 +44,7 @@ func (l *GroupNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 	if g := l.groups(); g < 1 || c%g != 0 {
 		return nil, fmt.Errorf("number of groups (%d) must divide the number of channels (%d); Keras's default is 32", g, c)
 	}
-	return in.Clone(), l.affine.build(&l.Base, c, l.NoScale, l.NoCenter)
+	return in.Clone(), l.affine.build(&l.Base, c, l.NoScale, l.NoCenter, l.GammaBetaPenalties)
 }
 
 // Call normalises each group of each sample: (batch, positions, groups,
@@ -62,13 +63,13 @@ func (l *GroupNormalization) Call(ctx *Context, in []backend.Value) backend.Valu
 
 // GetConfig returns Keras's config.
 func (l *GroupNormalization) GetConfig() (serialization.Config, error) {
-	return affineConfig(serialization.Config{"groups": l.groups(), "axis": -1, "epsilon": epsilonOr(l.Epsilon)}, l.NoScale, l.NoCenter), nil
+	return affineConfig(serialization.Config{"groups": l.groups(), "axis": -1, "epsilon": epsilonOr(l.Epsilon)}, l.NoScale, l.NoCenter, l.GammaBetaPenalties)
 }
 
 func init() {
 	mustRegister("GroupNormalization", func(r *serialization.Reader) (Layer, error) {
 		l := &GroupNormalization{Groups: r.Int("groups", 32), Epsilon: r.Float("epsilon", 1e-3)}
-		l.NoScale, l.NoCenter = readAffine(r)
+		l.NoScale, l.NoCenter, l.GammaBetaPenalties = readAffine(r)
 		return l, nil
 	})
 }

@@ -123,7 +123,15 @@ func (ctx *Context) AddLoss(v backend.Value) {
 // (if any) on each of a call's outputs, divided by the batch size (Keras
 // normalises it so, as its layer.__call__ does).
 func (ctx *Context) addActivityPenalty(layer Layer, outs ...backend.Value) {
-	r := layer.Common().ActivityRegularizer
+	if _, inside := layer.(interface{ penalizesInnerActivity() }); inside {
+		return // the layer adds them itself, on values inside it
+	}
+	ctx.activityPenalty(layer.Common().ActivityRegularizer, outs...)
+}
+
+// activityPenalty adds r's penalty on each of outs, divided by the batch
+// size.
+func (ctx *Context) activityPenalty(r regularizers.Regularizer, outs ...backend.Value) {
 	if r == nil || ctx.losses == nil {
 		return
 	}
@@ -378,6 +386,15 @@ func Describe(l Layer) string {
 		return fmt.Sprintf("%q (%s)", n, l.ClassName())
 	}
 	return l.ClassName()
+}
+
+// sameShape is the Build of a layer that keeps its input's shape.
+func sameShape(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	return in.Clone(), nil
 }
 
 // one checks that a layer got exactly one input.

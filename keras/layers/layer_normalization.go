@@ -13,6 +13,7 @@ type LayerNormalization struct {
 	Epsilon  float64 // default 1e-3
 	NoCenter bool    // Keras's center=False: no beta
 	NoScale  bool    // Keras's scale=False: no gamma
+	GammaBetaPenalties
 	Base
 	affine
 }
@@ -29,7 +30,7 @@ func (l *LayerNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 	if err := checkFeatures(in, epsilonOr(l.Epsilon)); err != nil {
 		return nil, err
 	}
-	return in.Clone(), l.affine.build(&l.Base, in[len(in)-1], l.NoScale, l.NoCenter)
+	return in.Clone(), l.affine.build(&l.Base, in[len(in)-1], l.NoScale, l.NoCenter, l.GammaBetaPenalties)
 }
 
 // Call normalises.
@@ -45,13 +46,13 @@ func (l *LayerNormalization) Call(ctx *Context, in []backend.Value) backend.Valu
 
 // GetConfig returns Keras's config.
 func (l *LayerNormalization) GetConfig() (serialization.Config, error) {
-	return affineConfig(serialization.Config{"axis": -1, "epsilon": epsilonOr(l.Epsilon), "rms_scaling": false}, l.NoScale, l.NoCenter), nil
+	return affineConfig(serialization.Config{"axis": -1, "epsilon": epsilonOr(l.Epsilon), "rms_scaling": false}, l.NoScale, l.NoCenter, l.GammaBetaPenalties)
 }
 
 func init() {
 	mustRegister("LayerNormalization", func(r *serialization.Reader) (Layer, error) {
 		l := &LayerNormalization{Epsilon: r.Float("epsilon", 1e-3)}
-		l.NoScale, l.NoCenter = readAffine(r)
+		l.NoScale, l.NoCenter, l.GammaBetaPenalties = readAffine(r)
 		r.Expect("rms_scaling", false, "")
 		return l, nil
 	})

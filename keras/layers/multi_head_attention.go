@@ -5,7 +5,9 @@ import (
 	"math"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -38,6 +40,13 @@ type MultiHeadAttention struct {
 	UseCausalMask     bool   // Keras's use_causal_mask
 	KernelInitializer string // default "glorot_uniform"
 	BiasInitializer   string // default "zeros"
+	// KernelRegularizer, BiasRegularizer, KernelConstraint and
+	// BiasConstraint apply to the kernels and biases of all four
+	// projections, as Keras's do. The layer's ActivityRegularizer, as in
+	// Keras, penalises the four projections' outputs (query, key, value
+	// and output), not only the layer's output.
+	KernelRegularizer, BiasRegularizer regularizers.Regularizer
+	KernelConstraint, BiasConstraint   constraints.Constraint
 	// ReturnAttentionScores is Keras's return_attention_scores call
 	// argument as a setting: a second output, the attention
 	// probabilities (batch, heads, query steps, value steps), before
@@ -51,6 +60,10 @@ type MultiHeadAttention struct {
 
 // denseWeights are one EinsumDense sub-layer's kernel and bias.
 type denseWeights struct{ kernel, bias *Weight }
+
+// penalizesInnerActivity: MultiHeadAttention's activity regularizer
+// penalises its projections' outputs (attend adds them).
+func (*MultiHeadAttention) penalizesInnerActivity() {}
 
 // ClassName returns "MultiHeadAttention".
 func (*MultiHeadAttention) ClassName() string { return "MultiHeadAttention" }
@@ -103,15 +116,26 @@ func (l *MultiHeadAttention) Build(inputs []backend.Shape) (backend.Shape, error
 		if err != nil {
 			return w, err
 		}
-		if w.kernel, err = l.AddWeight(name+"/kernel", kernel, kinit); err != nil || l.NoBias {
+		if w.kernel, err = l.AddWeight(name+"/kernel", kernel, kinit); err != nil {
 			return w, err
+		}
+		if err := regularize(w.kernel, "kernel", l.KernelRegularizer, l.KernelConstraint); err != nil {
+			return w, err
+		}
+		if l.NoBias {
+			if l.BiasRegularizer != nil || l.BiasConstraint != nil {
+				return w, fmt.Errorf("a bias regularizer or constraint was given with use_bias=False (NoBias): drop it, or keep the biases")
+			}
+			return w, nil
 		}
 		binit, err := initializers.Get(l.BiasInitializer, initializers.Constant{})
 		if err != nil {
 			return w, err
 		}
-		w.bias, err = l.AddWeight(name+"/bias", bias, binit)
-		return w, err
+		if w.bias, err = l.AddWeight(name+"/bias", bias, binit); err != nil {
+			return w, err
+		}
+		return w, regularize(w.bias, "bias", l.BiasRegularizer, l.BiasConstraint)
 	}
 	if l.query, err = add("query", backend.Shape{q[2], h, dk}, backend.Shape{h, dk}); err != nil {
 		return nil, err
@@ -175,10 +199,11 @@ func (l *MultiHeadAttention) attend(ctx *Context, in []backend.Value) (backend.V
 	if len(in) > 2 {
 		key = in[2]
 	}
-	q := b.Mul(project(ctx, query, l.query), b.Scalar(1/math.Sqrt(float64(l.KeyDim)))) // (B, H, Tq, dk)
-	k := project(ctx, key, l.key)                                                      // (B, H, Tk, dk)
-	v := project(ctx, value, l.value)                                                  // (B, H, Tk, dv)
-	scores := b.BatchMatMul(q, b.Transpose(k, 0, 1, 3, 2))                             // (B, H, Tq, Tk)
+	qp := project(ctx, query, l.query)                       // (B, H, Tq, dk)
+	k := project(ctx, key, l.key)                            // (B, H, Tk, dk)
+	v := project(ctx, value, l.value)                        // (B, H, Tk, dv)
+	q := b.Mul(qp, b.Scalar(1/math.Sqrt(float64(l.KeyDim)))) // scaled as Keras scales the query
+	scores := b.BatchMatMul(q, b.Transpose(k, 0, 1, 3, 2))   // (B, H, Tq, Tk)
 	qs, vs := query.Shape(), value.Shape()
 	var mask backend.Value
 	if len(in) == 4 {
@@ -219,7 +244,9 @@ func (l *MultiHeadAttention) attend(ctx *Context, in []backend.Value) (backend.V
 	if l.output.bias != nil {
 		y = b.Add(y, ctx.Weight(l.output.bias))
 	}
-	return b.Reshape(y, backend.Shape{qs[0], qs[1], ks[2]}), probs
+	y = b.Reshape(y, backend.Shape{qs[0], qs[1], ks[2]})
+	ctx.activityPenalty(l.ActivityRegularizer, qp, k, v, y) // each projection's, as Keras's sublayers add them
+	return y, probs
 }
 
 // CallKwargs gives Keras's use_causal_mask and return_attention_scores
@@ -308,10 +335,9 @@ func (l *MultiHeadAttention) GetConfig() (serialization.Config, error) {
 	}
 	cfg := serialization.Config{"num_heads": l.NumHeads, "key_dim": l.KeyDim, "value_dim": l.valueDim(), "dropout": l.Dropout,
 		"use_bias": !l.NoBias, "output_shape": outShape, "attention_axes": nil, "kernel_initializer": k, "bias_initializer": bi, "seed": nil}
-	for _, key := range []string{"kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint"} {
-		cfg[key] = nil
-	}
-	return cfg, nil
+	cfg["activity_regularizer"] = nil
+	return cfg, penaltiesConfig(cfg, map[string]regularizers.Regularizer{"kernel": l.KernelRegularizer, "bias": l.BiasRegularizer},
+		map[string]constraints.Constraint{"kernel": l.KernelConstraint, "bias": l.BiasConstraint})
 }
 
 func init() {
@@ -328,9 +354,8 @@ func init() {
 			r.Fail("attention_axes", "%v is not supported by kerasgo (only attention over the steps axis, 1)", v)
 		}
 		r.Ignore("seed", "flash_attention")
-		for _, key := range []string{"kernel_regularizer", "bias_regularizer", "kernel_constraint", "bias_constraint"} {
-			r.ExpectNull(key)
-		}
+		l.KernelRegularizer, l.BiasRegularizer = readRegularizer(r, "kernel_regularizer"), readRegularizer(r, "bias_regularizer")
+		l.KernelConstraint, l.BiasConstraint = readConstraint(r, "kernel_constraint"), readConstraint(r, "bias_constraint")
 		return l, nil
 	})
 }

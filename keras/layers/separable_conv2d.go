@@ -5,7 +5,9 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -22,6 +24,10 @@ type SeparableConv2D struct {
 	DilationRate    [2]int // default (1, 1)
 	Activation      string
 	NoBias          bool
+	// The kernels' and the bias's regularizers and constraints (Keras's
+	// depthwise_regularizer, pointwise_regularizer, ...).
+	DepthwiseRegularizer, PointwiseRegularizer, BiasRegularizer regularizers.Regularizer
+	DepthwiseConstraint, PointwiseConstraint, BiasConstraint    constraints.Constraint
 	Base
 
 	depthwise, pointwise, bias *Weight
@@ -59,10 +65,14 @@ func (l *SeparableConv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if l.pointwise, err = l.AddWeight("pointwise_kernel", backend.Shape{1, 1, in[3] * mult, l.Filters}, initializers.GlorotUniform{}); err != nil {
 		return nil, err
 	}
-	if !l.NoBias {
-		if l.bias, err = l.AddWeight("bias", backend.Shape{l.Filters}, initializers.Constant{}); err != nil {
-			return nil, err
-		}
+	if err := regularize(l.depthwise, "depthwise", l.DepthwiseRegularizer, l.DepthwiseConstraint); err != nil {
+		return nil, err
+	}
+	if err := regularize(l.pointwise, "pointwise", l.PointwiseRegularizer, l.PointwiseConstraint); err != nil {
+		return nil, err
+	}
+	if l.bias, err = l.addBias(l.Filters, l.NoBias, l.BiasRegularizer, l.BiasConstraint); err != nil {
+		return nil, err
 	}
 	return backend.Shape{in[0], rows, cols, l.Filters}, nil
 }
@@ -84,14 +94,16 @@ func (l *SeparableConv2D) Call(ctx *Context, in []backend.Value) backend.Value {
 // GetConfig returns Keras's config.
 func (l *SeparableConv2D) GetConfig() (serialization.Config, error) {
 	w := l.windows()
-	return serialization.Config{
+	cfg := serialization.Config{
 		"filters": l.Filters, "kernel_size": w.size[:], "strides": w.strides[:], "padding": string(w.padding),
 		"depth_multiplier": max(l.DepthMultiplier, 1), "data_format": "channels_last", "dilation_rate": w.dilation[:],
 		"activation": activationName(l.Activation), "use_bias": !l.NoBias,
 		"depthwise_initializer": initializerObject("glorot_uniform"), "pointwise_initializer": initializerObject("glorot_uniform"),
-		"bias_initializer": initializerObject("zeros"), "depthwise_regularizer": nil, "pointwise_regularizer": nil, "bias_regularizer": nil,
-		"activity_regularizer": nil, "depthwise_constraint": nil, "pointwise_constraint": nil, "bias_constraint": nil,
-	}, nil
+		"bias_initializer": initializerObject("zeros"), "activity_regularizer": nil,
+	}
+	return cfg, penaltiesConfig(cfg,
+		map[string]regularizers.Regularizer{"depthwise": l.DepthwiseRegularizer, "pointwise": l.PointwiseRegularizer, "bias": l.BiasRegularizer},
+		map[string]constraints.Constraint{"depthwise": l.DepthwiseConstraint, "pointwise": l.PointwiseConstraint, "bias": l.BiasConstraint})
 }
 
 func init() {
@@ -100,6 +112,10 @@ func init() {
 			Padding: r.String("padding", "valid"), DepthMultiplier: r.Int("depth_multiplier", 1), DilationRate: r.PositivePair("dilation_rate", [2]int{1, 1}),
 			Activation: readActivation(r, "activation"), NoBias: !r.Bool("use_bias", true)}
 		readDepthwiseCommon(r, "depthwise", "pointwise")
+		l.DepthwiseRegularizer, l.PointwiseRegularizer = readRegularizer(r, "depthwise_regularizer"), readRegularizer(r, "pointwise_regularizer")
+		l.BiasRegularizer = readRegularizer(r, "bias_regularizer")
+		l.DepthwiseConstraint, l.PointwiseConstraint = readConstraint(r, "depthwise_constraint"), readConstraint(r, "pointwise_constraint")
+		l.BiasConstraint = readConstraint(r, "bias_constraint")
 		return l, nil
 	})
 }
