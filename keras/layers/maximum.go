@@ -1,0 +1,15 @@
+package layers
+
+import "github.com/kerasgo/kerasgo/keras/backend"
+
+// Maximum takes the elementwise maximum of its inputs, like
+// keras.layers.Maximum.
+type Maximum struct{ merge }
+
+// ClassName returns "Maximum".
+func (*Maximum) ClassName() string { return "Maximum" }
+
+// Call takes the maximum.
+func (m *Maximum) Call(ctx *Context, in []backend.Value) backend.Value {
+	return m.fold(ctx, in, backend.Builder.Maximum)
+}
