@@ -126,7 +126,14 @@ func trainMLPWorker() error {
 			rep.StepHashes = append(rep.StepHashes, hashWeights(ws))
 		}
 	}}
-	hist, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: perRank, NoShuffle: true, Verbose: keras.Silent, Callbacks: []callbacks.Callback{record}})
+	var hist *keras.History
+	if os.Getenv("TEST_DATASET") != "" {
+		// The same batches from a Dataset: each rank loads its share.
+		ds := globalBatches{x: x, y: y, world: dp.WorldSize()}
+		hist, err = m.Fit(context.Background(), keras.Batches{Dataset: ds, Workers: 2}, nil, keras.FitOptions{Epochs: 1, NoShuffle: true, Verbose: keras.Silent, Callbacks: []callbacks.Callback{record}})
+	} else {
+		hist, err = m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: perRank, NoShuffle: true, Verbose: keras.Silent, Callbacks: []callbacks.Callback{record}})
+	}
 	if err != nil {
 		return err
 	}
@@ -173,6 +180,52 @@ func TestDataParallelMatchesOneProcess(t *testing.T) {
 				checkRanks(t, engine, world, dir)
 			})
 		}
+	}
+}
+
+// globalBatches is the job's data as a keras.Dataset of perRank-sample
+// batches: batch k*world + r is what rank r's k-th batch is when it
+// trains on its shard of the arrays (samples r, r+world, ...), so that
+// a Dataset's batches, dealt out to the ranks (every world-th batch),
+// make the same steps as the arrays.
+type globalBatches struct {
+	x, y  keras.Array
+	world int
+}
+
+func (g globalBatches) Len() int { return g.y.Shape[0] / perRank }
+
+func (g globalBatches) Batch(_ context.Context, i int) (keras.Batch, error) {
+	k, r := i/g.world, i%g.world
+	x := keras.Array{Shape: []int{perRank, features}}
+	y := keras.Array{Shape: []int{perRank}}
+	for j := range perRank {
+		n := r + g.world*(k*perRank+j)
+		x.Data = append(x.Data, g.x.Data[n*features:(n+1)*features]...)
+		y.Data = append(y.Data, g.y.Data[n])
+	}
+	return keras.Batch{X: x, Y: y}, nil
+}
+
+// Fit from a keras.Dataset trains data parallel as from arrays: each of 2
+// processes loads only its share of the batches (every WorldSize-th), and
+// the ranks stay bit-identical after every step and equal one process's
+// training on the global batches within 1e-5.
+func TestDataParallelFromDataset(t *testing.T) {
+	if err := distribution.Available(); err != nil {
+		t.Skipf("distributed tests SKIPPED: %v", err)
+	}
+	for _, engine := range openEngines(t) {
+		t.Run(engine, func(t *testing.T) {
+			dir := t.TempDir()
+			res := disttest.Run(t, "train-mlp", 2, 3*time.Minute, "TEST_ENGINE="+engine, "TEST_OUT="+dir, "TEST_DATASET=1")
+			for _, r := range res {
+				if r.Err != nil {
+					t.Fatalf("rank %d: %v\n%s", r.Rank, r.Err, r.Output)
+				}
+			}
+			checkRanks(t, engine, 2, dir)
+		})
 	}
 }
 
