@@ -1,8 +1,6 @@
 package layers
 
 import (
-	"fmt"
-
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -22,15 +20,12 @@ func (*CenterCrop) ClassName() string { return "CenterCrop" }
 
 // Build checks the settings; the output has the target size.
 func (l *CenterCrop) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
 	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
-	}
-	if l.Height < 1 || l.Width < 1 {
-		return nil, fmt.Errorf("height and width must be positive, got %d and %d", l.Height, l.Width)
+	if err := checkTargetSize(l.Height, l.Width); err != nil {
+		return nil, err
 	}
 	return backend.Shape{in[0], l.Height, l.Width, in[3]}, nil
 }

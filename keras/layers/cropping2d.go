@@ -22,12 +22,9 @@ func (*Cropping2D) ClassName() string { return "Cropping2D" }
 
 // Build checks that something is left.
 func (l *Cropping2D) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}
 	c := l.Cropping
 	for _, v := range []int{c[0][0], c[0][1], c[1][0], c[1][1]} {

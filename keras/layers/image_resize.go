@@ -81,6 +81,24 @@ func sliceImages(b backend.Builder, x backend.Value, top, left, h, w int) backen
 	return b.Slice(x, []int{0, top, left, 0}, []int{s[0], h, w, s[3]})
 }
 
+// oneImage is one for a layer of images: the one input must be a batch
+// of channels_last images (batch, height, width, channels).
+func oneImage(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err == nil && len(in) != 4 {
+		err = fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
+	}
+	return in, err
+}
+
+// checkTargetSize reports a target image size that is not positive.
+func checkTargetSize(h, w int) error {
+	if h < 1 || w < 1 {
+		return fmt.Errorf("height and width must be positive, got %d and %d", h, w)
+	}
+	return nil
+}
+
 // checkImages reports an input that is not a batch of channels_last
 // images with known height and width.
 func checkImages(in backend.Shape) error {

@@ -1,8 +1,6 @@
 package layers
 
 import (
-	"fmt"
-
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -37,12 +35,9 @@ func (l *RandomContrast) valueRange() [2]float64 {
 
 // Build checks the factor; the shape is unchanged.
 func (l *RandomContrast) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}
 	if _, err := factorRange(l.Factor, l.FactorRange, 0, 1); err != nil {
 		return nil, err

@@ -1,8 +1,6 @@
 package layers
 
 import (
-	"fmt"
-
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -35,8 +33,8 @@ func (l *RandomCrop) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err := checkImages(in); err != nil {
 		return nil, err
 	}
-	if l.Height < 1 || l.Width < 1 {
-		return nil, fmt.Errorf("height and width must be positive, got %d and %d", l.Height, l.Width)
+	if err := checkTargetSize(l.Height, l.Width); err != nil {
+		return nil, err
 	}
 	return backend.Shape{in[0], l.Height, l.Width, in[3]}, nil
 }

@@ -29,12 +29,9 @@ func (l *RandomFlip) mode() string {
 
 // Build checks the mode; the shape is unchanged.
 func (l *RandomFlip) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}
 	switch l.mode() {
 	case "horizontal", "vertical", "horizontal_and_vertical":

@@ -1,8 +1,6 @@
 package layers
 
 import (
-	"fmt"
-
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -30,12 +28,9 @@ func (*RandomRotation) ClassName() string { return "RandomRotation" }
 
 // Build checks the settings; the shape is unchanged.
 func (l *RandomRotation) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}
 	if _, err := factorRange(l.Factor, l.FactorRange, -1, 1); err != nil {
 		return nil, err

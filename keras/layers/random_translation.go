@@ -42,12 +42,9 @@ func translationRange(f float64, pair [2]float64, what string) ([2]float64, erro
 
 // Build checks the settings; the shape is unchanged.
 func (l *RandomTranslation) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}
 	if _, err := translationRange(l.HeightFactor, l.HeightRange, "height factor"); err != nil {
 		return nil, err

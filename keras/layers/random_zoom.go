@@ -63,12 +63,9 @@ func zoomRange(f float64, pair [2]float64, what string) ([2]float64, error) {
 
 // Build checks the settings; the shape is unchanged.
 func (l *RandomZoom) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}
 	if _, err := zoomRange(l.HeightFactor, l.HeightRange, "height factor"); err != nil {
 		return nil, err

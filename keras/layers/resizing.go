@@ -41,15 +41,12 @@ func (l *Resizing) interpolation() string {
 
 // Build checks the settings; the output has the target size.
 func (l *Resizing) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
 	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
-	}
-	if l.Height < 1 || l.Width < 1 {
-		return nil, fmt.Errorf("height and width must be positive, got %d and %d", l.Height, l.Width)
+	if err := checkTargetSize(l.Height, l.Width); err != nil {
+		return nil, err
 	}
 	if l.CropToAspectRatio && l.PadToAspectRatio {
 		return nil, fmt.Errorf("only one of CropToAspectRatio and PadToAspectRatio can be set")

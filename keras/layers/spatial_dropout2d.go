@@ -21,12 +21,9 @@ func (*SpatialDropout2D) ClassName() string { return "SpatialDropout2D" }
 
 // Build checks for images and the rate.
 func (l *SpatialDropout2D) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}
 	if l.Rate < 0 || l.Rate >= 1 {
 		return nil, fmt.Errorf("rate must be in [0, 1), got %v", l.Rate)

@@ -26,12 +26,9 @@ func (l *UpSampling2D) size() [2]int {
 
 // Build checks for images and a positive size.
 func (l *UpSampling2D) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}
 	s := l.size()
 	if s[0] < 1 || s[1] < 1 {

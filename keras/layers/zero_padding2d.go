@@ -34,12 +34,9 @@ func (l *ZeroPadding2D) padding() [2][2]int {
 
 // Build checks for images and non-negative padding.
 func (l *ZeroPadding2D) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
+	in, err := oneImage(inputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(in) != 4 {
-		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}
 	p := l.padding()
 	for _, v := range []int{p[0][0], p[0][1], p[1][0], p[1][1]} {
