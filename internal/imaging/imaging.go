@@ -52,7 +52,10 @@ func Open(path string) (image.Image, error) {
 	var img image.Image
 	switch {
 	case len(head) >= 8 && string(head[1:4]) == "PNG":
-		img, err = png.Decode(r)
+		var ok bool
+		if img, ok, err = decodePNGFast(data); !ok && err == nil {
+			img, err = png.Decode(r)
+		}
 	case len(head) >= 3 && head[0] == 0xff && head[1] == 0xd8:
 		img, err = jpeg.Decode(r)
 	case len(head) >= 6 && string(head[:3]) == "GIF":
@@ -85,37 +88,94 @@ func Convert(img image.Image, mode string) (image.Image, error) {
 		case *image.Gray, *image.Gray16:
 			return g, nil
 		}
+		pix := nrgbaPixels(img)
 		out := image.NewGray(image.Rect(0, 0, w, h))
-		for y := range h {
-			for x := range w {
-				r, gr, bl, _ := nrgba(img.At(b.Min.X+x, b.Min.Y+y))
-				out.Pix[y*out.Stride+x] = uint8((uint32(r)*19595 + uint32(gr)*38470 + uint32(bl)*7471 + 0x8000) >> 16)
-			}
+		for i := range out.Pix {
+			r, g, bl := uint32(pix[4*i]), uint32(pix[4*i+1]), uint32(pix[4*i+2])
+			out.Pix[i] = uint8((r*19595 + g*38470 + bl*7471 + 0x8000) >> 16)
 		}
 		return out, nil
-	case "rgb", "rgba":
-		var pix []uint8
-		var out image.Image
-		if mode == "rgb" {
-			o := image.NewRGBA(image.Rect(0, 0, w, h))
-			pix, out = o.Pix, o
-		} else {
-			o := image.NewNRGBA(image.Rect(0, 0, w, h))
-			pix, out = o.Pix, o
+	case "rgb":
+		pix := nrgbaPixels(img)
+		for i := 3; i < len(pix); i += 4 {
+			pix[i] = 255
 		}
-		for y := range h {
-			for x := range w {
-				r, g, bl, a := nrgba(img.At(b.Min.X+x, b.Min.Y+y))
-				if mode == "rgb" {
-					a = 255
-				}
-				i := (y*w + x) * 4
-				pix[i], pix[i+1], pix[i+2], pix[i+3] = r, g, bl, a
-			}
-		}
-		return out, nil
+		return &image.RGBA{Pix: pix, Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}, nil
+	case "rgba":
+		return &image.NRGBA{Pix: nrgbaPixels(img), Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}, nil
 	}
 	return nil, fmt.Errorf("unknown color mode %q: use rgb, rgba or grayscale", mode)
+}
+
+// nrgbaPixels returns img's pixels as non-premultiplied 8-bit RGBA, in a
+// new buffer: the decoders' image types directly, any other through its
+// colour model.
+func nrgbaPixels(img image.Image) []uint8 {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	out := make([]uint8, 4*w*h)
+	switch m := img.(type) {
+	case *image.NRGBA:
+		for y := range h {
+			copy(out[4*w*y:4*w*(y+1)], m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):])
+		}
+		return out
+	case *image.Gray:
+		for y := range h {
+			row := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := range w {
+				v := row[x]
+				out[4*(w*y+x)], out[4*(w*y+x)+1], out[4*(w*y+x)+2], out[4*(w*y+x)+3] = v, v, v, 255
+			}
+		}
+		return out
+	case *image.Paletted:
+		palette := make([][4]uint8, len(m.Palette))
+		for i, c := range m.Palette {
+			r, g, bl, a := nrgba(c)
+			palette[i] = [4]uint8{r, g, bl, a}
+		}
+		for y := range h {
+			row := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := range w {
+				var c [4]uint8
+				if int(row[x]) < len(palette) {
+					c = palette[row[x]]
+				}
+				copy(out[4*(w*y+x):], c[:])
+			}
+		}
+		return out
+	case *image.YCbCr:
+		for y := range h {
+			for x := range w {
+				yi, ci := m.YOffset(b.Min.X+x, b.Min.Y+y), m.COffset(b.Min.X+x, b.Min.Y+y)
+				r, g, bl := color.YCbCrToRGB(m.Y[yi], m.Cb[ci], m.Cr[ci])
+				out[4*(w*y+x)], out[4*(w*y+x)+1], out[4*(w*y+x)+2], out[4*(w*y+x)+3] = r, g, bl, 255
+			}
+		}
+		return out
+	case *image.RGBA:
+		for y := range h {
+			row := m.Pix[m.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := range w {
+				if row[4*x+3] == 255 {
+					copy(out[4*(w*y+x):4*(w*y+x)+4], row[4*x:4*x+4])
+					continue
+				}
+				c := color.NRGBAModel.Convert(color.RGBA{row[4*x], row[4*x+1], row[4*x+2], row[4*x+3]}).(color.NRGBA)
+				out[4*(w*y+x)], out[4*(w*y+x)+1], out[4*(w*y+x)+2], out[4*(w*y+x)+3] = c.R, c.G, c.B, c.A
+			}
+		}
+		return out
+	}
+	for y := range h {
+		for x := range w {
+			r, g, bl, a := nrgba(img.At(b.Min.X+x, b.Min.Y+y))
+			out[4*(w*y+x)], out[4*(w*y+x)+1], out[4*(w*y+x)+2], out[4*(w*y+x)+3] = r, g, bl, a
+		}
+	}
+	return out
 }
 
 // nrgba is c's non-premultiplied 8-bit channels: a grey's value
@@ -170,15 +230,11 @@ func Floats(img image.Image) Pixels {
 	if _, ok := img.(*image.NRGBA); ok {
 		c = 4
 	}
+	pix := nrgbaPixels(img)
 	p := Pixels{h, w, c, make([]float32, w*h*c)}
-	for y := range h {
-		for x := range w {
-			r, g, bl, a := nrgba(img.At(b.Min.X+x, b.Min.Y+y))
-			i := (y*w + x) * c
-			p.Data[i], p.Data[i+1], p.Data[i+2] = float32(r), float32(g), float32(bl)
-			if c == 4 {
-				p.Data[i+3] = float32(a)
-			}
+	for i := range w * h {
+		for k := range c {
+			p.Data[i*c+k] = float32(pix[4*i+k])
 		}
 	}
 	return p
