@@ -217,7 +217,7 @@ func abs(v int) int {
 
 // The buffers and decompressors decodePNGFast reuses.
 var (
-	pngBuffers    = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-	pngRows       = sync.Pool{New: func() any { return new([]byte) }}
-	pngInflaters  sync.Pool
+	pngBuffers   = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+	pngRows      = sync.Pool{New: func() any { return new([]byte) }}
+	pngInflaters sync.Pool
 )
