@@ -9,6 +9,7 @@ require (
 
 require (
 	github.com/prometheus/client_golang v1.23.2
+	golang.org/x/image v0.25.0
 	golang.org/x/sys v0.38.0
 	gonum.org/v1/plot v0.16.0
 )
@@ -29,7 +30,6 @@ require (
 	github.com/prometheus/common v0.66.1 // indirect
 	github.com/prometheus/procfs v0.16.1 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
-	golang.org/x/image v0.25.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
 
