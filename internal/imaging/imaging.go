@@ -19,6 +19,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/image/bmp"
 
@@ -317,7 +319,7 @@ func resizeAxis(p Pixels, vertical bool, n int, kernel *resample.Kernel) Pixels 
 		}
 		return out
 	}
-	weights := resample.Weights(in, n, *kernel, false)
+	weights := jaxWeights(in, n, kernel)
 	for i := range n {
 		row := weights[i*in : (i+1)*in]
 		for k := range other {
@@ -334,6 +336,37 @@ func resizeAxis(p Pixels, vertical bool, n int, kernel *resample.Kernel) Pixels 
 	}
 	return out
 }
+
+// jaxWeights is resample.Weights without antialias, kept per lengths and
+// kernel (a folder's images often share their size), up to
+// maxCachedWeights numbers in all: photos of many sizes recompute.
+func jaxWeights(in, out int, k *resample.Kernel) []float64 {
+	key := weightsKey{in, out, k}
+	if w, ok := weightCache.Load(key); ok {
+		return w.([]float64)
+	}
+	w := resample.Weights(in, out, *k, false)
+	if cachedWeights.Add(int64(len(w))) <= maxCachedWeights {
+		weightCache.Store(key, w)
+	} else {
+		cachedWeights.Add(-int64(len(w)))
+	}
+	return w
+}
+
+// maxCachedWeights bounds weightCache: 2^21 numbers, 16 MB.
+const maxCachedWeights = 1 << 21
+
+type weightsKey struct {
+	in, out int
+	k       *resample.Kernel
+}
+
+// weightCache holds jaxWeights' matrices, cachedWeights their numbers.
+var (
+	weightCache   sync.Map
+	cachedWeights atomic.Int64
+)
 
 // ResizePIL resizes a converted image (*image.Gray, *image.RGBA or
 // *image.NRGBA) to (w, h) as PIL's Image.resize does with the given
