@@ -63,7 +63,11 @@
 //     a model version it replaced: package serving).
 //   - a keras.Batches source is read by its own goroutines while the run
 //     it feeds lasts: a Dataset's Batch concurrently when Workers > 1, a
-//     generator by one goroutine; none after the run returns.
+//     generator by one goroutine; none after the run returns. The
+//     Datasets kerasgo makes (ImageDataset, TimeseriesDataset) are safe
+//     for those concurrent Batch calls.
+//   - Adapt changes a preprocessing layer's state: do not adapt a layer
+//     while a model that holds it trains or predicts.
 //   - building a model (NewSequential, NewModel, layers.Apply) and
 //     SetTrainable are not synchronised: finish building before sharing
 //     the model between goroutines.
