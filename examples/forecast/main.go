@@ -1,6 +1,9 @@
 // Command forecast trains a Keras-style time-series forecaster (LSTM +
 // Dense) on a generated signal: two sines of different periods plus
-// noise. From the last 30 values the model predicts the next one. It
+// noise. From the last 30 values the model predicts the next one. As
+// Keras's "Timeseries forecasting for weather prediction" does, the
+// training and validation windows come from keras.TimeseriesDatasetFromArray
+// (Keras's timeseries_dataset_from_array) over the series itself. It
 // prints the test mean squared error beside two baselines: predicting
 // the last value seen ("persistence") and predicting the mean.
 //
@@ -16,6 +19,7 @@ import (
 	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/examples/internal/example"
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
@@ -66,8 +70,33 @@ func baselines(x, y keras.Array) (persistence, mean float64) {
 // result is the test MSE and the baselines'.
 type result struct{ mse, persistence, mean float64 }
 
+// series returns the values of s as a (len, 1) Array.
+func series(s []float64) keras.Array {
+	a := keras.Array{Shape: []int{len(s), 1}, Data: make([]float32, len(s))}
+	for i, v := range s {
+		a.Data[i] = float32(v)
+	}
+	return a
+}
+
+// windowsOf is the windows of 30 steps over s, each with the next value
+// as its target, as a Dataset of batches of 32.
+func windowsOf(s []float64, shuffle bool, seed int64) (*keras.TimeseriesDataset, error) {
+	data := series(s)
+	input, next := data.Rows(0, len(s)-window), data.Rows(window, len(s))
+	return keras.TimeseriesDatasetFromArray(input, &next, keras.TimeseriesOptions{SequenceLength: window, BatchSize: 32, Shuffle: shuffle, Seed: seed})
+}
+
 func run(ctx context.Context, o example.Options) (result, error) {
-	x, y := windows(signal(o.Train+window, 0, 1))
+	trainSteps := o.Train * 9 / 10 // the last tenth of the training series validates
+	train, err := windowsOf(signal(trainSteps+window, 0, 1), true, max(o.Seed, 1))
+	if err != nil {
+		return result{}, err
+	}
+	val, err := windowsOf(signal(o.Train-trainSteps+window, trainSteps, 1), false, 0)
+	if err != nil {
+		return result{}, err
+	}
 	xt, yt := windows(signal(o.Test+window, o.Train+window, 2))
 	m, err := keras.NewSequential(layers.Input(window, 1), &layers.LSTM{Units: 32}, &layers.Dense{Units: 1})
 	if err != nil {
@@ -76,7 +105,15 @@ func run(ctx context.Context, o example.Options) (result, error) {
 	if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.01, 0.9, 0.999, 1e-7), Loss: "mse", Backend: o.Backend, Seed: o.Seed}); err != nil {
 		return result{}, err
 	}
-	logs, err := example.FitAndEvaluate(ctx, m, o, x, y, xt, yt)
+	timer := o.Timer
+	if timer == nil {
+		timer = &example.Epochs{}
+	}
+	if _, err := m.Fit(ctx, keras.Batches{Dataset: train}, nil, keras.FitOptions{Epochs: o.Epochs, Verbose: o.Verbose,
+		ValidationData: &keras.Data{X: keras.Batches{Dataset: val}}, Callbacks: []callbacks.Callback{timer}, Seed: o.Seed}); err != nil {
+		return result{}, err
+	}
+	logs, err := m.Evaluate(ctx, xt, yt, keras.EvaluateOptions{Verbose: keras.Silent})
 	if err != nil {
 		return result{}, err
 	}
