@@ -49,7 +49,7 @@ func adaptArray(layer layers.Adapter, a Array, what string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	if err := ad.Update(adaptValues(a), backend.Shape(a.Shape)); err != nil {
+	if err := ad.Update(floatValues(a), backend.Shape(a.Shape)); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if err := ad.Finish(); err != nil {
@@ -58,8 +58,9 @@ func adaptArray(layer layers.Adapter, a Array, what string) error {
 	return nil
 }
 
-// adaptValues returns a's values as floats (token ids converted).
-func adaptValues(a Array) []float32 {
+// floatValues returns a's values as floats (token ids converted): what
+// Adapt reads and SaveImg writes.
+func floatValues(a Array) []float32 {
 	if a.Ints == nil {
 		return a.Data
 	}
@@ -115,7 +116,7 @@ func adaptBatches(ctx context.Context, layer layers.Adapter, b Batches, what str
 				return fmt.Errorf("%s: batch %d: %w", what, next.index, err)
 			}
 		}
-		if err := ad.Update(adaptValues(a), backend.Shape(a.Shape)); err != nil {
+		if err := ad.Update(floatValues(a), backend.Shape(a.Shape)); err != nil {
 			return fmt.Errorf("%s: batch %d: %w", what, next.index, err)
 		}
 	}

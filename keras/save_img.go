@@ -31,7 +31,7 @@ func SaveImg(path string, x Array, opts SaveImgOptions) error {
 	if len(x.Shape) != 3 || (x.Shape[2] != 1 && x.Shape[2] != 3 && x.Shape[2] != 4) {
 		return fmt.Errorf("SaveImg: an image is an array of shape (height, width, channels) with 1, 3 or 4 channels, got %v", x.Shape)
 	}
-	values := adaptValues(x)
+	values := floatValues(x)
 	lo, hi := 0.0, 1.0
 	if !opts.NoScale { // Keras's array_to_img: x - min, then / max * 255
 		lo, hi = math.Inf(1), math.Inf(-1)
