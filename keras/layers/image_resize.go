@@ -66,12 +66,6 @@ func resizeImages(b backend.Builder, x backend.Value, h, w int, interpolation st
 	return resizeAxis(b, resizeAxis(b, x, 1, h, interpolation, antialias), 2, w, interpolation, antialias)
 }
 
-// aspectCrop is resample.AspectCrop: Keras's centred window with the
-// target's aspect ratio.
-func aspectCrop(height, width, h, w int) (top, left, cropH, cropW int) {
-	return resample.AspectCrop(height, width, h, w)
-}
-
 // sliceImages takes the window (top, left, h, w) of every image.
 func sliceImages(b backend.Builder, x backend.Value, top, left, h, w int) backend.Value {
 	s := x.Shape()

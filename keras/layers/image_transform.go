@@ -156,7 +156,7 @@ func settingsOf(fillMode, interpolation string) transformSettings {
 	return transformSettings{fillMode, interpolation}
 }
 
-// constant returns a (batch, 1, 1) coefficient holding v.
+// coefficient returns a (batch, 1, 1) coefficient holding v.
 func coefficient(b backend.Builder, n int, v float64) backend.Value {
 	return b.Constant(filledWith(v, n), backend.Shape{n, 1, 1})
 }

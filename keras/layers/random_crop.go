@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"github.com/kerasgo/kerasgo/internal/resample"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -50,11 +51,11 @@ func (l *RandomCrop) Call(ctx *Context, in []backend.Value) backend.Value {
 	case ctx.Training:
 		// Keras's code: the aspect window's start, the target's length
 		// (cut at the edge), resized when that is short.
-		top, left, _, _ := aspectCrop(height, width, l.Height, l.Width)
+		top, left, _, _ := resample.AspectCrop(height, width, l.Height, l.Width)
 		h, w := min(l.Height, height-top), min(l.Width, width-left)
 		return resizeImages(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, "bilinear", false)
 	}
-	top, left, h, w := aspectCrop(height, width, l.Height, l.Width)
+	top, left, h, w := resample.AspectCrop(height, width, l.Height, l.Width)
 	return resizeImages(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, "bilinear", false)
 }
 

@@ -63,7 +63,7 @@ func (l *Resizing) Call(ctx *Context, in []backend.Value) backend.Value {
 	s := x.Shape()
 	switch {
 	case l.CropToAspectRatio:
-		top, left, h, w := aspectCrop(s[1], s[2], l.Height, l.Width)
+		top, left, h, w := resample.AspectCrop(s[1], s[2], l.Height, l.Width)
 		x = sliceImages(b, x, top, left, h, w)
 	case l.PadToAspectRatio:
 		x = padToAspect(b, x, l.Height, l.Width, l.FillValue)
