@@ -99,8 +99,9 @@ lint:
 lint-libtorch:
 	STATICCHECK=$(STATICCHECK) scripts/lint-libtorch.sh
 
-## keras-env: a pinned Keras 3 on JAX (CPU) in build/keras-env, the
-## reference the Keras tests compare kerasgo with (they skip without it),
+## keras-env: a pinned Keras 3 on JAX (CPU) in build/keras-env, with
+## TensorFlow (CPU) for Keras's string layers: the reference the Keras
+## tests compare kerasgo with (they skip without it),
 ## and the older Keras 3 releases whose files they load (versions/)
 KERAS_ENV = build/keras-env
 keras-env: $(KERAS_ENV)/.installed

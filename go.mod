@@ -8,6 +8,8 @@ require (
 )
 
 require (
+	github.com/dchest/siphash v1.2.3
+	github.com/dgryski/go-farm v0.0.0-20240924180020-3414d57e47da
 	github.com/prometheus/client_golang v1.23.2
 	golang.org/x/image v0.25.0
 	golang.org/x/sys v0.38.0

@@ -49,7 +49,7 @@ func adaptArray(layer layers.Adapter, a Array, what string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	if err := ad.Update(floatValues(a), backend.Shape(a.Shape)); err != nil {
+	if err := ad.Update(hostTensor(a)); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if err := ad.Finish(); err != nil {
@@ -59,7 +59,7 @@ func adaptArray(layer layers.Adapter, a Array, what string) error {
 }
 
 // floatValues returns a's values as floats (token ids converted): what
-// Adapt reads and SaveImg writes.
+// SaveImg writes.
 func floatValues(a Array) []float32 {
 	if a.Ints == nil {
 		return a.Data
@@ -116,7 +116,7 @@ func adaptBatches(ctx context.Context, layer layers.Adapter, b Batches, what str
 				return fmt.Errorf("%s: batch %d: %w", what, next.index, err)
 			}
 		}
-		if err := ad.Update(floatValues(a), backend.Shape(a.Shape)); err != nil {
+		if err := ad.Update(hostTensor(a)); err != nil {
 			return fmt.Errorf("%s: batch %d: %w", what, next.index, err)
 		}
 	}

@@ -10,11 +10,24 @@ import (
 // row-major order with the number of samples as the first dimension, like a
 // NumPy array. Token ids may come as Ints instead of Data (an int32 NumPy
 // array): they reach a model input made with layers.IntInput exactly, with
-// no float round trip.
+// no float round trip. Text comes as Strings, for a model input made with
+// layers.StringInput (a NumPy array of strings).
 type Array struct {
-	Shape []int
-	Data  []float32
-	Ints  []int32 // integer data instead of Data (token ids); set one of the two
+	Shape   []int
+	Data    []float32
+	Ints    []int32  // integer data instead of Data (token ids)
+	Strings []string // text instead of Data; set one of the three
+}
+
+// NewStringArray returns an Array of strings (raw text, categories),
+// checking that shape fits them. With no shape it is one string per
+// sample: Keras's np.array(["a", "b"]).
+func NewStringArray(strs []string, shape ...int) (Array, error) {
+	if len(shape) == 0 {
+		shape = []int{len(strs)}
+	}
+	a := Array{Shape: shape, Strings: strs}
+	return a, a.check("array")
 }
 
 // NewIntArray returns an Array of integer data (token ids), checking that
@@ -45,8 +58,8 @@ func (a Array) check(what string) error {
 		}
 		n *= d
 	}
-	if a.Data != nil && a.Ints != nil {
-		return fmt.Errorf("%s holds both Data and Ints: give one of them", what)
+	if (a.Data != nil && a.Ints != nil) || (a.Strings != nil && (a.Data != nil || a.Ints != nil)) {
+		return fmt.Errorf("%s holds more than one of Data, Ints and Strings: give one of them", what)
 	}
 	if got := a.len(); n != got {
 		return fmt.Errorf("%s has shape %v (%d values) but holds %d values", what, a.Shape, n, got)
@@ -56,6 +69,9 @@ func (a Array) check(what string) error {
 
 // len is the number of values the array holds.
 func (a Array) len() int {
+	if a.Strings != nil {
+		return len(a.Strings)
+	}
 	if a.Ints != nil {
 		return len(a.Ints)
 	}
@@ -89,6 +105,9 @@ func (a Array) Rows(from, to int) Array {
 func (a Array) rows(from, to int) Array {
 	n := a.sampleSize()
 	shape := append([]int{to - from}, a.Shape[1:]...)
+	if a.Strings != nil {
+		return Array{Shape: shape, Strings: a.Strings[from*n : to*n]}
+	}
 	if a.Ints != nil {
 		return Array{Shape: shape, Ints: a.Ints[from*n : to*n]}
 	}
@@ -100,6 +119,13 @@ func (a Array) rows(from, to int) Array {
 func (a Array) gatherArray(idx []int, buf []float32, ibuf []int32) (Array, []float32, []int32) {
 	n := a.sampleSize()
 	shape := append([]int{len(idx)}, a.Shape[1:]...)
+	if a.Strings != nil { // the strings are shared, not copied
+		strs := make([]string, 0, len(idx)*n)
+		for _, i := range idx {
+			strs = append(strs, a.Strings[i*n:(i+1)*n]...)
+		}
+		return Array{Shape: shape, Strings: strs}, buf, ibuf
+	}
 	if a.Ints != nil {
 		ibuf = ibuf[:0]
 		for _, i := range idx {

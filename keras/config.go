@@ -46,6 +46,15 @@ func kerasDType(l layers.Layer) string {
 	return "float32"
 }
 
+// tensorDType is the Keras dtype of a tensor a saved node reads: an
+// input's or a host layer's output's own, float32 for the engine's.
+func tensorDType(t *layers.KerasTensor) string {
+	if d := t.DType(); d != "" {
+		return d
+	}
+	return "float32"
+}
+
 // buildConfig is the build_config Keras records for a layer called on
 // inputs of these shapes: the shape of its one input, the list of shapes
 // of a layer called on a list (Add([a, b])), or the shapes by build
@@ -207,7 +216,7 @@ func (m *Model) functionalLayers() ([]any, error) {
 		}
 		tensorArg := func(t *layers.KerasTensor) map[string]any {
 			return map[string]any{"class_name": "__keras_tensor__", "config": map[string]any{
-				"shape": jsonShape(t.Shape()), "dtype": kerasDType(t.Layer()), "keras_history": []any{t.Layer().Common().Name, m.nodeIndex(t), t.OutputIndex()},
+				"shape": jsonShape(t.Shape()), "dtype": tensorDType(t), "keras_history": []any{t.Layer().Common().Name, m.nodeIndex(t), t.OutputIndex()},
 			}}
 		}
 		args := make([]any, len(n.Inputs()))
@@ -329,7 +338,7 @@ func inputShape(obj savedObject) (*layers.KerasTensor, error) {
 	dtype := "float32"
 	if v, ok := r.Value("dtype"); ok {
 		switch v {
-		case "int32", "int64":
+		case "int32", "int64", "string":
 			dtype = v.(string)
 		default:
 			r.DType("dtype")
@@ -344,14 +353,10 @@ func inputShape(obj savedObject) (*layers.KerasTensor, error) {
 	if err := r.Finish(); err != nil {
 		return nil, err
 	}
-	if len(shape) < 2 {
+	if len(shape) < 2 && (dtype != "string" || len(shape) == 0) {
 		return nil, fmt.Errorf("layer %q (InputLayer): batch_shape %v: want (None, ...) with at least one more dimension", obj.Config["name"], shape)
 	}
-	in := layers.Input(shape[1:]...)
-	if dtype != "float32" {
-		in.Layer().(*layers.InputLayer).DType = dtype
-	}
-	return in, nil
+	return layers.NewInput(&layers.InputLayer{Shape: shape[1:], DType: dtype}), nil
 }
 
 // layerFromConfig builds a layer of a saved model: a registered layer, or

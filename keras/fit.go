@@ -732,6 +732,15 @@ func (m *Model) checkInputData(in *layers.KerasTensor, a Array, label string) er
 // floats otherwise (integer data must be exact in float32).
 func asInputDType(a Array, in *layers.KerasTensor, label string) (Array, error) {
 	il, _ := in.Layer().(*layers.InputLayer)
+	if il != nil && il.KerasDType() == "string" {
+		if a.Strings == nil {
+			return Array{}, fmt.Errorf("%s feeds the string input %q but holds numbers: give the text as strings (keras.NewStringArray)", label, il.Common().Name)
+		}
+		return a, nil
+	}
+	if a.Strings != nil {
+		return Array{}, fmt.Errorf("%s holds strings, but the model input %q takes numbers: map them to numbers in the model with a StringLookup or TextVectorization layer on a layers.StringInput", label, in.Layer().Common().Name)
+	}
 	if il == nil || il.KerasDType() == "float32" {
 		return asFloats(a, label)
 	}
@@ -751,6 +760,9 @@ func asInputDType(a Array, in *layers.KerasTensor, label string) (Array, error) 
 // asFloats returns a with float data, converting integer data (which
 // float32 holds exactly below 2^24).
 func asFloats(a Array, label string) (Array, error) {
+	if a.Strings != nil {
+		return Array{}, fmt.Errorf("%s holds strings: give numbers (map string labels to ids first, e.g. with a StringLookup layer)", label)
+	}
 	if a.Ints == nil {
 		return a, nil
 	}

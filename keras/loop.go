@@ -127,6 +127,10 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 // from the binding's cache and returns its outputs.
 func (r *run) runStep(kind exeKind, b dataset, s *stateSet) ([]backend.Tensor, error) {
 	bind, c := r.bind, r.c
+	var err error
+	if b.x, err = r.m.hostFeeds(b.x); err != nil {
+		return nil, err
+	}
 	key := exeKey{kind: kind, batch: b.x[0].Shape[0], weighted: b.sw != nil && kind != predictStep}
 	if c != nil && ((kind == trainStep && c.opts.TrainStep != nil) || (kind == evalStep && c.opts.TestStep != nil)) || r.m.hasUnknownDims() {
 		key.shapes = b.shapes()

@@ -27,7 +27,12 @@ type Model struct {
 	inputs  []*layers.KerasTensor
 	outputs []*layers.KerasTensor
 	nodes   []*layers.KerasTensor // every layer call, in execution order (inputs excluded)
-	weights []*layers.Weight      // every weight, in layer order
+	// feeds are the engine graph's inputs: the inputs, or, with host
+	// layers, what the engine reads of the inputs and of their outputs
+	// (see engineFeeds).
+	feeds     []*layers.KerasTensor
+	hostStage bool             // some layers compute on the host (engineFeeds)
+	weights   []*layers.Weight // every weight, in layer order
 
 	mu sync.Mutex // guards what follows, and building a Sequential model
 	// compiled is the training configuration and the engine (Compile);
@@ -74,7 +79,7 @@ func NewSequential(ls ...any) (*Model, error) {
 				if i != 0 {
 					return nil, fmt.Errorf("NewSequential: argument %d is an InputLayer; only the first may be", i)
 				}
-				t := layers.Input(in.Shape...)
+				t := layers.NewInput(&layers.InputLayer{Shape: in.Shape, DType: in.DType})
 				if t.Err() != nil {
 					return nil, t.Err()
 				}
@@ -285,7 +290,12 @@ func (m *Model) setGraph(inputs, outputs []*layers.KerasTensor) error {
 			return fmt.Errorf("input %d (%s) is not used by any output", i, layers.Describe(inputs[i].Layer()))
 		}
 	}
-	m.inputs, m.outputs, m.nodes = inputs, outputs, order
+	feeds, err := engineFeeds(inputs, outputs, order)
+	if err != nil {
+		return err
+	}
+	m.inputs, m.outputs, m.nodes, m.feeds = inputs, outputs, order, feeds
+	m.hostStage = slices.ContainsFunc(order, isHostNode)
 	seenW := map[*layers.Weight]bool{}
 	m.weights = nil
 	for _, n := range order {
@@ -477,6 +487,9 @@ func (m *Model) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if len(inputs) != len(m.inputs) {
 		return nil, fmt.Errorf("model %q takes %d inputs, got %d", m.Name, len(m.inputs), len(inputs))
 	}
+	if m.hostStage {
+		return nil, fmt.Errorf("model %q has layers that compute on the host (StringLookup, TextVectorization, ...), which kerasgo cannot run inside another model yet: apply those layers in the outer model, to its inputs", m.Name)
+	}
 	for i, s := range inputs {
 		want := m.inputs[i].Shape()
 		if len(s) != len(want) || !s[1:].Equal(want[1:]) {
@@ -511,17 +524,22 @@ func (m *Model) forwardContext(b backend.Builder, weights []backend.Value, train
 	return layers.NewContext(b, training, values)
 }
 
-// call runs the layers from the inputs xs in ctx and returns the outputs.
+// call runs the engine's layers from their inputs xs (the feeds: the
+// model's inputs, or what its host stage gave) in ctx and returns the
+// outputs.
 func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 	vals := make(map[*layers.KerasTensor]backend.Value, len(m.nodes)+len(xs))
 	masks := map[*layers.KerasTensor]backend.Value{} // Keras's _keras_mask of each tensor that has one
-	for i, in := range m.inputs {
+	for i, in := range m.feeds {
 		vals[in] = xs[i]
 		if mk := ctx.Mask(i); mk != nil { // a nested model's inputs' masks
 			masks[in] = mk
 		}
 	}
 	for _, n := range m.nodes {
+		if isHostNode(n) { // computed before the engine ran: its output is a feed
+			continue
+		}
 		in := make([]backend.Value, len(n.Inputs()))
 		inMasks := make([]backend.Value, len(n.Inputs()))
 		for i, t := range n.Inputs() {
@@ -561,7 +579,7 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 // besides the batch (Keras's None): its steps are then compiled for each
 // shape of the data.
 func (m *Model) hasUnknownDims() bool {
-	for _, in := range m.inputs {
+	for _, in := range m.feeds {
 		if in.Shape().UnknownAfterBatch() {
 			return true
 		}

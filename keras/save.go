@@ -41,11 +41,60 @@ func (m *Model) Save(path string) error {
 	if err != nil {
 		return fmt.Errorf("Save: %w", err)
 	}
+	assets, err := m.assets()
+	if err != nil {
+		return fmt.Errorf("Save: %w", err)
+	}
 	engine := ""
 	if c := m.currentCompiled(); c != nil {
 		engine = c.be.Name()
 	}
-	return saving.WriteKeras(path, saving.NewMetadata(Version, engine), js, weights)
+	return saving.WriteKeras(path, saving.NewMetadata(Version, engine), js, weights, assets)
+}
+
+// assets returns the files the model's layers keep under assets/ (a
+// lookup layer's vocabulary), by path below it: the layer's place in the
+// weights file, then the file's name, as Keras lays them out.
+func (m *Model) assets() (map[string][]byte, error) {
+	out := map[string][]byte{}
+	seen := map[layers.Layer]bool{}
+	for _, g := range m.weightGroups() {
+		a, ok := g.layer.(layers.AssetLayer)
+		if !ok || seen[g.layer] {
+			continue
+		}
+		seen[g.layer] = true
+		files, err := a.SaveAssets()
+		if err != nil {
+			return nil, fmt.Errorf("layer %s: %w", layers.Describe(g.layer), err)
+		}
+		for name, data := range files {
+			out[g.path+"/"+name] = data
+		}
+	}
+	return out, nil
+}
+
+// loadAssets gives each asset layer its files from a .keras archive.
+func (m *Model) loadAssets(files map[string][]byte) error {
+	seen := map[layers.Layer]bool{}
+	for _, g := range m.weightGroups() {
+		a, ok := g.layer.(layers.AssetLayer)
+		if !ok || seen[g.layer] {
+			continue
+		}
+		seen[g.layer] = true
+		mine := map[string][]byte{}
+		for name, data := range files {
+			if rest, ok := strings.CutPrefix(name, g.path+"/"); ok {
+				mine[rest] = data
+			}
+		}
+		if err := a.LoadAssets(mine); err != nil {
+			return fmt.Errorf("layer %s: assets/%s: %w", layers.Describe(g.layer), g.path, err)
+		}
+	}
+	return nil
 }
 
 // LoadOptions configure LoadModel.
@@ -95,6 +144,9 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 	// file before anything is allocated, so a config declaring huge layers
 	// fails here instead of allocating them.
 	if err := m.loadWeightsH5(a.Weights, false); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := m.loadAssets(a.Assets); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	// Keras writes an empty compile_config for a model never compiled, and

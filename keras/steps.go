@@ -57,11 +57,11 @@ func splitInputs(in []backend.Value, train bool, nP, nS, nX, nY int, weighted bo
 }
 
 func (c *compiled) trainInputs(m *Model, in []backend.Value, weighted bool) stepInputs {
-	return splitInputs(in, true, len(m.weights), len(c.optSpecs), len(m.inputs), len(m.outputs), weighted)
+	return splitInputs(in, true, len(m.weights), len(c.optSpecs), len(m.feeds), len(m.outputs), weighted)
 }
 
 func (c *compiled) evalInputs(m *Model, in []backend.Value, weighted bool) stepInputs {
-	return splitInputs(in, false, len(m.weights), 0, len(m.inputs), len(m.outputs), weighted)
+	return splitInputs(in, false, len(m.weights), 0, len(m.feeds), len(m.outputs), weighted)
 }
 
 func (m *Model) trainFunc(c *compiled, weighted bool) backend.Func {

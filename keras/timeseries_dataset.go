@@ -146,18 +146,6 @@ func (d *TimeseriesDataset) Batch(_ context.Context, i int) (Batch, error) {
 
 // takeRows copies the rows (samples) rows of a into a new Array.
 func takeRows(a Array, rows []int) Array {
-	per := a.sampleSize()
-	out := Array{Shape: append([]int{len(rows)}, a.Shape[1:]...)}
-	if a.Ints != nil {
-		out.Ints = make([]int32, 0, len(rows)*per)
-		for _, r := range rows {
-			out.Ints = append(out.Ints, a.Ints[r*per:(r+1)*per]...)
-		}
-		return out
-	}
-	out.Data = make([]float32, 0, len(rows)*per)
-	for _, r := range rows {
-		out.Data = append(out.Data, a.Data[r*per:(r+1)*per]...)
-	}
+	out, _, _ := a.gatherArray(rows, nil, nil)
 	return out
 }

@@ -1,6 +1,8 @@
 package layers
 
 import (
+	"fmt"
+
 	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
@@ -19,10 +21,26 @@ type Adapter interface {
 // Adaptation accumulates one Adapt call's data. Its methods are called
 // from one goroutine; the layer's state changes only in Finish.
 type Adaptation interface {
-	// Update takes one batch: values in row-major order, of shape s
-	// (batch first, then the sample shape given to StartAdapt).
-	Update(values []float32, s backend.Shape) error
+	// Update takes one batch (samples first, then the sample shape
+	// given to StartAdapt).
+	Update(batch HostTensor) error
 	// Finish sets the layer's state from every batch given to Update
 	// (at least one).
 	Finish() error
+}
+
+// numbers returns a batch's values as floats, for the layers that adapt
+// on numbers (integers converted).
+func (t HostTensor) numbers(layer Layer) ([]float32, error) {
+	switch {
+	case t.Strings != nil:
+		return nil, fmt.Errorf("%s adapts on numbers, not strings", Describe(layer))
+	case t.Ints != nil:
+		out := make([]float32, len(t.Ints))
+		for i, v := range t.Ints {
+			out[i] = float32(v)
+		}
+		return out, nil
+	}
+	return t.Floats, nil
 }

@@ -31,6 +31,9 @@ var (
 	registryMu sync.RWMutex
 	registry   = map[string]Factory{}
 	builtin    = map[string]bool{"InputLayer": true} // Keras's own classes (mustRegister)
+	// hostDTypes are the classes whose config's dtype is their output's
+	// (Hashing's int64), which the layer sets itself.
+	hostDTypes = map[string]bool{}
 )
 
 // Register makes a layer class loadable from a saved model, like Keras's
@@ -91,7 +94,12 @@ func FromConfig(className string, cfg serialization.Config) (Layer, error) {
 		return nil, fmt.Errorf("%s: kerasgo has no %s layer yet (it has %v; register your own with keras.RegisterLayer)", what, className, Registered())
 	}
 	r := serialization.NewReader(what, cfg)
-	_, policy := r.CommonLayerKeys()
+	var policy string
+	if hostDTypes[className] {
+		r.Ignore("name", "dtype")
+	} else {
+		_, policy = r.CommonLayerKeys()
+	}
 	trainable := r.Bool("trainable", true)
 	activity := readRegularizer(r, "activity_regularizer")
 	l, err := f(r)

@@ -104,7 +104,11 @@ type discretizationAdaptation struct {
 }
 
 // Update merges one batch's summary.
-func (a *discretizationAdaptation) Update(data []float32, _ backend.Shape) error {
+func (a *discretizationAdaptation) Update(batch HostTensor) error {
+	data, err := batch.numbers(a.l)
+	if err != nil {
+		return err
+	}
 	if len(data) == 0 {
 		return nil
 	}

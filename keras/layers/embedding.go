@@ -74,6 +74,10 @@ func (e *Embedding) Build(inputs []backend.Shape) (backend.Shape, error) {
 	return append(in.Clone(), e.OutputDim), nil
 }
 
+// takesUnknownDims: the ids' lengths come from the data (a
+// TextVectorization padding each batch to its longest string).
+func (*Embedding) takesUnknownDims() {}
+
 // Call looks the ids up.
 func (e *Embedding) Call(ctx *Context, in []backend.Value) backend.Value {
 	return ctx.B.Gather(ctx.Weight(e.embeddings), in[0])

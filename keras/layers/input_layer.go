@@ -10,21 +10,27 @@ import (
 // the batch dimension.
 type InputLayer struct {
 	Shape []int
-	// DType is Keras's input dtype: "" or "float32", or "int32"/"int64"
-	// for token ids (IntInput). kerasgo carries ids as float32, which
-	// holds every integer below 2^24 exactly; Embedding checks them.
+	// DType is Keras's input dtype: "" or "float32", "int32"/"int64" for
+	// token ids (IntInput), which reach the engine as int32, or "string"
+	// (StringInput), which only host layers take.
 	DType string
 	Base
 }
 
 // IntInput returns a model input of integer token ids, like
 // keras.Input(shape, dtype="int32"); saved models record the dtype, and
-// Keras models with int inputs load. The ids travel as float32 (exact
-// below 2^24; Embedding's InputDim is capped there).
+// Keras models with int inputs load. The ids reach the engine as int32.
 func IntInput(shape ...int) *KerasTensor {
-	t := Input(shape...)
-	t.layer.(*InputLayer).DType = "int32"
-	return t
+	return NewInput(&InputLayer{Shape: shape, DType: "int32"})
+}
+
+// StringInput returns a model input of strings, like keras.Input(shape,
+// dtype="string"): raw text for a TextVectorization layer, categories for
+// a StringLookup or a Hashing. No shape is Keras's shape=(): one string
+// per sample. Strings never reach the engine: only host layers (see
+// HostLayer) take them, and the model feeds the engine their outputs.
+func StringInput(shape ...int) *KerasTensor {
+	return NewInput(&InputLayer{Shape: shape, DType: "string"})
 }
 
 // KerasDType returns the input's Keras dtype name ("float32" by default).
@@ -40,13 +46,13 @@ func (l *InputLayer) ClassName() string { return "InputLayer" }
 
 // Build returns (None, Shape...).
 func (l *InputLayer) Build([]backend.Shape) (backend.Shape, error) {
-	if len(l.Shape) == 0 {
+	if len(l.Shape) == 0 && l.DType != "string" {
 		return nil, fmt.Errorf("an Input needs a shape, e.g. Input(28, 28, 1)")
 	}
 	switch l.DType {
-	case "", "float32", "int32", "int64":
+	case "", "float32", "int32", "int64", "string":
 	default:
-		return nil, fmt.Errorf("input dtype %q is not supported: use float32, or int32 for token ids", l.DType)
+		return nil, fmt.Errorf("input dtype %q is not supported: use float32, int32 for token ids, or string for text", l.DType)
 	}
 	for _, d := range l.Shape {
 		if d == 0 || d < -1 {

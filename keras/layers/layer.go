@@ -202,7 +202,16 @@ type KerasTensor struct {
 	head    *KerasTensor
 	outputs []*KerasTensor // on the head: every output of the call
 	mask    *KerasTensor   // the call's explicit mask argument, or nil
+	// dtype is the Keras dtype of an input's or a host layer's output
+	// ("string", "int32", "int64", "float32"); "" for a value the engine
+	// computes.
+	dtype string
 }
+
+// DType returns the tensor's Keras dtype when it is known before the
+// engine runs: an input's ("float32", "int32", "string", ...) or a host
+// layer's output's (see HostLayer); "" for a value the engine computes.
+func (t *KerasTensor) DType() string { return t.dtype }
 
 // MaskArgument returns the call's explicit mask argument (Keras's
 // layer(x, mask=m)), or nil when the layer takes its input's mask.
@@ -271,7 +280,7 @@ func (t *KerasTensor) Err() error { return t.err }
 // unknownDimsLayers names the layers that take inputs with a dimension
 // of unknown length besides the batch (Keras's None): a sequence of any
 // length, an image of any size.
-const unknownDimsLayers = "InputLayer, LSTM, GRU, SimpleRNN, Conv2D, the global poolings, Dense, Activation and Dropout"
+const unknownDimsLayers = "InputLayer, Embedding, LSTM, GRU, SimpleRNN, Conv2D, the global poolings, Dense, Activation and Dropout"
 
 // takesUnknownDims reports whether layer takes an input with a dimension
 // of unknown length besides the batch: its Build propagates -1, and its
@@ -299,9 +308,14 @@ func unknownBesidesBatch(shapes []backend.Shape) backend.Shape {
 // global poolings, Activation, Dropout) read from the data; the model
 // compiles a step for each shape it is given.
 func Input(shape ...int) *KerasTensor {
-	l := &InputLayer{Shape: shape}
+	return NewInput(&InputLayer{Shape: shape})
+}
+
+// NewInput returns the model input of an input layer (its Shape and
+// DType), as Input, IntInput and StringInput do.
+func NewInput(l *InputLayer) *KerasTensor {
 	out, err := l.Build(nil)
-	return &KerasTensor{shape: out, layer: l, err: err}
+	return &KerasTensor{shape: out, layer: l, err: err, dtype: l.KerasDType()}
 }
 
 // Apply applies layer to inputs and returns the symbolic output. Shape
@@ -319,8 +333,9 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 		shapes[i] = in.shape
 	}
 	var out backend.Shape
-	var err error
-	if field, v, bad := settings.NonFinite(layer); bad {
+	dtype, err := applyDType(layer, inputs)
+	if err != nil {
+	} else if field, v, bad := settings.NonFinite(layer); bad {
 		err = fmt.Errorf("%s is %v: give a finite number", field, v)
 	} else if s := unknownBesidesBatch(shapes); s != nil && !takesUnknownDims(layer) {
 		err = fmt.Errorf("input shape %v has a dimension of unknown length (-1, Keras's None) besides the batch, which kerasgo's %s cannot take yet (%s can): give the dimension a length, or pad the data to one length", s, layer.ClassName(), unknownDimsLayers)
@@ -332,7 +347,7 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 	if err != nil {
 		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
-	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err}
+	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err, dtype: dtype}
 	if err == nil {
 		layer.Common().calls = append(layer.Common().calls, t)
 	}

@@ -202,7 +202,12 @@ type normalizationAdaptation struct {
 }
 
 // Update folds one batch's statistics into the running ones.
-func (a *normalizationAdaptation) Update(values []float32, s backend.Shape) error {
+func (a *normalizationAdaptation) Update(data HostTensor) error {
+	values, err := data.numbers(a.l)
+	if err != nil {
+		return err
+	}
+	s := backend.Shape(data.Shape)
 	if len(s) != len(a.l.broadcast) {
 		return fmt.Errorf("a batch of shape %v for Normalization %q, built for rank %d", s, a.l.Name, len(a.l.broadcast))
 	}

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/kerasgo/kerasgo/internal/h5"
@@ -25,6 +28,7 @@ const (
 const (
 	maxJSONSize    = 64 << 20 // config.json and metadata.json
 	maxWeightsSize = 64 << 30 // model.weights.h5
+	maxAssetsSize  = 4 << 30  // every file under assets/, together
 	maxEntries     = 10000
 )
 
@@ -47,9 +51,14 @@ func NewMetadata(kerasgoVersion, backend string) Metadata {
 	return Metadata{KerasVersion: KerasFormatVersion, DateSaved: time.Now().Format("2006-01-02@15:04:05"), KerasgoVersion: kerasgoVersion, KerasgoBackend: backend}
 }
 
+// AssetsDir is the archive's folder of layers' files (a lookup layer's
+// vocabulary.txt under assets/<layer path>/).
+const AssetsDir = "assets/"
+
 // WriteKeras writes a .keras archive atomically: metadata.json,
-// config.json (already encoded) and model.weights.h5 from weights.
-func WriteKeras(path string, meta Metadata, config []byte, weights *h5.Group) error {
+// config.json (already encoded), model.weights.h5 from weights, and the
+// layers' files, assets maps a path under assets/ to its content.
+func WriteKeras(path string, meta Metadata, config []byte, weights *h5.Group, assets map[string][]byte) error {
 	if !json.Valid(config) {
 		return errors.New("saving: the model config is not valid JSON")
 	}
@@ -79,6 +88,15 @@ func WriteKeras(path string, meta Metadata, config []byte, weights *h5.Group) er
 		if _, err := h5.Write(f, weights); err != nil {
 			return err
 		}
+		for _, name := range slices.Sorted(maps.Keys(assets)) {
+			f, err := zw.CreateHeader(&zip.FileHeader{Name: AssetsDir + name, Method: zip.Deflate, Modified: time.Now()})
+			if err != nil {
+				return err
+			}
+			if _, err := f.Write(assets[name]); err != nil {
+				return err
+			}
+		}
 		return zw.Close()
 	})
 }
@@ -89,8 +107,10 @@ type Archive struct {
 	Metadata Metadata
 	Config   []byte
 	Weights  *h5.File
-	file     *os.File // the archive, when the weights are read in place
-	tmp      string   // the weights' temporary copy, when they were compressed
+	// Assets holds the files under assets/, by their path below it.
+	Assets map[string][]byte
+	file   *os.File // the archive, when the weights are read in place
+	tmp    string   // the weights' temporary copy, when they were compressed
 }
 
 // Close releases the weights file.
@@ -152,6 +172,23 @@ func (a *Archive) read(path string, entries map[string]*zip.File) error {
 	}
 	if a.Config, err = readEntry(entries[configEntry], maxJSONSize); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	var total uint64
+	for name, f := range entries {
+		if !strings.HasPrefix(name, AssetsDir) || strings.HasSuffix(name, "/") {
+			continue
+		}
+		if total += f.UncompressedSize64; total > maxAssetsSize {
+			return fmt.Errorf("%s: its assets/ hold more than %d bytes, more than a model's vocabularies", path, maxAssetsSize)
+		}
+		data, err := readEntry(f, maxAssetsSize)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if a.Assets == nil {
+			a.Assets = map[string][]byte{}
+		}
+		a.Assets[strings.TrimPrefix(name, AssetsDir)] = data
 	}
 	w := entries[weightsEntry]
 	if w.Method == zip.Store {

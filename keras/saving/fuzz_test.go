@@ -52,7 +52,7 @@ func validKeras(f *testing.F) []byte {
 	p := filepath.Join(f.TempDir(), "seed.keras")
 	g := h5.NewGroup()
 	g.Group("layers/dense/vars").Datasets["0"] = &h5.Dataset{Shape: []int{2, 1}, DType: h5.Float32, Float32: []float32{1, 2}}
-	if err := WriteKeras(p, NewMetadata("test", ""), []byte(`{"class_name": "Sequential", "config": {"layers": []}}`), g); err != nil {
+	if err := WriteKeras(p, NewMetadata("test", ""), []byte(`{"class_name": "Sequential", "config": {"layers": []}}`), g, nil); err != nil {
 		f.Fatal(err)
 	}
 	data, err := os.ReadFile(p)

@@ -1,0 +1,174 @@
+package keras
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
+)
+
+// A model's host stage is the part of its graph that runs on the host,
+// in front of the engine: the calls of its host layers (layers.HostLayer:
+// StringLookup, TextVectorization, Hashing, IntegerLookup), which Keras
+// runs with TensorFlow inside tf.data. The engine's graph starts where
+// the host stage ends: its inputs (the model's feeds) are the model's
+// inputs that engine layers read and the host layers' outputs that
+// engine layers read. The loop runs the host stage on every batch
+// (hostFeeds) before it uploads the batch.
+//
+// With no host layer, the feeds are the model's inputs.
+
+// isHostNode reports whether n is a call of a host layer.
+func isHostNode(n *layers.KerasTensor) bool {
+	_, ok := n.Layer().(layers.HostLayer)
+	return ok
+}
+
+// engineFeeds returns the tensors the engine's graph takes as inputs:
+// the model inputs and host layers' outputs that an engine layer reads or
+// that are outputs of the model, inputs first, in order. It refuses a
+// string the engine would have to take (a model output, an inverted
+// StringLookup feeding an engine layer).
+func engineFeeds(inputs, outputs, nodes []*layers.KerasTensor) ([]*layers.KerasTensor, error) {
+	host := false
+	for _, n := range nodes {
+		host = host || isHostNode(n)
+	}
+	for _, o := range outputs {
+		if o.DType() == "string" {
+			return nil, fmt.Errorf("the model's output %s is strings, which kerasgo's models cannot return yet: end the model with a layer that gives numbers", layers.Describe(o.Layer()))
+		}
+	}
+	if !host {
+		return inputs, nil
+	}
+	needed := map[*layers.KerasTensor]bool{}
+	for _, o := range outputs {
+		needed[o] = true
+	}
+	for _, n := range nodes {
+		if isHostNode(n) {
+			continue
+		}
+		for _, in := range n.Inputs() {
+			needed[in] = true
+		}
+		if mk := n.MaskArgument(); mk != nil {
+			needed[mk] = true
+		}
+	}
+	var feeds []*layers.KerasTensor
+	for _, in := range inputs {
+		if needed[in] {
+			feeds = append(feeds, in)
+		}
+	}
+	for _, n := range nodes {
+		if !isHostNode(n) {
+			continue
+		}
+		for _, o := range n.Outputs() {
+			if !needed[o] {
+				continue
+			}
+			if o.DType() == "string" {
+				return nil, fmt.Errorf("layer %s gives strings to the engine's layers, which cannot take them", layers.Describe(n.Layer()))
+			}
+			feeds = append(feeds, o)
+		}
+	}
+	return feeds, nil
+}
+
+// hostFeeds runs the model's host stage on a batch of its inputs xs (in
+// m.inputs's order, resolved) and returns the engine's inputs, in
+// m.feeds's order. Without a host stage it returns xs.
+func (m *Model) hostFeeds(xs []Array) ([]Array, error) {
+	if !m.hostStage {
+		return xs, nil
+	}
+	vals := make(map[*layers.KerasTensor]layers.HostTensor, len(m.inputs)+len(m.nodes))
+	arrays := make(map[*layers.KerasTensor]Array, len(m.inputs))
+	for i, in := range m.inputs {
+		vals[in] = hostTensor(xs[i])
+		arrays[in] = xs[i]
+	}
+	for _, n := range m.nodes {
+		if !isHostNode(n) {
+			continue
+		}
+		ins := make([]layers.HostTensor, len(n.Inputs()))
+		for i, t := range n.Inputs() {
+			ins[i] = vals[t]
+		}
+		out, err := n.Layer().(layers.HostLayer).CallHost(ins)
+		if err == nil {
+			err = checkHostOutput(out, n)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("layer %s: %w", layers.Describe(n.Layer()), err)
+		}
+		vals[n] = out
+	}
+	feeds := make([]Array, len(m.feeds))
+	for i, f := range m.feeds {
+		if a, ok := arrays[f]; ok {
+			feeds[i] = a
+			continue
+		}
+		a, err := hostArray(vals[f])
+		if err == nil {
+			err = m.checkInputData(f, a, "its output")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("layer %s: %w", layers.Describe(f.Layer()), err)
+		}
+		feeds[i] = a
+	}
+	return feeds, nil
+}
+
+// checkHostOutput checks a host layer's output against the shape the
+// model was built with (a host layer's bug, not the data's).
+func checkHostOutput(t layers.HostTensor, n *layers.KerasTensor) error {
+	size := 1
+	for _, d := range t.Shape {
+		size *= d
+	}
+	if size != t.Len() || !fitsShape(t.Shape, n.Shape()) {
+		return fmt.Errorf("made %d values of shape %v, but the model was built for %v", t.Len(), backend.Shape(t.Shape), n.Shape())
+	}
+	return nil
+}
+
+// hostTensor is an Array as a host layer reads it.
+func hostTensor(a Array) layers.HostTensor {
+	switch {
+	case a.Strings != nil:
+		return layers.HostTensor{Shape: a.Shape, Strings: a.Strings}
+	case a.Ints != nil:
+		ints := make([]int64, len(a.Ints))
+		for i, v := range a.Ints {
+			ints[i] = int64(v)
+		}
+		return layers.HostTensor{Shape: a.Shape, Ints: ints}
+	}
+	return layers.HostTensor{Shape: a.Shape, Floats: a.Data}
+}
+
+// hostArray is a host layer's output as the engine takes it: integers
+// as int32 (ids, indices), floats as they are.
+func hostArray(t layers.HostTensor) (Array, error) {
+	if t.Ints == nil {
+		return Array{Shape: t.Shape, Data: t.Floats}, nil
+	}
+	ints := make([]int32, len(t.Ints))
+	for i, v := range t.Ints {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return Array{}, fmt.Errorf("value %d (%d) does not fit the engine's int32", i, v)
+		}
+		ints[i] = int32(v)
+	}
+	return Array{Shape: t.Shape, Ints: ints}, nil
+}

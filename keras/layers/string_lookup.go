@@ -1,0 +1,274 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// StringLookup maps strings to indices in a vocabulary, like
+// keras.layers.StringLookup: a term to its index, an unknown string to an
+// OOV index, output as the indices ("int", the default) or encoded
+// ("one_hot", "multi_hot", "count", "tf_idf"). The vocabulary is given
+// (Vocabulary) or learned from data with keras.Adapt: the MaxTokens most
+// frequent terms. With Invert it maps indices back to strings.
+//
+// It is a host layer (see HostLayer): it takes a layers.StringInput (or
+// another host layer's strings) and gives the engine int32 indices or
+// float32 encodings. An adapted vocabulary is saved as Keras saves it, in
+// the .keras file's assets/.
+type StringLookup struct {
+	MaxTokens     int // the vocabulary's cap with the special tokens; 0 for none (Keras's None)
+	NumOOVIndices int // OOV indices; 0 means Keras's default 1 (see NoOOVIndices)
+	// NoOOVIndices is Keras's num_oov_indices=0: an unknown string is an
+	// error.
+	NoOOVIndices bool
+	// Mask reserves index 0 for MaskToken (Keras's mask_token, None
+	// unless set); in an encoded output mode the mask token is dropped.
+	Mask      bool
+	MaskToken string
+	OOVToken  string // the OOV term Invert gives; "" means Keras's "[UNK]"
+	// OutputMode is "int" (the default when empty), "one_hot",
+	// "multi_hot", "count" or "tf_idf".
+	OutputMode     string
+	PadToMaxTokens bool // encoded outputs have MaxTokens values, not the vocabulary's size
+	Invert         bool // indices to strings
+	// Vocabulary is the given vocabulary, optionally starting with the
+	// special tokens; nil to adapt one. It is saved in the config.
+	Vocabulary []string
+	IDFWeights []float64 // tf_idf's weights, one per Vocabulary term
+	// OOVMethod is Keras's oov_method ("floormod" or "farmhash"): strings
+	// always hash with FarmHash64.
+	OOVMethod string
+	Salt      []int64 // with several OOV indices, hash with SipHash keyed by these (one or two values)
+	Base
+
+	state lookupState[string]
+}
+
+// ClassName returns "StringLookup".
+func (*StringLookup) ClassName() string { return "StringLookup" }
+
+func (l *StringLookup) spec() (*lookupSpec[string], error) {
+	mode, err := lookupMode(l.OutputMode)
+	if err != nil {
+		return nil, err
+	}
+	s := &lookupSpec[string]{maxTokens: l.MaxTokens, numOOV: oovIndices(l.NumOOVIndices, l.NoOOVIndices),
+		mask: l.Mask, maskToken: l.MaskToken, oovToken: l.OOVToken, mode: mode, padToMax: l.PadToMaxTokens, invert: l.Invert}
+	if s.oovToken == "" {
+		s.oovToken = "[UNK]"
+	}
+	if s.salt, err = resolveSalt(l.Salt); err != nil {
+		return nil, err
+	}
+	if err := checkOOVMethod(l.OOVMethod); err != nil {
+		return nil, err
+	}
+	if err := s.check(l.IDFWeights); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// oovIndices resolves NumOOVIndices and NoOOVIndices.
+func oovIndices(n int, none bool) int {
+	switch {
+	case none:
+		return 0
+	case n == 0:
+		return 1
+	}
+	return n
+}
+
+func checkOOVMethod(m string) error {
+	switch m {
+	case "", "floormod", "farmhash":
+		return nil
+	}
+	return fmt.Errorf("unknown OOVMethod %q: use floormod or farmhash", m)
+}
+
+// Build checks the settings, reads a given vocabulary, and gives the
+// output shape: the input's for "int", else (batch, depth).
+func (l *StringLookup) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	s, err := l.spec()
+	if err != nil {
+		return nil, err
+	}
+	if err := l.state.ensureVocab(s, l.Vocabulary, l.IDFWeights); err != nil {
+		return nil, err
+	}
+	return l.state.outputShape(s, in)
+}
+
+// Call is not used: the model runs the layer on the host (CallHost).
+func (l *StringLookup) Call(*Context, []backend.Value) backend.Value { return hostCall(l) }
+
+// OutputDType takes strings (ints with Invert) and gives int64 indices,
+// float32 encodings, or strings with Invert.
+func (l *StringLookup) OutputDType(in []string) (string, error) {
+	if l.Invert {
+		if !IsInteger(in[0]) {
+			return "", fmt.Errorf("with Invert it takes integer indices, not %s", in[0])
+		}
+		return "string", nil
+	}
+	if in[0] != "string" {
+		return "", fmt.Errorf("it takes strings, not %s: use IntegerLookup for integers, or give the model a layers.StringInput", in[0])
+	}
+	mode, _ := lookupMode(l.OutputMode)
+	if mode == "int" {
+		return "int64", nil
+	}
+	return "float32", nil
+}
+
+// CallHost looks a batch of strings up (or inverts indices).
+func (l *StringLookup) CallHost(in []HostTensor) (HostTensor, error) {
+	s, err := l.spec()
+	if err != nil {
+		return HostTensor{}, err
+	}
+	x := in[0]
+	if l.Invert {
+		v, err := l.state.current()
+		if err != nil {
+			return HostTensor{}, err
+		}
+		return HostTensor{Shape: x.Shape, Strings: v.invertIDs(s, x.Ints)}, nil
+	}
+	return l.state.call(s, x.Strings, x.Shape)
+}
+
+// GetVocabulary returns the vocabulary with its special tokens first (the
+// mask token, then the OOV tokens), so that a term's position is its
+// index: Keras's get_vocabulary(). It is nil before the layer has one.
+func (l *StringLookup) GetVocabulary() []string {
+	s, err := l.spec()
+	if err != nil || l.state.ensureVocab(s, l.Vocabulary, l.IDFWeights) != nil {
+		return nil
+	}
+	if v := l.state.vocab.Load(); v != nil {
+		return v.terms(s)
+	}
+	return nil
+}
+
+// VocabularySize returns the vocabulary's size with the special tokens
+// (Keras's vocabulary_size()), 0 before the layer has one.
+func (l *StringLookup) VocabularySize() int { return len(l.GetVocabulary()) }
+
+// StartAdapt begins learning the vocabulary from strings.
+func (l *StringLookup) StartAdapt(backend.Shape) (Adaptation, error) {
+	s, err := l.spec()
+	if err != nil {
+		return nil, err
+	}
+	return l.state.startAdapt(l, *s, l.Vocabulary != nil, func(t HostTensor) ([]string, error) {
+		if t.Strings == nil {
+			return nil, fmt.Errorf("StringLookup %q adapts on strings, not %s", l.Name, t.DType())
+		}
+		return t.Strings, nil
+	})
+}
+
+// SaveAssets returns vocabulary.txt, as Keras writes it, unless the
+// vocabulary is in the config.
+func (l *StringLookup) SaveAssets() (map[string][]byte, error) {
+	s, err := l.spec()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSavableMode(s.mode); err != nil {
+		return nil, err
+	}
+	return l.state.vocabularyFiles(s, identity), nil
+}
+
+// LoadAssets reads the vocabulary.txt SaveAssets or Keras wrote.
+func (l *StringLookup) LoadAssets(files map[string][]byte) error {
+	if l.Vocabulary != nil {
+		return nil
+	}
+	data, ok := files["vocabulary.txt"]
+	if !ok {
+		return fmt.Errorf("the file has no vocabulary.txt for the layer")
+	}
+	s, err := l.spec()
+	if err != nil {
+		return err
+	}
+	return l.state.loadVocabularyFile(s, data, func(lines []string) ([]string, error) { return lines, nil })
+}
+
+func identity(s string) string { return s }
+
+// checkSavableMode refuses to save what kerasgo cannot save yet.
+func checkSavableMode(mode string) error {
+	if mode == "tf_idf" {
+		return fmt.Errorf("kerasgo cannot save an adapted tf_idf lookup yet (Keras keeps its weights in the weights file): give it Vocabulary and IDFWeights instead")
+	}
+	return nil
+}
+
+// GetConfig returns Keras's config.
+func (l *StringLookup) GetConfig() (serialization.Config, error) {
+	s, err := l.spec()
+	if err != nil {
+		return nil, err
+	}
+	cfg := lookupConfig(&l.state, s, l.Vocabulary, l.IDFWeights, l.OOVMethod, l.Salt)
+	cfg["encoding"] = "utf-8"
+	return cfg, nil
+}
+
+func init() {
+	mustRegister("StringLookup", func(r *serialization.Reader) (Layer, error) {
+		l := &StringLookup{MaxTokens: r.Int("max_tokens", 0), OOVToken: r.String("oov_token", "[UNK]"),
+			OutputMode: r.String("output_mode", "int"), PadToMaxTokens: r.Bool("pad_to_max_tokens", false),
+			Invert: r.Bool("invert", false), IDFWeights: r.Floats("idf_weights"),
+			OOVMethod: r.String("oov_method", "floormod"), Salt: readSalt(r)}
+		l.NumOOVIndices = r.Int("num_oov_indices", 1)
+		l.NoOOVIndices = l.NumOOVIndices == 0
+		if r.Has("mask_token") {
+			l.Mask, l.MaskToken = true, r.String("mask_token", "")
+		} else {
+			r.Ignore("mask_token")
+		}
+		l.Vocabulary = readStrings(r, "vocabulary")
+		l.state.frozenSize = r.Int("vocabulary_size", 0)
+		r.Expect("sparse", false, "kerasgo's outputs are dense")
+		r.Expect("encoding", "utf-8", "kerasgo reads text as UTF-8")
+		return l, nil
+	})
+}
+
+// readStrings reads a list of strings (nil when absent or null).
+func readStrings(r *serialization.Reader, key string) []string {
+	v, ok := r.Value(key)
+	if !ok {
+		return nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		r.Fail(key, "want a list of strings, got %v (a vocabulary file outside the model is not read: give the terms)", v)
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		s, isStr := e.(string)
+		if !isStr {
+			r.Fail(key, "want strings, got %v", e)
+			return nil
+		}
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,472 @@
+package layers
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// TextVectorization turns raw text into token indices or token counts,
+// like keras.layers.TextVectorization: each string is standardized
+// (lower-cased and stripped of punctuation, by default), split into
+// tokens (on whitespace, by default), optionally joined into n-grams, and
+// looked up in a vocabulary learned with keras.Adapt (the MaxTokens most
+// frequent tokens) or given. Index 0 is padding (the empty token) and 1
+// is for out-of-vocabulary tokens.
+//
+// In the output mode "int" (the default) each string becomes its token
+// indices, cut or padded with 0 to OutputSequenceLength (or, when it is
+// 0, to the longest string of the batch); the other modes give one
+// vector per string of the vocabulary's size ("multi_hot", "count",
+// "tf_idf").
+//
+// It is a host layer (see HostLayer): it takes a layers.StringInput, so
+// that a model saved with it predicts from raw strings. The standardizing
+// and splitting are TensorFlow's, byte for byte: lower-casing changes
+// ASCII letters only, punctuation is ASCII's (Python's
+// string.punctuation), and whitespace is ASCII's.
+type TextVectorization struct {
+	MaxTokens int // the vocabulary's cap with the padding and OOV tokens; 0 for none
+	// Standardize is "lower_and_strip_punctuation" (the default when
+	// empty), "lower", "strip_punctuation" or "none" (Keras's None).
+	Standardize string
+	// Split is "whitespace" (the default when empty), "character" or
+	// "none" (each string is one token).
+	Split string
+	// Ngrams lists the n-gram lengths to make from the tokens, e.g.
+	// []int{1, 2} (Keras's ngrams=2); nil for the tokens alone.
+	Ngrams               []int
+	OutputMode           string // "int" (the default when empty), "multi_hot", "count" or "tf_idf"
+	OutputSequenceLength int    // "int" only: the length of every output row; 0 pads to the batch's longest
+	PadToMaxTokens       bool
+	Vocabulary           []string // nil to adapt one
+	IDFWeights           []float64
+	Base
+
+	state lookupState[string]
+	// ngramsInt is the config's ngrams when Keras wrote one integer.
+	ngramsInt int
+}
+
+// ClassName returns "TextVectorization".
+func (*TextVectorization) ClassName() string { return "TextVectorization" }
+
+func (l *TextVectorization) standardize() (string, error) {
+	switch l.Standardize {
+	case "":
+		return "lower_and_strip_punctuation", nil
+	case "lower_and_strip_punctuation", "lower", "strip_punctuation", "none":
+		return l.Standardize, nil
+	}
+	return "", fmt.Errorf("unknown Standardize %q: use lower_and_strip_punctuation, lower, strip_punctuation or none (kerasgo has no custom functions here yet)", l.Standardize)
+}
+
+func (l *TextVectorization) split() (string, error) {
+	switch l.Split {
+	case "":
+		return "whitespace", nil
+	case "whitespace", "character", "none":
+		return l.Split, nil
+	}
+	return "", fmt.Errorf("unknown Split %q: use whitespace, character or none (kerasgo has no custom functions here yet)", l.Split)
+}
+
+func (l *TextVectorization) spec() (*lookupSpec[string], error) {
+	mode, err := lookupMode(l.OutputMode)
+	if err != nil {
+		return nil, err
+	}
+	if mode == "one_hot" {
+		return nil, fmt.Errorf("the output mode one_hot is not for text (each string has several tokens): use multi_hot or count")
+	}
+	if _, err := l.standardize(); err != nil {
+		return nil, err
+	}
+	if _, err := l.split(); err != nil {
+		return nil, err
+	}
+	for _, n := range l.Ngrams {
+		if n < 1 {
+			return nil, fmt.Errorf("the Ngrams %v: every n-gram length must be at least 1", l.Ngrams)
+		}
+	}
+	if l.OutputSequenceLength < 0 {
+		return nil, fmt.Errorf("OutputSequenceLength is %d: give a positive length, or 0 for the batch's longest", l.OutputSequenceLength)
+	}
+	if l.OutputSequenceLength > 0 && mode != "int" {
+		return nil, fmt.Errorf("OutputSequenceLength is for the output mode int only, not %s", mode)
+	}
+	s := &lookupSpec[string]{maxTokens: l.MaxTokens, numOOV: 1, mask: true, oovToken: "[UNK]", mode: mode, padToMax: l.PadToMaxTokens}
+	if err := s.check(l.IDFWeights); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Build checks the settings and the input, (batch,) or (batch, 1)
+// strings, and gives the output shape.
+func (l *TextVectorization) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := one(inputs)
+	if err != nil {
+		return nil, err
+	}
+	s, err := l.spec()
+	if err != nil {
+		return nil, err
+	}
+	split, _ := l.split()
+	if split != "none" && len(in) > 1 && (len(in) > 2 || in[1] != 1) {
+		return nil, fmt.Errorf("it splits strings into tokens, so it takes one string per sample, of shape (batch,) or (batch, 1), not %v", in)
+	}
+	if err := l.state.ensureVocab(s, l.Vocabulary, l.IDFWeights); err != nil {
+		return nil, err
+	}
+	if s.mode == "int" {
+		if l.OutputSequenceLength > 0 {
+			return backend.Shape{in[0], l.OutputSequenceLength}, nil
+		}
+		return backend.Shape{in[0], -1}, nil
+	}
+	d, err := l.state.depth(s)
+	if err != nil {
+		return nil, err
+	}
+	return backend.Shape{in[0], d}, nil
+}
+
+// Call is not used: the model runs the layer on the host (CallHost).
+func (l *TextVectorization) Call(*Context, []backend.Value) backend.Value { return hostCall(l) }
+
+// OutputDType takes strings and gives int64 indices or float32 vectors.
+func (l *TextVectorization) OutputDType(in []string) (string, error) {
+	if in[0] != "string" {
+		return "", fmt.Errorf("it takes strings, not %s: give the model a layers.StringInput", in[0])
+	}
+	if mode, _ := lookupMode(l.OutputMode); mode == "int" {
+		return "int64", nil
+	}
+	return "float32", nil
+}
+
+// tokenRows standardizes and splits a batch of strings: the tokens of
+// each sample, in order.
+func (l *TextVectorization) tokenRows(t HostTensor) ([][]string, error) {
+	if t.Strings == nil {
+		return nil, fmt.Errorf("TextVectorization %q takes strings, not %s", l.Name, t.DType())
+	}
+	std, err := l.standardize()
+	if err != nil {
+		return nil, err
+	}
+	split, err := l.split()
+	if err != nil {
+		return nil, err
+	}
+	rows := 1
+	if len(t.Shape) > 0 {
+		rows = t.Shape[0]
+	}
+	per := 0
+	if rows > 0 {
+		per = len(t.Strings) / rows
+	}
+	out := make([][]string, rows)
+	for r := range rows {
+		texts := t.Strings[r*per : (r+1)*per]
+		var tokens []string
+		for _, text := range texts {
+			text = standardizeText(text, std)
+			switch split {
+			case "whitespace":
+				tokens = append(tokens, strings.FieldsFunc(text, isASCIISpace)...)
+			case "character":
+				tokens = append(tokens, splitCharacters(text)...)
+			default:
+				tokens = append(tokens, text)
+			}
+		}
+		out[r] = ngrams(tokens, l.Ngrams)
+	}
+	return out, nil
+}
+
+// standardizeText is TensorFlow's tf.strings.lower (ASCII letters only)
+// and the regex_replace of Python's string.punctuation that Keras runs.
+func standardizeText(s, mode string) string {
+	if mode == "lower" || mode == "lower_and_strip_punctuation" {
+		b := []byte(s)
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		s = string(b)
+	}
+	if mode == "strip_punctuation" || mode == "lower_and_strip_punctuation" {
+		s = strings.Map(func(r rune) rune {
+			if r < utf8.RuneSelf && strings.ContainsRune(punctuation, r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	return s
+}
+
+// punctuation is Python's string.punctuation, the class Keras strips.
+const punctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+// isASCIISpace is the whitespace tf.strings.split splits on.
+func isASCIISpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\v', '\f', '\r':
+		return true
+	}
+	return false
+}
+
+// splitCharacters is tf.strings.unicode_split(s, "UTF-8"): one token per
+// character, an invalid byte as U+FFFD.
+func splitCharacters(s string) []string {
+	out := make([]string, 0, len(s))
+	for _, r := range s {
+		out = append(out, string(r))
+	}
+	return out
+}
+
+// ngrams is tf.strings.ngrams(tokens, widths, separator=" "): for each
+// width in order, every run of that many tokens joined by a space; a row
+// shorter than a width gives none of it.
+func ngrams(tokens []string, widths []int) []string {
+	if widths == nil {
+		return tokens
+	}
+	var out []string
+	for _, w := range widths {
+		for i := 0; i+w <= len(tokens); i++ {
+			out = append(out, strings.Join(tokens[i:i+w], " "))
+		}
+	}
+	return out
+}
+
+// CallHost vectorizes a batch of strings.
+func (l *TextVectorization) CallHost(in []HostTensor) (HostTensor, error) {
+	s, err := l.spec()
+	if err != nil {
+		return HostTensor{}, err
+	}
+	rows, err := l.tokenRows(in[0])
+	if err != nil {
+		return HostTensor{}, err
+	}
+	v, err := l.state.current()
+	if err != nil {
+		return HostTensor{}, err
+	}
+	var flat []string
+	lens := make([]int, len(rows))
+	for i, r := range rows {
+		flat = append(flat, r...)
+		lens[i] = len(r)
+	}
+	ids, err := v.lookup(s, flat, quoteKey[string])
+	if err != nil {
+		return HostTensor{}, err
+	}
+	if s.mode != "int" {
+		d, err := l.state.depth(s)
+		if err != nil {
+			return HostTensor{}, err
+		}
+		return HostTensor{Shape: []int{len(rows), d}, Floats: encodeRows(s.mode, ids, lens, d, v.idf)}, nil
+	}
+	width := l.OutputSequenceLength
+	if width == 0 {
+		for _, n := range lens {
+			width = max(width, n)
+		}
+	}
+	out := make([]int64, len(rows)*width)
+	at := 0
+	for i, n := range lens {
+		copy(out[i*width:(i+1)*width], ids[at:at+min(n, width)])
+		at += n
+	}
+	return HostTensor{Shape: []int{len(rows), width}, Ints: out}, nil
+}
+
+// GetVocabulary returns the vocabulary with the padding token "" and the
+// OOV token "[UNK]" first (Keras's get_vocabulary()); nil before the
+// layer has one.
+func (l *TextVectorization) GetVocabulary() []string {
+	s, err := l.spec()
+	if err != nil || l.state.ensureVocab(s, l.Vocabulary, l.IDFWeights) != nil {
+		return nil
+	}
+	if v := l.state.vocab.Load(); v != nil {
+		return v.terms(s)
+	}
+	return nil
+}
+
+// VocabularySize returns the vocabulary's size with the padding and OOV
+// tokens.
+func (l *TextVectorization) VocabularySize() int { return len(l.GetVocabulary()) }
+
+// StartAdapt begins learning the vocabulary from raw strings.
+func (l *TextVectorization) StartAdapt(backend.Shape) (Adaptation, error) {
+	s, err := l.spec()
+	if err != nil {
+		return nil, err
+	}
+	ad, err := l.state.startAdapt(l, *s, l.Vocabulary != nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &textAdaptation{l: l, a: ad.(*lookupAdaptation[string])}, nil
+}
+
+// textAdaptation counts the tokens of each string, each a document.
+type textAdaptation struct {
+	l *TextVectorization
+	a *lookupAdaptation[string]
+}
+
+func (t *textAdaptation) Update(batch HostTensor) error {
+	rows, err := t.l.tokenRows(batch)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		t.a.counts.addRow(r, t.a.spec.mode == "tf_idf")
+	}
+	return nil
+}
+
+func (t *textAdaptation) Finish() error { return t.a.Finish() }
+
+// SaveAssets returns the vocabulary file Keras writes, twice, as Keras
+// does: for the layer and for its inner StringLookup.
+func (l *TextVectorization) SaveAssets() (map[string][]byte, error) {
+	s, err := l.spec()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSavableMode(s.mode); err != nil {
+		return nil, err
+	}
+	files := l.state.vocabularyFiles(s, identity)
+	if f, ok := files["vocabulary.txt"]; ok {
+		files["_lookup_layer/vocabulary.txt"] = f
+	}
+	return files, nil
+}
+
+// LoadAssets reads the vocabulary file Keras or SaveAssets wrote.
+func (l *TextVectorization) LoadAssets(files map[string][]byte) error {
+	if l.Vocabulary != nil {
+		return nil
+	}
+	data, ok := files["vocabulary.txt"]
+	if !ok {
+		data, ok = files["_lookup_layer/vocabulary.txt"]
+	}
+	if !ok {
+		return fmt.Errorf("the file has no vocabulary.txt for the layer")
+	}
+	s, err := l.spec()
+	if err != nil {
+		return err
+	}
+	return l.state.loadVocabularyFile(s, data, func(lines []string) ([]string, error) { return lines, nil })
+}
+
+// GetConfig returns Keras's config.
+func (l *TextVectorization) GetConfig() (serialization.Config, error) {
+	s, err := l.spec()
+	if err != nil {
+		return nil, err
+	}
+	cfg := lookupConfig(&l.state, s, l.Vocabulary, l.IDFWeights, "", nil)
+	out := serialization.Config{}
+	for _, k := range []string{"max_tokens", "output_mode", "pad_to_max_tokens", "sparse", "vocabulary", "idf_weights", "vocabulary_size"} {
+		out[k] = cfg[k]
+	}
+	std, _ := l.standardize()
+	split, _ := l.split()
+	out["standardize"], out["split"] = noneIfNone(std), noneIfNone(split)
+	var ng any
+	switch {
+	case l.ngramsInt > 0 && slices.Equal(l.Ngrams, countTo(l.ngramsInt)):
+		ng = l.ngramsInt
+	case l.Ngrams != nil:
+		ng = l.Ngrams
+	}
+	out["ngrams"] = ng
+	out["output_sequence_length"] = nullIfZero(l.OutputSequenceLength)
+	out["ragged"] = false
+	out["encoding"] = "utf-8"
+	return out, nil
+}
+
+func noneIfNone(s string) any {
+	if s == "none" {
+		return nil
+	}
+	return s
+}
+
+// countTo returns 1, 2, ..., n: Keras's ngrams=n.
+func countTo(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+func init() {
+	mustRegister("TextVectorization", func(r *serialization.Reader) (Layer, error) {
+		l := &TextVectorization{MaxTokens: r.Int("max_tokens", 0), OutputMode: r.String("output_mode", "int"),
+			OutputSequenceLength: r.Int("output_sequence_length", 0), PadToMaxTokens: r.Bool("pad_to_max_tokens", false),
+			IDFWeights: r.Floats("idf_weights")}
+		l.Standardize = noneOrString(r, "standardize")
+		l.Split = noneOrString(r, "split")
+		if v, ok := r.Value("ngrams"); ok {
+			if n, isNum := v.(float64); isNum {
+				l.ngramsInt = int(n)
+				l.Ngrams = countTo(int(n))
+			} else {
+				l.Ngrams = r.Ints("ngrams")
+			}
+		}
+		l.Vocabulary = readStrings(r, "vocabulary")
+		l.state.frozenSize = r.Int("vocabulary_size", 0)
+		r.Expect("sparse", false, "kerasgo's outputs are dense")
+		r.Expect("ragged", false, "kerasgo pads the rows (OutputSequenceLength)")
+		r.Expect("encoding", "utf-8", "kerasgo reads text as UTF-8")
+		return l, nil
+	})
+}
+
+// noneOrString reads a setting Keras writes as a name or null ("none"); a
+// custom function (a serialized object) is an error.
+func noneOrString(r *serialization.Reader, key string) string {
+	if r.IsNull(key) {
+		r.Ignore(key)
+		return "none"
+	}
+	if v, ok := r.Value(key); ok {
+		if _, isStr := v.(string); !isStr {
+			r.Fail(key, "a custom function (%v): kerasgo has the built-in ones only", v)
+			return ""
+		}
+	}
+	return r.String(key, "")
+}

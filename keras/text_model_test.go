@@ -1,0 +1,130 @@
+package keras_test
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/layers"
+)
+
+// reviews is a small sentiment corpus: a review is positive (1) when it
+// has more of the good words than of the bad ones.
+func reviews(n int) (keras.Array, keras.Array) {
+	good := []string{"great", "Wonderful!", "loved", "superb,", "fun"}
+	bad := []string{"awful", "boring.", "hated", "dull", "WORST"}
+	filler := []string{"the", "movie", "was", "and", "plot", "acting", "a", "it"}
+	texts := make([]string, n)
+	labels := make([]float32, n)
+	for i := range n {
+		var words []string
+		pos := i%2 == 0
+		for k := range 3 + i%5 {
+			words = append(words, filler[(i*7+k*3)%len(filler)])
+			if k%2 == 0 {
+				if pos {
+					words = append(words, good[(i+k)%len(good)])
+				} else {
+					words = append(words, bad[(i+k)%len(bad)])
+				}
+			}
+		}
+		texts[i] = strings.Join(words, " ")
+		if pos {
+			labels[i] = 1
+		}
+	}
+	x, _ := keras.NewStringArray(texts)
+	y, _ := keras.NewArray(labels, n, 1)
+	return x, y
+}
+
+// textModel is Keras's "text classification from scratch" in small: an
+// adapted TextVectorization on raw strings, an Embedding, a pooling and a
+// sigmoid.
+func textModel(t *testing.T, x keras.Array, seqLen int) (*keras.Model, *layers.TextVectorization) {
+	t.Helper()
+	tv := &layers.TextVectorization{MaxTokens: 40, OutputSequenceLength: seqLen}
+	if err := keras.Adapt(context.Background(), tv, x); err != nil {
+		t.Fatal(err)
+	}
+	in := layers.StringInput(1)
+	h := layers.Apply(tv, in)
+	h = layers.Apply(&layers.Embedding{InputDim: 40, OutputDim: 8}, h)
+	h = layers.Apply(&layers.GlobalAveragePooling1D{}, h)
+	out := layers.Apply(&layers.Dense{Units: 1, Activation: "sigmoid"}, h)
+	m, err := keras.NewModel(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, tv
+}
+
+// TestTextModelTrainsSavesAndPredictsFromStrings is the text
+// test: a model with a TextVectorization layer trains on raw strings,
+// saves its vocabulary as Keras does, and after LoadModel predicts from
+// raw strings the same, on every engine.
+func TestTextModelTrainsSavesAndPredictsFromStrings(t *testing.T) {
+	x, y := reviews(64)
+	x = keras.Array{Shape: []int{64, 1}, Strings: x.Strings}
+	ctx := context.Background()
+	var engines []string
+	for _, spec := range backendtest.Engines() {
+		if be, err := backend.Open(spec); err == nil {
+			be.Close()
+			engines = append(engines, spec)
+		}
+	}
+	for _, seqLen := range []int{12, 0} { // fixed, and padded to each batch's longest
+		backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+			m, tv := textModel(t, x, seqLen)
+			if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name(), Seed: 5}); err != nil {
+				t.Fatal(err)
+			}
+			h, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: 30, BatchSize: 16, Seed: 5, Verbose: keras.Silent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if acc := h.Logs["accuracy"]; acc[len(acc)-1] < 0.9 {
+				t.Fatalf("accuracy %v after training: the model did not learn the words", acc)
+			}
+			path := filepath.Join(t.TempDir(), "text.keras")
+			if err := m.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			want, err := m.Predict(ctx, x, keras.PredictOptions{BatchSize: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, spec := range engines {
+				back, err := keras.LoadModel(path, keras.LoadOptions{Backend: spec})
+				if err != nil {
+					t.Fatalf("loading on %s: %v", spec, err)
+				}
+				var loaded *layers.TextVectorization
+				for _, l := range back.Layers() {
+					if v, ok := l.(*layers.TextVectorization); ok {
+						loaded = v
+					}
+				}
+				if got, saved := strings.Join(loaded.GetVocabulary(), "|"), strings.Join(tv.GetVocabulary(), "|"); got != saved {
+					t.Fatalf("loaded on %s, the vocabulary is %q, saved %q", spec, got, saved)
+				}
+				got, err := back.Predict(ctx, x, keras.PredictOptions{BatchSize: 16})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range want.Data {
+					if math.Abs(float64(got.Data[i]-want.Data[i])) > 1e-5 {
+						t.Fatalf("loaded on %s, prediction %d is %v, before saving %v", spec, i, got.Data[i], want.Data[i])
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,295 @@
+package keras_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/internal/kerasref"
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// hostArray is an array of scripts/keras-text.py: strings, integers or
+// floats.
+type hostArray struct {
+	Shape   []int     `json:"shape"`
+	Strings []string  `json:"strings"`
+	Ints    []int64   `json:"ints"`
+	Floats  []float64 `json:"floats"`
+}
+
+// array is a as kerasgo's Array.
+func (a hostArray) array() keras.Array {
+	out := keras.Array{Shape: a.Shape}
+	switch {
+	case a.Strings != nil:
+		out.Strings = a.Strings
+	case a.Ints != nil:
+		out.Ints = make([]int32, len(a.Ints))
+		for i, v := range a.Ints {
+			out.Ints[i] = int32(v)
+		}
+	default:
+		out.Data = make([]float32, len(a.Floats))
+		for i, v := range a.Floats {
+			out.Data[i] = float32(v)
+		}
+	}
+	return out
+}
+
+// tensor is a as a host layer's input.
+func (a hostArray) tensor() layers.HostTensor {
+	t := layers.HostTensor{Shape: a.Shape, Strings: a.Strings, Ints: a.Ints}
+	if a.Floats != nil {
+		t.Floats = make([]float32, len(a.Floats))
+		for i, v := range a.Floats {
+			t.Floats[i] = float32(v)
+		}
+	}
+	return t
+}
+
+// input is a model input for a's samples.
+func (a hostArray) input() *layers.KerasTensor {
+	switch {
+	case a.Strings != nil:
+		return layers.StringInput(a.Shape[1:]...)
+	case a.Ints != nil:
+		return layers.IntInput(a.Shape[1:]...)
+	}
+	return layers.Input(a.Shape[1:]...)
+}
+
+type textCase struct {
+	Name       string               `json:"name"`
+	Class      string               `json:"class"`
+	Config     serialization.Config `json:"config"`
+	Adapt      *hostArray           `json:"adapt"`
+	Vocabulary []any                `json:"vocabulary"`
+	Input      hostArray            `json:"input"`
+	Output     hostArray            `json:"output"`
+}
+
+type textIndex struct {
+	Keras string     `json:"keras"`
+	Cases []textCase `json:"cases"`
+	Model struct {
+		File        string    `json:"file"`
+		Texts       []string  `json:"texts"`
+		Predictions hostArray `json:"predictions"`
+	} `json:"model"`
+	LookupModel struct {
+		File        string    `json:"file"`
+		Colors      hostArray `json:"colors"`
+		Words       hostArray `json:"words"`
+		Predictions hostArray `json:"predictions"`
+	} `json:"lookup_model"`
+}
+
+var textCorpus = &kerasCorpus{script: "keras-text.py"}
+
+func init() { corpora = append(corpora, textCorpus) }
+
+// vocabularyOf returns a lookup layer's vocabulary as text, to compare
+// with Keras's.
+func vocabularyOf(l layers.Layer) string {
+	switch v := l.(type) {
+	case *layers.StringLookup:
+		return fmt.Sprintf("%q", v.GetVocabulary())
+	case *layers.IntegerLookup:
+		return fmt.Sprint(v.GetVocabulary())
+	case *layers.TextVectorization:
+		return fmt.Sprintf("%q", v.GetVocabulary())
+	}
+	return ""
+}
+
+// kerasVocabulary is Keras's get_vocabulary() as vocabularyOf writes it.
+func kerasVocabulary(class string, v []any) string {
+	if class == "IntegerLookup" {
+		ints := make([]int64, len(v))
+		for i, x := range v {
+			ints[i] = int64(x.(float64))
+		}
+		return fmt.Sprint(ints)
+	}
+	strs := make([]string, len(v))
+	for i, x := range v {
+		strs[i] = x.(string)
+	}
+	return fmt.Sprintf("%q", strs)
+}
+
+// TextVectorization, StringLookup, IntegerLookup and Hashing compute what
+// Keras computes: loaded from Keras's config, adapted on the data Keras
+// adapted on, they learn Keras's vocabulary (order and ties included)
+// and give Keras's output on strings with punctuation, capitals, Unicode,
+// every ASCII whitespace and unknown terms, for every output mode,
+// n-grams, OOV hashing (FarmHash64 and SipHash) and masks; tf_idf within
+// 1e-6.
+func TestTextLayersMatchKeras(t *testing.T) {
+	var index textIndex
+	textCorpus.build(t, &index)
+	ctx := context.Background()
+	for _, c := range index.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			l, err := layers.FromConfig(c.Class, c.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Adapt != nil {
+				if err := keras.Adapt(ctx, l.(layers.Adapter), c.Adapt.array()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if out := layers.Apply(l, c.Input.input()); out.Err() != nil {
+				t.Fatal(out.Err())
+			}
+			if c.Vocabulary != nil {
+				if got, want := vocabularyOf(l), kerasVocabulary(c.Class, c.Vocabulary); got != want {
+					t.Fatalf("vocabulary\n%s\nKeras's\n%s", got, want)
+				}
+			}
+			got, err := l.(layers.HostLayer).CallHost([]layers.HostTensor{c.Input.tensor()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkHostOutput(t, got, c.Output)
+		})
+	}
+	if len(index.Cases) < 49 {
+		t.Fatalf("only %d cases", len(index.Cases))
+	}
+}
+
+// checkHostOutput compares a host layer's output with Keras's.
+func checkHostOutput(t *testing.T, got layers.HostTensor, want hostArray) {
+	t.Helper()
+	if !slices.Equal(got.Shape, want.Shape) {
+		t.Fatalf("output shape %v, Keras %v", got.Shape, want.Shape)
+	}
+	switch {
+	case want.Strings != nil:
+		if !slices.Equal(got.Strings, want.Strings) {
+			t.Fatalf("output %q, Keras %q", got.Strings, want.Strings)
+		}
+	case want.Ints != nil && got.Ints != nil:
+		if !slices.Equal(got.Ints, want.Ints) {
+			t.Fatalf("output %v, Keras %v", got.Ints, want.Ints)
+		}
+	case want.Ints != nil: // Keras's encoded lookups are int64 counts
+		want.Floats = make([]float64, len(want.Ints))
+		for i, v := range want.Ints {
+			want.Floats[i] = float64(v)
+		}
+		fallthrough
+	default:
+		if len(got.Floats) != len(want.Floats) {
+			t.Fatalf("output %v, Keras %v", got.Floats, want.Floats)
+		}
+		for i, w := range want.Floats {
+			if math.Abs(float64(got.Floats[i])-w) > 1e-6 {
+				t.Fatalf("output value %d is %v, Keras %v\n%v\n%v", i, got.Floats[i], w, got.Floats, want.Floats)
+			}
+		}
+	}
+}
+
+// Models on raw strings that Keras saved (an adapted TextVectorization
+// feeding an Embedding; an adapted multi-hot StringLookup and a Hashing
+// on two named string inputs) load in kerasgo, vocabularies from the
+// file's assets/, and predict Keras's outputs from the same strings on
+// every engine. Keras reopens kerasgo's resaved text model and predicts
+// the same.
+func TestKerasTextModelsLoadAndPredict(t *testing.T) {
+	var index textIndex
+	dir := textCorpus.build(t, &index)
+	ctx := context.Background()
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		m, err := keras.LoadModel(filepath.Join(dir, index.Model.File), keras.LoadOptions{Backend: be.Name(), NoCompile: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := keras.NewStringArray(index.Model.Texts, len(index.Model.Texts), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.Predict(ctx, x, keras.PredictOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := index.Model.Predictions
+		closeTo(t, got.Data, want.Floats, 1e-5)
+
+		lm, err := keras.LoadModel(filepath.Join(dir, index.LookupModel.File), keras.LoadOptions{Backend: be.Name(), NoCompile: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got2, err := lm.Predict(ctx, keras.NamedArrays{"colors": index.LookupModel.Colors.array(), "words": index.LookupModel.Words.array()}, keras.PredictOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		closeTo(t, got2.Data, index.LookupModel.Predictions.Floats, 1e-5)
+
+		// Keras reopens kerasgo's file.
+		path := filepath.Join(t.TempDir(), "resaved.keras")
+		if err := m.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		texts := filepath.Join(t.TempDir(), "texts.json")
+		js, _ := json.Marshal(index.Model.Texts)
+		if err := os.WriteFile(texts, js, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var back []float64
+		outJS := kerasref.Run(t, kerasref.Python(t), kerasref.Script(t, "keras-text.py"), dir, path, texts)
+		if err := json.Unmarshal(lastLine(outJS), &back); err != nil {
+			t.Fatalf("Keras's predictions %q: %v", outJS, err)
+		}
+		closeTo(t, got.Data, back, 1e-5)
+	})
+}
+
+// closeTo fails t unless got equals want within tol.
+func closeTo(t *testing.T, got []float32, want []float64, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d values, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		if math.Abs(float64(got[i])-w) > tol {
+			t.Fatalf("value %d is %v, Keras %v", i, got[i], w)
+		}
+	}
+}
+
+// lastLine is the last non-empty line of out.
+func lastLine(out []byte) []byte {
+	lines := slices.DeleteFunc(splitLines(out), func(l []byte) bool { return len(l) == 0 })
+	if len(lines) == 0 {
+		return nil
+	}
+	return lines[len(lines)-1]
+}
+
+func splitLines(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) > 0 {
+		i := slices.Index(b, '\n')
+		if i < 0 {
+			return append(out, b)
+		}
+		out, b = append(out, b[:i]), b[i+1:]
+	}
+	return out
+}
