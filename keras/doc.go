@@ -66,8 +66,13 @@
 //     generator by one goroutine; none after the run returns. The
 //     Datasets kerasgo makes (ImageDataset, TimeseriesDataset) are safe
 //     for those concurrent Batch calls.
-//   - Adapt changes a preprocessing layer's state: do not adapt a layer
-//     while a model that holds it trains or predicts.
+//   - a model's host layers (StringLookup, TextVectorization, Hashing,
+//     IntegerLookup: see layers.HostLayer) run on each call's own
+//     goroutine, reading their vocabulary without a lock; Adapt swaps a
+//     lookup layer's vocabulary whole, so a call sees the old one or the
+//     new one. Other preprocessing layers (Normalization,
+//     Discretization) change in place: do not adapt a layer while a model
+//     that holds it trains or predicts.
 //   - building a model (NewSequential, NewModel, layers.Apply) and
 //     SetTrainable are not synchronised: finish building before sharing
 //     the model between goroutines.

@@ -2,6 +2,7 @@ package keras_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -126,5 +127,39 @@ func TestTextModelTrainsSavesAndPredictsFromStrings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A model with a host stage is safe for concurrent use: goroutines
+// predicting from strings at once (each running the TextVectorization on
+// its batches) get what one prediction alone gets. Run with -race.
+func TestConcurrentPredictFromStrings(t *testing.T) {
+	x, _ := reviews(48)
+	x = keras.Array{Shape: []int{48, 1}, Strings: x.Strings}
+	m, _ := textModel(t, x, 0)
+	ctx := context.Background()
+	want, err := m.Predict(ctx, x, keras.PredictOptions{BatchSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 6)
+	for range 6 {
+		go func() {
+			got, err := m.Predict(ctx, x, keras.PredictOptions{BatchSize: 8})
+			if err == nil {
+				for i := range want.Data {
+					if got.Data[i] != want.Data[i] {
+						err = fmt.Errorf("prediction %d is %v, alone %v", i, got.Data[i], want.Data[i])
+						break
+					}
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 6 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
