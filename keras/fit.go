@@ -232,6 +232,7 @@ func (m *Model) resolveData(x, y ArraySet, what string) (dataset, *compiled, err
 		}
 		n = a.Samples()
 		want := in.Shape()
+		a = adjustRank(a, want)
 		if !fitsShape(a.Shape, want) {
 			return dataset{}, nil, fmt.Errorf("input %d of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
 				i, in.Layer().Common().Name, want, backend.Shape(a.Shape), want[1:].WithLeading("samples"))
@@ -725,6 +726,20 @@ func (m *Model) checkInputData(in *layers.KerasTensor, a Array, label string) er
 		}
 	}
 	return nil
+}
+
+// adjustRank is Keras's Functional._adjust_input_rank: data with one
+// axis less than the input, whose last dimension is 1, gains it (texts
+// of shape (batch,) for an input of shape (1,)); data with one trailing
+// axis of 1 more loses it. The values stay as they are.
+func adjustRank(a Array, want backend.Shape) Array {
+	switch {
+	case len(a.Shape)+1 == len(want) && want[len(want)-1] == 1:
+		a.Shape = append(append([]int(nil), a.Shape...), 1)
+	case len(a.Shape) == len(want)+1 && len(want) > 0 && a.Shape[len(a.Shape)-1] == 1:
+		a.Shape = append([]int(nil), a.Shape[:len(a.Shape)-1]...)
+	}
+	return a
 }
 
 // asInputDType returns a, converted to what input in takes: integers for

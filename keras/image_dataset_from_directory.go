@@ -3,13 +3,8 @@ package keras
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/kerasgo/kerasgo/internal/imaging"
-	"github.com/kerasgo/kerasgo/internal/nprandom"
 	"github.com/kerasgo/kerasgo/internal/resample"
 )
 
@@ -89,15 +84,15 @@ func ImageDatasetFromDirectory(dir string, opts ImageDatasetOptions) (*ImageData
 	if o.ValidationSplit != 0 && (o.Subset == "both" || o.Subset == "") {
 		return nil, fmt.Errorf(`ImageDatasetFromDirectory: with a ValidationSplit, set Subset to "training" or "validation" (or call ImageDatasetsFromDirectory for both)`)
 	}
-	paths, labels, classes, err := o.index(dir)
+	paths, labels, classes, err := o.files().index(dir)
 	if err != nil {
 		return nil, fmt.Errorf("ImageDatasetFromDirectory: %w", err)
 	}
-	paths, labels = o.split(paths, labels, o.Subset)
+	paths, labels = o.files().split(paths, labels, o.Subset)
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("ImageDatasetFromDirectory: no images found in directory %s (allowed formats: %v)", dir, imaging.Formats)
 	}
-	o.say("Using %d files for %s.\n", len(paths), o.Subset)
+	o.files().say("Using %d files for %s.\n", len(paths), o.Subset)
 	return newImageDataset(paths, labels, classes, o, !o.NoShuffle), nil
 }
 
@@ -112,41 +107,29 @@ func ImageDatasetsFromDirectory(dir string, opts ImageDatasetOptions) (train, va
 	if o.ValidationSplit == 0 || (o.Subset != "" && o.Subset != "both") {
 		return nil, nil, fmt.Errorf(`ImageDatasetsFromDirectory: give a ValidationSplit (and no Subset, or "both")`)
 	}
-	paths, labels, classes, err := o.index(dir)
+	paths, labels, classes, err := o.files().index(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ImageDatasetsFromDirectory: %w", err)
 	}
-	tp, tl := o.split(paths, labels, "training")
-	vp, vl := o.split(paths, labels, "validation")
+	tp, tl := o.files().split(paths, labels, "training")
+	vp, vl := o.files().split(paths, labels, "validation")
 	switch {
 	case len(tp) == 0:
 		return nil, nil, fmt.Errorf("ImageDatasetsFromDirectory: no training images found in directory %s (allowed formats: %v)", dir, imaging.Formats)
 	case len(vp) == 0:
 		return nil, nil, fmt.Errorf("ImageDatasetsFromDirectory: no validation images found in directory %s (allowed formats: %v)", dir, imaging.Formats)
 	}
-	o.say("Using %d files for training.\nUsing %d files for validation.\n", len(tp), len(vp))
+	o.files().say("Using %d files for training.\nUsing %d files for validation.\n", len(tp), len(vp))
 	return newImageDataset(tp, tl, classes, o, !o.NoShuffle), newImageDataset(vp, vl, classes, o, false), nil
 }
 
 // resolve checks the options and fills in Keras's defaults.
 func (o ImageDatasetOptions) resolve() (ImageDatasetOptions, error) {
-	if o.LabelMode == "" {
-		o.LabelMode = "int"
+	d, err := o.files().resolve()
+	if err != nil {
+		return o, err
 	}
-	switch o.LabelMode {
-	case "int", "categorical", "binary":
-	default:
-		return o, fmt.Errorf(`unknown LabelMode %q: use "int", "categorical" or "binary" (or NoLabels)`, o.LabelMode)
-	}
-	if o.Labels != nil && o.NoLabels {
-		return o, fmt.Errorf("both Labels and NoLabels are set: give one")
-	}
-	if o.Labels != nil && o.ClassNames != nil {
-		return o, fmt.Errorf("ClassNames can only be given with labels inferred from the sub-folders, not with Labels")
-	}
-	if o.NoLabels && o.ClassNames != nil {
-		return o, fmt.Errorf("ClassNames cannot be given with NoLabels")
-	}
+	o.LabelMode, o.BatchSize, o.Log = d.labelMode, d.batchSize, d.log
 	if o.ColorMode == "" {
 		o.ColorMode = "rgb"
 	}
@@ -154,12 +137,6 @@ func (o ImageDatasetOptions) resolve() (ImageDatasetOptions, error) {
 	case "rgb", "rgba", "grayscale":
 	default:
 		return o, fmt.Errorf(`unknown ColorMode %q: use "rgb", "rgba" or "grayscale"`, o.ColorMode)
-	}
-	if o.BatchSize == 0 {
-		o.BatchSize = 32
-	}
-	if o.BatchSize < 0 {
-		return o, fmt.Errorf("BatchSize %d: give a positive number", o.BatchSize)
 	}
 	if o.ImageSize == ([2]int{}) {
 		o.ImageSize = [2]int{256, 256}
@@ -176,172 +153,12 @@ func (o ImageDatasetOptions) resolve() (ImageDatasetOptions, error) {
 	if o.CropToAspectRatio && o.PadToAspectRatio {
 		return o, fmt.Errorf("only one of CropToAspectRatio and PadToAspectRatio can be set")
 	}
-	if o.ValidationSplit != 0 && !(o.ValidationSplit > 0 && o.ValidationSplit < 1) {
-		return o, fmt.Errorf("ValidationSplit must be between 0 and 1, got %v", o.ValidationSplit)
-	}
-	switch o.Subset {
-	case "", "training", "validation", "both":
-	default:
-		return o, fmt.Errorf(`unknown Subset %q: use "training" or "validation"`, o.Subset)
-	}
-	if o.Subset != "" && o.ValidationSplit == 0 {
-		return o, fmt.Errorf("if Subset is set, ValidationSplit must be set, and inversely")
-	}
-	if o.Log == nil {
-		o.Log = os.Stdout
-	}
 	return o, nil
 }
 
-// say prints Keras's messages unless Silent.
-func (o ImageDatasetOptions) say(format string, args ...any) {
-	if o.Verbose != Silent {
-		fmt.Fprintf(o.Log, format, args...)
-	}
-}
-
-// index lists the image files and their labels as Keras's
-// index_directory does: the class folders sorted (or ClassNames), each
-// walked in sorted order, then shuffled with NumPy's RandomState(Seed).
-func (o ImageDatasetOptions) index(dir string) (paths []string, labels []int, classes []string, err error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("reading the directory: %w", err)
-	}
-	subdirs := []string{""}
-	inferred := o.Labels == nil && !o.NoLabels
-	if inferred {
-		subdirs = nil
-		for _, e := range entries {
-			if isDir(dir, e, true) && !strings.HasPrefix(e.Name(), ".") {
-				subdirs = append(subdirs, e.Name())
-			}
-		}
-		if o.ClassNames != nil {
-			for _, c := range o.ClassNames {
-				if !slices.Contains(subdirs, c) {
-					return nil, nil, nil, fmt.Errorf("ClassNames %v do not match the sub-folders of %s: expected %v (or a subset of it)", o.ClassNames, dir, subdirs)
-				}
-			}
-			subdirs = o.ClassNames
-		}
-	}
-	for class, sub := range subdirs {
-		files, err := o.walk(filepath.Join(dir, sub))
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		paths = append(paths, files...)
-		for range files {
-			labels = append(labels, class)
-		}
-	}
-	switch {
-	case inferred:
-		classes = subdirs
-		if o.LabelMode == "binary" && len(classes) != 2 {
-			return nil, nil, nil, fmt.Errorf(`with LabelMode "binary" there must be exactly 2 classes (sub-folders), found %d: %v`, len(classes), classes)
-		}
-		o.say("Found %d files belonging to %d classes.\n", len(paths), len(classes))
-	case o.NoLabels:
-		labels = nil
-		o.say("Found %d files.\n", len(paths))
-	default:
-		if len(o.Labels) != len(paths) {
-			return nil, nil, nil, fmt.Errorf("%d Labels for the %d image files found in %s: give one per file, in the order of their sorted paths", len(o.Labels), len(paths), dir)
-		}
-		labels = slices.Clone(o.Labels)
-		distinct := slices.Compact(slices.Sorted(slices.Values(labels)))
-		if distinct[0] < 0 {
-			return nil, nil, nil, fmt.Errorf("label %d is negative: labels are class indices from 0", distinct[0])
-		}
-		for _, l := range distinct {
-			classes = append(classes, fmt.Sprint(l))
-		}
-		if o.LabelMode == "binary" && len(classes) != 2 {
-			return nil, nil, nil, fmt.Errorf(`with LabelMode "binary" there must be exactly 2 classes, the Labels have %d: %v`, len(classes), classes)
-		}
-		o.say("Found %d files belonging to %d classes.\n", len(paths), len(classes))
-	}
-	if !o.NoShuffle {
-		nprandom.New(o.Seed).Shuffle(len(paths), func(i, j int) { paths[i], paths[j] = paths[j], paths[i] })
-		if labels != nil {
-			nprandom.New(o.Seed).Shuffle(len(labels), func(i, j int) { labels[i], labels[j] = labels[j], labels[i] })
-		}
-	}
-	return paths, labels, classes, nil
-}
-
-// walk lists the image files under root, Python's os.walk sorted by
-// folder, each folder's files sorted.
-func (o ImageDatasetOptions) walk(root string) ([]string, error) {
-	var folders []string
-	files := map[string][]string{}
-	var visit func(d string) error
-	visit = func(d string) error {
-		entries, err := os.ReadDir(d)
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", d, err)
-		}
-		folders = append(folders, d)
-		for _, e := range entries {
-			switch {
-			case isDir(d, e, o.FollowLinks):
-				if err := visit(filepath.Join(d, e.Name())); err != nil {
-					return err
-				}
-			case imaging.HasFormat(e.Name()) && !isDir(d, e, true):
-				files[d] = append(files[d], e.Name())
-			}
-		}
-		return nil
-	}
-	if err := visit(root); err != nil {
-		return nil, err
-	}
-	slices.Sort(folders)
-	var out []string
-	for _, d := range folders {
-		names := files[d]
-		slices.Sort(names)
-		for _, n := range names {
-			out = append(out, filepath.Join(d, n))
-		}
-	}
-	return out, nil
-}
-
-// isDir reports whether entry e of folder d is a folder; a symbolic link
-// to one counts when followLinks.
-func isDir(d string, e os.DirEntry, followLinks bool) bool {
-	if e.IsDir() {
-		return true
-	}
-	if e.Type()&os.ModeSymlink == 0 || !followLinks {
-		return false
-	}
-	info, err := os.Stat(filepath.Join(d, e.Name()))
-	return err == nil && info.IsDir()
-}
-
-// split is Keras's get_training_or_validation_split: the validation
-// subset is the last int(split * n) files, training the rest.
-func (o ImageDatasetOptions) split(paths []string, labels []int, subset string) ([]string, []int) {
-	if o.ValidationSplit == 0 {
-		return paths, labels
-	}
-	val := int(o.ValidationSplit * float64(len(paths)))
-	train := len(paths) - val
-	if subset == "training" {
-		paths = paths[:train]
-		if labels != nil {
-			labels = labels[:train]
-		}
-		return paths, labels
-	}
-	paths = paths[train:]
-	if labels != nil {
-		labels = labels[train:]
-	}
-	return paths, labels
+// files is how the images are found, labelled and split.
+func (o ImageDatasetOptions) files() directoryIndex {
+	return directoryIndex{labels: o.Labels, noLabels: o.NoLabels, labelMode: o.LabelMode, classNames: o.ClassNames,
+		batchSize: o.BatchSize, noShuffle: o.NoShuffle, seed: o.Seed, validationSplit: o.ValidationSplit, subset: o.Subset,
+		followLinks: o.FollowLinks, verbose: o.Verbose, log: o.Log, isFile: imaging.HasFormat, kind: "image"}
 }

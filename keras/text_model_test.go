@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,5 +163,59 @@ func TestConcurrentPredictFromStrings(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// Keras's text classification workflow on a folder: texts read with
+// TextDatasetFromDirectory, a TextVectorization adapted on the dataset's
+// texts, and a model on raw strings trained and evaluated from the
+// dataset's batches (the (batch,) texts feed a (batch, 1) input, as in
+// Keras).
+func TestFitOnTextDataset(t *testing.T) {
+	x, y := reviews(60)
+	root := t.TempDir()
+	for i, text := range x.Strings {
+		class := "neg"
+		if y.Data[i] == 1 {
+			class = "pos"
+		}
+		dir := filepath.Join(root, class)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("review_%02d.txt", i)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	train, val, err := keras.TextDatasetsFromDirectory(root, keras.TextDatasetOptions{BatchSize: 8, ValidationSplit: 0.2, Seed: 4, LabelMode: "binary", Verbose: keras.Silent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(train.ClassNames, []string{"neg", "pos"}) {
+		t.Fatalf("classes %v", train.ClassNames)
+	}
+	ctx := context.Background()
+	tv := &layers.TextVectorization{MaxTokens: 40, OutputSequenceLength: 10}
+	if err := keras.Adapt(ctx, tv, keras.Batches{Dataset: train, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	in := layers.StringInput(1)
+	h := layers.Apply(tv, in)
+	h = layers.Apply(&layers.Embedding{InputDim: 40, OutputDim: 8}, h)
+	h = layers.Apply(&layers.GlobalAveragePooling1D{}, h)
+	out := layers.Apply(&layers.Dense{Units: 1, Activation: "sigmoid"}, h)
+	m, err := keras.NewModel(in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := m.Fit(ctx, keras.Batches{Dataset: train, Workers: 2}, nil, keras.FitOptions{Epochs: 40, Verbose: keras.Silent, ValidationData: &keras.Data{X: keras.Batches{Dataset: val}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := hist.Logs["val_accuracy"]; acc[len(acc)-1] < 0.9 {
+		t.Fatalf("validation accuracy %v: the model did not learn from the folder", acc)
 	}
 }

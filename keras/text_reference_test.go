@@ -88,6 +88,30 @@ type textIndex struct {
 		Texts       []string  `json:"texts"`
 		Predictions hostArray `json:"predictions"`
 	} `json:"model"`
+	Folder struct {
+		Root     string `json:"root"`
+		Datasets []struct {
+			Options struct {
+				BatchSize  int             `json:"batch_size"`
+				LabelMode  string          `json:"label_mode"`
+				MaxLength  int             `json:"max_length"`
+				ClassNames []string        `json:"class_names"`
+				Labels     json.RawMessage `json:"labels"` // "null": Keras's labels=None
+			} `json:"options"`
+			ClassNames []string `json:"class_names"`
+			Batches    []struct {
+				X hostArray  `json:"x"`
+				Y *hostArray `json:"y"`
+			} `json:"batches"`
+		} `json:"datasets"`
+		Orders []struct {
+			Seed            uint32   `json:"seed"`
+			ValidationSplit float64  `json:"validation_split"`
+			Subset          string   `json:"subset"`
+			FilePaths       []string `json:"file_paths"`
+			Labels          []int    `json:"labels"`
+		} `json:"orders"`
+	} `json:"folder"`
 	LookupModel struct {
 		File        string    `json:"file"`
 		Colors      hostArray `json:"colors"`
@@ -292,4 +316,75 @@ func splitLines(b []byte) [][]byte {
 		out, b = append(out, b[:i]), b[i+1:]
 	}
 	return out
+}
+
+// TextDatasetFromDirectory reads a folder as Keras's
+// text_dataset_from_directory does: the same texts (cut to MaxLength
+// bytes) and labels in every label mode, batch by batch, and with a seed
+// Keras's file order and validation split.
+func TestTextDatasetFromDirectoryMatchesKeras(t *testing.T) {
+	var index textIndex
+	dir := textCorpus.build(t, &index)
+	root := filepath.Join(dir, index.Folder.Root)
+	ctx := context.Background()
+	for k, ref := range index.Folder.Datasets {
+		o := ref.Options
+		opts := keras.TextDatasetOptions{BatchSize: o.BatchSize, LabelMode: o.LabelMode, MaxLength: o.MaxLength,
+			ClassNames: o.ClassNames, NoShuffle: true, Verbose: keras.Silent}
+		opts.NoLabels = string(o.Labels) == "null"
+		ds, err := keras.TextDatasetFromDirectory(root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !opts.NoLabels && !slices.Equal(ds.ClassNames, ref.ClassNames) {
+			t.Fatalf("setting %d: classes %v, Keras %v", k, ds.ClassNames, ref.ClassNames)
+		}
+		if ds.Len() != len(ref.Batches) {
+			t.Fatalf("setting %d: %d batches, Keras %d", k, ds.Len(), len(ref.Batches))
+		}
+		for i, want := range ref.Batches {
+			b, err := ds.Batch(ctx, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := b.X.(keras.Array)
+			if !slices.Equal(x.Shape, want.X.Shape) || !slices.Equal(x.Strings, want.X.Strings) {
+				t.Fatalf("setting %d, batch %d: texts %v %q, Keras %v %q", k, i, x.Shape, x.Strings, want.X.Shape, want.X.Strings)
+			}
+			if want.Y == nil {
+				if b.Y != nil {
+					t.Fatalf("setting %d: labels without labels", k)
+				}
+				continue
+			}
+			y := b.Y.(keras.Array)
+			wy := want.Y.array()
+			if wy.Data == nil { // Keras's int labels
+				wy = keras.Array{Shape: wy.Shape, Data: make([]float32, len(wy.Ints))}
+				for j, v := range want.Y.Ints {
+					wy.Data[j] = float32(v)
+				}
+			}
+			if !slices.Equal(y.Shape, wy.Shape) || !slices.Equal(y.Data, wy.Data) {
+				t.Fatalf("setting %d, batch %d: labels %v %v, Keras %v %v", k, i, y.Shape, y.Data, wy.Shape, wy.Data)
+			}
+		}
+	}
+	for _, ref := range index.Folder.Orders {
+		opts := keras.TextDatasetOptions{Seed: ref.Seed, ValidationSplit: ref.ValidationSplit, Subset: ref.Subset, Verbose: keras.Silent}
+		ds, err := keras.TextDatasetFromDirectory(root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]string, len(ds.FilePaths))
+		for i, p := range ds.FilePaths {
+			got[i], _ = filepath.Rel(root, p)
+		}
+		if !slices.Equal(got, ref.FilePaths) {
+			t.Fatalf("seed %d, split %v %q: files %v, Keras %v", ref.Seed, ref.ValidationSplit, ref.Subset, got, ref.FilePaths)
+		}
+	}
+	if len(index.Folder.Orders) < 9 {
+		t.Fatalf("only %d orders", len(index.Folder.Orders))
+	}
 }

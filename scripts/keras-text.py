@@ -190,6 +190,41 @@ xa = np.array(CAT_Q + CATS, dtype=object)
 xb = np.array([["x", "y"], ["the", "cat"], ["", "z"], ["a", "a"], ["b", "c"], ["q", "r"], ["s", "t"]], dtype=object)
 pred2 = model2.predict([tf.constant(xa), tf.constant(xb)], verbose=0)
 
+# A folder of texts for keras.utils.text_dataset_from_directory: its
+# batches without shuffling, and index_directory's file order and split
+# with seeds (the order text_dataset_from_directory starts from).
+from keras.src.utils import dataset_utils  # noqa: E402
+
+root = os.path.join(out_dir, "texts")
+texts_written = []
+for cls, words in [("neg", ["bad", "awful", "dull"]), ("pos", ["good", "great", "fine"]), ("zzz", ["meh"])]:
+    for i in range(7 if cls != "zzz" else 2):
+        sub = os.path.join(root, cls, "deeper") if i % 3 == 2 else os.path.join(root, cls)
+        os.makedirs(sub, exist_ok=True)
+        name = f"{cls}_{i}.txt" if i != 4 else f"{cls}_{i}.TXT"
+        body = f"{words[i % len(words)]} movie number {i}, Ünïcode {'x' * i}\nsecond line"
+        with open(os.path.join(sub, name), "w", encoding="utf-8") as f:
+            f.write(body)
+        texts_written.append(os.path.relpath(os.path.join(sub, name), root))
+    with open(os.path.join(root, cls, "notes.md"), "w") as f:
+        f.write("not a text file")
+folder_sets = []
+for s in [dict(batch_size=4), dict(batch_size=5, label_mode="categorical", max_length=9),
+          dict(batch_size=3, class_names=["pos", "neg"], label_mode="binary"), dict(batch_size=6, labels=None)]:
+    ds = keras.utils.text_dataset_from_directory(root, shuffle=False, verbose=False, **s)
+    batches = []
+    for b in ds:
+        x, y = (b if s.get("labels", "inferred") is not None else (b, None))
+        batches.append({"x": arr(x.numpy()), "y": arr(y.numpy()) if y is not None else None})
+    folder_sets.append({"options": s, "class_names": getattr(ds, "class_names", None), "batches": batches})
+folder_orders = []
+for seed in [0, 7, 1337]:
+    paths, labels, _ = dataset_utils.index_directory(root, "inferred", formats=(".txt",), shuffle=True, seed=seed, verbose=False)
+    for split, subset in [(None, None), (0.3, "training"), (0.3, "validation")]:
+        p, l = dataset_utils.get_training_or_validation_split(paths, labels, split, subset)
+        folder_orders.append({"seed": seed, "validation_split": split or 0, "subset": subset or "",
+                              "file_paths": [os.path.relpath(x, root) for x in p], "labels": [int(v) for v in l]})
+
 with open(os.path.join(out_dir, "index.json"), "w") as f:
     json.dump({
         "keras": keras.__version__,
@@ -197,4 +232,5 @@ with open(os.path.join(out_dir, "index.json"), "w") as f:
         "cases": cases,
         "model": {"file": "text_model.keras", "texts": texts, "predictions": arr(pred)},
         "lookup_model": {"file": "lookup_model.keras", "colors": arr(xa), "words": arr(xb), "predictions": arr(pred2)},
+        "folder": {"root": "texts", "datasets": folder_sets, "orders": folder_orders},
     }, f)
