@@ -7,6 +7,9 @@
 //   - examples/imageclassification: Keras's "Image classification from
 //     scratch" on a folder of PNG files it draws (ImageDatasetFromDirectory,
 //     augmentation layers in the model, LoadImg)
+//   - examples/textclassification: Keras's "Text classification from
+//     scratch" on a folder of reviews it writes (TextDatasetFromDirectory,
+//     a TextVectorization in the model, raw strings in after LoadModel)
 //   - examples/transformer: Keras's transformer text classifier
 //   - examples/gan: the GAN of Keras's "Customizing what happens in fit()",
 //     trained by Fit with its own step and two optimizers

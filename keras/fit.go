@@ -263,6 +263,7 @@ func (m *Model) resolveData(x, y ArraySet, what string) (dataset, *compiled, err
 			if a, err = asFloats(a, label); err != nil {
 				return dataset{}, nil, err
 			}
+			a = expandTargetRank(a, m.outputs[i].Shape())
 			ys[i] = a
 			if a.Samples() != n {
 				return dataset{}, nil, fmt.Errorf("x has %d samples but %s has %d: give one target per sample", n, label, a.Samples())
@@ -726,6 +727,16 @@ func (m *Model) checkInputData(in *layers.KerasTensor, a Array, label string) er
 		}
 	}
 	return nil
+}
+
+// expandTargetRank gives targets of shape (samples,) the trailing axis
+// of an output of shape (batch, 1), as Keras's losses do
+// (squeeze_or_expand_to_same_rank): binary labels for a sigmoid unit.
+func expandTargetRank(a Array, out backend.Shape) Array {
+	if len(a.Shape)+1 == len(out) && out[len(out)-1] == 1 {
+		a.Shape = append(append([]int(nil), a.Shape...), 1)
+	}
+	return a
 }
 
 // adjustRank is Keras's Functional._adjust_input_rank: data with one

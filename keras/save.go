@@ -52,24 +52,32 @@ func (m *Model) Save(path string) error {
 	return saving.WriteKeras(path, saving.NewMetadata(Version, engine), js, weights, assets)
 }
 
-// assets returns the files the model's layers keep under assets/ (a
-// lookup layer's vocabulary), by path below it: the layer's place in the
-// weights file, then the file's name, as Keras lays them out.
-func (m *Model) assets() (map[string][]byte, error) {
-	out := map[string][]byte{}
+// assetLayers lists the model's layers that keep files under assets/
+// (a lookup layer's vocabulary), each with its place in the archive: its
+// place in the weights file, as Keras lays them out.
+func (m *Model) assetLayers() (ls []layers.AssetLayer, paths []string) {
 	seen := map[layers.Layer]bool{}
 	for _, g := range m.weightGroups() {
-		a, ok := g.layer.(layers.AssetLayer)
-		if !ok || seen[g.layer] {
-			continue
+		if a, ok := g.layer.(layers.AssetLayer); ok && !seen[g.layer] {
+			seen[g.layer] = true
+			ls, paths = append(ls, a), append(paths, g.path)
 		}
-		seen[g.layer] = true
+	}
+	return ls, paths
+}
+
+// assets returns the files the model's layers keep under assets/, by
+// path below it: the layer's place, then the file's name.
+func (m *Model) assets() (map[string][]byte, error) {
+	out := map[string][]byte{}
+	ls, paths := m.assetLayers()
+	for i, a := range ls {
 		files, err := a.SaveAssets()
 		if err != nil {
-			return nil, fmt.Errorf("layer %s: %w", layers.Describe(g.layer), err)
+			return nil, fmt.Errorf("layer %s: %w", layers.Describe(a), err)
 		}
 		for name, data := range files {
-			out[g.path+"/"+name] = data
+			out[paths[i]+"/"+name] = data
 		}
 	}
 	return out, nil
@@ -77,21 +85,16 @@ func (m *Model) assets() (map[string][]byte, error) {
 
 // loadAssets gives each asset layer its files from a .keras archive.
 func (m *Model) loadAssets(files map[string][]byte) error {
-	seen := map[layers.Layer]bool{}
-	for _, g := range m.weightGroups() {
-		a, ok := g.layer.(layers.AssetLayer)
-		if !ok || seen[g.layer] {
-			continue
-		}
-		seen[g.layer] = true
+	ls, paths := m.assetLayers()
+	for i, a := range ls {
 		mine := map[string][]byte{}
 		for name, data := range files {
-			if rest, ok := strings.CutPrefix(name, g.path+"/"); ok {
+			if rest, ok := strings.CutPrefix(name, paths[i]+"/"); ok {
 				mine[rest] = data
 			}
 		}
 		if err := a.LoadAssets(mine); err != nil {
-			return fmt.Errorf("layer %s: assets/%s: %w", layers.Describe(g.layer), g.path, err)
+			return fmt.Errorf("layer %s: assets/%s: %w", layers.Describe(a), paths[i], err)
 		}
 	}
 	return nil

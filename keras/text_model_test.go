@@ -50,7 +50,7 @@ func reviews(n int) (keras.Array, keras.Array) {
 // textModel is Keras's "text classification from scratch" in small: an
 // adapted TextVectorization on raw strings, an Embedding, a pooling and a
 // sigmoid.
-func textModel(t *testing.T, x keras.Array, seqLen int) (*keras.Model, *layers.TextVectorization) {
+func textModel(t *testing.T, x keras.ArraySet, seqLen int) (*keras.Model, *layers.TextVectorization) {
 	t.Helper()
 	tv := &layers.TextVectorization{MaxTokens: 40, OutputSequenceLength: seqLen}
 	if err := keras.Adapt(context.Background(), tv, x); err != nil {
@@ -195,19 +195,7 @@ func TestFitOnTextDataset(t *testing.T) {
 		t.Fatalf("classes %v", train.ClassNames)
 	}
 	ctx := context.Background()
-	tv := &layers.TextVectorization{MaxTokens: 40, OutputSequenceLength: 10}
-	if err := keras.Adapt(ctx, tv, keras.Batches{Dataset: train, Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
-	in := layers.StringInput(1)
-	h := layers.Apply(tv, in)
-	h = layers.Apply(&layers.Embedding{InputDim: 40, OutputDim: 8}, h)
-	h = layers.Apply(&layers.GlobalAveragePooling1D{}, h)
-	out := layers.Apply(&layers.Dense{Units: 1, Activation: "sigmoid"}, h)
-	m, err := keras.NewModel(in, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _ := textModel(t, keras.Batches{Dataset: train, Workers: 2}, 10)
 	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Seed: 2}); err != nil {
 		t.Fatal(err)
 	}

@@ -71,18 +71,8 @@ func (l *IntegerLookup) spec() (*lookupSpec[int64], error) {
 // Build checks the settings, reads a given vocabulary, and gives the
 // output shape.
 func (l *IntegerLookup) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
-	if err != nil {
-		return nil, err
-	}
 	s, err := l.spec()
-	if err != nil {
-		return nil, err
-	}
-	if err := l.state.ensureVocab(s, l.Vocabulary, l.IDFWeights); err != nil {
-		return nil, err
-	}
-	return l.state.outputShape(s, in)
+	return l.state.build(inputs, s, err, l.Vocabulary, l.IDFWeights)
 }
 
 // Call is not used: the model runs the layer on the host (CallHost).
@@ -104,18 +94,7 @@ func (l *IntegerLookup) OutputDType(in []string) (string, error) {
 // CallHost looks a batch of integers up (or inverts indices).
 func (l *IntegerLookup) CallHost(in []HostTensor) (HostTensor, error) {
 	s, err := l.spec()
-	if err != nil {
-		return HostTensor{}, err
-	}
-	x := in[0]
-	if l.Invert {
-		v, err := l.state.current()
-		if err != nil {
-			return HostTensor{}, err
-		}
-		return HostTensor{Shape: x.Shape, Ints: v.invertIDs(s, x.Ints)}, nil
-	}
-	return l.state.call(s, x.Ints, x.Shape)
+	return l.state.callHost(s, err, in[0])
 }
 
 // GetVocabulary returns the vocabulary with its special tokens first, so
@@ -123,13 +102,7 @@ func (l *IntegerLookup) CallHost(in []HostTensor) (HostTensor, error) {
 // before the layer has one.
 func (l *IntegerLookup) GetVocabulary() []int64 {
 	s, err := l.spec()
-	if err != nil || l.state.ensureVocab(s, l.Vocabulary, l.IDFWeights) != nil {
-		return nil
-	}
-	if v := l.state.vocab.Load(); v != nil {
-		return v.terms(s)
-	}
-	return nil
+	return l.state.vocabulary(s, err, l.Vocabulary, l.IDFWeights)
 }
 
 // VocabularySize returns the vocabulary's size with the special tokens.
@@ -164,29 +137,13 @@ func (l *IntegerLookup) StartAdapt(backend.Shape) (Adaptation, error) {
 // config.
 func (l *IntegerLookup) SaveAssets() (map[string][]byte, error) {
 	s, err := l.spec()
-	if err != nil {
-		return nil, err
-	}
-	if err := checkSavableMode(s.mode); err != nil {
-		return nil, err
-	}
-	return l.state.vocabularyFiles(s, func(v int64) string { return strconv.FormatInt(v, 10) }), nil
+	return l.state.saveAssets(s, err, func(v int64) string { return strconv.FormatInt(v, 10) })
 }
 
 // LoadAssets reads the vocabulary.txt SaveAssets or Keras wrote.
 func (l *IntegerLookup) LoadAssets(files map[string][]byte) error {
-	if l.Vocabulary != nil {
-		return nil
-	}
-	data, ok := files["vocabulary.txt"]
-	if !ok {
-		return fmt.Errorf("the file has no vocabulary.txt for the layer")
-	}
 	s, err := l.spec()
-	if err != nil {
-		return err
-	}
-	return l.state.loadVocabularyFile(s, data, parseIntTerms)
+	return l.state.loadAssets(s, err, l.Vocabulary != nil, files, parseIntTerms)
 }
 
 // GetConfig returns Keras's config.

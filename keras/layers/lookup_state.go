@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -275,4 +276,114 @@ func readSalt(r *serialization.Reader) []int64 {
 	}
 	r.Fail("salt", "want an integer or a list of two, got %v", v)
 	return nil
+}
+
+// vocabulary is a layer's GetVocabulary: the terms with the special
+// tokens, or nil when the settings are wrong (err) or there is none yet.
+func (st *lookupState[K]) vocabulary(s *lookupSpec[K], err error, given []K, idf []float64) []K {
+	if err != nil || st.ensureVocab(s, given, idf) != nil {
+		return nil
+	}
+	if v := st.vocab.Load(); v != nil {
+		return v.terms(s)
+	}
+	return nil
+}
+
+// saveAssets is a layer's SaveAssets: vocabulary.txt with its terms
+// written by format (and copies under the other names, as Keras writes
+// TextVectorization's for its inner layer).
+func (st *lookupState[K]) saveAssets(s *lookupSpec[K], err error, format func(K) string, copies ...string) (map[string][]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSavableMode(s.mode); err != nil {
+		return nil, err
+	}
+	files := st.vocabularyFiles(s, format)
+	if f, ok := files["vocabulary.txt"]; ok {
+		for _, c := range copies {
+			files[c] = f
+		}
+	}
+	return files, nil
+}
+
+// loadAssets is a layer's LoadAssets: the first of vocabulary.txt and
+// the other names the files hold, parsed into terms; nothing for a layer
+// given its vocabulary.
+func (st *lookupState[K]) loadAssets(s *lookupSpec[K], err error, given bool, files map[string][]byte, parse func([]string) ([]K, error), others ...string) error {
+	if given {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, name := range append([]string{"vocabulary.txt"}, others...) {
+		if data, ok := files[name]; ok {
+			return st.loadVocabularyFile(s, data, parse)
+		}
+	}
+	return fmt.Errorf("the file has no vocabulary.txt for the layer")
+}
+
+// checkSavableMode refuses to save what kerasgo cannot save yet.
+func checkSavableMode(mode string) error {
+	if mode == "tf_idf" {
+		return fmt.Errorf("kerasgo cannot save an adapted tf_idf lookup yet (Keras keeps its weights in the weights file): give it Vocabulary and IDFWeights instead")
+	}
+	return nil
+}
+
+// stringTerms parses vocabulary lines that are strings: the lines.
+func stringTerms(lines []string) ([]string, error) { return lines, nil }
+
+// build is a lookup layer's Build: one input, the settings checked, a
+// given vocabulary read, and the output shape.
+func (st *lookupState[K]) build(inputs []backend.Shape, s *lookupSpec[K], err error, given []K, idf []float64) (backend.Shape, error) {
+	in, inErr := one(inputs)
+	if inErr != nil {
+		return nil, inErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := st.ensureVocab(s, given, idf); err != nil {
+		return nil, err
+	}
+	return st.outputShape(s, in)
+}
+
+// callHost is a lookup layer's CallHost: the keys of x looked up, or
+// with Invert its indices mapped back to terms.
+func (st *lookupState[K]) callHost(s *lookupSpec[K], err error, x HostTensor) (HostTensor, error) {
+	if err != nil {
+		return HostTensor{}, err
+	}
+	if s.invert {
+		v, err := st.current()
+		if err != nil {
+			return HostTensor{}, err
+		}
+		return hostOf(x.Shape, v.invertIDs(s, x.Ints)), nil
+	}
+	var keys []K
+	switch k := any(&keys).(type) {
+	case *[]string:
+		*k = x.Strings
+	case *[]int64:
+		*k = x.Ints
+	}
+	return st.call(s, keys, x.Shape)
+}
+
+// hostOf is terms of shape as a host tensor.
+func hostOf[K lookupKey](shape []int, terms []K) HostTensor {
+	switch t := any(terms).(type) {
+	case []string:
+		return HostTensor{Shape: shape, Strings: t}
+	case []int64:
+		return HostTensor{Shape: shape, Ints: t}
+	}
+	panic("unreachable: a lookup key is a string or an int64")
 }

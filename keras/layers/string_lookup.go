@@ -94,18 +94,8 @@ func checkOOVMethod(m string) error {
 // Build checks the settings, reads a given vocabulary, and gives the
 // output shape: the input's for "int", else (batch, depth).
 func (l *StringLookup) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := one(inputs)
-	if err != nil {
-		return nil, err
-	}
 	s, err := l.spec()
-	if err != nil {
-		return nil, err
-	}
-	if err := l.state.ensureVocab(s, l.Vocabulary, l.IDFWeights); err != nil {
-		return nil, err
-	}
-	return l.state.outputShape(s, in)
+	return l.state.build(inputs, s, err, l.Vocabulary, l.IDFWeights)
 }
 
 // Call is not used: the model runs the layer on the host (CallHost).
@@ -133,18 +123,7 @@ func (l *StringLookup) OutputDType(in []string) (string, error) {
 // CallHost looks a batch of strings up (or inverts indices).
 func (l *StringLookup) CallHost(in []HostTensor) (HostTensor, error) {
 	s, err := l.spec()
-	if err != nil {
-		return HostTensor{}, err
-	}
-	x := in[0]
-	if l.Invert {
-		v, err := l.state.current()
-		if err != nil {
-			return HostTensor{}, err
-		}
-		return HostTensor{Shape: x.Shape, Strings: v.invertIDs(s, x.Ints)}, nil
-	}
-	return l.state.call(s, x.Strings, x.Shape)
+	return l.state.callHost(s, err, in[0])
 }
 
 // GetVocabulary returns the vocabulary with its special tokens first (the
@@ -152,13 +131,7 @@ func (l *StringLookup) CallHost(in []HostTensor) (HostTensor, error) {
 // index: Keras's get_vocabulary(). It is nil before the layer has one.
 func (l *StringLookup) GetVocabulary() []string {
 	s, err := l.spec()
-	if err != nil || l.state.ensureVocab(s, l.Vocabulary, l.IDFWeights) != nil {
-		return nil
-	}
-	if v := l.state.vocab.Load(); v != nil {
-		return v.terms(s)
-	}
-	return nil
+	return l.state.vocabulary(s, err, l.Vocabulary, l.IDFWeights)
 }
 
 // VocabularySize returns the vocabulary's size with the special tokens
@@ -183,40 +156,16 @@ func (l *StringLookup) StartAdapt(backend.Shape) (Adaptation, error) {
 // vocabulary is in the config.
 func (l *StringLookup) SaveAssets() (map[string][]byte, error) {
 	s, err := l.spec()
-	if err != nil {
-		return nil, err
-	}
-	if err := checkSavableMode(s.mode); err != nil {
-		return nil, err
-	}
-	return l.state.vocabularyFiles(s, identity), nil
+	return l.state.saveAssets(s, err, identity)
 }
 
 // LoadAssets reads the vocabulary.txt SaveAssets or Keras wrote.
 func (l *StringLookup) LoadAssets(files map[string][]byte) error {
-	if l.Vocabulary != nil {
-		return nil
-	}
-	data, ok := files["vocabulary.txt"]
-	if !ok {
-		return fmt.Errorf("the file has no vocabulary.txt for the layer")
-	}
 	s, err := l.spec()
-	if err != nil {
-		return err
-	}
-	return l.state.loadVocabularyFile(s, data, func(lines []string) ([]string, error) { return lines, nil })
+	return l.state.loadAssets(s, err, l.Vocabulary != nil, files, stringTerms)
 }
 
 func identity(s string) string { return s }
-
-// checkSavableMode refuses to save what kerasgo cannot save yet.
-func checkSavableMode(mode string) error {
-	if mode == "tf_idf" {
-		return fmt.Errorf("kerasgo cannot save an adapted tf_idf lookup yet (Keras keeps its weights in the weights file): give it Vocabulary and IDFWeights instead")
-	}
-	return nil
-}
 
 // GetConfig returns Keras's config.
 func (l *StringLookup) GetConfig() (serialization.Config, error) {

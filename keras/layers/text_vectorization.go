@@ -306,13 +306,7 @@ func (l *TextVectorization) CallHost(in []HostTensor) (HostTensor, error) {
 // layer has one.
 func (l *TextVectorization) GetVocabulary() []string {
 	s, err := l.spec()
-	if err != nil || l.state.ensureVocab(s, l.Vocabulary, l.IDFWeights) != nil {
-		return nil
-	}
-	if v := l.state.vocab.Load(); v != nil {
-		return v.terms(s)
-	}
-	return nil
+	return l.state.vocabulary(s, err, l.Vocabulary, l.IDFWeights)
 }
 
 // VocabularySize returns the vocabulary's size with the padding and OOV
@@ -355,36 +349,13 @@ func (t *textAdaptation) Finish() error { return t.a.Finish() }
 // does: for the layer and for its inner StringLookup.
 func (l *TextVectorization) SaveAssets() (map[string][]byte, error) {
 	s, err := l.spec()
-	if err != nil {
-		return nil, err
-	}
-	if err := checkSavableMode(s.mode); err != nil {
-		return nil, err
-	}
-	files := l.state.vocabularyFiles(s, identity)
-	if f, ok := files["vocabulary.txt"]; ok {
-		files["_lookup_layer/vocabulary.txt"] = f
-	}
-	return files, nil
+	return l.state.saveAssets(s, err, identity, "_lookup_layer/vocabulary.txt")
 }
 
 // LoadAssets reads the vocabulary file Keras or SaveAssets wrote.
 func (l *TextVectorization) LoadAssets(files map[string][]byte) error {
-	if l.Vocabulary != nil {
-		return nil
-	}
-	data, ok := files["vocabulary.txt"]
-	if !ok {
-		data, ok = files["_lookup_layer/vocabulary.txt"]
-	}
-	if !ok {
-		return fmt.Errorf("the file has no vocabulary.txt for the layer")
-	}
 	s, err := l.spec()
-	if err != nil {
-		return err
-	}
-	return l.state.loadVocabularyFile(s, data, func(lines []string) ([]string, error) { return lines, nil })
+	return l.state.loadAssets(s, err, l.Vocabulary != nil, files, stringTerms, "_lookup_layer/vocabulary.txt")
 }
 
 // GetConfig returns Keras's config.
