@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path"
 	"strconv"
 	"strings"
 
@@ -50,6 +51,56 @@ func (m *Model) Save(path string) error {
 		engine = c.be.Name()
 	}
 	return saving.WriteKeras(path, saving.NewMetadata(Version, engine), js, weights, assets)
+}
+
+// numbered returns the names that are variables' numbers ("0", "1",
+// ...), leaving out the vectors layers save by name (OwnVariables).
+func numbered(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if _, err := strconv.Atoi(n); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// loadOwnVariables gives each layer with OwnVariables the vectors its
+// vars/ hold by name.
+func (m *Model) loadOwnVariables(f *h5.File) error {
+	seen := map[layers.Layer]bool{}
+	for _, wg := range m.weightGroups() {
+		ov, ok := wg.layer.(layers.OwnVariables)
+		if !ok || seen[wg.layer] {
+			continue
+		}
+		seen[wg.layer] = true
+		vars := map[string][]float32{}
+		prefix := wg.path + "/vars"
+		for _, name := range f.Children(prefix) {
+			if _, err := strconv.Atoi(name); err == nil {
+				continue
+			}
+			d, err := f.Read(prefix + "/" + name)
+			if err != nil {
+				return fmt.Errorf("layer %s: %w", layers.Describe(wg.layer), err)
+			}
+			switch d.DType {
+			case h5.Float32:
+				vars[name] = d.Float32
+			case h5.Float64:
+				for _, v := range d.Float64 {
+					vars[name] = append(vars[name], float32(v))
+				}
+			default:
+				return fmt.Errorf("layer %s: %s/%s holds %s values, not floats", layers.Describe(wg.layer), prefix, name, d.Stored)
+			}
+		}
+		if err := ov.LoadOwnVariables(vars); err != nil {
+			return fmt.Errorf("layer %s: %w", layers.Describe(wg.layer), err)
+		}
+	}
+	return nil
 }
 
 // assetLayers lists the model's layers that keep files under assets/
@@ -361,11 +412,23 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 	}
 	root := h5.NewGroup()
 	root.Group("vars").Attrs["name"] = m.Name
+	ownSaved := map[layers.Layer]bool{}
 	for _, wg := range m.weightGroups() {
 		g := root.Group(wg.path + "/vars")
 		g.Attrs["name"] = wg.layer.Common().Name
 		for j, w := range wg.vars {
 			g.Datasets[strconv.Itoa(j)] = weightDataset(w, values[index[w]])
+		}
+		if ov, ok := wg.layer.(layers.OwnVariables); ok && !ownSaved[wg.layer] {
+			ownSaved[wg.layer] = true
+			own, err := ov.SaveOwnVariables()
+			if err != nil {
+				return nil, fmt.Errorf("layer %s: %w", layers.Describe(wg.layer), err)
+			}
+			for name, v := range own {
+				dir, base := path.Split(name)
+				root.Group(wg.path + "/" + strings.TrimSuffix(dir, "/")).Datasets[base] = &h5.Dataset{Shape: []int{len(v)}, DType: h5.Float32, Float32: v}
+			}
 		}
 	}
 	if c := m.currentCompiled(); withOptimizer && c != nil && opt != nil {
@@ -463,8 +526,11 @@ func (m *Model) loadWeightsH5(f *h5.File, withOptimizer bool) error {
 			return out, nil
 		}
 		return nil, fmt.Errorf("%s holds %s values, not numbers", p, d.Stored)
-	}, func(prefix string) int { return len(f.Children(prefix)) }, -1)
+	}, func(prefix string) int { return len(numbered(f.Children(prefix))) }, -1)
 	if err != nil {
+		return err
+	}
+	if err := m.loadOwnVariables(f); err != nil {
 		return err
 	}
 	if extra := unexpectedLayers(f.Children("layers"), m); len(extra) > 0 {

@@ -80,15 +80,20 @@ type textCase struct {
 	Output     hostArray            `json:"output"`
 }
 
+// textModelCase is a model on one string input that Keras saved, with
+// its predictions.
+type textModelCase struct {
+	File        string    `json:"file"`
+	Texts       []string  `json:"texts"`
+	Predictions hostArray `json:"predictions"`
+}
+
 type textIndex struct {
-	Keras string     `json:"keras"`
-	Cases []textCase `json:"cases"`
-	Model struct {
-		File        string    `json:"file"`
-		Texts       []string  `json:"texts"`
-		Predictions hostArray `json:"predictions"`
-	} `json:"model"`
-	Folder struct {
+	Keras      string        `json:"keras"`
+	Cases      []textCase    `json:"cases"`
+	Model      textModelCase `json:"model"`
+	TFIDFModel textModelCase `json:"tfidf_model"`
+	Folder     struct {
 		Root     string `json:"root"`
 		Datasets []struct {
 			Options struct {
@@ -230,58 +235,69 @@ func checkHostOutput(t *testing.T, got layers.HostTensor, want hostArray) {
 }
 
 // Models on raw strings that Keras saved (an adapted TextVectorization
-// feeding an Embedding; an adapted multi-hot StringLookup and a Hashing
-// on two named string inputs) load in kerasgo, vocabularies from the
-// file's assets/, and predict Keras's outputs from the same strings on
-// every engine. Keras reopens kerasgo's resaved text model and predicts
-// the same.
+// feeding an Embedding; an adapted tf_idf TextVectorization, its weights
+// in the weights file; an adapted multi-hot StringLookup and a Hashing on
+// two named string inputs) load in kerasgo, vocabularies from the file's
+// assets/, and predict Keras's outputs from the same strings on every
+// engine. Keras reopens kerasgo's resaved text models and predicts the
+// same.
 func TestKerasTextModelsLoadAndPredict(t *testing.T) {
 	var index textIndex
 	dir := textCorpus.build(t, &index)
 	ctx := context.Background()
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		m, err := keras.LoadModel(filepath.Join(dir, index.Model.File), keras.LoadOptions{Backend: be.Name(), NoCompile: true})
-		if err != nil {
-			t.Fatal(err)
+		for _, c := range []textModelCase{index.Model, index.TFIDFModel} {
+			checkTextModel(t, be, dir, c)
 		}
-		x, err := keras.NewStringArray(index.Model.Texts, len(index.Model.Texts), 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := m.Predict(ctx, x, keras.PredictOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := index.Model.Predictions
-		closeTo(t, got.Data, want.Floats, 1e-5)
-
 		lm, err := keras.LoadModel(filepath.Join(dir, index.LookupModel.File), keras.LoadOptions{Backend: be.Name(), NoCompile: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got2, err := lm.Predict(ctx, keras.NamedArrays{"colors": index.LookupModel.Colors.array(), "words": index.LookupModel.Words.array()}, keras.PredictOptions{})
+		got, err := lm.Predict(ctx, keras.NamedArrays{"colors": index.LookupModel.Colors.array(), "words": index.LookupModel.Words.array()}, keras.PredictOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		closeTo(t, got2.Data, index.LookupModel.Predictions.Floats, 1e-5)
-
-		// Keras reopens kerasgo's file.
-		path := filepath.Join(t.TempDir(), "resaved.keras")
-		if err := m.Save(path); err != nil {
-			t.Fatal(err)
-		}
-		texts := filepath.Join(t.TempDir(), "texts.json")
-		js, _ := json.Marshal(index.Model.Texts)
-		if err := os.WriteFile(texts, js, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var back []float64
-		outJS := kerasref.Run(t, kerasref.Python(t), kerasref.Script(t, "keras-text.py"), dir, path, texts)
-		if err := json.Unmarshal(lastLine(outJS), &back); err != nil {
-			t.Fatalf("Keras's predictions %q: %v", outJS, err)
-		}
-		closeTo(t, got.Data, back, 1e-5)
+		closeTo(t, got.Data, index.LookupModel.Predictions.Floats, 1e-5)
 	})
+	if index.TFIDFModel.File == "" {
+		t.Fatal("the corpus has no tf_idf model")
+	}
+}
+
+// checkTextModel loads a Keras-saved model on one string input, checks
+// its predictions against Keras's, saves it again, and checks that Keras
+// predicts the same from kerasgo's file.
+func checkTextModel(t *testing.T, be backend.Backend, dir string, c textModelCase) {
+	t.Helper()
+	ctx := context.Background()
+	m, err := keras.LoadModel(filepath.Join(dir, c.File), keras.LoadOptions{Backend: be.Name(), NoCompile: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := keras.NewStringArray(c.Texts, len(c.Texts), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Predict(ctx, x, keras.PredictOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeTo(t, got.Data, c.Predictions.Floats, 1e-5)
+	path := filepath.Join(t.TempDir(), "resaved.keras")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	texts := filepath.Join(t.TempDir(), "texts.json")
+	js, _ := json.Marshal(c.Texts)
+	if err := os.WriteFile(texts, js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var back []float64
+	out := kerasref.Run(t, kerasref.Python(t), kerasref.Script(t, "keras-text.py"), dir, path, texts)
+	if err := json.Unmarshal(lastLine(out), &back); err != nil {
+		t.Fatalf("Keras's predictions %q: %v", out, err)
+	}
+	closeTo(t, got.Data, back, 1e-5)
 }
 
 // closeTo fails t unless got equals want within tol.

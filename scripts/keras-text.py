@@ -173,6 +173,15 @@ model.save(os.path.join(out_dir, "text_model.keras"))
 texts = CORPUS + QUERIES
 pred = model.predict(tf.constant(np.array(texts, dtype=object).reshape(-1, 1)), verbose=0)
 
+# One with an adapted tf_idf TextVectorization, whose weights Keras keeps
+# in the weights file (vars/idf_weights) and its vocabulary in assets/.
+tf_idf = TV(max_tokens=20, output_mode="tf_idf")
+tf_idf.adapt(CORPUS)
+inp3 = keras.Input(shape=(1,), dtype="string")
+model3 = keras.Model(inp3, keras.layers.Dense(2)(tf_idf(inp3)))
+model3.save(os.path.join(out_dir, "tfidf_model.keras"))
+pred3 = model3.predict(tf.constant(np.array(texts, dtype=object).reshape(-1, 1)), verbose=0)
+
 # And one with a StringLookup and a Hashing on two string inputs, saved
 # after adapting, with a multi-hot output into a Dense.
 a = keras.Input(shape=(3,), dtype="string", name="colors")
@@ -231,6 +240,7 @@ with open(os.path.join(out_dir, "index.json"), "w") as f:
         "tensorflow": tf.__version__,
         "cases": cases,
         "model": {"file": "text_model.keras", "texts": texts, "predictions": arr(pred)},
+        "tfidf_model": {"file": "tfidf_model.keras", "texts": texts, "predictions": arr(pred3)},
         "lookup_model": {"file": "lookup_model.keras", "colors": arr(xa), "words": arr(xb), "predictions": arr(pred2)},
         "folder": {"root": "texts", "datasets": folder_sets, "orders": folder_orders},
     }, f)

@@ -13,3 +13,18 @@ type AssetLayer interface {
 	// Keras) wrote, by the same names.
 	LoadAssets(files map[string][]byte) error
 }
+
+// OwnVariables is a layer with state that Keras saves in the weights file
+// by name, beside or instead of its variables (Keras's
+// save_own_variables: a tf_idf lookup's "idf_weights"), as float32
+// vectors.
+type OwnVariables interface {
+	Layer
+	// SaveOwnVariables returns the vectors by their path in the layer's
+	// group: "vars/idf_weights", or a sub-layer's
+	// "_lookup_layer/vars/idf_weights"; none is fine.
+	SaveOwnVariables() (map[string][]float32, error)
+	// LoadOwnVariables takes the vectors of the layer's vars/ by name
+	// ("idf_weights"), before LoadAssets.
+	LoadOwnVariables(vars map[string][]float32) error
+}

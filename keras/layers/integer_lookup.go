@@ -146,6 +146,19 @@ func (l *IntegerLookup) LoadAssets(files map[string][]byte) error {
 	return l.state.loadAssets(s, err, l.Vocabulary != nil, files, parseIntTerms)
 }
 
+// SaveOwnVariables returns a tf_idf layer's weights, which Keras keeps
+// in the weights file (idf_weights).
+func (l *IntegerLookup) SaveOwnVariables() (map[string][]float32, error) {
+	s, err := l.spec()
+	return l.state.ownVariables(s, err)
+}
+
+// LoadOwnVariables takes a tf_idf layer's saved weights.
+func (l *IntegerLookup) LoadOwnVariables(vars map[string][]float32) error {
+	s, err := l.spec()
+	return l.state.loadOwnVariables(s, err, vars)
+}
+
 // GetConfig returns Keras's config.
 func (l *IntegerLookup) GetConfig() (serialization.Config, error) {
 	s, err := l.spec()

@@ -20,6 +20,9 @@ type lookupState[K lookupKey] struct {
 	// config, which sizes an encoded output before the vocabulary file is
 	// read; 0 when unknown.
 	frozenSize int
+	// idf holds a tf_idf layer's saved weights (LoadOwnVariables) until
+	// its vocabulary file is read.
+	idf []float32
 }
 
 // quoteKey writes a term for messages: a quoted string or an integer.
@@ -185,10 +188,17 @@ func (st *lookupState[K]) loadVocabularyFile(s *lookupSpec[K], data []byte, pars
 	if err != nil {
 		return err
 	}
+	var idf []float64
 	if s.mode == "tf_idf" {
-		return fmt.Errorf("kerasgo cannot load a tf_idf lookup's vocabulary file yet (its weights are in the weights file)")
+		if st.idf == nil {
+			return fmt.Errorf("a tf_idf lookup's vocabulary file needs its idf_weights, which the weights file does not hold")
+		}
+		idf = make([]float64, len(st.idf))
+		for i, w := range st.idf {
+			idf[i] = float64(w)
+		}
 	}
-	v, err := newLookupVocab(s, terms, nil, quoteKey[K])
+	v, err := newLookupVocab(s, terms, idf, quoteKey[K])
 	if err != nil {
 		return fmt.Errorf("vocabulary.txt: %w", err)
 	}
@@ -297,9 +307,6 @@ func (st *lookupState[K]) saveAssets(s *lookupSpec[K], err error, format func(K)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSavableMode(s.mode); err != nil {
-		return nil, err
-	}
 	files := st.vocabularyFiles(s, format)
 	if f, ok := files["vocabulary.txt"]; ok {
 		for _, c := range copies {
@@ -327,11 +334,32 @@ func (st *lookupState[K]) loadAssets(s *lookupSpec[K], err error, given bool, fi
 	return fmt.Errorf("the file has no vocabulary.txt for the layer")
 }
 
-// checkSavableMode refuses to save what kerasgo cannot save yet.
-func checkSavableMode(mode string) error {
-	if mode == "tf_idf" {
-		return fmt.Errorf("kerasgo cannot save an adapted tf_idf lookup yet (Keras keeps its weights in the weights file): give it Vocabulary and IDFWeights instead")
+// ownVariables is a lookup layer's SaveOwnVariables: a tf_idf layer's
+// weights, one per output index, as Keras saves them, in the layer's
+// vars/ and in those of its sub-layers' (TextVectorization's inner
+// lookup).
+func (st *lookupState[K]) ownVariables(s *lookupSpec[K], err error, sublayers ...string) (map[string][]float32, error) {
+	if err != nil || s.mode != "tf_idf" {
+		return nil, err
 	}
+	v := st.vocab.Load()
+	if v == nil {
+		return nil, nil
+	}
+	out := map[string][]float32{"vars/idf_weights": slices.Clone(v.idf)}
+	for _, sub := range sublayers {
+		out[sub+"/vars/idf_weights"] = slices.Clone(v.idf)
+	}
+	return out, nil
+}
+
+// loadOwnVariables is a lookup layer's LoadOwnVariables: a tf_idf
+// layer's weights, kept for its vocabulary file.
+func (st *lookupState[K]) loadOwnVariables(s *lookupSpec[K], err error, vars map[string][]float32) error {
+	if err != nil || s.mode != "tf_idf" {
+		return err
+	}
+	st.idf = vars["idf_weights"]
 	return nil
 }
 

@@ -167,6 +167,19 @@ func (l *StringLookup) LoadAssets(files map[string][]byte) error {
 
 func identity(s string) string { return s }
 
+// SaveOwnVariables returns a tf_idf layer's weights, which Keras keeps
+// in the weights file (idf_weights).
+func (l *StringLookup) SaveOwnVariables() (map[string][]float32, error) {
+	s, err := l.spec()
+	return l.state.ownVariables(s, err)
+}
+
+// LoadOwnVariables takes a tf_idf layer's saved weights.
+func (l *StringLookup) LoadOwnVariables(vars map[string][]float32) error {
+	s, err := l.spec()
+	return l.state.loadOwnVariables(s, err, vars)
+}
+
 // GetConfig returns Keras's config.
 func (l *StringLookup) GetConfig() (serialization.Config, error) {
 	s, err := l.spec()

@@ -358,6 +358,19 @@ func (l *TextVectorization) LoadAssets(files map[string][]byte) error {
 	return l.state.loadAssets(s, err, l.Vocabulary != nil, files, stringTerms, "_lookup_layer/vocabulary.txt")
 }
 
+// SaveOwnVariables returns a tf_idf layer's weights, which Keras keeps
+// in the weights file (idf_weights).
+func (l *TextVectorization) SaveOwnVariables() (map[string][]float32, error) {
+	s, err := l.spec()
+	return l.state.ownVariables(s, err, "_lookup_layer")
+}
+
+// LoadOwnVariables takes a tf_idf layer's saved weights.
+func (l *TextVectorization) LoadOwnVariables(vars map[string][]float32) error {
+	s, err := l.spec()
+	return l.state.loadOwnVariables(s, err, vars)
+}
+
 // GetConfig returns Keras's config.
 func (l *TextVectorization) GetConfig() (serialization.Config, error) {
 	s, err := l.spec()
