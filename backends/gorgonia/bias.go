@@ -1,6 +1,7 @@
 package gorgonia
 
 import (
+	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -23,13 +24,13 @@ func trailing(b, out backend.Shape) bool {
 func addBias(x, bias *G.Node) (*G.Node, error) {
 	dt := x.Dtype()
 	fwd := newHostOp("AddBias", x.Shape().Clone(), dt, []*G.Node{x, bias}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-		return floats(dst, func32(func(d []float32) { addRows(f32(in[0]), f32(in[1]), d) }),
-			func64(func(d []float64) { addRows(f64(in[0]), f64(in[1]), d) }))
+		return floats(dst, func32(func(d []float32) { kernels.AddRows(f32(in[0]), f32(in[1]), d) }),
+			func64(func(d []float64) { kernels.AddRows(f64(in[0]), f64(in[1]), d) }))
 	})
 	fwd.diff = func(inputs G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 		sum := newHostOp("AddBiasGrad", inputs[1].Shape().Clone(), dt, []*G.Node{grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-			return floats(dst, func32(func(d []float32) { sumRows(f32(in[0]), d) }),
-				func64(func(d []float64) { sumRows(f64(in[0]), d) }))
+			return floats(dst, func32(func(d []float32) { kernels.SumRows(f32(in[0]), d) }),
+				func64(func(d []float64) { kernels.SumRows(f64(in[0]), d) }))
 		})
 		db, err := sum.apply(grad)
 		if err != nil {
@@ -38,28 +39,4 @@ func addBias(x, bias *G.Node) (*G.Node, error) {
 		return G.Nodes{grad, db}, nil
 	}
 	return fwd.apply(x, bias)
-}
-
-// addRows adds bias to every row of x (rows of len(bias) values).
-func addRows[T float32 | float64](x, bias, dst []T) {
-	n := len(bias)
-	parallelChunks(len(dst)/n, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			row, out := x[r*n:(r+1)*n], dst[r*n:(r+1)*n]
-			for i, v := range row {
-				out[i] = v + bias[i]
-			}
-		}
-	})
-}
-
-// sumRows adds up the rows of g (rows of len(dst) values) into dst.
-func sumRows[T float32 | float64](g, dst []T) {
-	n := len(dst)
-	clear(dst)
-	for r := 0; r < len(g)/n; r++ {
-		for i, v := range g[r*n : (r+1)*n] {
-			dst[i] += v
-		}
-	}
 }

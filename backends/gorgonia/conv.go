@@ -3,204 +3,46 @@ package gorgonia
 import (
 	"fmt"
 
+	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/blas64"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
-
-// convGeom is a channels_last convolution's geometry.
-type convGeom struct {
-	n, h, w, c     int // input
-	kh, kw, f      int // kernel (kh, kw, c, f)
-	oh, ow         int // output rows and columns
-	sh, sw, ph, pw int // strides and padding before
-}
-
-func newConvGeom(xs, ks backend.Shape, o backend.ConvOptions, out backend.Shape) convGeom {
-	_, ph, _ := backend.ConvOutputSize(xs[1], ks[0], o.Strides[0], o.Padding)
-	_, pw, _ := backend.ConvOutputSize(xs[2], ks[1], o.Strides[1], o.Padding)
-	return convGeom{n: xs[0], h: xs[1], w: xs[2], c: xs[3], kh: ks[0], kw: ks[1], f: ks[3],
-		oh: out[1], ow: out[2], sh: o.Strides[0], sw: o.Strides[1], ph: ph, pw: pw}
-}
-
-// rows is the number of output positions per sample; cols the length of
-// one im2col row (one receptive field).
-func (g convGeom) rows() int { return g.oh * g.ow }
-func (g convGeom) cols() int { return g.kh * g.kw * g.c }
-
-// chunk is how many samples one im2col buffer holds: about 16 MB of
-// float32, so the buffer stays small whatever the batch size.
-func (g convGeom) chunk() int {
-	per := g.rows() * g.cols()
-	return max(1, min(g.n, (4<<20)/max(per, 1)))
-}
-
-// im2col writes the receptive fields of samples [s0, s1) of x (NHWC) as
-// rows of cols, zero where padding.
-func im2col[T float32 | float64](g convGeom, x, cols []T, s0, s1 int) {
-	parallelFor(s1-s0, func(i int) {
-		s := s0 + i
-		dst := cols[i*g.rows()*g.cols():]
-		for oy := 0; oy < g.oh; oy++ {
-			for ox := 0; ox < g.ow; ox++ {
-				row := dst[(oy*g.ow+ox)*g.cols():]
-				k := 0
-				for a := 0; a < g.kh; a++ {
-					y := oy*g.sh + a - g.ph
-					for b := 0; b < g.kw; b++ {
-						xx := ox*g.sw + b - g.pw
-						seg := row[k : k+g.c]
-						if y < 0 || y >= g.h || xx < 0 || xx >= g.w {
-							clear(seg)
-						} else {
-							copy(seg, x[((s*g.h+y)*g.w+xx)*g.c:])
-						}
-						k += g.c
-					}
-				}
-			}
-		}
-	})
-}
-
-// col2im adds rows of cols back onto the samples [s0, s1) of dx (NHWC), the
-// adjoint of im2col. dx must be zeroed first.
-func col2im[T float32 | float64](g convGeom, cols, dx []T, s0, s1 int) {
-	parallelFor(s1-s0, func(i int) {
-		s := s0 + i
-		src := cols[i*g.rows()*g.cols():]
-		for oy := 0; oy < g.oh; oy++ {
-			for ox := 0; ox < g.ow; ox++ {
-				row := src[(oy*g.ow+ox)*g.cols():]
-				k := 0
-				for a := 0; a < g.kh; a++ {
-					y := oy*g.sh + a - g.ph
-					for b := 0; b < g.kw; b++ {
-						xx := ox*g.sw + b - g.pw
-						if y >= 0 && y < g.h && xx >= 0 && xx < g.w {
-							d := dx[((s*g.h+y)*g.w+xx)*g.c:]
-							for ch, v := range row[k : k+g.c] {
-								d[ch] += v
-							}
-						}
-						k += g.c
-					}
-				}
-			}
-		}
-	})
-}
-
-// gemm computes c = op(a)·op(b) + beta·c for row-major matrices, op
-// transposing when asked: c is m x n, op(a) m x k, op(b) k x n.
-func gemm[T float32 | float64](ta, tb blas.Transpose, m, n, k int, a, b []T, beta T, c []T) {
-	ar, ac := m, k
-	if ta == blas.Trans {
-		ar, ac = k, m
-	}
-	br, bc := k, n
-	if tb == blas.Trans {
-		br, bc = n, k
-	}
-	switch a := any(a).(type) {
-	case []float32:
-		blas32.Gemm(ta, tb, 1,
-			blas32.General{Rows: ar, Cols: ac, Stride: ac, Data: a},
-			blas32.General{Rows: br, Cols: bc, Stride: bc, Data: any(b).([]float32)},
-			float32(beta), blas32.General{Rows: m, Cols: n, Stride: n, Data: any(c).([]float32)})
-	case []float64:
-		blas64.Gemm(ta, tb, 1,
-			blas64.General{Rows: ar, Cols: ac, Stride: ac, Data: a},
-			blas64.General{Rows: br, Cols: bc, Stride: bc, Data: any(b).([]float64)},
-			float64(beta), blas64.General{Rows: m, Cols: n, Stride: n, Data: any(c).([]float64)})
-	}
-}
-
-// convForward: out (N*OH*OW, F) = im2col(x) · kernel (KH*KW*C, F).
-func convForward[T float32 | float64](g convGeom, x, k, out, cols []T) {
-	ch := g.chunk()
-	for s0 := 0; s0 < g.n; s0 += ch {
-		s1 := min(s0+ch, g.n)
-		im2col(g, x, cols, s0, s1)
-		m := (s1 - s0) * g.rows()
-		gemm(blas.NoTrans, blas.NoTrans, m, g.f, g.cols(), cols[:m*g.cols()], k, 0, out[s0*g.rows()*g.f:])
-	}
-}
-
-// convGradKernel: dk (KH*KW*C, F) = sum over chunks of im2col(x)ᵀ · dy.
-func convGradKernel[T float32 | float64](g convGeom, x, dy, dk, cols []T) {
-	ch := g.chunk()
-	for s0 := 0; s0 < g.n; s0 += ch {
-		s1 := min(s0+ch, g.n)
-		im2col(g, x, cols, s0, s1)
-		m := (s1 - s0) * g.rows()
-		beta := T(1)
-		if s0 == 0 {
-			beta = 0
-		}
-		gemm(blas.Trans, blas.NoTrans, g.cols(), g.f, m, cols[:m*g.cols()], dy[s0*g.rows()*g.f:(s0*g.rows()+m)*g.f], beta, dk)
-	}
-}
-
-// convGradInput: dx = col2im(dy · kernelᵀ).
-func convGradInput[T float32 | float64](g convGeom, dy, k, dx, cols []T) {
-	clear(dx)
-	ch := g.chunk()
-	for s0 := 0; s0 < g.n; s0 += ch {
-		s1 := min(s0+ch, g.n)
-		m := (s1 - s0) * g.rows()
-		gemm(blas.NoTrans, blas.Trans, m, g.cols(), g.f, dy[s0*g.rows()*g.f:(s0*g.rows()+m)*g.f], k, 0, cols[:m*g.cols()])
-		col2im(g, cols, dx, s0, s1)
-	}
-}
-
-// convScratch is an op's reusable im2col buffer.
-type convScratch struct {
-	f32 []float32
-	f64 []float64
-}
-
-func scratch[T float32 | float64](s *convScratch, n int) []T {
-	var zero T
-	switch any(zero).(type) {
-	case float32:
-		if len(s.f32) < n {
-			s.f32 = make([]float32, n)
-		}
-		return any(s.f32[:n]).([]T)
-	default:
-		if len(s.f64) < n {
-			s.f64 = make([]float64, n)
-		}
-		return any(s.f64[:n]).([]T)
-	}
-}
 
 // conv2D adds a channels_last convolution to the graph: three host ops
 // (forward, kernel gradient, input gradient) over im2col and GEMM, so no
 // layout transposes are needed.
 func conv2D(x, k *G.Node, o backend.ConvOptions, out backend.Shape) (*G.Node, error) {
-	g := newConvGeom(backend.Shape(x.Shape()), backend.Shape(k.Shape()), o, out)
-	buf := func() int { return g.chunk() * g.rows() * g.cols() }
+	g := kernels.NewConvGeom(backend.Shape(x.Shape()), backend.Shape(k.Shape()), o, out)
+	buf := g.ScratchLen
 	dt := x.Dtype()
 	fwd := newHostOp("Conv2D", tensor.Shape(out).Clone(), dt, []*G.Node{x, k}, nil)
-	var s convScratch
+	var s kernels.Scratch
 	fwd.kernel = func(dst *tensor.Dense, in []*tensor.Dense) error {
-		return floats(dst, func32(func(d []float32) { convForward(g, f32(in[0]), f32(in[1]), d, scratch[float32](&s, buf())) }),
-			func64(func(d []float64) { convForward(g, f64(in[0]), f64(in[1]), d, scratch[float64](&s, buf())) }))
+		return floats(dst, func32(func(d []float32) {
+			kernels.ConvForward(g, f32(in[0]), f32(in[1]), d, kernels.ScratchOf[float32](&s, buf()))
+		}),
+			func64(func(d []float64) {
+				kernels.ConvForward(g, f64(in[0]), f64(in[1]), d, kernels.ScratchOf[float64](&s, buf()))
+			}))
 	}
 	fwd.diff = func(inputs G.Nodes, _, grad *G.Node) (G.Nodes, error) {
-		var sk, sx convScratch
+		var sk, sx kernels.Scratch
 		gk := newHostOp("Conv2DGradKernel", inputs[1].Shape().Clone(), dt, []*G.Node{inputs[0], grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-			return floats(dst, func32(func(d []float32) { convGradKernel(g, f32(in[0]), f32(in[1]), d, scratch[float32](&sk, buf())) }),
-				func64(func(d []float64) { convGradKernel(g, f64(in[0]), f64(in[1]), d, scratch[float64](&sk, buf())) }))
+			return floats(dst, func32(func(d []float32) {
+				kernels.ConvGradKernel(g, f32(in[0]), f32(in[1]), d, kernels.ScratchOf[float32](&sk, buf()))
+			}),
+				func64(func(d []float64) {
+					kernels.ConvGradKernel(g, f64(in[0]), f64(in[1]), d, kernels.ScratchOf[float64](&sk, buf()))
+				}))
 		})
 		gx := newHostOp("Conv2DGradInput", inputs[0].Shape().Clone(), dt, []*G.Node{grad, inputs[1]}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-			return floats(dst, func32(func(d []float32) { convGradInput(g, f32(in[0]), f32(in[1]), d, scratch[float32](&sx, buf())) }),
-				func64(func(d []float64) { convGradInput(g, f64(in[0]), f64(in[1]), d, scratch[float64](&sx, buf())) }))
+			return floats(dst, func32(func(d []float32) {
+				kernels.ConvGradInput(g, f32(in[0]), f32(in[1]), d, kernels.ScratchOf[float32](&sx, buf()))
+			}),
+				func64(func(d []float64) {
+					kernels.ConvGradInput(g, f64(in[0]), f64(in[1]), d, kernels.ScratchOf[float64](&sx, buf()))
+				}))
 		})
 		dk, err := gk.apply(inputs[0], grad)
 		if err != nil {

@@ -3,6 +3,7 @@ package gorgonia
 import (
 	"math"
 
+	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -48,7 +49,7 @@ func (o *graphOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps
 
 // adamMoment is s' = s + (x - s)·rate with x = g, or g² if square.
 func adamMoment[T float32 | float64](s, g []T, rate T, square bool, dst []T) {
-	parallelChunks(len(dst), func(lo, hi int) {
+	kernels.ParallelChunks(len(dst), func(lo, hi int) {
 		for i, gi := range g[lo:hi] {
 			if square {
 				gi *= gi
@@ -61,7 +62,7 @@ func adamMoment[T float32 | float64](s, g []T, rate T, square bool, dst []T) {
 
 // adamStep is p' = p - alpha·m / (sqrt(v) + eps).
 func adamStep[T float32 | float64](p, m, v []T, alpha, eps T, dst []T) {
-	parallelChunks(len(dst), func(lo, hi int) {
+	kernels.ParallelChunks(len(dst), func(lo, hi int) {
 		for i, pi := range p[lo:hi] {
 			dst[lo+i] = pi - m[lo+i]*alpha/(sqrt(v[lo+i])+eps)
 		}

@@ -1,6 +1,7 @@
 package gorgonia
 
 import (
+	"github.com/kerasgo/kerasgo/internal/kernels"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -15,13 +16,13 @@ func relu(x *G.Node) (*G.Node, error) {
 	}
 	dt := x.Dtype()
 	fwd := newHostOp("Relu", x.Shape().Clone(), dt, []*G.Node{x}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-		return floats(dst, func32(func(d []float32) { reluForward(f32(in[0]), d) }),
-			func64(func(d []float64) { reluForward(f64(in[0]), d) }))
+		return floats(dst, func32(func(d []float32) { kernels.ReluForward(f32(in[0]), d) }),
+			func64(func(d []float64) { kernels.ReluForward(f64(in[0]), d) }))
 	})
 	fwd.diff = func(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 		back := newHostOp("ReluGrad", inputs[0].Shape().Clone(), dt, []*G.Node{output, grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-			return floats(dst, func32(func(d []float32) { reluGrad(f32(in[0]), f32(in[1]), d) }),
-				func64(func(d []float64) { reluGrad(f64(in[0]), f64(in[1]), d) }))
+			return floats(dst, func32(func(d []float32) { kernels.ReluGrad(f32(in[0]), f32(in[1]), d) }),
+				func64(func(d []float64) { kernels.ReluGrad(f64(in[0]), f64(in[1]), d) }))
 		})
 		dx, err := back.apply(output, grad)
 		if err != nil {
@@ -30,24 +31,4 @@ func relu(x *G.Node) (*G.Node, error) {
 		return G.Nodes{dx}, nil
 	}
 	return fwd.apply(x)
-}
-
-func reluForward[T float32 | float64](x, y []T) {
-	parallelChunks(len(y), func(lo, hi int) {
-		for i, v := range x[lo:hi] {
-			y[lo+i] = max(v, 0)
-		}
-	})
-}
-
-func reluGrad[T float32 | float64](y, dy, dx []T) {
-	parallelChunks(len(dx), func(lo, hi int) {
-		for i, v := range y[lo:hi] {
-			if v > 0 {
-				dx[lo+i] = dy[lo+i]
-			} else {
-				dx[lo+i] = 0
-			}
-		}
-	})
 }

@@ -1,0 +1,183 @@
+package kernels
+
+import (
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// Geom is a channels_last convolution's geometry.
+type Geom struct {
+	n, h, w, c     int // input
+	kh, kw, f      int // kernel (kh, kw, c, f)
+	oh, ow         int // output rows and columns
+	sh, sw, ph, pw int // strides and padding before
+}
+
+// NewConvGeom returns the geometry of a channels_last convolution of an
+// input of shape xs by a kernel of shape ks (kh, kw, c, f) to out.
+func NewConvGeom(xs, ks backend.Shape, o backend.ConvOptions, out backend.Shape) Geom {
+	_, ph, _ := backend.ConvOutputSize(xs[1], ks[0], o.Strides[0], o.Padding)
+	_, pw, _ := backend.ConvOutputSize(xs[2], ks[1], o.Strides[1], o.Padding)
+	return Geom{n: xs[0], h: xs[1], w: xs[2], c: xs[3], kh: ks[0], kw: ks[1], f: ks[3],
+		oh: out[1], ow: out[2], sh: o.Strides[0], sw: o.Strides[1], ph: ph, pw: pw}
+}
+
+// rows is the number of output positions per sample; cols the length of
+// one im2col row (one receptive field).
+func (g Geom) rows() int { return g.oh * g.ow }
+func (g Geom) cols() int { return g.kh * g.kw * g.c }
+
+// chunk is how many samples one im2col buffer holds: about 16 MB of
+// float32, so the buffer stays small whatever the batch size.
+func (g Geom) chunk() int {
+	per := g.rows() * g.cols()
+	return max(1, min(g.n, (4<<20)/max(per, 1)))
+}
+
+// ScratchLen is the length of the im2col buffer the convolution kernels
+// take: the receptive fields of one chunk of samples.
+func (g Geom) ScratchLen() int { return g.chunk() * g.rows() * g.cols() }
+
+// im2col writes the receptive fields of samples [s0, s1) of x (NHWC) as
+// rows of cols, zero where padding.
+func im2col[T float32 | float64](g Geom, x, cols []T, s0, s1 int) {
+	ParallelFor(s1-s0, func(i int) {
+		s := s0 + i
+		dst := cols[i*g.rows()*g.cols():]
+		for oy := 0; oy < g.oh; oy++ {
+			for ox := 0; ox < g.ow; ox++ {
+				row := dst[(oy*g.ow+ox)*g.cols():]
+				k := 0
+				for a := 0; a < g.kh; a++ {
+					y := oy*g.sh + a - g.ph
+					for b := 0; b < g.kw; b++ {
+						xx := ox*g.sw + b - g.pw
+						seg := row[k : k+g.c]
+						if y < 0 || y >= g.h || xx < 0 || xx >= g.w {
+							clear(seg)
+						} else {
+							copy(seg, x[((s*g.h+y)*g.w+xx)*g.c:])
+						}
+						k += g.c
+					}
+				}
+			}
+		}
+	})
+}
+
+// col2im adds rows of cols back onto the samples [s0, s1) of dx (NHWC), the
+// adjoint of im2col. dx must be zeroed first.
+func col2im[T float32 | float64](g Geom, cols, dx []T, s0, s1 int) {
+	ParallelFor(s1-s0, func(i int) {
+		s := s0 + i
+		src := cols[i*g.rows()*g.cols():]
+		for oy := 0; oy < g.oh; oy++ {
+			for ox := 0; ox < g.ow; ox++ {
+				row := src[(oy*g.ow+ox)*g.cols():]
+				k := 0
+				for a := 0; a < g.kh; a++ {
+					y := oy*g.sh + a - g.ph
+					for b := 0; b < g.kw; b++ {
+						xx := ox*g.sw + b - g.pw
+						if y >= 0 && y < g.h && xx >= 0 && xx < g.w {
+							d := dx[((s*g.h+y)*g.w+xx)*g.c:]
+							for ch, v := range row[k : k+g.c] {
+								d[ch] += v
+							}
+						}
+						k += g.c
+					}
+				}
+			}
+		}
+	})
+}
+
+// Gemm computes c = op(a)·op(b) + beta·c for row-major matrices, op
+// transposing when asked: c is m x n, op(a) m x k, op(b) k x n.
+func Gemm[T float32 | float64](ta, tb blas.Transpose, m, n, k int, a, b []T, beta T, c []T) {
+	ar, ac := m, k
+	if ta == blas.Trans {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if tb == blas.Trans {
+		br, bc = n, k
+	}
+	switch a := any(a).(type) {
+	case []float32:
+		blas32.Gemm(ta, tb, 1,
+			blas32.General{Rows: ar, Cols: ac, Stride: ac, Data: a},
+			blas32.General{Rows: br, Cols: bc, Stride: bc, Data: any(b).([]float32)},
+			float32(beta), blas32.General{Rows: m, Cols: n, Stride: n, Data: any(c).([]float32)})
+	case []float64:
+		blas64.Gemm(ta, tb, 1,
+			blas64.General{Rows: ar, Cols: ac, Stride: ac, Data: a},
+			blas64.General{Rows: br, Cols: bc, Stride: bc, Data: any(b).([]float64)},
+			float64(beta), blas64.General{Rows: m, Cols: n, Stride: n, Data: any(c).([]float64)})
+	}
+}
+
+// ConvForward: out (N*OH*OW, F) = im2col(x) · kernel (KH*KW*C, F).
+func ConvForward[T float32 | float64](g Geom, x, k, out, cols []T) {
+	ch := g.chunk()
+	for s0 := 0; s0 < g.n; s0 += ch {
+		s1 := min(s0+ch, g.n)
+		im2col(g, x, cols, s0, s1)
+		m := (s1 - s0) * g.rows()
+		Gemm(blas.NoTrans, blas.NoTrans, m, g.f, g.cols(), cols[:m*g.cols()], k, 0, out[s0*g.rows()*g.f:])
+	}
+}
+
+// ConvGradKernel: dk (KH*KW*C, F) = sum over chunks of im2col(x)ᵀ · dy.
+func ConvGradKernel[T float32 | float64](g Geom, x, dy, dk, cols []T) {
+	ch := g.chunk()
+	for s0 := 0; s0 < g.n; s0 += ch {
+		s1 := min(s0+ch, g.n)
+		im2col(g, x, cols, s0, s1)
+		m := (s1 - s0) * g.rows()
+		beta := T(1)
+		if s0 == 0 {
+			beta = 0
+		}
+		Gemm(blas.Trans, blas.NoTrans, g.cols(), g.f, m, cols[:m*g.cols()], dy[s0*g.rows()*g.f:(s0*g.rows()+m)*g.f], beta, dk)
+	}
+}
+
+// ConvGradInput: dx = col2im(dy · kernelᵀ).
+func ConvGradInput[T float32 | float64](g Geom, dy, k, dx, cols []T) {
+	clear(dx)
+	ch := g.chunk()
+	for s0 := 0; s0 < g.n; s0 += ch {
+		s1 := min(s0+ch, g.n)
+		m := (s1 - s0) * g.rows()
+		Gemm(blas.NoTrans, blas.Trans, m, g.cols(), g.f, dy[s0*g.rows()*g.f:(s0*g.rows()+m)*g.f], k, 0, cols[:m*g.cols()])
+		col2im(g, cols, dx, s0, s1)
+	}
+}
+
+// Scratch is an op's reusable im2col buffer.
+type Scratch struct {
+	f32 []float32
+	f64 []float64
+}
+
+// ScratchOf returns n elements of s's buffer of T, grown as needed.
+func ScratchOf[T float32 | float64](s *Scratch, n int) []T {
+	var zero T
+	switch any(zero).(type) {
+	case float32:
+		if len(s.f32) < n {
+			s.f32 = make([]float32, n)
+		}
+		return any(s.f32[:n]).([]T)
+	default:
+		if len(s.f64) < n {
+			s.f64 = make([]float64, n)
+		}
+		return any(s.f64[:n]).([]T)
+	}
+}

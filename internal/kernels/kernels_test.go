@@ -1,0 +1,352 @@
+package kernels
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+func randoms(n int, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 1))
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = r.Float64()*2 - 1
+	}
+	return out
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func closeAll(t *testing.T, what string, got, want []float64, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > tol {
+			t.Fatalf("%s: value %d is %v, want %v", what, i, got[i], want[i])
+		}
+	}
+}
+
+// convCase is a convolution's shapes: input (n, h, w, c), kernel (kh,
+// kw, c, f), strides and padding.
+type convCase struct {
+	n, h, w, c, kh, kw, f, sh, sw int
+	pad                           backend.Padding
+}
+
+func (cc convCase) geom() (Geom, backend.Shape) {
+	oh, _, _ := backend.ConvOutputSize(cc.h, cc.kh, cc.sh, cc.pad)
+	ow, _, _ := backend.ConvOutputSize(cc.w, cc.kw, cc.sw, cc.pad)
+	out := backend.Shape{cc.n, oh, ow, cc.f}
+	return NewConvGeom(backend.Shape{cc.n, cc.h, cc.w, cc.c}, backend.Shape{cc.kh, cc.kw, cc.c, cc.f},
+		backend.ConvOptions{Strides: [2]int{cc.sh, cc.sw}, Padding: cc.pad}, out), out
+}
+
+var convCases = []convCase{
+	{2, 5, 6, 3, 3, 3, 4, 1, 1, backend.Valid},
+	{3, 7, 5, 2, 3, 2, 3, 2, 1, backend.Same},
+	{1, 6, 6, 1, 5, 5, 2, 2, 2, backend.Same},
+	{4, 4, 4, 3, 1, 1, 5, 1, 1, backend.Valid},
+	{2, 9, 8, 2, 4, 3, 3, 3, 2, backend.Same},
+}
+
+// directConv is the convolution's definition, channels_last.
+func directConv(g Geom, x, k []float64) []float64 {
+	out := make([]float64, g.n*g.oh*g.ow*g.f)
+	for s := 0; s < g.n; s++ {
+		for oy := 0; oy < g.oh; oy++ {
+			for ox := 0; ox < g.ow; ox++ {
+				for f := 0; f < g.f; f++ {
+					sum := 0.0
+					for a := 0; a < g.kh; a++ {
+						for b := 0; b < g.kw; b++ {
+							y, xx := oy*g.sh+a-g.ph, ox*g.sw+b-g.pw
+							if y < 0 || y >= g.h || xx < 0 || xx >= g.w {
+								continue
+							}
+							for c := 0; c < g.c; c++ {
+								sum += x[((s*g.h+y)*g.w+xx)*g.c+c] * k[((a*g.kw+b)*g.c+c)*g.f+f]
+							}
+						}
+					}
+					out[((s*g.oh+oy)*g.ow+ox)*g.f+f] = sum
+				}
+			}
+		}
+	}
+	return out
+}
+
+// The convolution equals its definition, and its two gradients are its
+// adjoints: <conv(x, k), dy> = <x, dx(dy, k)> = <k, dk(x, dy)>, for
+// strides, padding and kernels of every shape.
+func TestConvMatchesDefinitionAndAdjoints(t *testing.T) {
+	for i, cc := range convCases {
+		g, out := cc.geom()
+		x := randoms(cc.n*cc.h*cc.w*cc.c, uint64(i))
+		k := randoms(cc.kh*cc.kw*cc.c*cc.f, uint64(i+10))
+		dy := randoms(out.Size(), uint64(i+20))
+		var s Scratch
+		y := make([]float64, out.Size())
+		ConvForward(g, x, k, y, ScratchOf[float64](&s, g.ScratchLen()))
+		closeAll(t, "ConvForward", y, directConv(g, x, k), 1e-12)
+		dx := make([]float64, len(x))
+		ConvGradInput(g, dy, k, dx, ScratchOf[float64](&s, g.ScratchLen()))
+		dk := make([]float64, len(k))
+		ConvGradKernel(g, x, dy, dk, ScratchOf[float64](&s, g.ScratchLen()))
+		want := dot(y, dy)
+		if got := dot(x, dx); math.Abs(got-want) > 1e-10 {
+			t.Fatalf("case %d: <x, dx> = %v, <conv(x,k), dy> = %v", i, got, want)
+		}
+		if got := dot(k, dk); math.Abs(got-want) > 1e-10 {
+			t.Fatalf("case %d: <k, dk> = %v, <conv(x,k), dy> = %v", i, got, want)
+		}
+	}
+}
+
+// A batch larger than one im2col chunk is computed chunk by chunk with
+// the same result as sample by sample.
+func TestConvChunks(t *testing.T) {
+	cc := convCase{300, 24, 24, 8, 3, 3, 2, 1, 1, backend.Same}
+	g, out := cc.geom()
+	if g.chunk() >= g.n {
+		t.Fatalf("chunk %d covers the batch of %d: the test needs several chunks", g.chunk(), g.n)
+	}
+	x := randoms(cc.n*cc.h*cc.w*cc.c, 1)
+	k := randoms(cc.kh*cc.kw*cc.c*cc.f, 2)
+	var s Scratch
+	y := make([]float64, out.Size())
+	ConvForward(g, x, k, y, ScratchOf[float64](&s, g.ScratchLen()))
+	closeAll(t, "ConvForward", y, directConv(g, x, k), 1e-12)
+}
+
+// Max pooling takes each window's largest value, and its gradient goes
+// to that value's position (the first on ties), as the definition says.
+func TestMaxPoolMatchesDefinition(t *testing.T) {
+	for i, cc := range []convCase{
+		{2, 6, 6, 3, 2, 2, 3, 2, 2, backend.Valid},
+		{1, 7, 5, 2, 3, 3, 2, 2, 2, backend.Same},
+		{3, 5, 5, 1, 2, 3, 1, 1, 2, backend.Valid},
+	} {
+		xs := backend.Shape{cc.n, cc.h, cc.w, cc.c}
+		o := backend.PoolOptions{Size: [2]int{cc.kh, cc.kw}, Strides: [2]int{cc.sh, cc.sw}, Padding: cc.pad}
+		oh, _, _ := backend.ConvOutputSize(cc.h, cc.kh, cc.sh, cc.pad)
+		ow, _, _ := backend.ConvOutputSize(cc.w, cc.kw, cc.sw, cc.pad)
+		out := backend.Shape{cc.n, oh, ow, cc.c}
+		g := NewPoolGeom(xs, o, out)
+		x := randoms(xs.Size(), uint64(i))
+		x[3] = x[4] // a tie
+		dy := randoms(out.Size(), uint64(i+5))
+		y := make([]float64, out.Size())
+		MaxPoolForward(g, x, y)
+		dx := make([]float64, len(x))
+		MaxPoolGrad(g, x, dy, dx)
+		wantY := make([]float64, out.Size())
+		wantDX := make([]float64, len(x))
+		for s := 0; s < cc.n; s++ {
+			for oy := 0; oy < oh; oy++ {
+				for ox := 0; ox < ow; ox++ {
+					for c := 0; c < cc.c; c++ {
+						best, at := math.Inf(-1), -1
+						for a := 0; a < cc.kh; a++ {
+							for b := 0; b < cc.kw; b++ {
+								yy, xx := oy*cc.sh+a-g.ph, ox*cc.sw+b-g.pw
+								if yy < 0 || yy >= cc.h || xx < 0 || xx >= cc.w {
+									continue
+								}
+								if i := ((s*cc.h+yy)*cc.w+xx)*cc.c + c; x[i] > best {
+									best, at = x[i], i
+								}
+							}
+						}
+						o := ((s*oh+oy)*ow+ox)*cc.c + c
+						wantY[o] = best
+						wantDX[at] += dy[o]
+					}
+				}
+			}
+		}
+		closeAll(t, "MaxPoolForward", y, wantY, 0)
+		closeAll(t, "MaxPoolGrad", dx, wantDX, 1e-15)
+	}
+}
+
+// Softmax and log-softmax equal exp(x)/sum(exp(x)) row by row, even for
+// large values, and their gradients equal the Jacobian's product.
+func TestSoftmaxMatchesDefinition(t *testing.T) {
+	const width = 7
+	x := randoms(5*width, 3)
+	for i := range x {
+		x[i] *= 30 // large enough that exp without the max shift overflows in float32
+	}
+	g := randoms(len(x), 4)
+	for _, log := range []bool{false, true} {
+		y := make([]float64, len(x))
+		SoftmaxRows(y, x, width, log)
+		dx := make([]float64, len(x))
+		SoftmaxGradRows(dx, y, g, width, log)
+		want := make([]float64, len(x))
+		wantDX := make([]float64, len(x))
+		for r := 0; r < len(x); r += width {
+			top := math.Inf(-1)
+			for _, v := range x[r : r+width] {
+				top = math.Max(top, v)
+			}
+			sum := 0.0
+			for _, v := range x[r : r+width] {
+				sum += math.Exp(v - top)
+			}
+			p := make([]float64, width)
+			for j, v := range x[r : r+width] {
+				p[j] = math.Exp(v-top) / sum
+				want[r+j] = p[j]
+				if log {
+					want[r+j] = v - top - math.Log(sum)
+				}
+			}
+			for j := range width { // dx_j = sum_i g_i dy_i/dx_j
+				for i := range width {
+					var d float64
+					if log {
+						d = -p[j]
+						if i == j {
+							d++
+						}
+					} else {
+						d = -p[i] * p[j]
+						if i == j {
+							d += p[i]
+						}
+					}
+					wantDX[r+j] += g[r+i] * d
+				}
+			}
+		}
+		closeAll(t, "SoftmaxRows", y, want, 1e-12)
+		closeAll(t, "SoftmaxGradRows", dx, wantDX, 1e-12)
+	}
+}
+
+// ReLU, bias rows and their gradients, over lengths that do and do not
+// split across goroutines.
+func TestElementwiseMatchDefinitions(t *testing.T) {
+	for _, n := range []int{7, 1 << 17} {
+		x := randoms(n, 5)
+		y := make([]float64, n)
+		ReluForward(x, y)
+		dy := randoms(n, 6)
+		dx := make([]float64, n)
+		ReluGrad(y, dy, dx)
+		for i, v := range x {
+			want, wantD := math.Max(v, 0), 0.0
+			if v > 0 {
+				wantD = dy[i]
+			}
+			if y[i] != want || dx[i] != wantD {
+				t.Fatalf("n=%d, value %d: relu %v grad %v, want %v %v", n, i, y[i], dx[i], want, wantD)
+			}
+		}
+		const width = 7
+		rows := n / width
+		bias := randoms(width, 7)
+		out := make([]float64, rows*width)
+		AddRows(x[:rows*width], bias, out)
+		sum := make([]float64, width)
+		SumRows(x[:rows*width], sum)
+		wantSum := make([]float64, width)
+		for r := range rows {
+			for j := range width {
+				if out[r*width+j] != x[r*width+j]+bias[j] {
+					t.Fatalf("AddRows row %d col %d", r, j)
+				}
+				wantSum[j] += x[r*width+j]
+			}
+		}
+		closeAll(t, "SumRows", sum, wantSum, 1e-9)
+	}
+}
+
+// The parallel loops visit every index once.
+func TestParallelLoopsCoverEveryIndex(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 1000, 1 << 17} {
+		seen := make([]atomic.Int32, n)
+		ParallelFor(n, func(i int) { seen[i].Add(1) })
+		ParallelChunks(n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				seen[i].Add(1)
+			}
+		})
+		for i := range seen {
+			if v := seen[i].Load(); v != 2 {
+				t.Fatalf("n=%d: index %d visited %d times by the two loops, want 2", n, i, v)
+			}
+		}
+	}
+}
+
+// The demo CNN's first convolution at batch 128: 28x28x1 to 32 filters.
+func BenchmarkConvForward(b *testing.B) {
+	cc := convCase{128, 28, 28, 1, 3, 3, 32, 1, 1, backend.Valid}
+	g, out := cc.geom()
+	x, k := make([]float32, cc.n*cc.h*cc.w*cc.c), make([]float32, cc.kh*cc.kw*cc.c*cc.f)
+	y := make([]float32, out.Size())
+	var s Scratch
+	for b.Loop() {
+		ConvForward(g, x, k, y, ScratchOf[float32](&s, g.ScratchLen()))
+	}
+}
+
+// The demo CNN's second convolution's input gradient: 26x26x32 to 64.
+func BenchmarkConvGradInput(b *testing.B) {
+	cc := convCase{128, 26, 26, 32, 3, 3, 64, 1, 1, backend.Valid}
+	g, out := cc.geom()
+	dx, k := make([]float32, cc.n*cc.h*cc.w*cc.c), make([]float32, cc.kh*cc.kw*cc.c*cc.f)
+	dy := make([]float32, out.Size())
+	var s Scratch
+	for b.Loop() {
+		ConvGradInput(g, dy, k, dx, ScratchOf[float32](&s, g.ScratchLen()))
+	}
+}
+
+func BenchmarkMaxPool(b *testing.B) {
+	xs := backend.Shape{128, 24, 24, 64}
+	out := backend.Shape{128, 12, 12, 64}
+	g := NewPoolGeom(xs, backend.PoolOptions{Size: [2]int{2, 2}, Strides: [2]int{2, 2}, Padding: backend.Valid}, out)
+	x, y := make([]float32, xs.Size()), make([]float32, out.Size())
+	for b.Loop() {
+		MaxPoolForward(g, x, y)
+	}
+}
+
+func BenchmarkSoftmaxRows(b *testing.B) {
+	x, y := make([]float32, 128*1000), make([]float32, 128*1000)
+	for b.Loop() {
+		SoftmaxRows(y, x, 1000, false)
+	}
+}
+
+func BenchmarkReluForward(b *testing.B) {
+	x, y := make([]float32, 128*26*26*32), make([]float32, 128*26*26*32)
+	for b.Loop() {
+		ReluForward(x, y)
+	}
+}
+
+func BenchmarkAddRows(b *testing.B) {
+	x, y := make([]float32, 128*26*26*32), make([]float32, 128*26*26*32)
+	bias := make([]float32, 32)
+	for b.Loop() {
+		AddRows(x, bias, y)
+	}
+}

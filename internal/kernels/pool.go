@@ -1,0 +1,88 @@
+package kernels
+
+import "github.com/kerasgo/kerasgo/keras/backend"
+
+// NewPoolGeom returns the geometry of a channels_last pooling of input
+// shape xs to out: a Geom whose kernel is the window, with as many
+// "filters" as channels.
+func NewPoolGeom(xs backend.Shape, o backend.PoolOptions, out backend.Shape) Geom {
+	_, ph, _ := backend.ConvOutputSize(xs[1], o.Size[0], o.Strides[0], o.Padding)
+	_, pw, _ := backend.ConvOutputSize(xs[2], o.Size[1], o.Strides[1], o.Padding)
+	return Geom{n: xs[0], h: xs[1], w: xs[2], c: xs[3], kh: o.Size[0], kw: o.Size[1], f: xs[3],
+		oh: out[1], ow: out[2], sh: o.Strides[0], sw: o.Strides[1], ph: ph, pw: pw}
+}
+
+// windowArgmax writes, for each channel of the window at (s, oy, ox), the
+// offset in x of its largest value (the first one on ties) into best, or
+// -1 if the window is all padding. Channels are innermost, so the
+// comparisons run over contiguous memory.
+func windowArgmax[T float32 | float64](g Geom, x []T, s, oy, ox int, best []int, bestV []T) {
+	first := true
+	for a := 0; a < g.kh; a++ {
+		y := oy*g.sh + a - g.ph
+		if y < 0 || y >= g.h {
+			continue
+		}
+		for b := 0; b < g.kw; b++ {
+			xx := ox*g.sw + b - g.pw
+			if xx < 0 || xx >= g.w {
+				continue
+			}
+			base := ((s*g.h+y)*g.w + xx) * g.c
+			row := x[base : base+g.c]
+			if first {
+				copy(bestV, row)
+				for ch := range best {
+					best[ch] = base + ch
+				}
+				first = false
+				continue
+			}
+			for ch, v := range row {
+				if v > bestV[ch] {
+					bestV[ch], best[ch] = v, base+ch
+				}
+			}
+		}
+	}
+	if first {
+		for ch := range best {
+			best[ch] = -1
+		}
+	}
+}
+
+// eachWindow calls f for every output position with the argmax offsets of
+// its window, in parallel over samples.
+func eachWindow[T float32 | float64](g Geom, x []T, f func(o int, best []int)) {
+	ParallelFor(g.n, func(s int) {
+		best, bestV := make([]int, g.c), make([]T, g.c)
+		for oy := 0; oy < g.oh; oy++ {
+			for ox := 0; ox < g.ow; ox++ {
+				windowArgmax(g, x, s, oy, ox, best, bestV)
+				f(((s*g.oh+oy)*g.ow+ox)*g.c, best)
+			}
+		}
+	})
+}
+
+// MaxPoolForward writes each window's largest value (per channel) into
+// out.
+func MaxPoolForward[T float32 | float64](g Geom, x, out []T) {
+	eachWindow(g, x, func(o int, best []int) {
+		for ch, i := range best {
+			out[o+ch] = x[i]
+		}
+	})
+}
+
+// MaxPoolGrad routes each output gradient to the input that was the
+// window's maximum.
+func MaxPoolGrad[T float32 | float64](g Geom, x, dy, dx []T) {
+	clear(dx)
+	eachWindow(g, x, func(o int, best []int) {
+		for ch, i := range best {
+			dx[i] += dy[o+ch]
+		}
+	})
+}
