@@ -13,13 +13,22 @@ func AddRows[T float32 | float64](x, bias, dst []T) {
 	})
 }
 
-// SumRows adds up the rows of g (rows of len(dst) values) into dst.
+// SumRows adds up the rows of g (rows of len(dst) values) into dst. The
+// columns are split among the workers, so each sum adds its rows in order
+// (the result does not depend on the number of workers).
 func SumRows[T float32 | float64](g, dst []T) {
 	n := len(dst)
 	clear(dst)
-	for r := 0; r < len(g)/n; r++ {
-		for i, v := range g[r*n : (r+1)*n] {
-			dst[i] += v
+	rows := len(g) / n
+	cols := func(lo, hi int) {
+		for r := 0; r < rows; r++ {
+			row := g[r*n : (r+1)*n]
+			for i := lo; i < hi; i++ {
+				dst[i] += row[i]
+			}
 		}
 	}
+	// Each worker's share of columns must hold enough values, and a
+	// cache line's worth of columns (16 float32s) at least.
+	parallelChunks(n, max(16, minPerWorker/max(rows, 1)), cols)
 }

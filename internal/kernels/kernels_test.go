@@ -350,3 +350,48 @@ func BenchmarkAddRows(b *testing.B) {
 		AddRows(x, bias, y)
 	}
 }
+
+// The kernels that split rows or columns among goroutines give, bit for
+// bit, what one goroutine gives: every value is computed in the same
+// order.
+func TestParallelKernelsEqualSequential(t *testing.T) {
+	const rows, width = 5000, 10
+	x := randoms(rows*width, 8)
+	g := randoms(rows*width, 9)
+	for _, log := range []bool{false, true} {
+		par, seq := make([]float64, len(x)), make([]float64, len(x))
+		SoftmaxRows(par, x, width, log)
+		softmaxRows(seq, x, width, log)
+		closeAll(t, "SoftmaxRows", par, seq, 0)
+		SoftmaxGradRows(par, seq, g, width, log)
+		dseq := make([]float64, len(x))
+		softmaxGradRows(dseq, seq, g, width, log)
+		closeAll(t, "SoftmaxGradRows", par, dseq, 0)
+	}
+	const n = 64
+	m := randoms(2048*n, 10)
+	sum := make([]float64, n)
+	SumRows(m, sum)
+	want := make([]float64, n)
+	for r := range 2048 {
+		for i := range n {
+			want[i] += m[r*n+i]
+		}
+	}
+	closeAll(t, "SumRows", sum, want, 0)
+}
+
+func BenchmarkSoftmaxGradRows(b *testing.B) {
+	y, g, dx := make([]float32, 128*1000), make([]float32, 128*1000), make([]float32, 128*1000)
+	for b.Loop() {
+		SoftmaxGradRows(dx, y, g, 1000, false)
+	}
+}
+
+// The demo CNN's first convolution's bias gradient: 128*26*26 rows of 32.
+func BenchmarkSumRows(b *testing.B) {
+	g, dst := make([]float32, 128*26*26*32), make([]float32, 32)
+	for b.Loop() {
+		SumRows(g, dst)
+	}
+}

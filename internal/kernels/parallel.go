@@ -29,9 +29,22 @@ func ParallelFor(n int, f func(i int)) {
 
 // ParallelChunks splits [0, n) into one contiguous range per worker for
 // elementwise loops long enough to gain from it.
-func ParallelChunks(n int, f func(lo, hi int)) {
-	const minPerWorker = 1 << 15
-	workers := min(runtime.GOMAXPROCS(0), n/minPerWorker)
+func ParallelChunks(n int, f func(lo, hi int)) { parallelChunks(n, minPerWorker, f) }
+
+// minPerWorker is the fewest elements worth a goroutine: below it the
+// scheduling costs more than the work (about 10 µs of arithmetic).
+const minPerWorker = 1 << 15
+
+// parallelRows splits rows of width values into one contiguous range of
+// rows per worker, each with at least minPerWorker values.
+func parallelRows(rows, width int, f func(lo, hi int)) {
+	parallelChunks(rows, max(1, minPerWorker/max(width, 1)), f)
+}
+
+// parallelChunks splits [0, n) into one contiguous range per worker, each
+// of at least grain.
+func parallelChunks(n, grain int, f func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/grain)
 	if workers <= 1 {
 		f(0, n)
 		return

@@ -5,6 +5,10 @@ import "math"
 // SoftmaxRows writes softmax (or log-softmax) of each row of x into y,
 // subtracting the row's maximum first.
 func SoftmaxRows[T float32 | float64](y, x []T, width int, log bool) {
+	parallelRows(len(x)/width, width, func(lo, hi int) { softmaxRows(y[lo*width:hi*width], x[lo*width:hi*width], width, log) })
+}
+
+func softmaxRows[T float32 | float64](y, x []T, width int, log bool) {
 	for r := 0; r < len(x); r += width {
 		row, out := x[r:r+width], y[r:r+width]
 		top := row[0]
@@ -35,6 +39,12 @@ func SoftmaxRows[T float32 | float64](y, x []T, width int, log bool) {
 // gradient g: y*(g - sum(g*y)) for softmax, g - exp(y)*sum(g) for
 // log-softmax.
 func SoftmaxGradRows[T float32 | float64](dx, y, g []T, width int, log bool) {
+	parallelRows(len(y)/width, width, func(lo, hi int) {
+		softmaxGradRows(dx[lo*width:hi*width], y[lo*width:hi*width], g[lo*width:hi*width], width, log)
+	})
+}
+
+func softmaxGradRows[T float32 | float64](dx, y, g []T, width int, log bool) {
 	for r := 0; r < len(y); r += width {
 		yr, gr, out := y[r:r+width], g[r:r+width], dx[r:r+width]
 		sum := 0.0
