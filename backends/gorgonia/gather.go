@@ -2,11 +2,11 @@ package gorgonia
 
 import (
 	"fmt"
-	"math"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
@@ -50,9 +50,9 @@ func (o *graphOps) Gather(table, indices backend.Value, out backend.Shape) (back
 func gatherWith[T float32 | float64](dst, table []T, idx *tensor.Dense, rows, width int) error {
 	switch ix := idx.Data().(type) {
 	case []int32:
-		return gatherRows(dst, table, ix, rows, width)
+		return kernels.GatherRows(dst, table, ix, rows, width)
 	case []T:
-		return gatherRows(dst, table, ix, rows, width)
+		return kernels.GatherRows(dst, table, ix, rows, width)
 	}
 	return fmt.Errorf("indices of type %T", idx.Data())
 }
@@ -61,47 +61,11 @@ func gatherWith[T float32 | float64](dst, table []T, idx *tensor.Dense, rows, wi
 func scatterWith[T float32 | float64](dst, grad []T, idx *tensor.Dense, rows, width int) error {
 	switch ix := idx.Data().(type) {
 	case []int32:
-		return scatterAddRows(dst, grad, ix, rows, width)
+		return kernels.ScatterAddRows(dst, grad, ix, rows, width)
 	case []T:
-		return scatterAddRows(dst, grad, ix, rows, width)
+		return kernels.ScatterAddRows(dst, grad, ix, rows, width)
 	}
 	return fmt.Errorf("indices of type %T", idx.Data())
-}
-
-// row returns the table row an index names, or an error if it is outside
-// [0, rows) (or not a number).
-func row[I int32 | float32 | float64](v I, rows int) (int, error) {
-	f := math.Trunc(float64(v))
-	if !(f >= 0 && f < float64(rows)) {
-		return 0, fmt.Errorf("index %v is outside the table's %d rows [0, %d)", v, rows, rows)
-	}
-	return int(f), nil
-}
-
-func gatherRows[T float32 | float64, I int32 | float32 | float64](dst, table []T, idx []I, rows, width int) error {
-	for i, v := range idx {
-		r, err := row(v, rows)
-		if err != nil {
-			return err
-		}
-		copy(dst[i*width:(i+1)*width], table[r*width:(r+1)*width])
-	}
-	return nil
-}
-
-func scatterAddRows[T float32 | float64, I int32 | float32 | float64](dst, grad []T, idx []I, rows, width int) error {
-	clear(dst)
-	for i, v := range idx {
-		r, err := row(v, rows)
-		if err != nil {
-			return err
-		}
-		d, g := dst[r*width:(r+1)*width], grad[i*width:(i+1)*width]
-		for j := range d {
-			d[j] += g[j]
-		}
-	}
-	return nil
 }
 
 // Cast turns int32 token ids into the compute dtype (a host kernel; not

@@ -1,6 +1,7 @@
 package gorgonia
 
 import (
+	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -17,8 +18,8 @@ func (o *graphOps) Transpose(x backend.Value, perm []int, out backend.Shape) (ba
 func transpose(x *G.Node, perm []int, out backend.Shape) (*G.Node, error) {
 	in := backend.Shape(x.Shape()).Clone()
 	op := newHostOp("Transpose", tensor.Shape(out).Clone(), x.Dtype(), []*G.Node{x}, func(dst *tensor.Dense, src []*tensor.Dense) error {
-		return floats(dst, func32(func(d []float32) { permute(d, f32(src[0]), in, perm) }),
-			func64(func(d []float64) { permute(d, f64(src[0]), in, perm) }))
+		return floats(dst, func32(func(d []float32) { kernels.Permute(d, f32(src[0]), in, perm) }),
+			func64(func(d []float64) { kernels.Permute(d, f64(src[0]), in, perm) }))
 	})
 	op.diff = func(_ G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 		inverse := make([]int, len(perm))
@@ -34,39 +35,6 @@ func transpose(x *G.Node, perm []int, out backend.Shape) (*G.Node, error) {
 	return op.apply(x)
 }
 
-// permute writes src (shape in) transposed by perm into dst.
-func permute[T float32 | float64](dst, src []T, in backend.Shape, perm []int) {
-	rank := len(in)
-	strides := make([]int, rank) // of src, in the order of dst's axes
-	stride := 1
-	for d := rank - 1; d >= 0; d-- {
-		for i, p := range perm {
-			if p == d {
-				strides[i] = stride
-			}
-		}
-		stride *= in[d]
-	}
-	outDims := make([]int, rank)
-	for i, p := range perm {
-		outDims[i] = in[p]
-	}
-	idx := make([]int, rank)
-	off := 0
-	for i := range dst {
-		dst[i] = src[off]
-		for d := rank - 1; d >= 0; d-- { // odometer
-			idx[d]++
-			off += strides[d]
-			if idx[d] < outDims[d] {
-				break
-			}
-			off -= strides[d] * idx[d]
-			idx[d] = 0
-		}
-	}
-}
-
 func (o *graphOps) Slice(x backend.Value, begin, size []int) (backend.Value, error) {
 	return wrap(slice(node(x), begin, size))
 }
@@ -74,13 +42,13 @@ func (o *graphOps) Slice(x backend.Value, begin, size []int) (backend.Value, err
 func slice(x *G.Node, begin, size []int) (*G.Node, error) {
 	in := backend.Shape(x.Shape()).Clone()
 	op := newHostOp("Slice", tensor.Shape(size).Clone(), x.Dtype(), []*G.Node{x}, func(dst *tensor.Dense, src []*tensor.Dense) error {
-		return floats(dst, func32(func(d []float32) { copyBlock(d, f32(src[0]), in, begin, size, false) }),
-			func64(func(d []float64) { copyBlock(d, f64(src[0]), in, begin, size, false) }))
+		return floats(dst, func32(func(d []float32) { kernels.CopyBlock(d, f32(src[0]), in, begin, size, false) }),
+			func64(func(d []float64) { kernels.CopyBlock(d, f64(src[0]), in, begin, size, false) }))
 	})
 	op.diff = func(_ G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 		back := newHostOp("SliceGrad", tensor.Shape(in).Clone(), x.Dtype(), []*G.Node{grad}, func(dst *tensor.Dense, src []*tensor.Dense) error {
-			return floats(dst, func32(func(d []float32) { clear(d); copyBlock(f32(src[0]), d, in, begin, size, true) }),
-				func64(func(d []float64) { clear(d); copyBlock(f64(src[0]), d, in, begin, size, true) }))
+			return floats(dst, func32(func(d []float32) { clear(d); kernels.CopyBlock(f32(src[0]), d, in, begin, size, true) }),
+				func64(func(d []float64) { clear(d); kernels.CopyBlock(f64(src[0]), d, in, begin, size, true) }))
 		})
 		g, err := back.apply(grad)
 		if err != nil {
@@ -89,30 +57,4 @@ func slice(x *G.Node, begin, size []int) (*G.Node, error) {
 		return G.Nodes{g}, nil
 	}
 	return op.apply(x)
-}
-
-// copyBlock copies the block of whole (shape in) at begin of shape size to
-// block (contiguous), or, with back, block into whole.
-func copyBlock[T float32 | float64](block, whole []T, in backend.Shape, begin, size []int, back bool) {
-	rank := len(in)
-	row := size[rank-1] // copy innermost rows at once
-	idx := make([]int, rank)
-	for i := 0; i < len(block); i += row {
-		off := 0
-		for d := 0; d < rank; d++ {
-			off = off*in[d] + begin[d] + idx[d]
-		}
-		if back {
-			copy(whole[off:off+row], block[i:i+row])
-		} else {
-			copy(block[i:i+row], whole[off:off+row])
-		}
-		for d := rank - 2; d >= 0; d-- {
-			idx[d]++
-			if idx[d] < size[d] {
-				break
-			}
-			idx[d] = 0
-		}
-	}
 }

@@ -1,6 +1,7 @@
 // Package kernels holds the pure-Go compute kernels of kerasgo's default
 // engine: the convolution (im2col and GEMM, forward and both gradients),
-// max pooling, softmax, ReLU, bias rows, and the parallel loops they run
+// max pooling, softmax, ReLU, bias rows, transposes and slices, row
+// gathers and their adjoint scatters, and the parallel loops they run
 // in over GOMAXPROCS goroutines. They work on row-major float32 or
 // float64 slices in Keras's channels_last layout and know nothing of an
 // engine, so the Gorgonia adapter (backends/gorgonia) is a thin layer of

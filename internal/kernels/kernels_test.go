@@ -395,3 +395,79 @@ func BenchmarkSumRows(b *testing.B) {
 		SumRows(g, dst)
 	}
 }
+
+// Permute moves every value to its transposed index, CopyBlock copies a
+// block out and back in, and ScatterAddRows is GatherRows's adjoint;
+// indices outside the table are errors.
+func TestLayoutKernelsMatchDefinitions(t *testing.T) {
+	in := backend.Shape{2, 3, 4}
+	src := randoms(in.Size(), 11)
+	perm := []int{2, 0, 1}
+	dst := make([]float64, len(src))
+	Permute(dst, src, in, perm)
+	for a := range 2 {
+		for b := range 3 {
+			for c := range 4 {
+				if got, want := dst[(c*2+a)*3+b], src[(a*3+b)*4+c]; got != want {
+					t.Fatalf("Permute: (%d,%d,%d) is %v, want %v", a, b, c, got, want)
+				}
+			}
+		}
+	}
+	begin, size := []int{1, 1, 1}, []int{1, 2, 3}
+	block := make([]float64, 6)
+	CopyBlock(block, src, in, begin, size, false)
+	back := make([]float64, len(src))
+	CopyBlock(block, back, in, begin, size, true)
+	for b := range 2 {
+		for c := range 3 {
+			i := (1*3+1+b)*4 + 1 + c
+			if block[b*3+c] != src[i] || back[i] != src[i] {
+				t.Fatalf("CopyBlock: (%d,%d) is %v and %v back, want %v", b, c, block[b*3+c], back[i], src[i])
+			}
+		}
+	}
+	const rows, width = 5, 3
+	table := randoms(rows*width, 12)
+	idx := []int32{4, 0, 4, 2}
+	gathered := make([]float64, len(idx)*width)
+	if err := GatherRows(gathered, table, idx, rows, width); err != nil {
+		t.Fatal(err)
+	}
+	grad := randoms(len(gathered), 13)
+	scattered := make([]float64, len(table))
+	if err := ScatterAddRows(scattered, grad, idx, rows, width); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := dot(gathered, grad), dot(table, scattered); math.Abs(a-b) > 1e-12 {
+		t.Fatalf("<gather(table), g> = %v, <table, scatter(g)> = %v", a, b)
+	}
+	for _, bad := range [][]float64{{5}, {-1}, {math.NaN()}} {
+		if err := GatherRows(make([]float64, width), table, bad, rows, width); err == nil {
+			t.Fatalf("index %v: no error", bad)
+		}
+	}
+}
+
+// The transformer's head split: (32, 200, 4, 16) to (32, 4, 200, 16).
+func BenchmarkPermute(b *testing.B) {
+	in := backend.Shape{32, 200, 4, 16}
+	src, dst := make([]float32, in.Size()), make([]float32, in.Size())
+	for b.Loop() {
+		Permute(dst, src, in, []int{0, 2, 1, 3})
+	}
+}
+
+// The transformer's embedding lookup: 32*200 ids into a 20000x32 table.
+func BenchmarkGatherRows(b *testing.B) {
+	table, dst := make([]float32, 20000*32), make([]float32, 32*200*32)
+	idx := make([]int32, 32*200)
+	for i := range idx {
+		idx[i] = int32(i * 7 % 20000)
+	}
+	for b.Loop() {
+		if err := GatherRows(dst, table, idx, 20000, 32); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
