@@ -75,3 +75,12 @@ func floats(dst *tensor.Dense, k32 func32, k64 func64) error {
 
 func f32(t *tensor.Dense) []float32 { return t.Data().([]float32) }
 func f64(t *tensor.Dense) []float64 { return t.Data().([]float64) }
+
+// sameDType says whether a host kernel's input and output share a dtype,
+// as the typed kernels need.
+func sameDType(in, out *tensor.Dense) error {
+	if in.Dtype() != out.Dtype() {
+		return fmt.Errorf("dtype mismatch: %v and %v", in.Dtype(), out.Dtype())
+	}
+	return nil
+}

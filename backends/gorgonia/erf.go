@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/kerasgo/kerasgo/internal/kernels"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -15,15 +16,8 @@ func erf(x *G.Node) (*G.Node, error) {
 		return nil, fmt.Errorf("the gorgonia engine takes Erf of tensors, not of a scalar: reshape it to (1)")
 	}
 	fwd := newHostOp("Erf", x.Shape().Clone(), x.Dtype(), []*G.Node{x}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-		return floats(dst, func32(func(d []float32) {
-			for i, v := range f32(in[0]) {
-				d[i] = float32(math.Erf(float64(v)))
-			}
-		}), func64(func(d []float64) {
-			for i, v := range f64(in[0]) {
-				d[i] = math.Erf(v)
-			}
-		}))
+		return floats(dst, func32(func(d []float32) { kernels.Erf(f32(in[0]), d) }),
+			func64(func(d []float64) { kernels.Erf(f64(in[0]), d) }))
 	})
 	fwd.diff = func(inputs G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 		x := inputs[0]

@@ -1,8 +1,6 @@
 package gorgonia
 
 import (
-	"math"
-
 	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	G "gorgonia.org/gorgonia"
@@ -21,8 +19,8 @@ func (o *graphOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps
 	shape := node(p).Shape().Clone()
 	moment := func(name string, state backend.Value, rate float64, square bool) (*G.Node, error) {
 		op := newHostOp(name, shape, o.dtype, []*G.Node{node(state), node(g)}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-			return floats(dst, func32(func(d []float32) { adamMoment(f32(in[0]), f32(in[1]), float32(rate), square, d) }),
-				func64(func(d []float64) { adamMoment(f64(in[0]), f64(in[1]), rate, square, d) }))
+			return floats(dst, func32(func(d []float32) { kernels.AdamMoment(f32(in[0]), f32(in[1]), float32(rate), square, d) }),
+				func64(func(d []float64) { kernels.AdamMoment(f64(in[0]), f64(in[1]), rate, square, d) }))
 		})
 		return op.apply(node(state), node(g))
 	}
@@ -37,8 +35,8 @@ func (o *graphOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps
 	step := newHostOp("AdamStep", shape, o.dtype, []*G.Node{node(p), m2, v2, node(alpha)}, nil)
 	step.kernel = func(dst *tensor.Dense, in []*tensor.Dense) error {
 		a := step.scalars[3]
-		return floats(dst, func32(func(d []float32) { adamStep(f32(in[0]), f32(in[1]), f32(in[2]), float32(a), float32(eps), d) }),
-			func64(func(d []float64) { adamStep(f64(in[0]), f64(in[1]), f64(in[2]), a, eps, d) }))
+		return floats(dst, func32(func(d []float32) { kernels.AdamStep(f32(in[0]), f32(in[1]), f32(in[2]), float32(a), float32(eps), d) }),
+			func64(func(d []float64) { kernels.AdamStep(f64(in[0]), f64(in[1]), f64(in[2]), a, eps, d) }))
 	}
 	p2, err := step.apply(node(p), m2, v2, node(alpha))
 	if err != nil {
@@ -46,31 +44,5 @@ func (o *graphOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps
 	}
 	return value{p2}, value{m2}, value{v2}, nil
 }
-
-// adamMoment is s' = s + (x - s)·rate with x = g, or g² if square.
-func adamMoment[T float32 | float64](s, g []T, rate T, square bool, dst []T) {
-	kernels.ParallelChunks(len(dst), func(lo, hi int) {
-		for i, gi := range g[lo:hi] {
-			if square {
-				gi *= gi
-			}
-			si := s[lo+i]
-			dst[lo+i] = si + (gi-si)*rate
-		}
-	})
-}
-
-// adamStep is p' = p - alpha·m / (sqrt(v) + eps).
-func adamStep[T float32 | float64](p, m, v []T, alpha, eps T, dst []T) {
-	kernels.ParallelChunks(len(dst), func(lo, hi int) {
-		for i, pi := range p[lo:hi] {
-			dst[lo+i] = pi - m[lo+i]*alpha/(sqrt(v[lo+i])+eps)
-		}
-	})
-}
-
-// sqrt in T (for float32, the float64 root rounded once, which is the
-// correctly rounded float32 root).
-func sqrt[T float32 | float64](x T) T { return T(math.Sqrt(float64(x))) }
 
 var _ backend.AdamOps = (*graphOps)(nil)

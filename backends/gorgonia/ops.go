@@ -1,9 +1,11 @@
 package gorgonia
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -155,15 +157,19 @@ func broadcastTo(x *G.Node, out backend.Shape) (*G.Node, error) {
 		}
 	}
 	op := newHostOp("BroadcastTo", tensor.Shape(out).Clone(), x.Dtype(), []*G.Node{x}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-		return tileInto(dst.Data(), in[0].Data(), padded, out)
+		if err := sameDType(in[0], dst); err != nil {
+			return err
+		}
+		return floats(dst, func32(func(d []float32) { kernels.Tile(d, f32(in[0]), padded, out) }),
+			func64(func(d []float64) { kernels.Tile(d, f64(in[0]), padded, out) }))
 	})
 	op.diff = func(_ G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 		back := newHostOp("BroadcastToGrad", padded.Clone(), x.Dtype(), []*G.Node{grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
 			switch d := dst.Data().(type) {
 			case []float32:
-				untile(d, f32(in[0]), padded, out)
+				kernels.Untile(d, f32(in[0]), padded, out)
 			case []float64:
-				untile(d, f64(in[0]), padded, out)
+				kernels.Untile(d, f64(in[0]), padded, out)
 			default:
 				return fmt.Errorf("BroadcastToGrad: unsupported data %T", dst.Data())
 			}
@@ -313,10 +319,10 @@ func partialReduce(x *G.Node, op backend.ReduceOp, axes []int) (*G.Node, error) 
 	sum := newHostOp(op.String(), tensor.Shape(kept).Clone(), x.Dtype(), []*G.Node{x}, func(dst *tensor.Dense, src []*tensor.Dense) error {
 		switch d := dst.Data().(type) {
 		case []float32:
-			untile(d, f32(src[0]), kept, in)
+			kernels.Untile(d, f32(src[0]), kept, in)
 			scaleBy(d, float32(scale))
 		case []float64:
-			untile(d, f64(src[0]), kept, in)
+			kernels.Untile(d, f64(src[0]), kept, in)
 			scaleBy(d, scale)
 		default:
 			return fmt.Errorf("unsupported data %T", dst.Data())
@@ -327,10 +333,10 @@ func partialReduce(x *G.Node, op backend.ReduceOp, axes []int) (*G.Node, error) 
 		back := newHostOp(op.String()+"Grad", tensor.Shape(in).Clone(), x.Dtype(), []*G.Node{grad}, func(dst *tensor.Dense, src []*tensor.Dense) error {
 			switch d := dst.Data().(type) {
 			case []float32:
-				tile(d, f32(src[0]), kept, in)
+				kernels.Tile(d, f32(src[0]), kept, in)
 				scaleBy(d, float32(scale))
 			case []float64:
-				tile(d, f64(src[0]), kept, in)
+				kernels.Tile(d, f64(src[0]), kept, in)
 				scaleBy(d, scale)
 			default:
 				return fmt.Errorf("unsupported data %T", dst.Data())
@@ -426,7 +432,11 @@ func (o *graphOps) ArgMax(x backend.Value) (backend.Value, error) {
 		out = tensor.Shape{1}
 	}
 	op := newHostOp("ArgMax", out, o.dtype, []*G.Node{n}, func(out *tensor.Dense, in []*tensor.Dense) error {
-		return withFloats2(in[0], out, argMaxLastAxis)
+		if err := sameDType(in[0], out); err != nil {
+			return err
+		}
+		return floats(out, func32(func(d []float32) { kernels.ArgMaxRows(f32(in[0]), d) }),
+			func64(func(d []float64) { kernels.ArgMaxRows(f64(in[0]), d) }))
 	})
 	y, err := op.apply(n)
 	if err != nil || len(x.Shape()) > 1 {
@@ -439,7 +449,13 @@ func (o *graphOps) OneHot(indices backend.Value, depth int) (backend.Value, erro
 	n := node(indices)
 	out := append(tensor.Shape(indices.Shape()).Clone(), depth)
 	op := newHostOp("OneHot", out, o.dtype, []*G.Node{n}, func(out *tensor.Dense, in []*tensor.Dense) error {
-		return withFloats2(in[0], out, func(idx, hot any) error { return oneHot(idx, hot, depth) })
+		if err := sameDType(in[0], out); err != nil {
+			return err
+		}
+		var bad error
+		err := floats(out, func32(func(d []float32) { bad = kernels.OneHotRows(f32(in[0]), d, depth) }),
+			func64(func(d []float64) { bad = kernels.OneHotRows(f64(in[0]), d, depth) }))
+		return errors.Join(err, bad)
 	})
 	return wrap(op.apply(n))
 }

@@ -1,8 +1,9 @@
 // Package kernels holds the pure-Go compute kernels of kerasgo's default
 // engine: the convolution (im2col and GEMM, forward and both gradients),
-// max pooling, softmax, ReLU, bias rows, transposes and slices, row
-// gathers and their adjoint scatters, and the parallel loops they run
-// in over GOMAXPROCS goroutines. They work on row-major float32 or
+// max pooling, softmax, ReLU, erf, bias rows, broadcasts and their
+// adjoint sums, transposes and slices, row gathers and their adjoint
+// scatters, arg-max and one-hot rows, Adam's fused update, and the
+// parallel loops they run in over GOMAXPROCS goroutines. They work on row-major float32 or
 // float64 slices in Keras's channels_last layout and know nothing of an
 // engine, so the Gorgonia adapter (backends/gorgonia) is a thin layer of
 // graph ops over them, and another pure-Go or GPU engine could use them.
