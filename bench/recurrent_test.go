@@ -30,10 +30,10 @@ func lstmModel(b *testing.B, steps int) (*keras.Model, keras.Array, keras.Array)
 
 // BenchmarkLSTMFirstStep times what the unrolled recurrence costs to
 // trace and compile: a fresh model's first training step (compile
-// included), for 10, 50 and 100 time steps; -benchmem gives the bytes
+// included), for 10, 100 and 500 time steps; -benchmem gives the bytes
 // allocated. docs/architecture.md quotes it.
 func BenchmarkLSTMFirstStep(b *testing.B) {
-	for _, steps := range []int{10, 50, 100} {
+	for _, steps := range []int{10, 100, 500} {
 		b.Run(fmt.Sprintf("steps=%d", steps), func(b *testing.B) {
 			opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 32, NoShuffle: true}
 			for b.Loop() {
@@ -48,7 +48,7 @@ func BenchmarkLSTMFirstStep(b *testing.B) {
 
 // BenchmarkLSTMStep times later training steps (compiled once).
 func BenchmarkLSTMStep(b *testing.B) {
-	for _, steps := range []int{10, 50, 100} {
+	for _, steps := range []int{10, 100, 500} {
 		b.Run(fmt.Sprintf("steps=%d", steps), func(b *testing.B) {
 			m, x, y := lstmModel(b, steps)
 			opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 32, NoShuffle: true}

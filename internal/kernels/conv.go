@@ -3,8 +3,6 @@ package kernels
 import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // Geom is a channels_last convolution's geometry.
@@ -94,31 +92,6 @@ func col2im[T float32 | float64](g Geom, cols, dx []T, s0, s1 int) {
 			}
 		}
 	})
-}
-
-// Gemm computes c = op(a)·op(b) + beta·c for row-major matrices, op
-// transposing when asked: c is m x n, op(a) m x k, op(b) k x n.
-func Gemm[T float32 | float64](ta, tb blas.Transpose, m, n, k int, a, b []T, beta T, c []T) {
-	ar, ac := m, k
-	if ta == blas.Trans {
-		ar, ac = k, m
-	}
-	br, bc := k, n
-	if tb == blas.Trans {
-		br, bc = n, k
-	}
-	switch a := any(a).(type) {
-	case []float32:
-		blas32.Gemm(ta, tb, 1,
-			blas32.General{Rows: ar, Cols: ac, Stride: ac, Data: a},
-			blas32.General{Rows: br, Cols: bc, Stride: bc, Data: any(b).([]float32)},
-			float32(beta), blas32.General{Rows: m, Cols: n, Stride: n, Data: any(c).([]float32)})
-	case []float64:
-		blas64.Gemm(ta, tb, 1,
-			blas64.General{Rows: ar, Cols: ac, Stride: ac, Data: a},
-			blas64.General{Rows: br, Cols: bc, Stride: bc, Data: any(b).([]float64)},
-			float64(beta), blas64.General{Rows: m, Cols: n, Stride: n, Data: any(c).([]float64)})
-	}
 }
 
 // ConvForward: out (N*OH*OW, F) = im2col(x) · kernel (KH*KW*C, F).

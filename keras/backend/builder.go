@@ -141,6 +141,14 @@ type Builder interface {
 	// differentiable.
 	AdamUpdate(p, g, m, v, alpha Value, beta1, beta2, eps float64) (newP, newM, newV Value)
 
+	// LSTMSequence is Keras's LSTM layer (sigmoid gates, tanh) over the
+	// whole sequence x (batch, steps, features) from the initial states
+	// h0 and c0 (batch, units): the last h, or every h with
+	// o.ReturnSequences, then with o.ReturnState the final h and c; see
+	// [LSTMReference] for the rule. bias may be nil. Engines may fuse it
+	// ([LSTMOps]). Differentiable in every argument.
+	LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o LSTMOptions) (out, h, c Value)
+
 	// AllReduceSum returns x summed elementwise over every process of a
 	// data-parallel group (see [Collective]); the engine must implement
 	// [CollectiveOps]. Not differentiable.

@@ -18,6 +18,9 @@ import (
 // The loop is unrolled: the sequence length is static, so Call emits one
 // step's ops per time step, and every engine differentiates the unrolled
 // graph with the ops it already has (no scan primitive in the op set).
+// The exception is the common LSTM (default activations, no mask, no
+// recurrent dropout), which calls Builder.LSTMSequence, one op over the
+// sequence that an engine may fuse.
 // Each step multiplies its input by the kernel and the previous output by
 // the recurrent kernel.
 
@@ -167,9 +170,7 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 	b := ctx.B
 	d := x.Shape()
 	batch, steps, features := d[0], d[1], d[2]
-	if ctx.Training && s.dropout > 0 {
-		x = b.Mul(x, dropoutMask(b, backend.Shape{batch, 1, features}, s.dropout))
-	}
+	x = inputDropout(ctx, x, s.dropout)
 	// Each step's input projection is taken from its own slice of x: a
 	// slice's gradient is as large as what it slices, so slicing x
 	// (features wide) costs less than slicing one product for all steps
@@ -237,6 +238,16 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 		return b.Concat(1, outs...), states
 	}
 	return out, states
+}
+
+// inputDropout is Keras's DropoutRNNCell on the inputs: in training, one
+// mask per sequence row and feature, the same at every step.
+func inputDropout(ctx *Context, x backend.Value, rate float64) backend.Value {
+	if !ctx.Training || rate <= 0 {
+		return x
+	}
+	d := x.Shape()
+	return ctx.B.Mul(x, dropoutMask(ctx.B, backend.Shape{d[0], 1, d[2]}, rate))
 }
 
 // dropoutMask is Keras's dropout of a tensor of ones: 0 with probability

@@ -355,3 +355,50 @@ func refAdam(in []Array, beta1, beta2, eps float64) [3]Array {
 	}
 	return out
 }
+
+// refLSTM is Keras's LSTM by its definition, row by row and step by step:
+// in are x, kernel, recurrent kernel, h0, c0 and optionally the bias; it
+// returns the output (every h or the last), the last h and the last c.
+func refLSTM(in []Array, o backend.LSTMOptions) []Array {
+	x, k, r, h0, c0 := in[0], in[1], in[2], in[3], in[4]
+	batch, steps, features := x.Shape[0], x.Shape[1], x.Shape[2]
+	u := r.Shape[0]
+	sig := func(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
+	seq := Array{Shape: backend.Shape{batch, steps, u}, Data: make([]float64, batch*steps*u)}
+	hs := Array{Shape: backend.Shape{batch, u}, Data: make([]float64, batch*u)}
+	cs := Array{Shape: backend.Shape{batch, u}, Data: make([]float64, batch*u)}
+	for b := range batch {
+		h := append([]float64(nil), h0.Data[b*u:(b+1)*u]...)
+		c := append([]float64(nil), c0.Data[b*u:(b+1)*u]...)
+		for k2 := range steps {
+			t := k2
+			if o.GoBackwards {
+				t = steps - 1 - k2
+			}
+			z := make([]float64, 4*u)
+			for j := range 4 * u {
+				if len(in) > 5 {
+					z[j] = in[5].Data[j]
+				}
+				for f := range features {
+					z[j] += x.Data[(b*steps+t)*features+f] * k.Data[f*4*u+j]
+				}
+				for i := range u {
+					z[j] += h[i] * r.Data[i*4*u+j]
+				}
+			}
+			for j := range u {
+				c[j] = sig(z[u+j])*c[j] + sig(z[j])*math.Tanh(z[2*u+j])
+				h[j] = sig(z[3*u+j]) * math.Tanh(c[j])
+			}
+			copy(seq.Data[(b*steps+k2)*u:], h)
+		}
+		copy(hs.Data[b*u:], h)
+		copy(cs.Data[b*u:], c)
+	}
+	out := hs
+	if o.ReturnSequences {
+		out = seq
+	}
+	return []Array{out, hs, cs}
+}

@@ -332,6 +332,40 @@ func cases() []opCase {
 			},
 			ref: func(x []Array) Array { return refAdam(x, 0.9, 0.999, 1e-7)[i] }})
 	}
+	return append(cs, lstmCases()...)
+}
+
+// lstmCases check LSTMSequence's outputs and states, forwards and
+// backwards, with and without a bias: x (2, 3, 3), 2 units, random
+// initial states.
+func lstmCases() []opCase {
+	in := []Array{Random(110, -1, 1, 2, 3, 3), Random(111, -1, 1, 3, 8), Random(112, -1, 1, 2, 8),
+		Random(113, -0.5, 0.5, 2, 2), Random(114, -0.5, 0.5, 2, 2), Random(115, -0.5, 0.5, 8)}
+	var cs []opCase
+	for _, o := range []backend.LSTMOptions{{ReturnSequences: true, ReturnState: true}, {GoBackwards: true, ReturnState: true}} {
+		for _, withBias := range []bool{true, false} {
+			inputs := in
+			if !withBias {
+				inputs = in[:5]
+			}
+			for i, part := range []string{"out", "h", "c"} {
+				cs = append(cs, opCase{name: fmt.Sprintf("LSTMSequence/%s/sequences=%v,backwards=%v,bias=%v", part, o.ReturnSequences, o.GoBackwards, withBias),
+					inputs: inputs, grad: make([]bool, len(inputs)),
+					build: func(b backend.Builder, v []backend.Value) backend.Value {
+						var bias backend.Value
+						if withBias {
+							bias = v[5]
+						}
+						out, h, c := b.LSTMSequence(v[0], v[1], bias, v[2], v[3], v[4], o)
+						return []backend.Value{out, h, c}[i]
+					},
+					ref: func(x []Array) Array { return refLSTM(x, o)[i] }})
+				for j := range cs[len(cs)-1].grad {
+					cs[len(cs)-1].grad[j] = true
+				}
+			}
+		}
+	}
 	return cs
 }
 

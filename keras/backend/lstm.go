@@ -1,0 +1,129 @@
+package backend
+
+// LSTMOptions configures [Builder.LSTMSequence].
+type LSTMOptions struct {
+	// ReturnSequences returns every step's h (batch, steps, units), in
+	// the order processed; otherwise the last h (batch, units).
+	ReturnSequences bool
+	// GoBackwards processes the sequence from its last step (Keras's
+	// go_backwards).
+	GoBackwards bool
+	// ReturnState also returns the final h and c; otherwise they are nil.
+	ReturnState bool
+}
+
+// LSTMOps is an optional capability of an [Ops]: Keras's LSTM layer over
+// a whole sequence as one op, forward and backward. An engine implements
+// it only if it matches [LSTMReference] within the conformance
+// tolerance; the checked Builder uses it when present and the reference
+// (the unrolled loop) otherwise.
+type LSTMOps interface {
+	// LSTMSequence gets x (batch, steps, features), kernel (features,
+	// 4·units), bias (4·units, or nil), recurrentKernel (units, 4·units)
+	// and the initial h and c (batch, units).
+	LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o LSTMOptions) (out, h, c Value, err error)
+}
+
+// LSTMReference is Keras's LSTM layer written with Builder ops, one
+// step's ops per time step (Keras 3's LSTMCell with a sigmoid recurrent
+// activation and a tanh activation), gates in the kernel's column order
+// input, forget, cell, output:
+//
+//	z = x_t·kernel + bias + h·recurrentKernel
+//	c = σ(z_f)·c + σ(z_i)·tanh(z_c);  h = σ(z_o)·tanh(c)
+//
+// Each step's input projection is taken from its own slice of x: a
+// slice's gradient is as large as what it slices, so slicing x (features
+// wide) costs less than slicing one product for all steps (4·units
+// wide), which the engines' slice gradients would allocate and add once
+// per step.
+func LSTMReference(b Builder, x, kernel, bias, recurrentKernel, h0, c0 Value, o LSTMOptions) (out, h, c Value) {
+	d := x.Shape()
+	batch, steps, features := d[0], d[1], d[2]
+	units := recurrentKernel.Shape()[0]
+	gate := func(z Value, i int) Value { return b.Slice(z, []int{0, i * units}, []int{batch, units}) }
+	h, c = h0, c0
+	var outs []Value
+	for i := range steps {
+		t := i
+		if o.GoBackwards {
+			t = steps - 1 - i
+		}
+		xt := b.Reshape(b.Slice(x, []int{0, t, 0}, []int{batch, 1, features}), Shape{batch, features})
+		p := b.MatMul(xt, kernel)
+		if bias != nil {
+			p = b.Add(p, bias)
+		}
+		z := b.Add(p, b.MatMul(h, recurrentKernel))
+		in := b.Sigmoid(gate(z, 0))
+		forget := b.Sigmoid(gate(z, 1))
+		c = b.Add(b.Mul(forget, c), b.Mul(in, b.Tanh(gate(z, 2))))
+		h = b.Mul(b.Sigmoid(gate(z, 3)), b.Tanh(c))
+		if o.ReturnSequences {
+			outs = append(outs, b.Reshape(h, Shape{batch, 1, units}))
+		}
+	}
+	out = h
+	if o.ReturnSequences {
+		out = outs[0]
+		if len(outs) > 1 {
+			out = b.Concat(1, outs...)
+		}
+	}
+	if !o.ReturnState {
+		return out, nil, nil
+	}
+	return out, h, c
+}
+
+func (c *checked) LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o LSTMOptions) (Value, Value, Value) {
+	xs := shapeOf(x)
+	fail := func(format string, args ...any) (Value, Value, Value) {
+		f := c.fail(xs, format, args...)
+		return f, f, f
+	}
+	vs := []Value{x, kernel, recurrentKernel, h0, c0}
+	if bias != nil {
+		vs = append(vs, bias)
+	}
+	if !c.ok(vs...) {
+		f := failed{shape: xs, dtype: c.ops.DType()}
+		return f, f, f
+	}
+	ks, rs := kernel.Shape(), recurrentKernel.Shape()
+	if len(xs) != 3 || xs[1] < 1 {
+		return fail("LSTMSequence needs x of shape (batch, steps, features) with at least one step; got %v", xs)
+	}
+	if len(rs) != 2 || rs[1] != 4*rs[0] {
+		return fail("LSTMSequence needs a recurrent kernel of shape (units, 4·units); got %v", rs)
+	}
+	units := rs[0]
+	if !ks.Equal(Shape{xs[2], 4 * units}) {
+		return fail("LSTMSequence needs a kernel of shape (features, 4·units) = %v; got %v", Shape{xs[2], 4 * units}, ks)
+	}
+	if bias != nil && !bias.Shape().Equal(Shape{4 * units}) {
+		return fail("LSTMSequence needs a bias of shape (4·units) = %v; got %v", Shape{4 * units}, bias.Shape())
+	}
+	state := Shape{xs[0], units}
+	if !h0.Shape().Equal(state) || !c0.Shape().Equal(state) {
+		return fail("LSTMSequence needs initial states of shape (batch, units) = %v; got %v and %v", state, h0.Shape(), c0.Shape())
+	}
+	fused, ok := c.ops.(LSTMOps)
+	if !ok {
+		return LSTMReference(c, x, kernel, bias, recurrentKernel, h0, c0, o)
+	}
+	outShape := state
+	if o.ReturnSequences {
+		outShape = Shape{xs[0], xs[1], units}
+	}
+	var h, cell Value
+	out := c.call("LSTMSequence", outShape, func() (Value, error) {
+		out, hv, cv, err := fused.LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0, o)
+		h, cell = hv, cv
+		return out, err
+	})
+	if c.err != nil {
+		return out, out, out
+	}
+	return out, h, cell
+}
