@@ -13,7 +13,13 @@ import (
 // lstmModel is LSTM(64) + Dense(1) over sequences of `steps` steps of 8
 // features, and one batch of 32 for it.
 func lstmModel(b *testing.B, steps int) (*keras.Model, keras.Array, keras.Array) {
-	m, err := keras.NewSequential(layers.Input(steps, 8), &layers.LSTM{Units: 64}, &layers.Dense{Units: 1})
+	return recurrentModel(b, &layers.LSTM{Units: 64}, steps)
+}
+
+// recurrentModel is the recurrent layer + Dense(1) over sequences of
+// `steps` steps of 8 features, and one batch of 32 for it.
+func recurrentModel(b *testing.B, rnn layers.Layer, steps int) (*keras.Model, keras.Array, keras.Array) {
+	m, err := keras.NewSequential(layers.Input(steps, 8), rnn, &layers.Dense{Units: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,6 +57,26 @@ func BenchmarkLSTMStep(b *testing.B) {
 	for _, steps := range []int{10, 100, 500} {
 		b.Run(fmt.Sprintf("steps=%d", steps), func(b *testing.B) {
 			m, x, y := lstmModel(b, steps)
+			opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 32, NoShuffle: true}
+			if _, err := m.Fit(context.Background(), x, y, opts); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := m.Fit(context.Background(), x, y, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGRUStep times training steps of GRU(64) + Dense(1) (compiled
+// once), as BenchmarkLSTMStep does the LSTM's.
+func BenchmarkGRUStep(b *testing.B) {
+	for _, steps := range []int{10, 100} {
+		b.Run(fmt.Sprintf("steps=%d", steps), func(b *testing.B) {
+			m, x, y := recurrentModel(b, &layers.GRU{Units: 64}, steps)
 			opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 32, NoShuffle: true}
 			if _, err := m.Fit(context.Background(), x, y, opts); err != nil {
 				b.Fatal(err)

@@ -14,55 +14,26 @@ import (
 // reference adds a dozen nodes per time step, so its graph, its compile
 // time and its memory grew with the sequence; this graph has the same
 // few nodes for any length.
-func (o *graphOps) LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 backend.Value, opt backend.LSTMOptions) (out, h, c backend.Value, err error) {
-	xs := x.Shape()
-	g := kernels.LSTMGeom{Batch: xs[0], Steps: xs[1], Units: recurrentKernel.Shape()[0], Backwards: opt.GoBackwards}
-	u := g.Units
-	flat, err := reshape(node(x), tensor.Shape{g.Batch * g.Steps, xs[2]})
+func (o *graphOps) LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 backend.Value, opt backend.RecurrentOptions) (out, h, c backend.Value, err error) {
+	g := sequence(x, recurrentKernel, opt)
+	proj, err := inputProjection(x, kernel, bias)
 	if err != nil {
 		return nil, nil, nil, err
-	}
-	proj, err := G.Mul(flat, node(kernel))
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if bias != nil {
-		if proj, err = addBias(proj, node(bias)); err != nil {
-			return nil, nil, nil, err
-		}
 	}
 	work, err := lstmWork(g, o.dtype, proj, node(recurrentKernel), node(h0), node(c0))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	// The outputs are blocks of the work: h at every step or the last,
-	// and the last c.
-	last := g.Steps - 1
-	hLast := func() (*G.Node, error) {
-		s, err := slice(work, []int{0, last, g.HOffset()}, []int{g.Batch, 1, u})
-		if err != nil {
-			return nil, err
-		}
-		return reshape(s, tensor.Shape{g.Batch, u})
-	}
-	var outN *G.Node
-	if opt.ReturnSequences {
-		outN, err = slice(work, []int{0, 0, g.HOffset()}, []int{g.Batch, g.Steps, u})
-	} else {
-		outN, err = hLast()
-	}
+	outN, err := sequenceOutput(g, work, g.LSTMHOffset(), opt)
 	if err != nil || !opt.ReturnState {
 		return value{outN}, nil, nil, err
 	}
-	hN, err := hLast()
+	hN, err := stepBlock(g, work, g.LSTMHOffset())
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	cN, err := slice(work, []int{0, last, g.COffset()}, []int{g.Batch, 1, u})
+	cN, err := stepBlock(g, work, g.LSTMCOffset())
 	if err != nil {
-		return nil, nil, nil, err
-	}
-	if cN, err = reshape(cN, tensor.Shape{g.Batch, u}); err != nil {
 		return nil, nil, nil, err
 	}
 	return value{outN}, value{hN}, value{cN}, nil
@@ -71,15 +42,15 @@ func (o *graphOps) LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 backend
 // lstmWork adds the recurrence: proj (batch·steps, 4·units), the
 // recurrent kernel and the initial states in, the work (batch, steps,
 // width) out.
-func lstmWork(g kernels.LSTMGeom, dt tensor.Dtype, proj, r, h0, c0 *G.Node) (*G.Node, error) {
+func lstmWork(g kernels.Sequence, dt tensor.Dtype, proj, r, h0, c0 *G.Node) (*G.Node, error) {
 	u := g.Units
-	fwd := newHostOp("LSTM", tensor.Shape{g.Batch, g.Steps, g.WorkWidth()}, dt, []*G.Node{proj, r, h0, c0}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+	fwd := newHostOp("LSTM", tensor.Shape{g.Batch, g.Steps, g.LSTMWidth()}, dt, []*G.Node{proj, r, h0, c0}, func(dst *tensor.Dense, in []*tensor.Dense) error {
 		return floats(dst, func32(func(d []float32) { kernels.LSTMForward(g, f32(in[0]), f32(in[1]), f32(in[2]), f32(in[3]), d) }),
 			func64(func(d []float64) { kernels.LSTMForward(g, f64(in[0]), f64(in[1]), f64(in[2]), f64(in[3]), d) }))
 	})
 	fwd.diff = func(inputs G.Nodes, work, dwork *G.Node) (G.Nodes, error) {
 		r, h0, c0 := inputs[1], inputs[2], inputs[3]
-		back := newHostOp("LSTMGrad", tensor.Shape{g.GradLen()}, dt, []*G.Node{work, dwork, r, c0}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		back := newHostOp("LSTMGrad", tensor.Shape{g.LSTMGradLen()}, dt, []*G.Node{work, dwork, r, c0}, func(dst *tensor.Dense, in []*tensor.Dense) error {
 			return floats(dst, func32(func(d []float32) { kernels.LSTMBackward(g, f32(in[0]), f32(in[1]), f32(in[2]), f32(in[3]), d) }),
 				func64(func(d []float64) { kernels.LSTMBackward(g, f64(in[0]), f64(in[1]), f64(in[2]), f64(in[3]), d) }))
 		})
@@ -116,17 +87,6 @@ func lstmWork(g kernels.LSTMGeom, dt tensor.Dtype, proj, r, h0, c0 *G.Node) (*G.
 		return G.Nodes{dProj, dR, dh0, dc0}, nil
 	}
 	return fwd.apply(proj, r, h0, c0)
-}
-
-// part copies the values of the flat node from `from` on into a tensor of
-// the given shape (one of the results an op packs into one tensor).
-func part(flat *G.Node, from int, shape tensor.Shape, dt tensor.Dtype) (*G.Node, error) {
-	n := shape.TotalSize()
-	op := newHostOp("Part", shape.Clone(), dt, []*G.Node{flat}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-		return floats(dst, func32(func(d []float32) { copy(d, f32(in[0])[from:from+n]) }),
-			func64(func(d []float64) { copy(d, f64(in[0])[from:from+n]) }))
-	})
-	return op.apply(flat)
 }
 
 var _ backend.LSTMOps = (*graphOps)(nil)

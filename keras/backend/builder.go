@@ -147,7 +147,14 @@ type Builder interface {
 	// o.ReturnSequences, then with o.ReturnState the final h and c; see
 	// [LSTMReference] for the rule. bias may be nil. Engines may fuse it
 	// ([LSTMOps]). Differentiable in every argument.
-	LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o LSTMOptions) (out, h, c Value)
+	LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o RecurrentOptions) (out, h, c Value)
+	// GRUSequence is Keras's GRU layer with reset_after=True (sigmoid
+	// gates, tanh) over the whole sequence x from the initial state h0:
+	// the last h, or every h with o.ReturnSequences, then with
+	// o.ReturnState the final h; see [GRUReference] for the rule. The
+	// biases may be nil. Engines may fuse it ([GRUOps]). Differentiable
+	// in every argument.
+	GRUSequence(x, kernel, inputBias, recurrentKernel, recurrentBias, h0 Value, o RecurrentOptions) (out, h Value)
 
 	// AllReduceSum returns x summed elementwise over every process of a
 	// data-parallel group (see [Collective]); the engine must implement

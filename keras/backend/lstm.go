@@ -1,14 +1,15 @@
 package backend
 
-// LSTMOptions configures [Builder.LSTMSequence].
-type LSTMOptions struct {
+// RecurrentOptions configures [Builder.LSTMSequence] and
+// [Builder.GRUSequence].
+type RecurrentOptions struct {
 	// ReturnSequences returns every step's h (batch, steps, units), in
 	// the order processed; otherwise the last h (batch, units).
 	ReturnSequences bool
 	// GoBackwards processes the sequence from its last step (Keras's
 	// go_backwards).
 	GoBackwards bool
-	// ReturnState also returns the final h and c; otherwise they are nil.
+	// ReturnState also returns the final states; otherwise they are nil.
 	ReturnState bool
 }
 
@@ -21,7 +22,7 @@ type LSTMOps interface {
 	// LSTMSequence gets x (batch, steps, features), kernel (features,
 	// 4·units), bias (4·units, or nil), recurrentKernel (units, 4·units)
 	// and the initial h and c (batch, units).
-	LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o LSTMOptions) (out, h, c Value, err error)
+	LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o RecurrentOptions) (out, h, c Value, err error)
 }
 
 // LSTMReference is Keras's LSTM layer written with Builder ops, one
@@ -37,7 +38,7 @@ type LSTMOps interface {
 // wide) costs less than slicing one product for all steps (4·units
 // wide), which the engines' slice gradients would allocate and add once
 // per step.
-func LSTMReference(b Builder, x, kernel, bias, recurrentKernel, h0, c0 Value, o LSTMOptions) (out, h, c Value) {
+func LSTMReference(b Builder, x, kernel, bias, recurrentKernel, h0, c0 Value, o RecurrentOptions) (out, h, c Value) {
 	d := x.Shape()
 	batch, steps, features := d[0], d[1], d[2]
 	units := recurrentKernel.Shape()[0]
@@ -76,48 +77,17 @@ func LSTMReference(b Builder, x, kernel, bias, recurrentKernel, h0, c0 Value, o 
 	return out, h, c
 }
 
-func (c *checked) LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o LSTMOptions) (Value, Value, Value) {
-	xs := shapeOf(x)
-	fail := func(format string, args ...any) (Value, Value, Value) {
-		f := c.fail(xs, format, args...)
+func (c *checked) LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o RecurrentOptions) (Value, Value, Value) {
+	if !c.recurrentArgs("LSTMSequence", 4, x, kernel, recurrentKernel, []Value{bias}, []Value{h0, c0}) {
+		f := failed{shape: shapeOf(x), dtype: c.ops.DType()}
 		return f, f, f
-	}
-	vs := []Value{x, kernel, recurrentKernel, h0, c0}
-	if bias != nil {
-		vs = append(vs, bias)
-	}
-	if !c.ok(vs...) {
-		f := failed{shape: xs, dtype: c.ops.DType()}
-		return f, f, f
-	}
-	ks, rs := kernel.Shape(), recurrentKernel.Shape()
-	if len(xs) != 3 || xs[1] < 1 {
-		return fail("LSTMSequence needs x of shape (batch, steps, features) with at least one step; got %v", xs)
-	}
-	if len(rs) != 2 || rs[1] != 4*rs[0] {
-		return fail("LSTMSequence needs a recurrent kernel of shape (units, 4·units); got %v", rs)
-	}
-	units := rs[0]
-	if !ks.Equal(Shape{xs[2], 4 * units}) {
-		return fail("LSTMSequence needs a kernel of shape (features, 4·units) = %v; got %v", Shape{xs[2], 4 * units}, ks)
-	}
-	if bias != nil && !bias.Shape().Equal(Shape{4 * units}) {
-		return fail("LSTMSequence needs a bias of shape (4·units) = %v; got %v", Shape{4 * units}, bias.Shape())
-	}
-	state := Shape{xs[0], units}
-	if !h0.Shape().Equal(state) || !c0.Shape().Equal(state) {
-		return fail("LSTMSequence needs initial states of shape (batch, units) = %v; got %v and %v", state, h0.Shape(), c0.Shape())
 	}
 	fused, ok := c.ops.(LSTMOps)
 	if !ok {
 		return LSTMReference(c, x, kernel, bias, recurrentKernel, h0, c0, o)
 	}
-	outShape := state
-	if o.ReturnSequences {
-		outShape = Shape{xs[0], xs[1], units}
-	}
 	var h, cell Value
-	out := c.call("LSTMSequence", outShape, func() (Value, error) {
+	out := c.call("LSTMSequence", recurrentOutput(x, recurrentKernel, o), func() (Value, error) {
 		out, hv, cv, err := fused.LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0, o)
 		h, cell = hv, cv
 		return out, err
@@ -126,4 +96,56 @@ func (c *checked) LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o
 		return out, out, out
 	}
 	return out, h, cell
+}
+
+// recurrentArgs checks a recurrent op's arguments: x (batch, steps,
+// features), kernel (features, gates·units), recurrentKernel (units,
+// gates·units), each bias (gates·units) unless nil, each state (batch,
+// units). It records the first problem and reports whether there was
+// none.
+func (c *checked) recurrentArgs(name string, gates int, x, kernel, recurrentKernel Value, biases, states []Value) bool {
+	vs := append([]Value{x, kernel, recurrentKernel}, states...)
+	for _, b := range biases {
+		if b != nil {
+			vs = append(vs, b)
+		}
+	}
+	if !c.ok(vs...) {
+		return false
+	}
+	xs, ks, rs := x.Shape(), kernel.Shape(), recurrentKernel.Shape()
+	fail := func(format string, args ...any) bool {
+		c.fail(xs, name+" needs "+format, args...)
+		return false
+	}
+	if len(xs) != 3 || xs[1] < 1 {
+		return fail("x of shape (batch, steps, features) with at least one step; got %v", xs)
+	}
+	if len(rs) != 2 || rs[1] != gates*rs[0] {
+		return fail("a recurrent kernel of shape (units, %d·units); got %v", gates, rs)
+	}
+	units := rs[0]
+	if want := (Shape{xs[2], gates * units}); !ks.Equal(want) {
+		return fail("a kernel of shape (features, %d·units) = %v; got %v", gates, want, ks)
+	}
+	for _, b := range biases {
+		if want := (Shape{gates * units}); b != nil && !b.Shape().Equal(want) {
+			return fail("a bias of shape (%d·units) = %v; got %v", gates, want, b.Shape())
+		}
+	}
+	for _, st := range states {
+		if want := (Shape{xs[0], units}); !st.Shape().Equal(want) {
+			return fail("initial states of shape (batch, units) = %v; got %v", want, st.Shape())
+		}
+	}
+	return true
+}
+
+// recurrentOutput is the shape of a recurrent op's first result.
+func recurrentOutput(x, recurrentKernel Value, o RecurrentOptions) Shape {
+	xs, units := x.Shape(), recurrentKernel.Shape()[0]
+	if o.ReturnSequences {
+		return Shape{xs[0], xs[1], units}
+	}
+	return Shape{xs[0], units}
 }

@@ -113,6 +113,15 @@ func (l *GRU) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 			recurrentBias = b.Reshape(b.Slice(both, []int{1, 0}, []int{1, 3 * u}), backend.Shape{3 * u})
 		}
 	}
+	if !l.NoResetAfter && fusable(ctx, l.Activation, l.RecurrentActivation, l.RecurrentDropout) {
+		x := inputDropout(ctx, in[0], l.Dropout)
+		h0 := zeroState(b, x, u, in[1:], 1)
+		out, h := b.GRUSequence(x, ctx.Weight(l.w.kernel), inputBias, r, recurrentBias, h0[0], l.recurrentOptions())
+		if !l.ReturnState {
+			return []backend.Value{out}
+		}
+		return []backend.Value{out, h}
+	}
 	step := func(b backend.Builder, xt, h backend.Value, states []backend.Value) (backend.Value, []backend.Value) {
 		var m backend.Value
 		if l.NoResetAfter {
@@ -142,6 +151,11 @@ func (l *GRU) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 		return []backend.Value{out}
 	}
 	return append([]backend.Value{out}, states...)
+}
+
+// recurrentOptions are the fused op's options for this layer.
+func (l *GRU) recurrentOptions() backend.RecurrentOptions {
+	return backend.RecurrentOptions{ReturnSequences: l.ReturnSequences, GoBackwards: l.GoBackwards, ReturnState: l.ReturnState}
 }
 
 // SavedGroups keeps the weights under "cell", as Keras's GRU does.

@@ -107,7 +107,7 @@ func (l *LSTM) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 		bias = ctx.Weight(l.w.bias)
 	}
 	r, u := ctx.Weight(l.w.recurrentKernel), l.Units
-	if l.fusable(ctx) {
+	if fusable(ctx, l.Activation, l.RecurrentActivation, l.RecurrentDropout) {
 		return l.callFused(ctx, in, bias, r)
 	}
 	step := func(b backend.Builder, xt, h backend.Value, states []backend.Value) (backend.Value, []backend.Value) {
@@ -126,33 +126,21 @@ func (l *LSTM) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 	return append([]backend.Value{out}, states...)
 }
 
-// fusable says whether this call is the engine's LSTMSequence: Keras's
-// default activations, no mask and no recurrent dropout in training
-// (those take the general loop, unroll).
-func (l *LSTM) fusable(ctx *Context) bool {
-	return (l.Activation == "" || l.Activation == "tanh") &&
-		(l.RecurrentActivation == "" || l.RecurrentActivation == "sigmoid") &&
-		ctx.Mask(0) == nil && !(ctx.Training && l.RecurrentDropout > 0)
-}
-
 // callFused runs the sequence as one Builder op, after the input dropout
 // unroll would apply.
 func (l *LSTM) callFused(ctx *Context, in []backend.Value, bias, r backend.Value) []backend.Value {
-	b, x := ctx.B, inputDropout(ctx, in[0], l.Dropout)
-	d := x.Shape()
-	var h0, c0 backend.Value
-	if len(in) == 3 {
-		h0, c0 = in[1], in[2]
-	} else {
-		h0 = b.Constant(make([]float64, d[0]*l.Units), backend.Shape{d[0], l.Units})
-		c0 = h0
-	}
-	out, h, c := b.LSTMSequence(x, ctx.Weight(l.w.kernel), bias, r, h0, c0,
-		backend.LSTMOptions{ReturnSequences: l.ReturnSequences, GoBackwards: l.GoBackwards, ReturnState: l.ReturnState})
+	x := inputDropout(ctx, in[0], l.Dropout)
+	states := zeroState(ctx.B, x, l.Units, in[1:], 2)
+	out, h, c := ctx.B.LSTMSequence(x, ctx.Weight(l.w.kernel), bias, r, states[0], states[1], l.recurrentOptions())
 	if !l.ReturnState {
 		return []backend.Value{out}
 	}
 	return []backend.Value{out, h, c}
+}
+
+// recurrentOptions are the fused op's options for this layer.
+func (l *LSTM) recurrentOptions() backend.RecurrentOptions {
+	return backend.RecurrentOptions{ReturnSequences: l.ReturnSequences, GoBackwards: l.GoBackwards, ReturnState: l.ReturnState}
 }
 
 // SavedGroups keeps the weights under "cell", as Keras's LSTM does.

@@ -18,9 +18,10 @@ import (
 // The loop is unrolled: the sequence length is static, so Call emits one
 // step's ops per time step, and every engine differentiates the unrolled
 // graph with the ops it already has (no scan primitive in the op set).
-// The exception is the common LSTM (default activations, no mask, no
-// recurrent dropout), which calls Builder.LSTMSequence, one op over the
-// sequence that an engine may fuse.
+// The exceptions are the common LSTM and GRU (default activations, no
+// mask, no recurrent dropout, and for the GRU reset_after), which call
+// Builder.LSTMSequence and GRUSequence, one op over the sequence that an
+// engine may fuse.
 // Each step multiplies its input by the kernel and the previous output by
 // the recurrent kernel.
 
@@ -184,13 +185,7 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 		}
 		return p
 	}
-	states := initial
-	if len(states) == 0 {
-		zeros := b.Constant(make([]float64, batch*s.units), backend.Shape{batch, s.units})
-		for range nStates {
-			states = append(states, zeros)
-		}
-	}
+	states := zeroState(b, x, s.units, initial, nStates)
 	var recMask backend.Value
 	if ctx.Training && s.recurrentDropout > 0 {
 		recMask = dropoutMask(b, backend.Shape{batch, s.units}, s.recurrentDropout)
@@ -238,6 +233,31 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 		return b.Concat(1, outs...), states
 	}
 	return out, states
+}
+
+// fusable says whether a recurrent layer's call can be the engine's
+// whole-sequence op (Builder.LSTMSequence, GRUSequence): Keras's default
+// activations (tanh, and sigmoid for the gates), no mask and no recurrent
+// dropout in training. Other calls take the general loop, unroll.
+func fusable(ctx *Context, activation, recurrentActivation string, recurrentDropout float64) bool {
+	return (activation == "" || activation == "tanh") &&
+		(recurrentActivation == "" || recurrentActivation == "sigmoid") &&
+		ctx.Mask(0) == nil && !(ctx.Training && recurrentDropout > 0)
+}
+
+// zeroState returns the n initial states given to the layer, or zeros
+// (batch, units) for each.
+func zeroState(b backend.Builder, x backend.Value, units int, given []backend.Value, n int) []backend.Value {
+	if len(given) == n {
+		return given
+	}
+	batch := x.Shape()[0]
+	zeros := b.Constant(make([]float64, batch*units), backend.Shape{batch, units})
+	states := make([]backend.Value, n)
+	for i := range states {
+		states[i] = zeros
+	}
+	return states
 }
 
 // inputDropout is Keras's DropoutRNNCell on the inputs: in training, one

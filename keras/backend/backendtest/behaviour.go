@@ -38,10 +38,10 @@ func checkErrors(t *testing.T, be backend.Backend) {
 				p, _, _ := b.AdamUpdate(v[0], v[1], v[0], v[0], b.Scalar(0.1), 0.9, 0.999, 1e-7)
 				return p
 			}},
-		{"LSTMSequence", "needs a kernel of shape (features, 4·units) = (3, 8); got (3, 6)",
+		{"LSTMSequence", "LSTMSequence needs a kernel of shape (features, 4·units) = (3, 8); got (3, 6)",
 			[]Array{Random(1, 0, 1, 2, 4, 3), Random(2, 0, 1, 3, 6), Random(3, 0, 1, 2, 8), Random(4, 0, 1, 2, 2)},
 			func(b backend.Builder, v []backend.Value) backend.Value {
-				out, _, _ := b.LSTMSequence(v[0], v[1], nil, v[2], v[3], v[3], backend.LSTMOptions{})
+				out, _, _ := b.LSTMSequence(v[0], v[1], nil, v[2], v[3], v[3], backend.RecurrentOptions{})
 				return out
 			}},
 		{"Transpose", "needs a permutation", []Array{Random(1, 0, 1, 2, 3)},

@@ -359,7 +359,7 @@ func refAdam(in []Array, beta1, beta2, eps float64) [3]Array {
 // refLSTM is Keras's LSTM by its definition, row by row and step by step:
 // in are x, kernel, recurrent kernel, h0, c0 and optionally the bias; it
 // returns the output (every h or the last), the last h and the last c.
-func refLSTM(in []Array, o backend.LSTMOptions) []Array {
+func refLSTM(in []Array, o backend.RecurrentOptions) []Array {
 	x, k, r, h0, c0 := in[0], in[1], in[2], in[3], in[4]
 	batch, steps, features := x.Shape[0], x.Shape[1], x.Shape[2]
 	u := r.Shape[0]
@@ -401,4 +401,50 @@ func refLSTM(in []Array, o backend.LSTMOptions) []Array {
 		out = seq
 	}
 	return []Array{out, hs, cs}
+}
+
+// refGRU is Keras's GRU (reset_after) by its definition: in are x,
+// kernel, recurrent kernel, h0 and optionally the input and recurrent
+// biases; it returns the output (every h or the last) and the last h.
+func refGRU(in []Array, o backend.RecurrentOptions) []Array {
+	x, k, r, h0 := in[0], in[1], in[2], in[3]
+	batch, steps, features := x.Shape[0], x.Shape[1], x.Shape[2]
+	u := r.Shape[0]
+	sig := func(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
+	seq := Array{Shape: backend.Shape{batch, steps, u}, Data: make([]float64, batch*steps*u)}
+	hs := Array{Shape: backend.Shape{batch, u}, Data: make([]float64, batch*u)}
+	for b := range batch {
+		h := append([]float64(nil), h0.Data[b*u:(b+1)*u]...)
+		for k2 := range steps {
+			t := k2
+			if o.GoBackwards {
+				t = steps - 1 - k2
+			}
+			p, m := make([]float64, 3*u), make([]float64, 3*u)
+			for j := range 3 * u {
+				if len(in) > 4 {
+					p[j], m[j] = in[4].Data[j], in[5].Data[j]
+				}
+				for f := range features {
+					p[j] += x.Data[(b*steps+t)*features+f] * k.Data[f*3*u+j]
+				}
+				for i := range u {
+					m[j] += h[i] * r.Data[i*3*u+j]
+				}
+			}
+			for j := range u {
+				z := sig(p[j] + m[j])
+				reset := sig(p[u+j] + m[u+j])
+				hh := math.Tanh(p[2*u+j] + reset*m[2*u+j])
+				h[j] = z*h[j] + (1-z)*hh
+			}
+			copy(seq.Data[(b*steps+k2)*u:], h)
+		}
+		copy(hs.Data[b*u:], h)
+	}
+	out := hs
+	if o.ReturnSequences {
+		out = seq
+	}
+	return []Array{out, hs}
 }

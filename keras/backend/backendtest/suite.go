@@ -332,7 +332,7 @@ func cases() []opCase {
 			},
 			ref: func(x []Array) Array { return refAdam(x, 0.9, 0.999, 1e-7)[i] }})
 	}
-	return append(cs, lstmCases()...)
+	return append(append(cs, lstmCases()...), gruCases()...)
 }
 
 // lstmCases check LSTMSequence's outputs and states, forwards and
@@ -342,7 +342,7 @@ func lstmCases() []opCase {
 	in := []Array{Random(110, -1, 1, 2, 3, 3), Random(111, -1, 1, 3, 8), Random(112, -1, 1, 2, 8),
 		Random(113, -0.5, 0.5, 2, 2), Random(114, -0.5, 0.5, 2, 2), Random(115, -0.5, 0.5, 8)}
 	var cs []opCase
-	for _, o := range []backend.LSTMOptions{{ReturnSequences: true, ReturnState: true}, {GoBackwards: true, ReturnState: true}} {
+	for _, o := range []backend.RecurrentOptions{{ReturnSequences: true, ReturnState: true}, {GoBackwards: true, ReturnState: true}} {
 		for _, withBias := range []bool{true, false} {
 			inputs := in
 			if !withBias {
@@ -503,4 +503,39 @@ func cloneArrays(in []Array) []Array {
 		out[i] = Array{Shape: a.Shape, Data: append([]float64(nil), a.Data...)}
 	}
 	return out
+}
+
+// gruCases check GRUSequence's output and state, forwards and backwards,
+// with and without the biases: x (2, 3, 3), 2 units, a random initial
+// state.
+func gruCases() []opCase {
+	in := []Array{Random(120, -1, 1, 2, 3, 3), Random(121, -1, 1, 3, 6), Random(122, -1, 1, 2, 6),
+		Random(123, -0.5, 0.5, 2, 2), Random(124, -0.5, 0.5, 6), Random(125, -0.5, 0.5, 6)}
+	var cs []opCase
+	for _, o := range []backend.RecurrentOptions{{ReturnSequences: true, ReturnState: true}, {GoBackwards: true, ReturnState: true}} {
+		for _, withBias := range []bool{true, false} {
+			inputs := in
+			if !withBias {
+				inputs = in[:4]
+			}
+			for i, part := range []string{"out", "h"} {
+				grad := make([]bool, len(inputs))
+				for j := range grad {
+					grad[j] = true
+				}
+				cs = append(cs, opCase{name: fmt.Sprintf("GRUSequence/%s/sequences=%v,backwards=%v,bias=%v", part, o.ReturnSequences, o.GoBackwards, withBias),
+					inputs: inputs, grad: grad,
+					build: func(b backend.Builder, v []backend.Value) backend.Value {
+						var ib, rb backend.Value
+						if withBias {
+							ib, rb = v[4], v[5]
+						}
+						out, h := b.GRUSequence(v[0], v[1], ib, v[2], rb, v[3], o)
+						return []backend.Value{out, h}[i]
+					},
+					ref: func(x []Array) Array { return refGRU(x, o)[i] }})
+			}
+		}
+	}
+	return cs
 }
