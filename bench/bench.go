@@ -13,6 +13,7 @@ import (
 	"github.com/kerasgo/kerasgo/examples/transformer"
 	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
 // Data returns n random 28x28x1 images and labels: step time does not
@@ -46,23 +47,53 @@ func TokenData(n int, seed uint64) (keras.Array, keras.Array) {
 	return keras.Array{Shape: []int{n, c.MaxLen}, Data: x}, keras.Array{Shape: []int{n}, Data: y}
 }
 
+// The LSTM classifier: LSTM(64) over sequences of 100 steps of 8
+// features, then Dense(10, softmax).
+const (
+	lstmSteps    = 100
+	lstmFeatures = 8
+)
+
+// SequenceData returns n random sequences for the LSTM classifier (100
+// steps of 8 features in [0, 1)) and labels of 10 classes.
+func SequenceData(n int, seed uint64) (keras.Array, keras.Array) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	x := make([]float32, n*lstmSteps*lstmFeatures)
+	for i := range x {
+		x[i] = r.Float32()
+	}
+	y := make([]float32, n)
+	for i := range y {
+		y[i] = float32(r.IntN(10))
+	}
+	return keras.Array{Shape: []int{n, lstmSteps, lstmFeatures}, Data: x}, keras.Array{Shape: []int{n}, Data: y}
+}
+
 // dataFor returns the random data the named model trains on.
 func dataFor(model string, n int, seed uint64) (keras.Array, keras.Array) {
-	if model == "transformer" {
+	switch model {
+	case "transformer":
 		return TokenData(n, seed)
+	case "lstm":
+		return SequenceData(n, seed)
 	}
 	return Data(n, seed)
 }
 
 // Compiled returns the named model compiled as the demo compiles it:
-// "mlp", "cnn", "resnet" (internal/models) or "transformer" (Keras's
-// text classification example, examples/transformer).
+// "mlp", "cnn", "resnet" (internal/models), "transformer" (Keras's
+// text classification example, examples/transformer) or "lstm" (an
+// LSTM(64) classifier over 100 steps of 8 features).
 func Compiled(model, engine string) (*keras.Model, error) {
 	var m *keras.Model
 	var err error
-	if model == "transformer" {
+	switch model {
+	case "transformer":
 		m, err = transformer.NewClassifier(transformer.KerasExample)
-	} else {
+	case "lstm":
+		m, err = keras.NewSequential(layers.Input(lstmSteps, lstmFeatures), &layers.LSTM{Units: 64},
+			&layers.Dense{Units: 10, Activation: "softmax"})
+	default:
 		m, err = models.New(model)
 	}
 	if err != nil {

@@ -1,5 +1,6 @@
-"""PyTorch reference for kerasgo's benchmarks: the demo's MLP and CNN, and
-Keras's "Text classification with Transformer" model, trained with Adam
+"""PyTorch reference for kerasgo's benchmarks: the demo's MLP and CNN,
+Keras's "Text classification with Transformer" model and an LSTM(64)
+classifier, trained with Adam
 (Keras's defaults) on random data, one line of results.
 
 Run with the PyTorch that Debian packages (python3-torch, /usr/bin/python3):
@@ -52,9 +53,57 @@ class TransformerClassifier(nn.Module):
         return self.head(h.mean(1))
 
 
+class LSTMClassifier(nn.Module):
+    """kerasgo's bench model "lstm": LSTM(64) over 100 steps of 8
+    features, the last h to Dense(10)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(8, 64, batch_first=True)
+        self.head = nn.Linear(64, 10)
+
+    def forward(self, x):
+        out, _ = self.lstm(x)
+        return self.head(out[:, -1])
+
+
+class SmallResNet(nn.Module):
+    """kerasgo's small ResNet (internal/models.ResNet): a conv + BN + ReLU
+    stem of 32 filters, 2x2 max pooling, a residual block, a strided conv
+    to 64 filters, another residual block, global average pooling, Dense(10).
+    BatchNorm as Keras's: momentum 0.01 in PyTorch's terms, eps 1e-3."""
+
+    def __init__(self):
+        super().__init__()
+        conv_bn = lambda cin, cout, stride: nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
+            nn.BatchNorm2d(cout, eps=1e-3, momentum=0.01))
+        self.stem = conv_bn(1, 32, 1)
+        self.b1 = nn.ModuleList([conv_bn(32, 32, 1), conv_bn(32, 32, 1)])
+        self.down = conv_bn(32, 64, 2)
+        self.b2 = nn.ModuleList([conv_bn(64, 64, 1), conv_bn(64, 64, 1)])
+        self.head = nn.Linear(64, 10)
+
+    @staticmethod
+    def block(x, convs):
+        y = torch.relu(convs[0](x))
+        return torch.relu(x + convs[1](y))
+
+    def forward(self, x):
+        x = torch.max_pool2d(torch.relu(self.stem(x)), 2)
+        x = self.block(x, self.b1)
+        x = torch.relu(self.down(x))
+        x = self.block(x, self.b2)
+        return self.head(x.mean((2, 3)))
+
+
 def build(name):
+    if name == "resnet":
+        return SmallResNet()
     if name == "transformer":
         return TransformerClassifier()
+    if name == "lstm":
+        return LSTMClassifier()
     if name == "mlp":
         return nn.Sequential(
             nn.Flatten(),
@@ -90,6 +139,9 @@ def main():
     if a.model == "transformer":
         x = torch.randint(0, 20000, (n, 200), device=dev)
         y = torch.randint(0, 2, (n,), device=dev)
+    elif a.model == "lstm":
+        x = torch.rand(n, 100, 8, device=dev)
+        y = torch.randint(0, 10, (n,), device=dev)
     else:
         x = torch.rand(n, 1, 28, 28, device=dev)
         y = torch.randint(0, 10, (n,), device=dev)

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # make bench: time per training step and peak RSS for the demo MLP and CNN
-# (batch 128) and Keras's transformer text classifier (batch 32, 200
-# tokens) on kerasgo's engines and, in the same run, on PyTorch (Debian's
-# python3-torch) with as many threads as Go uses; prints the ratios.
+# (batch 128), the small ResNet (batch 64), Keras's transformer text
+# classifier (batch 32, 200 tokens) and an LSTM(64) classifier over 100
+# steps (batch 32) on kerasgo's engines and, in the same run, on PyTorch
+# (Debian's python3-torch) with as many threads as Go uses; prints the
+# ratios.
 #
-#   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-steps-transformer N] [-models "mlp cnn transformer"] [-repeat N]
+#   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-steps-resnet N] [-steps-transformer N] [-steps-lstm N]
+#                    [-models "mlp cnn resnet transformer lstm"] [-repeat N]
 #
 # With -repeat N every row runs N times, interleaved (all rows once, then
 # again), and the ratios use each row's median: timings on a shared machine
@@ -18,13 +21,17 @@ export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 steps_mlp=30
 steps_cnn=8
 steps_transformer=10
-models="mlp cnn transformer"
+steps_resnet=5
+steps_lstm=10
+models="mlp cnn resnet transformer lstm"
 repeat=1
 while [ $# -gt 0 ]; do
   case "$1" in
     -steps-mlp) steps_mlp=$2; shift 2 ;;
     -steps-cnn) steps_cnn=$2; shift 2 ;;
     -steps-transformer) steps_transformer=$2; shift 2 ;;
+    -steps-resnet) steps_resnet=$2; shift 2 ;;
+    -steps-lstm) steps_lstm=$2; shift 2 ;;
     -models) models=$2; shift 2 ;;
     -repeat) repeat=$2; shift 2 ;;
     *) echo "bench: unknown flag $1" >&2; exit 2 ;;
@@ -62,8 +69,12 @@ for round in $(seq "$repeat"); do
 [ "$repeat" -gt 1 ] && echo "# round $round of $repeat" >&2
 for model in $models; do
   steps=$steps_mlp batch=128
-  [ "$model" = cnn ] && steps=$steps_cnn
-  [ "$model" = transformer ] && steps=$steps_transformer batch=32
+  case "$model" in
+    cnn) steps=$steps_cnn ;;
+    resnet) steps=$steps_resnet batch=64 ;;
+    transformer) steps=$steps_transformer batch=32 ;;
+    lstm) steps=$steps_lstm batch=32 ;;
+  esac
   run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -steps "$steps" -batch "$batch" -label kerasgo-gorgonia
   if [ -n "$openblas" ]; then
     run "kerasgo gorgonia+openblas $model..." "$openblas" -model "$model" -backend gorgonia -steps "$steps" -batch "$batch" -label kerasgo-gorgonia+openblas
@@ -71,7 +82,7 @@ for model in $models; do
   if [ -n "$libtorch" ]; then
     run "kerasgo libtorch $model..." "$out.stepbench-libtorch" -model "$model" -backend libtorch -steps "$steps" -batch "$batch" -label kerasgo-libtorch
     # gotch raw has the MLP and CNN only.
-    if [ "$model" != transformer ]; then
+    if [ "$model" = mlp ] || [ "$model" = cnn ]; then
       run "gotch raw $model..." "$out.gotchraw" -model "$model" -steps "$steps"
     fi
   fi

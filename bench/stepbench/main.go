@@ -1,6 +1,7 @@
 // Command stepbench measures kerasgo's training step time and peak memory
-// for the demo's MLP or CNN, or Keras's transformer text classifier, and
-// prints one line for scripts/bench.sh:
+// for the demo's MLP or CNN, the small ResNet, Keras's transformer text
+// classifier or an LSTM(64) classifier, and prints one line for
+// scripts/bench.sh:
 //
 //	go run ./bench/stepbench -model cnn -steps 10
 package main
@@ -16,7 +17,7 @@ import (
 )
 
 func main() {
-	model := flag.String("model", "mlp", "mlp, cnn or transformer")
+	model := flag.String("model", "mlp", "mlp, cnn, resnet, transformer or lstm")
 	engine := flag.String("backend", "", "engine (default: as kerasgo selects)")
 	batch := flag.Int("batch", 128, "batch size")
 	warmup := flag.Int("warmup", 3, "untimed steps first (they compile)")
