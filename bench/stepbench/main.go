@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/bench"
@@ -23,9 +24,22 @@ func main() {
 	warmup := flag.Int("warmup", 3, "untimed steps first (they compile)")
 	steps := flag.Int("steps", 20, "timed steps")
 	label := flag.String("label", "", "name for this build in the output (default kerasgo-<engine>)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (warm-up included) to this file, for go tool pprof")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "stepbench:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	r, err := bench.StepTime(context.Background(), *model, *engine, *batch, *warmup, *steps)
 	if err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "stepbench:", err)
 		os.Exit(1)
 	}

@@ -156,6 +156,16 @@ type Builder interface {
 	// in every argument.
 	GRUSequence(x, kernel, inputBias, recurrentKernel, recurrentBias, h0 Value, o RecurrentOptions) (out, h Value)
 
+	// BatchNormalize normalises x (batch, ..., channels) over every axis
+	// but the last with the batch's own mean and variance, then scales by
+	// gamma and offsets by beta (each (channels), or nil): Keras's
+	// BatchNormalization in training; see [BatchNormReference]. It also
+	// returns the mean and variance (channels) for the moving averages.
+	// y is differentiable in x, gamma and beta (through the statistics
+	// too); an engine that fuses it ([BatchNormOps]) may treat the mean
+	// and variance results as constants.
+	BatchNormalize(x, gamma, beta Value, eps float64) (y, mean, variance Value)
+
 	// AllReduceSum returns x summed elementwise over every process of a
 	// data-parallel group (see [Collective]); the engine must implement
 	// [CollectiveOps]. Not differentiable.

@@ -86,20 +86,21 @@ func (l *BatchNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 // Call normalises x; in training it assigns the new moving averages.
 func (l *BatchNormalization) Call(ctx *Context, inputs []backend.Value) backend.Value {
 	b, x := ctx.B, inputs[0]
-	var mean, variance backend.Value
 	if ctx.Training && l.Trainable() {
-		axes := make([]int, len(x.Shape())-1)
-		for i := range axes {
-			axes[i] = i
+		var gamma, beta backend.Value
+		if l.gamma != nil {
+			gamma = ctx.Weight(l.gamma)
 		}
-		mean = b.Mean(x, axes...)
-		variance = b.Mean(b.Square(b.Sub(x, mean)), axes...)
+		if l.beta != nil {
+			beta = ctx.Weight(l.beta)
+		}
+		y, mean, variance := b.BatchNormalize(x, gamma, beta, l.epsilon())
 		m := l.momentum()
 		ctx.Assign(l.movingMean, b.Add(b.Mul(ctx.Weight(l.movingMean), b.Scalar(m)), b.Mul(mean, b.Scalar(1-m))))
 		ctx.Assign(l.movingVar, b.Add(b.Mul(ctx.Weight(l.movingVar), b.Scalar(m)), b.Mul(variance, b.Scalar(1-m))))
-	} else {
-		mean, variance = ctx.Weight(l.movingMean), ctx.Weight(l.movingVar)
+		return y
 	}
+	mean, variance := ctx.Weight(l.movingMean), ctx.Weight(l.movingVar)
 	return l.normalize(ctx, b.Sub(x, mean), variance, l.epsilon())
 }
 

@@ -448,3 +448,32 @@ func refGRU(in []Array, o backend.RecurrentOptions) []Array {
 	}
 	return []Array{out, hs}
 }
+
+// refBatchNorm is batch normalisation over every axis but the last by its
+// definition: in are x and optionally gamma and beta; it returns y, the
+// mean and the variance.
+func refBatchNorm(in []Array, eps float64) []Array {
+	x := in[0]
+	c := x.Shape[len(x.Shape)-1]
+	rows := len(x.Data) / c
+	y := Array{Shape: x.Shape, Data: make([]float64, len(x.Data))}
+	mean := Array{Shape: backend.Shape{c}, Data: make([]float64, c)}
+	variance := Array{Shape: backend.Shape{c}, Data: make([]float64, c)}
+	for j := range c {
+		for r := range rows {
+			mean.Data[j] += x.Data[r*c+j] / float64(rows)
+		}
+		for r := range rows {
+			d := x.Data[r*c+j] - mean.Data[j]
+			variance.Data[j] += d * d / float64(rows)
+		}
+		for r := range rows {
+			v := (x.Data[r*c+j] - mean.Data[j]) / math.Sqrt(variance.Data[j]+eps)
+			if len(in) > 1 {
+				v = v*in[1].Data[j] + in[2].Data[j]
+			}
+			y.Data[r*c+j] = v
+		}
+	}
+	return []Array{y, mean, variance}
+}

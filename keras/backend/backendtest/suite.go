@@ -332,7 +332,43 @@ func cases() []opCase {
 			},
 			ref: func(x []Array) Array { return refAdam(x, 0.9, 0.999, 1e-7)[i] }})
 	}
+	cs = append(cs, batchNormCases()...)
 	return append(append(cs, lstmCases()...), gruCases()...)
+}
+
+// batchNormCases check BatchNormalize's y (with and without gamma and
+// beta; its gradient through the statistics too), and its mean and
+// variance, on x (4, 3, 2).
+func batchNormCases() []opCase {
+	in := []Array{Random(130, -1, 1, 4, 3, 2), Random(131, 0.5, 1.5, 2), Random(132, -0.5, 0.5, 2)}
+	var cs []opCase
+	for _, affine := range []bool{true, false} {
+		inputs := in
+		if !affine {
+			inputs = in[:1]
+		}
+		grad := make([]bool, len(inputs))
+		for j := range grad {
+			grad[j] = true
+		}
+		for i, part := range []string{"y", "mean", "variance"} {
+			c := opCase{name: fmt.Sprintf("BatchNormalize/%s/affine=%v", part, affine), inputs: inputs,
+				build: func(b backend.Builder, v []backend.Value) backend.Value {
+					var gamma, beta backend.Value
+					if affine {
+						gamma, beta = v[1], v[2]
+					}
+					y, m, vv := b.BatchNormalize(v[0], gamma, beta, 1e-3)
+					return []backend.Value{y, m, vv}[i]
+				},
+				ref: func(x []Array) Array { return refBatchNorm(x, 1e-3)[i] }}
+			if part == "y" {
+				c.grad = grad
+			}
+			cs = append(cs, c)
+		}
+	}
+	return cs
 }
 
 // lstmCases check LSTMSequence's outputs and states, forwards and

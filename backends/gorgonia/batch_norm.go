@@ -1,0 +1,118 @@
+package gorgonia
+
+import (
+	"github.com/kerasgo/kerasgo/internal/kernels"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// BatchNormalize implements backend.BatchNormOps with host ops over the
+// kernels in internal/kernels/batchnorm.go: the statistics (one op, not
+// differentiated), the normalisation (one op), and for its gradient a
+// per-channel reduction and one pass for x's gradient, which includes
+// the paths through the mean and variance. The reference is about twenty
+// Gorgonia ops, most of which clone a tensor as large as x and run on one
+// core.
+func (o *graphOps) BatchNormalize(x, gamma, beta backend.Value, eps float64) (y, mean, variance backend.Value, err error) {
+	xn := node(x)
+	xs := x.Shape()
+	c := xs[len(xs)-1]
+	dt := o.dtype
+	stats, err := newHostOp("BatchMoments", tensor.Shape{2 * c}, dt, []*G.Node{xn}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		return floats(dst, func32(func(d []float32) { kernels.BatchMoments(f32(in[0]), d) }),
+			func64(func(d []float64) { kernels.BatchMoments(f64(in[0]), d) }))
+	}).apply(xn)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	inputs := []*G.Node{xn, stats}
+	wrt := []bool{true, false}
+	gammaAt, betaAt := -1, -1
+	if gamma != nil {
+		gammaAt = len(inputs)
+		inputs, wrt = append(inputs, node(gamma)), append(wrt, true)
+	}
+	if beta != nil {
+		betaAt = len(inputs)
+		inputs, wrt = append(inputs, node(beta)), append(wrt, true)
+	}
+	// optional returns input i's data, or nil where it is absent.
+	optional32 := func(in []*tensor.Dense, i int) []float32 {
+		if i < 0 {
+			return nil
+		}
+		return f32(in[i])
+	}
+	optional64 := func(in []*tensor.Dense, i int) []float64 {
+		if i < 0 {
+			return nil
+		}
+		return f64(in[i])
+	}
+	fwd := newHostOp("BatchNormalize", tensor.Shape(xs).Clone(), dt, inputs, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		return floats(dst, func32(func(d []float32) {
+			kernels.BatchNormApply(f32(in[0]), f32(in[1]), optional32(in, gammaAt), optional32(in, betaAt), eps, d)
+		}), func64(func(d []float64) {
+			kernels.BatchNormApply(f64(in[0]), f64(in[1]), optional64(in, gammaAt), optional64(in, betaAt), eps, d)
+		}))
+	})
+	fwd.wrt = wrt
+	fwd.diff = func(inputs G.Nodes, _, dy *G.Node) (G.Nodes, error) {
+		x, stats := inputs[0], inputs[1]
+		sums, err := newHostOp("BatchNormGradReduce", tensor.Shape{2 * c}, dt, []*G.Node{x, stats, dy}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+			return floats(dst, func32(func(d []float32) { kernels.BatchNormGradReduce(f32(in[0]), f32(in[1]), f32(in[2]), eps, d) }),
+				func64(func(d []float64) { kernels.BatchNormGradReduce(f64(in[0]), f64(in[1]), f64(in[2]), eps, d) }))
+		}).apply(x, stats, dy)
+		if err != nil {
+			return nil, err
+		}
+		gradIn := []*G.Node{x, stats, dy, sums}
+		gammaIn := -1
+		if gammaAt >= 0 {
+			gammaIn = len(gradIn)
+			gradIn = append(gradIn, inputs[gammaAt])
+		}
+		dx, err := newHostOp("BatchNormGradInput", x.Shape().Clone(), dt, gradIn, func(dst *tensor.Dense, in []*tensor.Dense) error {
+			return floats(dst, func32(func(d []float32) {
+				kernels.BatchNormGradInput(f32(in[0]), f32(in[1]), optional32(in, gammaIn), f32(in[2]), f32(in[3]), eps, d)
+			}), func64(func(d []float64) {
+				kernels.BatchNormGradInput(f64(in[0]), f64(in[1]), optional64(in, gammaIn), f64(in[2]), f64(in[3]), eps, d)
+			}))
+		}).apply(gradIn...)
+		if err != nil {
+			return nil, err
+		}
+		grads := G.Nodes{dx, nil}
+		if gammaAt >= 0 {
+			dg, err := part(sums, c, tensor.Shape{c}, dt)
+			if err != nil {
+				return nil, err
+			}
+			grads = append(grads, dg)
+		}
+		if betaAt >= 0 {
+			db, err := part(sums, 0, tensor.Shape{c}, dt)
+			if err != nil {
+				return nil, err
+			}
+			grads = append(grads, db)
+		}
+		return grads, nil
+	}
+	yN, err := fwd.apply(inputs...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	m, err := part(stats, 0, tensor.Shape{c}, dt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	v, err := part(stats, c, tensor.Shape{c}, dt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return value{yN}, value{m}, value{v}, nil
+}
+
+var _ backend.BatchNormOps = (*graphOps)(nil)

@@ -1,0 +1,81 @@
+package backend
+
+// BatchNormOps is an optional capability of an [Ops]: batch
+// normalisation over the batch's own statistics (BatchNormalization in
+// training) as a few fused ops. An engine implements it only if it
+// matches [BatchNormReference] within the conformance tolerance; the
+// checked Builder uses it when present and the reference otherwise.
+type BatchNormOps interface {
+	// BatchNormalize gets x (batch, ..., channels) and gamma and beta
+	// (channels, or nil).
+	BatchNormalize(x, gamma, beta Value, eps float64) (y, mean, variance Value, err error)
+}
+
+// BatchNormReference is batch normalisation over every axis of x but the
+// last, written with Builder ops as Keras's BatchNormalization computes
+// it in training:
+//
+//	mean = mean(x);  variance = mean((x - mean)²)
+//	y = (x - mean) / sqrt(variance + eps) · gamma + beta
+//
+// gamma and beta may be nil (no scale, no offset).
+func BatchNormReference(b Builder, x, gamma, beta Value, eps float64) (y, mean, variance Value) {
+	axes := make([]int, len(x.Shape())-1)
+	for i := range axes {
+		axes[i] = i
+	}
+	mean = b.Mean(x, axes...)
+	variance = b.Mean(b.Square(b.Sub(x, mean)), axes...)
+	y = b.Div(b.Sub(x, mean), b.Sqrt(b.Add(variance, b.Scalar(eps))))
+	if gamma != nil {
+		y = b.Mul(y, gamma)
+	}
+	if beta != nil {
+		y = b.Add(y, beta)
+	}
+	return y, mean, variance
+}
+
+func (c *checked) BatchNormalize(x, gamma, beta Value, eps float64) (Value, Value, Value) {
+	vs := []Value{x}
+	for _, v := range []Value{gamma, beta} {
+		if v != nil {
+			vs = append(vs, v)
+		}
+	}
+	if !c.ok(vs...) {
+		f := failed{shape: shapeOf(x), dtype: c.ops.DType()}
+		return f, f, f
+	}
+	xs := x.Shape()
+	fail := func(format string, args ...any) (Value, Value, Value) {
+		f := c.fail(xs, format, args...)
+		return f, f, f
+	}
+	if len(xs) < 2 {
+		return fail("BatchNormalize needs x of shape (batch, ..., channels); got %v", xs)
+	}
+	channels := Shape{xs[len(xs)-1]}
+	for _, v := range []Value{gamma, beta} {
+		if v != nil && !v.Shape().Equal(channels) {
+			return fail("BatchNormalize needs gamma and beta of shape (channels) = %v; got %v", channels, v.Shape())
+		}
+	}
+	if !(eps > 0) {
+		return fail("BatchNormalize needs a positive epsilon; got %v", eps)
+	}
+	fused, ok := c.ops.(BatchNormOps)
+	if !ok {
+		return BatchNormReference(c, x, gamma, beta, eps)
+	}
+	var mean, variance Value
+	y := c.call("BatchNormalize", xs, func() (Value, error) {
+		y, m, v, err := fused.BatchNormalize(x, gamma, beta, eps)
+		mean, variance = m, v
+		return y, err
+	})
+	if c.err != nil {
+		return y, y, y
+	}
+	return y, mean, variance
+}
