@@ -136,3 +136,43 @@ func BenchmarkUntile(b *testing.B) {
 		Untile(dst, src, []int{1, 32}, out)
 	}
 }
+
+// ReluGrad passes dy only where y > 0: not at ±0, negatives, -Inf or NaN.
+func TestReluGradEdges(t *testing.T) {
+	ys := []float64{1, 1e-310, math.Inf(1), 0, math.Copysign(0, -1), -1, -1e-310, math.Inf(-1), math.NaN(), -math.NaN()}
+	dy := make([]float64, len(ys))
+	for i := range dy {
+		dy[i] = 3
+	}
+	dx := make([]float64, len(ys))
+	ReluGrad(ys, dy, dx)
+	y32, dy32, dx32 := make([]float32, len(ys)), make([]float32, len(ys)), make([]float32, len(ys))
+	for i, v := range ys {
+		y32[i], dy32[i] = float32(v), 3
+	}
+	y32[1] = 1e-40 // a float32 subnormal
+	y32[6] = -1e-40
+	ReluGrad(y32, dy32, dx32)
+	for i, v := range ys {
+		want := 0.0
+		if v > 0 {
+			want = 3
+		}
+		if dx[i] != want || float64(dx32[i]) != want {
+			t.Errorf("y = %v: ReluGrad gives %v (float64) and %v (float32), want %v", v, dx[i], dx32[i], want)
+		}
+	}
+}
+
+// ReLU's gradient over the demo CNN's first activation (128x26x26x32),
+// half of it positive at random.
+func BenchmarkReluGrad(b *testing.B) {
+	n := 128 * 26 * 26 * 32
+	y, dy, dx := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i, v := range randoms(n, 71) {
+		y[i], dy[i] = max(float32(v), 0), float32(v)
+	}
+	for b.Loop() {
+		ReluGrad(y, dy, dx)
+	}
+}
