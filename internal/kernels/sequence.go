@@ -60,8 +60,19 @@ func recurrentKernelGrad[T float32 | float64](g Sequence, work []T, width, hOffs
 	Gemm(blas.Trans, blas.NoTrans, u, gates*u, g.Batch*s, hPrev, dz[:g.Batch*s*gates*u], 0, dr)
 }
 
-// sigmoid is 1/(1+e^-x), computed in float64 and rounded once.
-func sigmoid[T float32 | float64](x T) T { return T(1 / (1 + math.Exp(-float64(x)))) }
+// sigmoid is 1/(1+e^-x), computed in float64 and rounded once (for
+// float32 with expFloat32, on whichever side keeps its argument ≤ 0).
+func sigmoid[T float32 | float64](x T) T {
+	var zero T
+	if _, ok := any(zero).(float64); ok {
+		return T(1 / (1 + math.Exp(-float64(x))))
+	}
+	if x >= 0 {
+		return T(1 / (1 + expFloat32(-float64(x))))
+	}
+	e := expFloat32(float64(x))
+	return T(e / (1 + e))
+}
 
 // tanh is the hyperbolic tangent. For float32 it is (1-e)/(1+e) with
 // e = exp(-2|x|) in float64, which is within a float32 rounding of the
@@ -76,6 +87,6 @@ func tanh[T float32 | float64](x T) T {
 	if a < 0x1p-13 {
 		return x
 	}
-	e := math.Exp(-2 * a)
+	e := expFloat32(-2 * a)
 	return T(math.Copysign((1-e)/(1+e), float64(x)))
 }

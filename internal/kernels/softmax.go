@@ -17,7 +17,7 @@ func softmaxRows[T float32 | float64](y, x []T, width int, log bool) {
 		}
 		sum := 0.0
 		for i, v := range row {
-			e := math.Exp(float64(v - top))
+			e := expFor[T](float64(v - top))
 			out[i] = T(e)
 			sum += e
 		}
@@ -57,7 +57,7 @@ func softmaxGradRows[T float32 | float64](dx, y, g []T, width int, log bool) {
 		}
 		for i := range yr {
 			if log {
-				out[i] = T(float64(gr[i]) - math.Exp(float64(yr[i]))*sum)
+				out[i] = T(float64(gr[i]) - expFor[T](float64(yr[i]))*sum)
 			} else {
 				out[i] = T(float64(yr[i]) * (float64(gr[i]) - sum))
 			}
