@@ -135,6 +135,13 @@ type Builder interface {
 	// distribution of shape s, from the same generator.
 	RandomNormal(s Shape) Value
 
+	// Dropout is Keras's dropout in training: each value of x is kept
+	// with probability 1-rate and scaled by 1/(1-rate), or zeroed, with a
+	// fresh mask from the Executable's generator on every run; see
+	// [DropoutReference]. Engines may fuse it ([DropoutOps]).
+	// Differentiable in x.
+	Dropout(x Value, rate float64) Value
+
 	// AdamUpdate is one Adam step for one parameter p with gradient g and
 	// moments m and v (all one shape) and the scalar step size alpha; see
 	// [AdamReference] for the rule. Engines may fuse it ([AdamOps]). Not

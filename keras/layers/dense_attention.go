@@ -64,7 +64,7 @@ func (a *denseAttention) attend(ctx *Context, in []backend.Value, scores backend
 	}
 	weights := b.Softmax(scores)
 	if ctx.Training && a.Dropout > 0 {
-		weights = b.Mul(weights, dropoutMask(b, weights.Shape(), a.Dropout))
+		weights = b.Dropout(weights, a.Dropout)
 	}
 	out := b.BatchMatMul(weights, in[1])
 	if qm := ctx.Mask(0); qm != nil {

@@ -36,9 +36,7 @@ func (d *Dropout) Call(ctx *Context, inputs []backend.Value) backend.Value {
 	if !ctx.Training || d.Rate == 0 {
 		return x
 	}
-	b := ctx.B
-	keep := b.Greater(b.RandomUniform(x.Shape()), b.Scalar(d.Rate))
-	return b.Mul(b.Mul(x, keep), b.Scalar(1/(1-d.Rate)))
+	return ctx.B.Dropout(x, d.Rate)
 }
 
 // GetConfig returns Keras's Dropout config.

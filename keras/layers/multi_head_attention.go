@@ -235,7 +235,7 @@ func (l *MultiHeadAttention) attend(ctx *Context, in []backend.Value) (backend.V
 	probs := b.Softmax(scores)
 	attended := probs
 	if ctx.Training && l.Dropout > 0 {
-		attended = b.Mul(probs, dropoutMask(b, probs.Shape(), l.Dropout))
+		attended = b.Dropout(probs, l.Dropout)
 	}
 	heads := b.Transpose(b.BatchMatMul(attended, v), 0, 2, 1, 3) // (B, Tq, H, dv)
 	h, dv := l.NumHeads, l.valueDim()

@@ -319,3 +319,59 @@ func checkAllReduceSum(t *testing.T, be backend.Backend) {
 		t.Errorf("a failing group: error %v, want one that says lost rank 1", err)
 	}
 }
+
+// checkDropout runs Dropout at rate 0.3 on 4000 values with the gradient
+// of Σ y·w: about 70% are kept and scaled by 1/0.7, the rest are 0, the
+// gradient is w/0.7 exactly where the value was kept and 0 elsewhere, and
+// the mask changes from run to run.
+func checkDropout(t *testing.T, be backend.Backend) {
+	const n, rate = 4000, 0.3
+	w := Random(141, 1, 2, n)
+	fn := func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		y := b.Dropout(in[0], rate)
+		loss := b.Sum(b.Mul(y, b.Constant(w.Data, w.Shape)))
+		return []backend.Value{y, b.Grad(loss, in)[0]}, b.Err()
+	}
+	xs := Random(140, 1, 2, n)
+	x, err := be.FromFloat64(xs.Data, xs.Shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := be.Compile(fn, []backend.Spec{{Shape: xs.Shape, DType: backend.Float64}}, backend.CompileOptions{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exe.Close()
+	var masks [2][]bool
+	for run := range masks {
+		out, err := exe.Run([]backend.Tensor{x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, _ := be.ToFloat64(out[0])
+		dx, _ := be.ToFloat64(out[1])
+		kept := 0
+		for i, v := range y {
+			keep := v != 0
+			masks[run] = append(masks[run], keep)
+			wantY, wantDx := 0.0, 0.0
+			if keep {
+				kept++
+				wantY, wantDx = xs.Data[i]/(1-rate), w.Data[i]/(1-rate)
+			}
+			if math.Abs(v-wantY) > 1e-12 || math.Abs(dx[i]-wantDx) > 1e-12 {
+				t.Fatalf("run %d, value %d: y %v and dx %v, want %v and %v", run, i, v, dx[i], wantY, wantDx)
+			}
+		}
+		if f := float64(kept) / n; f < 0.67 || f > 0.73 {
+			t.Errorf("run %d kept %.3f of the values, want about 0.7", run, f)
+		}
+	}
+	same := true
+	for i := range masks[0] {
+		same = same && masks[0][i] == masks[1][i]
+	}
+	if same {
+		t.Error("two runs dropped the same values")
+	}
+}

@@ -40,6 +40,7 @@ func Run(t *testing.T, spec string) {
 	t.Run("AllReduceSum", func(t *testing.T) { checkAllReduceSum(t, be) })
 	t.Run("RandomUniform", func(t *testing.T) { checkRandom(t, be) })
 	t.Run("RandomNormal", func(t *testing.T) { checkRandomNormal(t, be) })
+	t.Run("Dropout", func(t *testing.T) { checkDropout(t, be) })
 	t.Run("Executable", func(t *testing.T) { checkExecutable(t, be) })
 }
 
