@@ -114,6 +114,10 @@ type Result struct {
 	PeakRSS  int64 // bytes, the process's high-water mark
 	Threads  int
 	Compiled time.Duration // the warm-up steps, which compile the step
+	// CoresBusy is the process's CPU time over the wall time of the
+	// measured steps: how many cores the step kept busy on average (-1
+	// where the CPU time cannot be read).
+	CoresBusy float64
 }
 
 // StepTime trains steps batches (after warmup ones, which compile) with
@@ -130,13 +134,17 @@ func StepTime(ctx context.Context, model, engine string, batch, warmup, steps in
 		return Result{}, err
 	}
 	compiled := time.Since(start)
-	start = time.Now()
+	start, cpu := time.Now(), cpuTime()
 	if _, err := m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: batch, NoShuffle: true}); err != nil {
 		return Result{}, err
 	}
-	per := time.Since(start) / time.Duration(steps)
-	return Result{Model: model, Engine: m.Backend().Name(), Batch: batch, Steps: steps, PerStep: per,
-		PeakRSS: PeakRSS(), Threads: runtime.GOMAXPROCS(0), Compiled: compiled}, nil
+	wall := time.Since(start)
+	busy := -1.0
+	if cpu >= 0 {
+		busy = float64(cpuTime()-cpu) / float64(wall)
+	}
+	return Result{Model: model, Engine: m.Backend().Name(), Batch: batch, Steps: steps, PerStep: wall / time.Duration(steps),
+		PeakRSS: PeakRSS(), Threads: runtime.GOMAXPROCS(0), Compiled: compiled, CoresBusy: busy}, nil
 }
 
 // PeakRSS returns the process's peak resident set size (VmHWM) in bytes,
@@ -165,6 +173,6 @@ func (r Result) String() string {
 	if label == "" {
 		label = "kerasgo-" + r.Engine
 	}
-	return fmt.Sprintf("impl=%s model=%s batch=%d steps=%d threads=%d ms_per_step=%.2f peak_rss_mb=%.0f warmup_with_compile_ms=%.0f",
-		label, r.Model, r.Batch, r.Steps, r.Threads, float64(r.PerStep.Microseconds())/1000, float64(r.PeakRSS)/(1<<20), float64(r.Compiled.Milliseconds()))
+	return fmt.Sprintf("impl=%s model=%s batch=%d steps=%d threads=%d ms_per_step=%.2f peak_rss_mb=%.0f warmup_with_compile_ms=%.0f cores_busy=%.2f",
+		label, r.Model, r.Batch, r.Steps, r.Threads, float64(r.PerStep.Microseconds())/1000, float64(r.PeakRSS)/(1<<20), float64(r.Compiled.Milliseconds()), r.CoresBusy)
 }

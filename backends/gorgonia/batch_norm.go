@@ -26,30 +26,7 @@ func (o *graphOps) BatchNormalize(x, gamma, beta backend.Value, eps float64) (y,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	inputs := []*G.Node{xn, stats}
-	wrt := []bool{true, false}
-	gammaAt, betaAt := -1, -1
-	if gamma != nil {
-		gammaAt = len(inputs)
-		inputs, wrt = append(inputs, node(gamma)), append(wrt, true)
-	}
-	if beta != nil {
-		betaAt = len(inputs)
-		inputs, wrt = append(inputs, node(beta)), append(wrt, true)
-	}
-	// optional returns input i's data, or nil where it is absent.
-	optional32 := func(in []*tensor.Dense, i int) []float32 {
-		if i < 0 {
-			return nil
-		}
-		return f32(in[i])
-	}
-	optional64 := func(in []*tensor.Dense, i int) []float64 {
-		if i < 0 {
-			return nil
-		}
-		return f64(in[i])
-	}
+	inputs, wrt, gammaAt, betaAt := affineInputs([]*G.Node{xn, stats}, []bool{true, false}, gamma, beta)
 	fwd := newHostOp("BatchNormalize", tensor.Shape(xs).Clone(), dt, inputs, func(dst *tensor.Dense, in []*tensor.Dense) error {
 		return floats(dst, func32(func(d []float32) {
 			kernels.BatchNormApply(f32(in[0]), f32(in[1]), optional32(in, gammaAt), optional32(in, betaAt), eps, d)
@@ -83,22 +60,7 @@ func (o *graphOps) BatchNormalize(x, gamma, beta backend.Value, eps float64) (y,
 		if err != nil {
 			return nil, err
 		}
-		grads := G.Nodes{dx, nil}
-		if gammaAt >= 0 {
-			dg, err := part(sums, c, tensor.Shape{c}, dt)
-			if err != nil {
-				return nil, err
-			}
-			grads = append(grads, dg)
-		}
-		if betaAt >= 0 {
-			db, err := part(sums, 0, tensor.Shape{c}, dt)
-			if err != nil {
-				return nil, err
-			}
-			grads = append(grads, db)
-		}
-		return grads, nil
+		return affineGrads(G.Nodes{dx, nil}, sums, c, gammaAt, betaAt, dt)
 	}
 	yN, err := fwd.apply(inputs...)
 	if err != nil {
@@ -113,6 +75,57 @@ func (o *graphOps) BatchNormalize(x, gamma, beta backend.Value, eps float64) (y,
 		return nil, nil, nil, err
 	}
 	return value{yN}, value{m}, value{v}, nil
+}
+
+// optional32 and optional64 return input i's data, or nil for an absent
+// input (i < 0: no gamma, no beta).
+func optional32(in []*tensor.Dense, i int) []float32 {
+	if i < 0 {
+		return nil
+	}
+	return f32(in[i])
+}
+
+func optional64(in []*tensor.Dense, i int) []float64 {
+	if i < 0 {
+		return nil
+	}
+	return f64(in[i])
+}
+
+// affineInputs appends gamma and beta, where given, to a normalisation's
+// inputs and differentiation flags, and says where they went (-1: absent).
+func affineInputs(inputs []*G.Node, wrt []bool, gamma, beta backend.Value) (_ []*G.Node, _ []bool, gammaAt, betaAt int) {
+	gammaAt, betaAt = -1, -1
+	if gamma != nil {
+		gammaAt = len(inputs)
+		inputs, wrt = append(inputs, node(gamma)), append(wrt, true)
+	}
+	if beta != nil {
+		betaAt = len(inputs)
+		inputs, wrt = append(inputs, node(beta)), append(wrt, true)
+	}
+	return inputs, wrt, gammaAt, betaAt
+}
+
+// affineGrads appends the gradients of gamma and beta, where given, from
+// a packed (2·C) tensor of their sums: beta's, then gamma's.
+func affineGrads(grads G.Nodes, sums *G.Node, c, gammaAt, betaAt int, dt tensor.Dtype) (G.Nodes, error) {
+	if gammaAt >= 0 {
+		dg, err := part(sums, c, tensor.Shape{c}, dt)
+		if err != nil {
+			return nil, err
+		}
+		grads = append(grads, dg)
+	}
+	if betaAt >= 0 {
+		db, err := part(sums, 0, tensor.Shape{c}, dt)
+		if err != nil {
+			return nil, err
+		}
+		grads = append(grads, db)
+	}
+	return grads, nil
 }
 
 var _ backend.BatchNormOps = (*graphOps)(nil)

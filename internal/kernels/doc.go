@@ -1,6 +1,6 @@
 // Package kernels holds the pure-Go compute kernels of kerasgo's default
 // engine: the convolution (im2col and GEMM, forward and both gradients),
-// max pooling, softmax, ReLU, erf, batch normalisation, Keras's LSTM
+// max pooling, softmax, ReLU, erf, batch and layer normalisation, Keras's LSTM
 // and GRU over a whole sequence, dropout, bias rows, broadcasts and their
 // adjoint sums, transposes and slices, row gathers and their adjoint
 // scatters, arg-max and one-hot rows, Adam's fused update, and the

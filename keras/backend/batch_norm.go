@@ -37,39 +37,16 @@ func BatchNormReference(b Builder, x, gamma, beta Value, eps float64) (y, mean, 
 }
 
 func (c *checked) BatchNormalize(x, gamma, beta Value, eps float64) (Value, Value, Value) {
-	vs := []Value{x}
-	for _, v := range []Value{gamma, beta} {
-		if v != nil {
-			vs = append(vs, v)
-		}
-	}
-	if !c.ok(vs...) {
+	if !c.normalizeArgs("BatchNormalize", 1, x, gamma, beta, eps) {
 		f := failed{shape: shapeOf(x), dtype: c.ops.DType()}
 		return f, f, f
-	}
-	xs := x.Shape()
-	fail := func(format string, args ...any) (Value, Value, Value) {
-		f := c.fail(xs, format, args...)
-		return f, f, f
-	}
-	if len(xs) < 2 {
-		return fail("BatchNormalize needs x of shape (batch, ..., channels); got %v", xs)
-	}
-	channels := Shape{xs[len(xs)-1]}
-	for _, v := range []Value{gamma, beta} {
-		if v != nil && !v.Shape().Equal(channels) {
-			return fail("BatchNormalize needs gamma and beta of shape (channels) = %v; got %v", channels, v.Shape())
-		}
-	}
-	if !(eps > 0) {
-		return fail("BatchNormalize needs a positive epsilon; got %v", eps)
 	}
 	fused, ok := c.ops.(BatchNormOps)
 	if !ok {
 		return BatchNormReference(c, x, gamma, beta, eps)
 	}
 	var mean, variance Value
-	y := c.call("BatchNormalize", xs, func() (Value, error) {
+	y := c.call("BatchNormalize", x.Shape(), func() (Value, error) {
 		y, m, v, err := fused.BatchNormalize(x, gamma, beta, eps)
 		mean, variance = m, v
 		return y, err

@@ -173,6 +173,13 @@ type Builder interface {
 	// and variance results as constants.
 	BatchNormalize(x, gamma, beta Value, eps float64) (y, mean, variance Value)
 
+	// LayerNormalize normalises each row of x's last axis with its own
+	// mean and variance, then scales by gamma and offsets by beta (each
+	// (features), or nil): Keras's LayerNormalization; see
+	// [LayerNormReference]. Engines may fuse it ([LayerNormOps]).
+	// Differentiable in x, gamma and beta.
+	LayerNormalize(x, gamma, beta Value, eps float64) Value
+
 	// AllReduceSum returns x summed elementwise over every process of a
 	// data-parallel group (see [Collective]); the engine must implement
 	// [CollectiveOps]. Not differentiable.

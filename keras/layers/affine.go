@@ -61,6 +61,18 @@ func (a *affine) normalize(ctx *Context, centred, variance backend.Value, eps fl
 	return a.scaleOffset(ctx, b.Div(centred, b.Sqrt(b.Add(variance, b.Scalar(eps)))))
 }
 
+// gammaBeta returns the layer's gamma and beta values, nil where the
+// layer has none.
+func (a *affine) gammaBeta(ctx *Context) (gamma, beta backend.Value) {
+	if a.gamma != nil {
+		gamma = ctx.Weight(a.gamma)
+	}
+	if a.beta != nil {
+		beta = ctx.Weight(a.beta)
+	}
+	return gamma, beta
+}
+
 // scaleOffset is y * gamma + beta.
 func (a *affine) scaleOffset(ctx *Context, y backend.Value) backend.Value {
 	b := ctx.B

@@ -87,13 +87,7 @@ func (l *BatchNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 func (l *BatchNormalization) Call(ctx *Context, inputs []backend.Value) backend.Value {
 	b, x := ctx.B, inputs[0]
 	if ctx.Training && l.Trainable() {
-		var gamma, beta backend.Value
-		if l.gamma != nil {
-			gamma = ctx.Weight(l.gamma)
-		}
-		if l.beta != nil {
-			beta = ctx.Weight(l.beta)
-		}
+		gamma, beta := l.gammaBeta(ctx)
 		y, mean, variance := b.BatchNormalize(x, gamma, beta, l.epsilon())
 		m := l.momentum()
 		ctx.Assign(l.movingMean, b.Add(b.Mul(ctx.Weight(l.movingMean), b.Scalar(m)), b.Mul(mean, b.Scalar(1-m))))

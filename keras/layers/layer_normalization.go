@@ -35,13 +35,8 @@ func (l *LayerNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 
 // Call normalises.
 func (l *LayerNormalization) Call(ctx *Context, in []backend.Value) backend.Value {
-	b, x := ctx.B, in[0]
-	keep := x.Shape().Clone()
-	keep[len(keep)-1] = 1
-	last := len(keep) - 1
-	centred := b.Sub(x, b.Reshape(b.Mean(x, last), keep))
-	variance := b.Reshape(b.Mean(b.Square(centred), last), keep)
-	return l.normalize(ctx, centred, variance, epsilonOr(l.Epsilon))
+	gamma, beta := l.gammaBeta(ctx)
+	return ctx.B.LayerNormalize(in[0], gamma, beta, epsilonOr(l.Epsilon))
 }
 
 // GetConfig returns Keras's config.

@@ -477,3 +477,29 @@ func refBatchNorm(in []Array, eps float64) []Array {
 	}
 	return []Array{y, mean, variance}
 }
+
+// refLayerNorm is layer normalisation over the last axis by its
+// definition: in are x and optionally gamma and beta.
+func refLayerNorm(in []Array, eps float64) Array {
+	x := in[0]
+	c := x.Shape[len(x.Shape)-1]
+	y := Array{Shape: x.Shape, Data: make([]float64, len(x.Data))}
+	for r := 0; r < len(x.Data)/c; r++ {
+		row := x.Data[r*c : (r+1)*c]
+		mean, variance := 0.0, 0.0
+		for _, v := range row {
+			mean += v / float64(c)
+		}
+		for _, v := range row {
+			variance += (v - mean) * (v - mean) / float64(c)
+		}
+		for j, v := range row {
+			h := (v - mean) / math.Sqrt(variance+eps)
+			if len(in) > 1 {
+				h = h*in[1].Data[j] + in[2].Data[j]
+			}
+			y.Data[r*c+j] = h
+		}
+	}
+	return y
+}

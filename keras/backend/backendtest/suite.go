@@ -339,7 +339,7 @@ func cases() []opCase {
 
 // batchNormCases check BatchNormalize's y (with and without gamma and
 // beta; its gradient through the statistics too), and its mean and
-// variance, on x (4, 3, 2).
+// variance, and LayerNormalize, on x (4, 3, 2).
 func batchNormCases() []opCase {
 	in := []Array{Random(130, -1, 1, 4, 3, 2), Random(131, 0.5, 1.5, 2), Random(132, -0.5, 0.5, 2)}
 	var cs []opCase
@@ -368,6 +368,15 @@ func batchNormCases() []opCase {
 			}
 			cs = append(cs, c)
 		}
+		cs = append(cs, opCase{name: fmt.Sprintf("LayerNormalize/affine=%v", affine), inputs: inputs, grad: grad,
+			build: func(b backend.Builder, v []backend.Value) backend.Value {
+				var gamma, beta backend.Value
+				if affine {
+					gamma, beta = v[1], v[2]
+				}
+				return b.LayerNormalize(v[0], gamma, beta, 1e-3)
+			},
+			ref: func(x []Array) Array { return refLayerNorm(x, 1e-3) }})
 	}
 	return cs
 }
