@@ -28,11 +28,23 @@ func conv2D(x, k *G.Node, o backend.ConvOptions, out backend.Shape) (*G.Node, er
 	}
 	fwd.diff = func(inputs G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 		var sk, sx kernels.Scratch
+		// With every sample in one chunk, the forward op's buffer still
+		// holds x's receptive fields: the forward op ran earlier in this
+		// same run (the gradient depends on its output), and a program
+		// runs one call at a time.
 		gk := newHostOp("Conv2DGradKernel", inputs[1].Shape().Clone(), dt, []*G.Node{inputs[0], grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
 			return floats(dst, func32(func(d []float32) {
+				if g.SingleChunk() {
+					kernels.ConvGradKernelFromCols(g, kernels.ScratchOf[float32](&s, buf()), f32(in[1]), d)
+					return
+				}
 				kernels.ConvGradKernel(g, f32(in[0]), f32(in[1]), d, kernels.ScratchOf[float32](&sk, buf()))
 			}),
 				func64(func(d []float64) {
+					if g.SingleChunk() {
+						kernels.ConvGradKernelFromCols(g, kernels.ScratchOf[float64](&s, buf()), f64(in[1]), d)
+						return
+					}
 					kernels.ConvGradKernel(g, f64(in[0]), f64(in[1]), d, kernels.ScratchOf[float64](&sk, buf()))
 				}))
 		})

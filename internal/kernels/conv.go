@@ -120,6 +120,19 @@ func ConvGradKernel[T float32 | float64](g Geom, x, dy, dk, cols []T) {
 	}
 }
 
+// SingleChunk reports whether ConvForward fits every sample's receptive
+// fields in its buffer at once, so that the buffer still holds them all
+// when the backward pass runs (see ConvGradKernelFromCols).
+func (g Geom) SingleChunk() bool { return g.chunk() >= g.n }
+
+// ConvGradKernelFromCols is ConvGradKernel from the receptive fields that
+// ConvForward left in cols for the same x (the geometry must be
+// SingleChunk): dk = colsᵀ · dy, without running im2col again.
+func ConvGradKernelFromCols[T float32 | float64](g Geom, cols, dy, dk []T) {
+	m := g.n * g.rows()
+	Gemm(blas.Trans, blas.NoTrans, g.cols(), g.f, m, cols[:m*g.cols()], dy[:m*g.f], 0, dk)
+}
+
 // ConvGradInput: dx = col2im(dy · kernelᵀ).
 func ConvGradInput[T float32 | float64](g Geom, dy, k, dx, cols []T) {
 	clear(dx)

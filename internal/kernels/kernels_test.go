@@ -112,6 +112,12 @@ func TestConvMatchesDefinitionAndAdjoints(t *testing.T) {
 		if got := dot(k, dk); math.Abs(got-want) > 1e-10 {
 			t.Fatalf("case %d: <k, dk> = %v, <conv(x,k), dy> = %v", i, got, want)
 		}
+		if g.SingleChunk() {
+			ConvForward(g, x, k, y, ScratchOf[float64](&s, g.ScratchLen()))
+			fromCols := make([]float64, len(k))
+			ConvGradKernelFromCols(g, ScratchOf[float64](&s, g.ScratchLen()), dy, fromCols)
+			closeAll(t, "ConvGradKernelFromCols", fromCols, dk, 1e-12)
+		}
 	}
 }
 
