@@ -116,7 +116,7 @@ func (l *GRU) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 	if !l.NoResetAfter && fusable(ctx, l.Activation, l.RecurrentActivation, l.RecurrentDropout) {
 		x := inputDropout(ctx, in[0], l.Dropout)
 		h0 := zeroState(b, x, u, in[1:], 1)
-		out, h := b.GRUSequence(x, ctx.Weight(l.w.kernel), inputBias, r, recurrentBias, h0[0], l.recurrentOptions())
+		out, h := b.GRUSequence(x, ctx.Weight(l.w.kernel), inputBias, r, recurrentBias, h0[0], l.settings().fusedOptions(l.ReturnState))
 		if !l.ReturnState {
 			return []backend.Value{out}
 		}
@@ -151,11 +151,6 @@ func (l *GRU) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 		return []backend.Value{out}
 	}
 	return append([]backend.Value{out}, states...)
-}
-
-// recurrentOptions are the fused op's options for this layer.
-func (l *GRU) recurrentOptions() backend.RecurrentOptions {
-	return backend.RecurrentOptions{ReturnSequences: l.ReturnSequences, GoBackwards: l.GoBackwards, ReturnState: l.ReturnState}
 }
 
 // SavedGroups keeps the weights under "cell", as Keras's GRU does.

@@ -131,16 +131,11 @@ func (l *LSTM) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 func (l *LSTM) callFused(ctx *Context, in []backend.Value, bias, r backend.Value) []backend.Value {
 	x := inputDropout(ctx, in[0], l.Dropout)
 	states := zeroState(ctx.B, x, l.Units, in[1:], 2)
-	out, h, c := ctx.B.LSTMSequence(x, ctx.Weight(l.w.kernel), bias, r, states[0], states[1], l.recurrentOptions())
+	out, h, c := ctx.B.LSTMSequence(x, ctx.Weight(l.w.kernel), bias, r, states[0], states[1], l.settings().fusedOptions(l.ReturnState))
 	if !l.ReturnState {
 		return []backend.Value{out}
 	}
 	return []backend.Value{out, h, c}
-}
-
-// recurrentOptions are the fused op's options for this layer.
-func (l *LSTM) recurrentOptions() backend.RecurrentOptions {
-	return backend.RecurrentOptions{ReturnSequences: l.ReturnSequences, GoBackwards: l.GoBackwards, ReturnState: l.ReturnState}
 }
 
 // SavedGroups keeps the weights under "cell", as Keras's LSTM does.

@@ -235,6 +235,11 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 	return out, states
 }
 
+// fusedOptions are the options of the engine's whole-sequence op.
+func (s recurrentSettings) fusedOptions(returnState bool) backend.RecurrentOptions {
+	return backend.RecurrentOptions{ReturnSequences: s.returnSequences, GoBackwards: s.goBackwards, ReturnState: returnState}
+}
+
 // fusable says whether a recurrent layer's call can be the engine's
 // whole-sequence op (Builder.LSTMSequence, GRUSequence): Keras's default
 // activations (tanh, and sigmoid for the gates), no mask and no recurrent
