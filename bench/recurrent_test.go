@@ -54,29 +54,22 @@ func BenchmarkLSTMFirstStep(b *testing.B) {
 
 // BenchmarkLSTMStep times later training steps (compiled once).
 func BenchmarkLSTMStep(b *testing.B) {
-	for _, steps := range []int{10, 100, 500} {
-		b.Run(fmt.Sprintf("steps=%d", steps), func(b *testing.B) {
-			m, x, y := lstmModel(b, steps)
-			opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 32, NoShuffle: true}
-			if _, err := m.Fit(context.Background(), x, y, opts); err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for b.Loop() {
-				if _, err := m.Fit(context.Background(), x, y, opts); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchmarkRecurrentSteps(b, func() layers.Layer { return &layers.LSTM{Units: 64} }, 10, 100, 500)
 }
 
 // BenchmarkGRUStep times training steps of GRU(64) + Dense(1) (compiled
 // once), as BenchmarkLSTMStep does the LSTM's.
 func BenchmarkGRUStep(b *testing.B) {
-	for _, steps := range []int{10, 100} {
+	benchmarkRecurrentSteps(b, func() layers.Layer { return &layers.GRU{Units: 64} }, 10, 100)
+}
+
+// benchmarkRecurrentSteps times training steps of a fresh recurrent
+// layer + Dense(1) for each sequence length, after one untimed step that
+// compiles.
+func benchmarkRecurrentSteps(b *testing.B, rnn func() layers.Layer, lengths ...int) {
+	for _, steps := range lengths {
 		b.Run(fmt.Sprintf("steps=%d", steps), func(b *testing.B) {
-			m, x, y := recurrentModel(b, &layers.GRU{Units: 64}, steps)
+			m, x, y := recurrentModel(b, rnn(), steps)
 			opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 32, NoShuffle: true}
 			if _, err := m.Fit(context.Background(), x, y, opts); err != nil {
 				b.Fatal(err)

@@ -51,31 +51,13 @@ func TestBatchNormMatchesDefinitionAndGradients(t *testing.T) {
 			BatchNormGradInput(x, stats, gamma, w, sums, eps, dx)
 			dgamma, dbeta := sums[c:], sums[:c]
 			loss := func() float64 { return dot(w, batchNormDirect(x, gamma, beta, c, eps)) }
-			check := func(name string, v, grad []float64, scale []float64) {
-				for i := range v {
-					const h = 1e-6
-					keep := v[i]
-					v[i] = keep + h
-					up := loss()
-					v[i] = keep - h
-					down := loss()
-					v[i] = keep
-					got := grad[i]
-					if scale != nil {
-						got *= scale[i]
-					}
-					if want := (up - down) / (2 * h); math.Abs(got-want) > 1e-6 {
-						t.Fatalf("d loss / d %s[%d] = %v, finite differences %v", name, i, got, want)
-					}
-				}
-			}
-			check("x", x, dx, nil)
-			check("beta", beta, dbeta, nil)
+			checkGradient(t, "x", x, dx, loss, 1e-6)
+			checkGradient(t, "beta", beta, dbeta, loss, 1e-6)
+			checkGradient(t, "gamma", gamma, dgamma, loss, 1e-6)
 			ones := make([]float64, c)
 			for i := range ones {
 				ones[i] = 1
 			}
-			check("gamma", gamma, dgamma, ones)
 			// Without gamma and beta: scale 1, shift 0.
 			plain := make([]float64, len(x))
 			BatchNormApply(x, stats, nil, nil, eps, plain)

@@ -96,18 +96,7 @@ func TestGRUMatchesDefinitionAndGradients(t *testing.T) {
 				{"h0", h0, grad[2*n:]},
 			}
 			for _, in := range inputs {
-				for i := range in.x {
-					const eps = 1e-6
-					keep := in.x[i]
-					in.x[i] = keep + eps
-					up := loss()
-					in.x[i] = keep - eps
-					down := loss()
-					in.x[i] = keep
-					if want := (up - down) / (2 * eps); math.Abs(in.dx[i]-want) > 1e-7 {
-						t.Fatalf("d loss / d %s[%d] = %v, finite differences %v", in.name, i, in.dx[i], want)
-					}
-				}
+				checkGradient(t, in.name, in.x, in.dx, loss, 1e-7)
 			}
 		})
 	}

@@ -55,18 +55,7 @@ func TestLayerNormMatchesDefinitionAndGradients(t *testing.T) {
 				name  string
 				v, dv []float64
 			}{{"x", x, dx}, {"beta", beta, sums[:c]}, {"gamma", gamma, sums[c:]}} {
-				for i := range in.v {
-					const h = 1e-6
-					keep := in.v[i]
-					in.v[i] = keep + h
-					up := loss()
-					in.v[i] = keep - h
-					down := loss()
-					in.v[i] = keep
-					if want := (up - down) / (2 * h); math.Abs(in.dv[i]-want) > 1e-6 {
-						t.Fatalf("d loss / d %s[%d] = %v, finite differences %v", in.name, i, in.dv[i], want)
-					}
-				}
+				checkGradient(t, in.name, in.v, in.dv, loss, 1e-6)
 			}
 		})
 	}

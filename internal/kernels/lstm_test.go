@@ -92,18 +92,7 @@ func TestLSTMMatchesDefinitionAndGradients(t *testing.T) {
 				{"c0", c0, grad[nProj+g.Batch*u:]},
 			}
 			for _, in := range inputs {
-				for i := range in.x {
-					const eps = 1e-6
-					keep := in.x[i]
-					in.x[i] = keep + eps
-					up := loss(proj, r, h0, c0)
-					in.x[i] = keep - eps
-					down := loss(proj, r, h0, c0)
-					in.x[i] = keep
-					if want := (up - down) / (2 * eps); math.Abs(in.dx[i]-want) > 1e-7 {
-						t.Fatalf("d loss / d %s[%d] = %v, finite differences %v", in.name, i, in.dx[i], want)
-					}
-				}
+				checkGradient(t, in.name, in.x, in.dx, func() float64 { return loss(proj, r, h0, c0) }, 1e-7)
 			}
 		})
 	}

@@ -25,22 +25,10 @@ type GRUOps interface {
 // As in [LSTMReference], each step's input projection comes from its own
 // slice of x.
 func GRUReference(b Builder, x, kernel, inputBias, recurrentKernel, recurrentBias, h0 Value, o RecurrentOptions) (out, h Value) {
-	d := x.Shape()
-	batch, steps, features := d[0], d[1], d[2]
-	units := recurrentKernel.Shape()[0]
+	batch, units := x.Shape()[0], recurrentKernel.Shape()[0]
 	gate := func(z Value, i int) Value { return b.Slice(z, []int{0, i * units}, []int{batch, units}) }
 	h = h0
-	var outs []Value
-	for i := range steps {
-		t := i
-		if o.GoBackwards {
-			t = steps - 1 - i
-		}
-		xt := b.Reshape(b.Slice(x, []int{0, t, 0}, []int{batch, 1, features}), Shape{batch, features})
-		p := b.MatMul(xt, kernel)
-		if inputBias != nil {
-			p = b.Add(p, inputBias)
-		}
+	out = referenceLoop(b, x, kernel, inputBias, units, o, func(p Value) Value {
 		m := b.MatMul(h, recurrentKernel)
 		if recurrentBias != nil {
 			m = b.Add(m, recurrentBias)
@@ -50,17 +38,8 @@ func GRUReference(b Builder, x, kernel, inputBias, recurrentKernel, recurrentBia
 		hh := b.Tanh(b.Add(gate(p, 2), b.Mul(reset, gate(m, 2))))
 		// h = z*h + (1-z)*hh = hh + z*(h-hh)
 		h = b.Add(hh, b.Mul(z, b.Sub(h, hh)))
-		if o.ReturnSequences {
-			outs = append(outs, b.Reshape(h, Shape{batch, 1, units}))
-		}
-	}
-	out = h
-	if o.ReturnSequences {
-		out = outs[0]
-		if len(outs) > 1 {
-			out = b.Concat(1, outs...)
-		}
-	}
+		return h
+	})
 	if !o.ReturnState {
 		return out, nil
 	}

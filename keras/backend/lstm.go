@@ -39,11 +39,31 @@ type LSTMOps interface {
 // wide), which the engines' slice gradients would allocate and add once
 // per step.
 func LSTMReference(b Builder, x, kernel, bias, recurrentKernel, h0, c0 Value, o RecurrentOptions) (out, h, c Value) {
-	d := x.Shape()
-	batch, steps, features := d[0], d[1], d[2]
-	units := recurrentKernel.Shape()[0]
+	batch, units := x.Shape()[0], recurrentKernel.Shape()[0]
 	gate := func(z Value, i int) Value { return b.Slice(z, []int{0, i * units}, []int{batch, units}) }
 	h, c = h0, c0
+	out = referenceLoop(b, x, kernel, bias, units, o, func(p Value) Value {
+		z := b.Add(p, b.MatMul(h, recurrentKernel))
+		in := b.Sigmoid(gate(z, 0))
+		forget := b.Sigmoid(gate(z, 1))
+		c = b.Add(b.Mul(forget, c), b.Mul(in, b.Tanh(gate(z, 2))))
+		h = b.Mul(b.Sigmoid(gate(z, 3)), b.Tanh(c))
+		return h
+	})
+	if !o.ReturnState {
+		return out, nil, nil
+	}
+	return out, h, c
+}
+
+// referenceLoop is the loop of the recurrent references: step gets each
+// time step's input projection x_t·kernel (+ bias), in the order o says,
+// and returns that step's h. The result is every h (batch, steps, units)
+// with o.ReturnSequences, else the last.
+func referenceLoop(b Builder, x, kernel, bias Value, units int, o RecurrentOptions, step func(p Value) Value) Value {
+	d := x.Shape()
+	batch, steps, features := d[0], d[1], d[2]
+	var h Value
 	var outs []Value
 	for i := range steps {
 		t := i
@@ -55,26 +75,18 @@ func LSTMReference(b Builder, x, kernel, bias, recurrentKernel, h0, c0 Value, o 
 		if bias != nil {
 			p = b.Add(p, bias)
 		}
-		z := b.Add(p, b.MatMul(h, recurrentKernel))
-		in := b.Sigmoid(gate(z, 0))
-		forget := b.Sigmoid(gate(z, 1))
-		c = b.Add(b.Mul(forget, c), b.Mul(in, b.Tanh(gate(z, 2))))
-		h = b.Mul(b.Sigmoid(gate(z, 3)), b.Tanh(c))
+		h = step(p)
 		if o.ReturnSequences {
 			outs = append(outs, b.Reshape(h, Shape{batch, 1, units}))
 		}
 	}
-	out = h
-	if o.ReturnSequences {
-		out = outs[0]
-		if len(outs) > 1 {
-			out = b.Concat(1, outs...)
-		}
+	if !o.ReturnSequences {
+		return h
 	}
-	if !o.ReturnState {
-		return out, nil, nil
+	if len(outs) == 1 {
+		return outs[0]
 	}
-	return out, h, c
+	return b.Concat(1, outs...)
 }
 
 func (c *checked) LSTMSequence(x, kernel, bias, recurrentKernel, h0, c0 Value, o RecurrentOptions) (Value, Value, Value) {
