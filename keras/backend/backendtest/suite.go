@@ -323,15 +323,18 @@ func cases() []opCase {
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.MaxPool2D(x, p.o) }),
 			ref:   func(x []Array) Array { return refMaxPool2D(x[0], p.o) }})
 	}
-	adamIn := []Array{Random(100, -1, 1, 3, 4), Random(101, -1, 1, 3, 4), Random(102, -0.1, 0.1, 3, 4),
-		Random(103, 0, 0.01, 3, 4), {Shape: backend.Shape{}, Data: []float64{0.003}}}
-	for i, part := range []string{"p", "m", "v"} {
-		cs = append(cs, opCase{name: "AdamUpdate/" + part, inputs: adamIn,
-			build: func(b backend.Builder, v []backend.Value) backend.Value {
-				p, m, vv := b.AdamUpdate(v[0], v[1], v[2], v[3], v[4], 0.9, 0.999, 1e-7)
-				return []backend.Value{p, m, vv}[i]
-			},
-			ref: func(x []Array) Array { return refAdam(x, 0.9, 0.999, 1e-7)[i] }})
+	// A (3, 4) parameter, and a (4, 1) one (an axis of length 1).
+	for _, shape := range [][]int{{3, 4}, {4, 1}} {
+		adamIn := []Array{Random(100, -1, 1, shape...), Random(101, -1, 1, shape...), Random(102, -0.1, 0.1, shape...),
+			Random(103, 0, 0.01, shape...), {Shape: backend.Shape{}, Data: []float64{0.003}}}
+		for i, part := range []string{"p", "m", "v"} {
+			cs = append(cs, opCase{name: fmt.Sprintf("AdamUpdate/%s/%v", part, backend.Shape(shape)), inputs: adamIn,
+				build: func(b backend.Builder, v []backend.Value) backend.Value {
+					p, m, vv := b.AdamUpdate(v[0], v[1], v[2], v[3], v[4], 0.9, 0.999, 1e-7)
+					return []backend.Value{p, m, vv}[i]
+				},
+				ref: func(x []Array) Array { return refAdam(x, 0.9, 0.999, 1e-7)[i] }})
+		}
 	}
 	cs = append(cs, batchNormCases()...)
 	return append(append(cs, lstmCases()...), gruCases()...)
