@@ -50,6 +50,71 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 	if m*n*k < serialBelow {
 		workers = 1
 	}
+	if k >= 2*splitChunk && m*n <= splitMaxC {
+		gemmSplitK(workers, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+		return
+	}
+	gemmBlocks(workers, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+}
+
+// A product with a long inner dimension and a small C (a convolution's
+// kernel gradient: k is every output position of the batch) is split
+// over k instead of over rows of C: each chunk of splitChunk values of k
+// is one serial product into its own partial C, and the partials are
+// added in order at the end, so the result does not depend on the number
+// of workers. Split over rows, such a product forks and joins its
+// workers once per kc-wide block of k, on a few row blocks each.
+const (
+	splitChunk = 8 * kc
+	splitMaxC  = 1 << 17 // values of C: a partial per chunk must stay small
+)
+
+// gemmSplitK adds alpha·op(A)·op(B) into c (already scaled by beta),
+// chunk by chunk of k on up to workers goroutines.
+func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	chunks := ceilDiv(k, splitChunk)
+	partial := make([]float32, (chunks-1)*m*n) // chunk 0 adds into c itself
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, chunks) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= chunks {
+					return
+				}
+				k0 := i * splitChunk
+				kcur := min(splitChunk, k-k0)
+				ai, bi := k0, k0*ldb // op(A)'s columns and op(B)'s rows from k0
+				if transA {
+					ai = k0 * lda
+				}
+				if transB {
+					bi = k0
+				}
+				dst, ldd := c, ldc
+				if i > 0 {
+					dst, ldd = partial[(i-1)*m*n:i*m*n], n
+				}
+				gemmBlocks(1, transA, transB, m, n, kcur, alpha, a[ai:], lda, b[bi:], ldb, dst, ldd)
+			}
+		})
+	}
+	wg.Wait()
+	for i := range chunks - 1 {
+		p := partial[i*m*n : (i+1)*m*n]
+		for r := range m {
+			row, add := c[r*ldc:r*ldc+n], p[r*n:(r+1)*n]
+			for j, v := range add {
+				row[j] += v
+			}
+		}
+	}
+}
+
+// gemmBlocks adds alpha·op(A)·op(B) into c (already scaled by beta) on up
+// to workers goroutines, each taking row blocks of op(A).
+func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	// Row blocks of A: at least two per worker where m allows, so the
 	// workers finish together.
 	rowBlock := min(mc, roundUp(ceilDiv(m, 2*workers), mr))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -46,7 +47,8 @@ func random(r *rand.Rand, n int) []float32 {
 
 func TestGemmMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	sizes := [][3]int{{1, 1, 1}, {6, 16, 1}, {7, 17, 3}, {5, 15, 300}, {13, 33, 257}, {100, 64, 288}, {288, 64, 600}, {37, 2100, 9}, {64, 10, 512}, {20, 300, 200}, {7, 129, 300}, {0, 5, 5}, {5, 5, 0}}
+	sizes := [][3]int{{1, 1, 1}, {6, 16, 1}, {7, 17, 3}, {5, 15, 300}, {13, 33, 257}, {100, 64, 288}, {288, 64, 600}, {37, 2100, 9}, {64, 10, 512}, {20, 300, 200}, {7, 129, 300}, {0, 5, 5}, {5, 5, 0},
+		{30, 20, 2*splitChunk + 5}, {13, 40, 3 * splitChunk}} // the last two split over k
 	for _, sz := range sizes {
 		m, n, k := sz[0], sz[1], sz[2]
 		for _, ta := range []bool{false, true} {
@@ -139,5 +141,21 @@ func BenchmarkGemm(b *testing.B) {
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
+	}
+}
+
+// A product split over k gives the same bits on one worker as on several.
+func TestGemmSplitOverKIsDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	m, n, k := 40, 33, 4*splitChunk+17
+	a, b := random(r, k*m), random(r, k*n)
+	many, one := make([]float32, m*n), make([]float32, m*n)
+	Gemm(true, false, m, n, k, 1, a, m, b, n, 0, many, n)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	Gemm(true, false, m, n, k, 1, a, m, b, n, 0, one, n)
+	for i := range many {
+		if many[i] != one[i] {
+			t.Fatalf("value %d: %v on several workers, %v on one", i, many[i], one[i])
+		}
 	}
 }
