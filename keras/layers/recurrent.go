@@ -350,7 +350,7 @@ func readRecurrent(r *serialization.Reader) recurrentReader {
 	rr.goBackwards = r.Bool("go_backwards", false)
 	rr.returnState = r.Bool("return_state", false)
 	r.Expect("stateful", false, "stateful RNNs are not supported")
-	r.Ignore("unroll") // kerasgo always unrolls
+	r.Ignore("unroll") // kerasgo chooses: the engine's whole-sequence op, or an unrolled loop
 	rr.zeroOutputForMask = r.Bool("zero_output_for_mask", false)
 	rr.activation = readSetActivation(r, "activation", "tanh")
 	rr.noBias = !r.Bool("use_bias", true)
