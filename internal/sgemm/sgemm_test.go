@@ -106,6 +106,11 @@ var benchShapes = []struct {
 	{"conv2-gradKernel", true, false, 288, 64, 14400},
 	{"conv2-gradInput", false, true, 14400, 288, 64},
 	{"dense-9216x128", false, false, 128, 128, 9216},
+	{"mlp1-forward", false, false, 128, 512, 784},
+	{"mlp1-gradKernel", true, false, 784, 512, 128},
+	{"mlp2-forward", false, false, 128, 512, 512},
+	{"mlp2-gradInput", false, true, 128, 512, 512},
+	{"mlp2-gradKernel", true, false, 512, 512, 128},
 }
 
 func BenchmarkGemm(b *testing.B) {
