@@ -47,10 +47,16 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 		return nil, err
 	}
 	p.outputs = make([]G.Value, len(outs))
+	reads := make(G.Nodes, len(outs))
 	for i, o := range outs {
-		G.Read(node(o), &p.outputs[i])
+		reads[i] = G.Read(node(o), &p.outputs[i])
 	}
-	p.vm = G.NewTapeMachine(g)
+	// Only what the outputs need runs: Gorgonia differentiates a matmul
+	// in both operands, so a model's input gets a gradient (the first
+	// Dense layer's largest product) that nothing reads. The inputs stay
+	// in (Gorgonia refuses a graph without any, and an output may be a
+	// constant).
+	p.vm = G.NewTapeMachine(g.ExactSubgraphRoots(append(reads, p.inputs...)...))
 	return p, nil
 }
 
