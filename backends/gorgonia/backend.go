@@ -41,8 +41,13 @@ func Open(device string) (backend.Backend, error) {
 
 type engine struct{}
 
-// engineTensor is the Backend's Tensor: a dense Gorgonia tensor.
-type engineTensor struct{ d *tensor.Dense }
+// engineTensor is the Backend's Tensor: a dense Gorgonia tensor. A
+// program's output carries the lease under which Release returns its
+// buffer to the program (see outputSlot).
+type engineTensor struct {
+	d     *tensor.Dense
+	lease *lease
+}
 
 func (t engineTensor) Shape() backend.Shape { return backend.Shape(t.d.Shape().Clone()) }
 func (t engineTensor) DType() backend.DType { return fromDtype(t.d.Dtype()) }
@@ -56,17 +61,17 @@ func (e *engine) Capabilities() backend.Capabilities {
 // FromFloat32 copies data into a tensor (backend.Open's guard checked
 // that it fills s).
 func (e *engine) FromFloat32(data []float32, s backend.Shape) (backend.Tensor, error) {
-	return engineTensor{newDense(append([]float32(nil), data...), s)}, nil
+	return engineTensor{d: newDense(append([]float32(nil), data...), s)}, nil
 }
 
 // FromFloat64 copies data into a tensor.
 func (e *engine) FromFloat64(data []float64, s backend.Shape) (backend.Tensor, error) {
-	return engineTensor{newDense(append([]float64(nil), data...), s)}, nil
+	return engineTensor{d: newDense(append([]float64(nil), data...), s)}, nil
 }
 
 // FromInt32 copies integer data (token ids) into a tensor.
 func (e *engine) FromInt32(data []int32, s backend.Shape) (backend.Tensor, error) {
-	return engineTensor{newDense(append([]int32(nil), data...), s)}, nil
+	return engineTensor{d: newDense(append([]int32(nil), data...), s)}, nil
 }
 
 func newDense(backing any, s backend.Shape) *tensor.Dense {
@@ -122,9 +127,16 @@ func (e *engine) ToFloat64(t backend.Tensor) ([]float64, error) {
 
 func (e *engine) Close() error { return nil }
 
-// Release does nothing: Gorgonia's tensors are Go memory, which the garbage
-// collector frees.
-func (e *engine) Release(...backend.Tensor) {}
+// Release gives a program's outputs back to it, to copy a later run's
+// outputs into (see outputSlot); other tensors are Go memory, which the
+// garbage collector frees.
+func (e *engine) Release(ts ...backend.Tensor) {
+	for _, t := range ts {
+		if et, ok := t.(engineTensor); ok {
+			et.lease.release(et.d)
+		}
+	}
+}
 
 func dense(t backend.Tensor) (*tensor.Dense, error) {
 	et, ok := t.(engineTensor)

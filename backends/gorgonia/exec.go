@@ -15,7 +15,8 @@ type program struct {
 	g       *G.ExprGraph
 	inputs  []*G.Node
 	specs   []backend.Spec
-	outputs []G.Value // filled by the Read nodes on each run
+	outputs []G.Value    // filled by the Read nodes on each run
+	slots   []outputSlot // recycle the outputs' buffers
 	vm      G.VM
 	// The random ops draw from rng, reseeded from (seed, step) every Run.
 	rng        *rand.PCG
@@ -47,9 +48,11 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 		return nil, err
 	}
 	p.outputs = make([]G.Value, len(outs))
+	p.slots = make([]outputSlot, len(outs))
 	reads := make(G.Nodes, len(outs))
 	for i, o := range outs {
 		reads[i] = G.Read(node(o), &p.outputs[i])
+		p.slots[i].shape, p.slots[i].dtype = node(o).Shape().Clone(), node(o).Dtype()
 	}
 	// Only what the outputs need runs: Gorgonia differentiates a matmul
 	// in both operands, so a model's input gets a gradient (the first
@@ -80,6 +83,13 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 			return nil, fmt.Errorf("feeding input %d: %w", i, err)
 		}
 	}
+	for i, v := range p.outputs { // a buffer to read each output into
+		if v == nil && len(p.slots[i].shape) > 0 {
+			if d := p.slots[i].take(); d != nil {
+				p.outputs[i] = d
+			}
+		}
+	}
 	p.step++
 	p.rng.Seed(p.seed, p.step^0x6b657261736f)
 	defer p.vm.Reset() // a panic is recovered by backend.Open's guard
@@ -91,11 +101,17 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 	}
 	out = make([]backend.Tensor, len(p.outputs))
 	for i, v := range p.outputs {
+		if d, ok := v.(*tensor.Dense); ok && len(p.slots[i].shape) > 0 {
+			// Read's copy is the caller's now; Release gives it back.
+			out[i] = engineTensor{d: d, lease: &lease{slot: &p.slots[i]}}
+			p.outputs[i] = nil
+			continue
+		}
 		d, err := copyOut(v)
 		if err != nil {
 			return nil, fmt.Errorf("output %d: %w", i, err)
 		}
-		out[i] = engineTensor{d}
+		out[i] = engineTensor{d: d}
 	}
 	return out, nil
 }
