@@ -2,15 +2,15 @@
 
 #include "textflag.h"
 
-// func kernel(k int, a *float32, rs, cs int, b, c *float32, ldc int)
+// func kernel(k int, a *float32, rs, cs int, b, c *float32, ldc int, overwrite bool)
 //
-// C[6x16] += A[6xk]·B[kx16]. Element (r, p) of A is at a + r·rs + p·cs
+// C[6x16] += A[6xk]·B[kx16], or C = A·B with overwrite (C is not read). Element (r, p) of A is at a + r·rs + p·cs
 // (strides in floats), so A may be a packed panel (rs 1, cs 6), rows of a
 // row-major matrix (rs lda, cs 1) or columns of one (rs 1, cs lda). B is
 // packed as k rows of 16. Accumulators: Y0..Y11 (two YMM registers of 8
 // floats per row of C); Y12, Y13 hold a row of B; Y14, Y15 a broadcast
 // value of A.
-TEXT ·kernel(SB), NOSPLIT, $0-56
+TEXT ·kernel(SB), NOSPLIT, $0-57
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ rs+16(FP), R9
@@ -65,6 +65,10 @@ loop:
 	JNZ loop
 
 store:
+	MOVBLZX overwrite+56(FP), AX
+	TESTQ AX, AX
+	JNZ overwrite
+
 	VADDPS (DX), Y0, Y0
 	VMOVUPS Y0, (DX)
 	VADDPS 32(DX), Y1, Y1
@@ -93,6 +97,27 @@ store:
 	VADDPS (DX), Y10, Y10
 	VMOVUPS Y10, (DX)
 	VADDPS 32(DX), Y11, Y11
+	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET
+
+overwrite:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ R8, DX
+	VMOVUPS Y2, (DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ R8, DX
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ R8, DX
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	ADDQ R8, DX
+	VMOVUPS Y8, (DX)
+	VMOVUPS Y9, 32(DX)
+	ADDQ R8, DX
+	VMOVUPS Y10, (DX)
 	VMOVUPS Y11, 32(DX)
 	VZEROUPPER
 	RET

@@ -42,7 +42,12 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 	if m == 0 || n == 0 {
 		return
 	}
-	scale(m, n, beta, c, ldc)
+	// With beta 0 the first block of k overwrites C instead of adding
+	// to it: C is neither cleared first nor read.
+	overwrite := beta == 0 && k > 0 && alpha != 0
+	if !overwrite {
+		scale(m, n, beta, c, ldc)
+	}
 	if k == 0 || alpha == 0 {
 		return
 	}
@@ -51,10 +56,10 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 		workers = 1
 	}
 	if k >= 2*splitChunk && m*n <= splitMaxC {
-		gemmSplitK(workers, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+		gemmSplitK(workers, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc, overwrite)
 		return
 	}
-	gemmBlocks(workers, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc)
+	gemmBlocks(workers, transA, transB, m, n, k, alpha, a, lda, b, ldb, c, ldc, overwrite)
 }
 
 // A product with a long inner dimension and a small C (a convolution's
@@ -69,11 +74,13 @@ const (
 	splitMaxC  = 1 << 17 // values of C: a partial per chunk must stay small
 )
 
-// gemmSplitK adds alpha·op(A)·op(B) into c (already scaled by beta),
-// chunk by chunk of k on up to workers goroutines.
-func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+// gemmSplitK adds alpha·op(A)·op(B) into c (already scaled by beta), or
+// with overwrite stores it there, chunk by chunk of k on up to workers
+// goroutines.
+func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, overwrite bool) {
 	chunks := ceilDiv(k, splitChunk)
-	partial := make([]float32, (chunks-1)*m*n) // chunk 0 adds into c itself
+	partial := getBuf((chunks - 1) * m * n) // chunk 0 goes into c itself
+	defer putBuf(partial)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(workers, chunks) {
@@ -92,17 +99,17 @@ func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a 
 				if transB {
 					bi = k0
 				}
-				dst, ldd := c, ldc
+				dst, ldd, over := c, ldc, overwrite
 				if i > 0 {
-					dst, ldd = partial[(i-1)*m*n:i*m*n], n
+					dst, ldd, over = (*partial)[(i-1)*m*n:i*m*n], n, true
 				}
-				gemmBlocks(1, transA, transB, m, n, kcur, alpha, a[ai:], lda, b[bi:], ldb, dst, ldd)
+				gemmBlocks(1, transA, transB, m, n, kcur, alpha, a[ai:], lda, b[bi:], ldb, dst, ldd, over)
 			}
 		})
 	}
 	wg.Wait()
 	for i := range chunks - 1 {
-		p := partial[i*m*n : (i+1)*m*n]
+		p := (*partial)[i*m*n : (i+1)*m*n]
 		for r := range m {
 			row, add := c[r*ldc:r*ldc+n], p[r*n:(r+1)*n]
 			for j, v := range add {
@@ -112,9 +119,10 @@ func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a 
 	}
 }
 
-// gemmBlocks adds alpha·op(A)·op(B) into c (already scaled by beta) on up
-// to workers goroutines, each taking row blocks of op(A).
-func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+// gemmBlocks adds alpha·op(A)·op(B) into c (already scaled by beta), or
+// with overwrite stores it there, on up to workers goroutines, each
+// taking row blocks of op(A).
+func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, overwrite bool) {
 	// Row blocks of A: at least two per worker where m allows, so the
 	// workers finish together.
 	rowBlock := min(mc, roundUp(ceilDiv(m, 2*workers), mr))
@@ -155,7 +163,7 @@ func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a 
 						packA(transA, a, lda, ic, pc, mcur, kcur, alpha, *ap)
 					}
 					v.packed = *ap
-					macroKernel(v, mcur, ncur, kcur, *bp, c[ic*ldc+jc:], ldc)
+					macroKernel(v, mcur, ncur, kcur, *bp, c[ic*ldc+jc:], ldc, overwrite && pc == 0)
 				}
 			}
 			if workers == 1 {
@@ -193,9 +201,10 @@ func (v aView) panel(i, rows, kcur int) (p *float32, rs, cs int) {
 }
 
 // macroKernel multiplies an mcur x kcur block of op(A) by a packed
-// kcur x ncur block of B into C, one mr x nr tile at a time; tiles at the
-// edges go through a scratch tile.
-func macroKernel(v aView, mcur, ncur, kcur int, bp, c []float32, ldc int) {
+// kcur x ncur block of B and adds the product into C, or with overwrite
+// stores it there, one mr x nr tile at a time; tiles at the edges go
+// through a scratch tile.
+func macroKernel(v aView, mcur, ncur, kcur int, bp, c []float32, ldc int, overwrite bool) {
 	var edge [mr * nr]float32
 	for j := 0; j < ncur; j += nr {
 		bPanel := &bp[j*kcur]
@@ -204,15 +213,20 @@ func macroKernel(v aView, mcur, ncur, kcur int, bp, c []float32, ldc int) {
 			mi := min(mr, mcur-i)
 			ap, rs, cs := v.panel(i, mi, kcur)
 			if mi == mr && nj == nr {
-				kernel(kcur, ap, rs, cs, bPanel, &c[i*ldc+j], ldc)
+				kernel(kcur, ap, rs, cs, bPanel, &c[i*ldc+j], ldc, overwrite)
 				continue
 			}
-			clear(edge[:])
-			kernel(kcur, ap, rs, cs, bPanel, &edge[0], nr)
+			kernel(kcur, ap, rs, cs, bPanel, &edge[0], nr, true)
 			for r := 0; r < mi; r++ {
 				row := c[(i+r)*ldc+j:]
-				for q := 0; q < nj; q++ {
-					row[q] += edge[r*nr+q]
+				row = row[:nj]
+				tile := edge[r*nr : r*nr+nj]
+				if overwrite {
+					copy(row, tile)
+					continue
+				}
+				for q, v := range tile {
+					row[q] += v
 				}
 			}
 		}

@@ -86,6 +86,35 @@ func TestGemmBetaZeroClearsNaN(t *testing.T) {
 	}
 }
 
+// With beta 0, C is not read: NaNs in it do not survive in full tiles,
+// edge tiles or a product split over k, and the values between rows
+// (past n, within ldc) are left alone.
+func TestGemmBetaZeroIgnoresC(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, sz := range [][3]int{{12, 32, 5}, {13, 35, 400}, {30, 20, 2*splitChunk + 5}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		a, b := random(r, m*k), random(r, k*n)
+		ldc := n + 3
+		c := make([]float32, m*ldc)
+		for i := range c {
+			c[i] = float32(math.NaN())
+		}
+		want := naive(false, false, m, n, k, 1, a, k, b, n, 0, make([]float32, m*ldc), ldc)
+		Gemm(false, false, m, n, k, 1, a, k, b, n, 0, c, ldc)
+		for i := range c {
+			if i%ldc >= n {
+				if c[i] == c[i] {
+					t.Fatalf("%v: c[%d], past the row's end, was written: %v", sz, i, c[i])
+				}
+				continue
+			}
+			if d := math.Abs(float64(c[i] - want[i])); !(d <= 1e-4*math.Sqrt(float64(k))) {
+				t.Fatalf("%v: c[%d] = %v, want %v", sz, i, c[i], want[i])
+			}
+		}
+	}
+}
+
 func TestGemmShortSlicePanics(t *testing.T) {
 	defer func() {
 		if r := recover(); r == nil {
@@ -162,5 +191,25 @@ func TestGemmSplitOverKIsDeterministic(t *testing.T) {
 		if many[i] != one[i] {
 			t.Fatalf("value %d: %v on several workers, %v on one", i, many[i], one[i])
 		}
+	}
+}
+
+// Packing a 384 x 512 block of B, as stored (row-major) and transposed
+// (the input gradient's Wᵀ).
+func BenchmarkPackB(b *testing.B) {
+	const k, n = 384, 512
+	src := random(rand.New(rand.NewPCG(5, 6)), k*n)
+	dst := make([]float32, k*n)
+	for _, trans := range []bool{false, true} {
+		name, ldb := "rowMajor", n
+		if trans {
+			name, ldb = "transposed", k
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				packB(trans, src, ldb, 0, 0, k, n, dst)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(k*n), "ns/value")
+		})
 	}
 }
