@@ -1,10 +1,5 @@
 package kernels
 
-import "golang.org/x/sys/cpu"
-
-// haveAVX: the vector kernels need AVX (256-bit float ops).
-var haveAVX = cpu.X86.HasAVX
-
 // adamMoment32 runs the vector kernel over the longest prefix of dst
 // that is a whole number of 8-value blocks and returns its length (0
 // without AVX).

@@ -54,3 +54,27 @@ func TestSigmoidFloat32(t *testing.T) {
 		}
 	}
 }
+
+// exp32 is within 2 ulp of e^x (relative 2^-22) from the smallest
+// normal result to e^88.37, 0 below, and NaN for NaN.
+func TestExp32(t *testing.T) {
+	for i := 0; i <= 2_000_000; i++ {
+		x := float32(-87.3 + 175.67*float64(i)/2_000_000) // [-87.3, 88.37]
+		want := math.Exp(float64(x))
+		got := float64(exp32(x))
+		if math.Abs(got-want) > 0x1p-22*want {
+			t.Fatalf("exp32(%v) = %v, want %v (%.3g ulp)", x, got, want, math.Abs(got-want)/want*0x1p23)
+		}
+	}
+	for _, x := range []float32{-87.4, -104, float32(math.Inf(-1))} {
+		if exp32(x) != 0 {
+			t.Fatalf("exp32(%v) = %v, want 0 (below the smallest normal float32)", x, exp32(x))
+		}
+	}
+	if exp32(0) != 1 {
+		t.Fatalf("exp32(0) = %v, want 1", exp32(0))
+	}
+	if nan := float32(math.NaN()); exp32(nan) == exp32(nan) {
+		t.Fatal("exp32(NaN) is not NaN")
+	}
+}

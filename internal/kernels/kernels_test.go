@@ -244,6 +244,56 @@ func TestSoftmaxMatchesDefinition(t *testing.T) {
 	}
 }
 
+// In float32 softmax and log-softmax are within 1e-6 of the definition
+// (relative to the larger of 1 and the value), for rows shorter and
+// longer than a block of 8, with masked (-Inf) and hugely negative
+// entries; a row with a NaN is all NaN.
+func TestSoftmaxFloat32(t *testing.T) {
+	for _, width := range []int{1, 7, 8, 9, 200, 203} {
+		x64 := randoms(4*width, 31)
+		x := make([]float32, len(x64))
+		for i, v := range x64 {
+			x[i] = float32(v * 30)
+		}
+		if width > 1 { // a masked value, and one far below the rest
+			x[0] = float32(math.Inf(-1))
+			x[width+1] = -1e30
+		}
+		for _, log := range []bool{false, true} {
+			y := make([]float32, len(x))
+			SoftmaxRows(y, x, width, log)
+			for r := 0; r < len(x); r += width {
+				top := math.Inf(-1)
+				for _, v := range x[r : r+width] {
+					top = math.Max(top, float64(v))
+				}
+				sum := 0.0
+				for _, v := range x[r : r+width] {
+					sum += math.Exp(float64(v) - top)
+				}
+				for j, v := range x[r : r+width] {
+					want := math.Exp(float64(v)-top) / sum
+					if log {
+						want = float64(v) - top - math.Log(sum)
+					}
+					got := float64(y[r+j])
+					if d := math.Abs(got - want); !(d <= 1e-6*math.Max(1, math.Abs(want))) && !(math.IsInf(want, -1) && math.IsInf(got, -1)) {
+						t.Fatalf("width %d, log %v, row %d, value %d (x %v): %v, want %v", width, log, r/width, j, v, got, want)
+					}
+				}
+			}
+		}
+	}
+	x := []float32{1, 2, float32(math.NaN()), 4, 5, 6, 7, 8, 9, 10}
+	y := make([]float32, len(x))
+	SoftmaxRows(y, x, len(x), false)
+	for i, v := range y {
+		if v == v {
+			t.Fatalf("softmax of a row with a NaN: value %d is %v, want NaN", i, v)
+		}
+	}
+}
+
 // ReLU, bias rows and their gradients, over lengths that do and do not
 // split across goroutines.
 func TestElementwiseMatchDefinitions(t *testing.T) {

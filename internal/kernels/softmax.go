@@ -9,6 +9,13 @@ func SoftmaxRows[T float32 | float64](y, x []T, width int, log bool) {
 }
 
 func softmaxRows[T float32 | float64](y, x []T, width int, log bool) {
+	if y32, ok := any(y).([]float32); ok {
+		x32 := any(x).([]float32)
+		for r := 0; r < len(x); r += width {
+			softmaxRow32(y32[r:r+width], x32[r:r+width], log)
+		}
+		return
+	}
 	for r := 0; r < len(x); r += width {
 		row, out := x[r:r+width], y[r:r+width]
 		top := row[0]
@@ -32,6 +39,68 @@ func softmaxRows[T float32 | float64](y, x []T, width int, log bool) {
 		for i := range out {
 			out[i] = T(float64(out[i]) * inv)
 		}
+	}
+}
+
+// softmaxRow32 writes the softmax (or log-softmax) of row into out in
+// float32: e^(x - max) by exp32, summed in float64 in 8 lanes (value i
+// of the leading whole blocks of 8 into lane i mod 8, then the lanes in
+// order, then the rest), then scaled by 1/sum rounded to float32. With
+// AVX2 the leading blocks run in the vector kernels, which compute the
+// same values to the bit.
+func softmaxRow32(out, row []float32, log bool) {
+	n8 := len(row) &^ 7
+	vector := haveAVX2 && n8 > 0
+	top := row[0]
+	if vector {
+		var lanes [8]float32
+		maxAVX(&row[0], n8/8, &lanes)
+		for _, v := range lanes {
+			top = max(top, v)
+		}
+		row := row[n8:]
+		for _, v := range row {
+			top = max(top, v)
+		}
+	} else {
+		for _, v := range row {
+			top = max(top, v)
+		}
+	}
+	var sums [8]float64
+	if vector {
+		expSumAVX(&row[0], &out[0], n8/8, top, &sums)
+	} else {
+		for i, v := range row[:n8] {
+			e := exp32(v - top)
+			out[i] = e
+			sums[i%8] += float64(e)
+		}
+	}
+	sum := 0.0
+	for _, s := range sums {
+		sum += s
+	}
+	for i, v := range row[n8:] {
+		e := exp32(v - top)
+		out[n8+i] = e
+		sum += float64(e)
+	}
+	if log {
+		ls := math.Log(sum)
+		for i, v := range row {
+			out[i] = float32(float64(v-top) - ls)
+		}
+		return
+	}
+	inv := float32(1 / sum)
+	rest := out
+	if vector {
+		scaleAVX(&out[0], n8/8, inv)
+		rest = out[n8:]
+	}
+	for i := range rest {
+		rest[i] *= inv
 	}
 }
 
