@@ -154,10 +154,13 @@ func TestMaxPoolMatchesDefinition(t *testing.T) {
 		x := randoms(xs.Size(), uint64(i))
 		x[3] = x[4] // a tie
 		dy := randoms(out.Size(), uint64(i+5))
-		y := make([]float64, out.Size())
-		MaxPoolForward(g, x, y)
+		y, argmax := make([]float64, out.Size()), make([]int, out.Size())
+		MaxPoolForward(g, x, y, argmax)
 		dx := make([]float64, len(x))
-		MaxPoolGrad(g, x, dy, dx)
+		MaxPoolGrad(g, argmax, dy, dx)
+		noArgmax := make([]float64, out.Size())
+		MaxPoolForward(g, x, noArgmax, nil)
+		closeAll(t, "MaxPoolForward without argmax", noArgmax, y, 0)
 		wantY := make([]float64, out.Size())
 		wantDX := make([]float64, len(x))
 		for s := 0; s < cc.n; s++ {
@@ -379,9 +382,9 @@ func BenchmarkMaxPool(b *testing.B) {
 	xs := backend.Shape{128, 24, 24, 64}
 	out := backend.Shape{128, 12, 12, 64}
 	g := NewPoolGeom(xs, backend.PoolOptions{Size: [2]int{2, 2}, Strides: [2]int{2, 2}, Padding: backend.Valid}, out)
-	x, y := make([]float32, xs.Size()), make([]float32, out.Size())
+	x, y, argmax := make([]float32, xs.Size()), make([]float32, out.Size()), make([]int, out.Size())
 	for b.Loop() {
-		MaxPoolForward(g, x, y)
+		MaxPoolForward(g, x, y, argmax)
 	}
 }
 

@@ -52,37 +52,37 @@ func windowArgmax[T float32 | float64](g Geom, x []T, s, oy, ox int, best []int,
 	}
 }
 
-// eachWindow calls f for every output position with the argmax offsets of
-// its window, in parallel over samples.
-func eachWindow[T float32 | float64](g Geom, x []T, f func(o int, best []int)) {
+// MaxPoolForward writes each window's largest value (per channel) into
+// out and, unless argmax is nil, its offset in x (the first on ties) into
+// argmax, for MaxPoolGrad. Parallel over samples.
+func MaxPoolForward[T float32 | float64](g Geom, x, out []T, argmax []int) {
 	ParallelFor(g.n, func(s int) {
 		best, bestV := make([]int, g.c), make([]T, g.c)
 		for oy := 0; oy < g.oh; oy++ {
 			for ox := 0; ox < g.ow; ox++ {
 				windowArgmax(g, x, s, oy, ox, best, bestV)
-				f(((s*g.oh+oy)*g.ow+ox)*g.c, best)
+				o := ((s*g.oh+oy)*g.ow + ox) * g.c
+				for ch, i := range best {
+					out[o+ch] = x[i]
+				}
+				if argmax != nil {
+					copy(argmax[o:o+g.c], best)
+				}
 			}
 		}
 	})
 }
 
-// MaxPoolForward writes each window's largest value (per channel) into
-// out.
-func MaxPoolForward[T float32 | float64](g Geom, x, out []T) {
-	eachWindow(g, x, func(o int, best []int) {
-		for ch, i := range best {
-			out[o+ch] = x[i]
-		}
-	})
-}
-
-// MaxPoolGrad routes each output gradient to the input that was the
-// window's maximum.
-func MaxPoolGrad[T float32 | float64](g Geom, x, dy, dx []T) {
-	clear(dx)
-	eachWindow(g, x, func(o int, best []int) {
-		for ch, i := range best {
-			dx[i] += dy[o+ch]
+// MaxPoolGrad routes each output gradient to the input that was its
+// window's maximum, at the offsets MaxPoolForward wrote into argmax,
+// adding where windows overlap (in output order, sample by sample in
+// parallel).
+func MaxPoolGrad[T float32 | float64](g Geom, argmax []int, dy, dx []T) {
+	in, out := g.h*g.w*g.c, g.oh*g.ow*g.c
+	ParallelFor(g.n, func(s int) {
+		clear(dx[s*in : (s+1)*in])
+		for o, i := range argmax[s*out : (s+1)*out] {
+			dx[i] += dy[s*out+o]
 		}
 	})
 }
