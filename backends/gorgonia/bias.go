@@ -28,15 +28,34 @@ func addBias(x, bias *G.Node) (*G.Node, error) {
 			func64(func(d []float64) { kernels.AddRows(f64(in[0]), f64(in[1]), d) }))
 	})
 	fwd.diff = func(inputs G.Nodes, _, grad *G.Node) (G.Nodes, error) {
-		sum := newHostOp("AddBiasGrad", inputs[1].Shape().Clone(), dt, []*G.Node{grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-			return floats(dst, func32(func(d []float32) { kernels.SumRows(f32(in[0]), d) }),
-				func64(func(d []float64) { kernels.SumRows(f64(in[0]), d) }))
-		})
-		db, err := sum.apply(grad)
+		db, err := biasGrad(grad, inputs[1])
 		if err != nil {
 			return nil, err
 		}
 		return G.Nodes{grad, db}, nil
 	}
 	return fwd.apply(x, bias)
+}
+
+// biasGrad is a bias's gradient: grad summed over its leading axes, to
+// the bias's shape.
+func biasGrad(grad, bias *G.Node) (*G.Node, error) {
+	sum := newHostOp("AddBiasGrad", bias.Shape().Clone(), grad.Dtype(), []*G.Node{grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		return floats(dst, func32(func(d []float32) { kernels.SumRows(f32(in[0]), d) }),
+			func64(func(d []float64) { kernels.SumRows(f64(in[0]), d) }))
+	})
+	return sum.apply(grad)
+}
+
+// addBias records what it adds, so that a ReLU of the sum can be fused
+// with it (see biasRelu).
+func (o *graphOps) addBias(x, bias *G.Node) (*G.Node, error) {
+	y, err := addBias(x, bias)
+	if err == nil {
+		if o.biasAdds == nil {
+			o.biasAdds = make(map[*G.Node][2]*G.Node)
+		}
+		o.biasAdds[y] = [2]*G.Node{x, bias}
+	}
+	return y, err
 }

@@ -33,6 +33,8 @@ type graphOps struct {
 	rng       *rand.Rand
 	constants int    // numbers the tensor constants (see Constant)
 	scope     string // the layer whose ops are being built (backend.Scoper)
+	// biasAdds holds each AddBias result's operands (x, bias), for relu.
+	biasAdds map[*G.Node][2]*G.Node
 }
 
 // SetScope labels the host ops built from now on with a layer, so that a
@@ -95,7 +97,7 @@ func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 	case backend.OpSquare:
 		return wrap(G.Square(n))
 	case backend.OpRelu:
-		return wrap(relu(n))
+		return wrap(o.relu(n))
 	case backend.OpSigmoid:
 		return wrap(G.Sigmoid(n))
 	case backend.OpTanh:
@@ -192,9 +194,9 @@ func (o *graphOps) Binary(op backend.BinaryOp, av, bv backend.Value, out backend
 	if op == backend.OpAdd && !av.Shape().Equal(bv.Shape()) {
 		switch {
 		case av.Shape().Equal(out) && trailing(bv.Shape(), out):
-			return wrap(addBias(node(av), node(bv)))
+			return wrap(o.addBias(node(av), node(bv)))
 		case bv.Shape().Equal(out) && trailing(av.Shape(), out):
-			return wrap(addBias(node(bv), node(av)))
+			return wrap(o.addBias(node(bv), node(av)))
 		}
 	}
 	a, b, err := broadcast(node(av), node(bv), out, op != backend.OpMaximum && op != backend.OpMinimum)

@@ -19,16 +19,55 @@ func relu(x *G.Node) (*G.Node, error) {
 		return floats(dst, func32(func(d []float32) { kernels.ReluForward(f32(in[0]), d) }),
 			func64(func(d []float64) { kernels.ReluForward(f64(in[0]), d) }))
 	})
-	fwd.diff = func(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-		back := newHostOp("ReluGrad", inputs[0].Shape().Clone(), dt, []*G.Node{output, grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
-			return floats(dst, func32(func(d []float32) { kernels.ReluGrad(f32(in[0]), f32(in[1]), d) }),
-				func64(func(d []float64) { kernels.ReluGrad(f64(in[0]), f64(in[1]), d) }))
-		})
-		dx, err := back.apply(output, grad)
+	fwd.diff = func(_ G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+		dx, err := reluGrad(output, grad)
 		if err != nil {
 			return nil, err
 		}
 		return G.Nodes{dx}, nil
 	}
 	return fwd.apply(x)
+}
+
+// reluGrad is one pass: grad where ReLU's output is positive, else 0.
+func reluGrad(output, grad *G.Node) (*G.Node, error) {
+	back := newHostOp("ReluGrad", output.Shape().Clone(), output.Dtype(), []*G.Node{output, grad}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		return floats(dst, func32(func(d []float32) { kernels.ReluGrad(f32(in[0]), f32(in[1]), d) }),
+			func64(func(d []float64) { kernels.ReluGrad(f64(in[0]), f64(in[1]), d) }))
+	})
+	return back.apply(output, grad)
+}
+
+// relu is ReLU of x, fused with the bias add that made x (Dense's and
+// Conv2D's bias then their "relu" activation) into one pass over the
+// data: the sum is not written out unless another op reads it (the
+// program runs only the nodes its outputs need).
+func (o *graphOps) relu(x *G.Node) (*G.Node, error) {
+	if add, ok := o.biasAdds[x]; ok {
+		return biasRelu(add[0], add[1])
+	}
+	return relu(x)
+}
+
+// biasRelu is max(x + bias, 0) for a bias over x's trailing axes, in one
+// pass, with the values of the two ops it replaces (the sum is rounded,
+// then compared). Its gradient is ReLU's, then the bias's sum of it.
+func biasRelu(x, bias *G.Node) (*G.Node, error) {
+	dt := x.Dtype()
+	fwd := newHostOp("AddBiasRelu", x.Shape().Clone(), dt, []*G.Node{x, bias}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		return floats(dst, func32(func(d []float32) { kernels.AddRowsRelu(f32(in[0]), f32(in[1]), d) }),
+			func64(func(d []float64) { kernels.AddRowsRelu(f64(in[0]), f64(in[1]), d) }))
+	})
+	fwd.diff = func(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+		dz, err := reluGrad(output, grad)
+		if err != nil {
+			return nil, err
+		}
+		db, err := biasGrad(dz, inputs[1])
+		if err != nil {
+			return nil, err
+		}
+		return G.Nodes{dz, db}, nil
+	}
+	return fwd.apply(x, bias)
 }

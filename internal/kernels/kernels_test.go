@@ -333,6 +333,10 @@ func TestElementwiseMatchDefinitions(t *testing.T) {
 			}
 		}
 		closeAll(t, "SumRows", sum, wantSum, 1e-9)
+		fused := make([]float64, rows*width)
+		AddRowsRelu(x[:rows*width], bias, fused)
+		ReluForward(out, out)
+		closeAll(t, "AddRowsRelu", fused, out, 0)
 	}
 }
 

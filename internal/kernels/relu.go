@@ -11,6 +11,21 @@ func ReluForward[T float32 | float64](x, y []T) {
 	})
 }
 
+// AddRowsRelu writes max(x + bias, 0) into dst, bias repeating over the
+// rows of x (rows of len(bias) values): AddRows then ReluForward in one
+// pass, with the same values.
+func AddRowsRelu[T float32 | float64](x, bias, dst []T) {
+	n := len(bias)
+	parallelRows(len(dst)/n, n, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			row, out := x[r*n:(r+1)*n], dst[r*n:(r+1)*n]
+			for i, v := range row {
+				out[i] = max(T(v+bias[i]), 0)
+			}
+		}
+	})
+}
+
 // ReluGrad writes dy where the output y is positive, 0 elsewhere (at 0,
 // -0 and NaN too), into dx. It selects with bit masks rather than a
 // branch: ReLU's outputs are positive about half the time at random, and

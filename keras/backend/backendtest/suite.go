@@ -157,6 +157,22 @@ func cases() []opCase {
 				l := math.Log(1 + math.E)
 				return Array{Shape: backend.Shape{2, 2}, Data: []float64{-l, 1 - l, -l, 1 - l}}
 			}},
+		// ReLU of a bias add, as Dense and Conv2D build it (an engine may
+		// fuse the two), and the same with the sum also read elsewhere.
+		opCase{name: "Relu/ofBiasAdd", inputs: []Array{awayFromZero(68, 2, 3, 4), awayFromZero(69, 4)}, grad: yes2,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Add(v[0], v[1])) },
+			ref: func(x []Array) Array {
+				return refUnary(backend.OpRelu, refBinary(backend.OpAdd, x[0], x[1]))
+			}},
+		opCase{name: "Relu/ofBiasAddReadTwice", inputs: []Array{awayFromZero(70, 3, 4), awayFromZero(71, 4)}, grad: yes2,
+			build: func(b backend.Builder, v []backend.Value) backend.Value {
+				z := b.Add(v[0], v[1])
+				return b.Mul(b.Relu(z), z)
+			},
+			ref: func(x []Array) Array {
+				z := refBinary(backend.OpAdd, x[0], x[1])
+				return refBinary(backend.OpMul, refUnary(backend.OpRelu, z), z)
+			}},
 		opCase{name: "BatchMatMul/rank3", inputs: []Array{Random(62, -1, 1, 2, 3, 4), Random(63, -1, 1, 2, 4, 5)}, grad: yes2,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.BatchMatMul(v[0], v[1]) },
 			ref:   func(x []Array) Array { return refBatchMatMul(x[0], x[1]) }},
