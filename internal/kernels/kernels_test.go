@@ -477,6 +477,30 @@ func TestLayoutKernelsMatchDefinitions(t *testing.T) {
 			}
 		}
 	}
+	// Every permutation of a 4-D shape (the last axis kept last or not,
+	// the first split among workers or not) against the index formula.
+	in4 := backend.Shape{3, 2, 4, 5}
+	src4 := randoms(in4.Size(), 14)
+	for _, p := range permutations(4) {
+		out := make([]float64, len(src4))
+		Permute(out, src4, in4, p)
+		outDims := []int{in4[p[0]], in4[p[1]], in4[p[2]], in4[p[3]]}
+		for o := range out {
+			var at [4]int // dst's index, then src's
+			rest := o
+			for d := 3; d >= 0; d-- {
+				at[d], rest = rest%outDims[d], rest/outDims[d]
+			}
+			var srcAt [4]int
+			for d, q := range p {
+				srcAt[q] = at[d]
+			}
+			i := ((srcAt[0]*in4[1]+srcAt[1])*in4[2]+srcAt[2])*in4[3] + srcAt[3]
+			if out[o] != src4[i] {
+				t.Fatalf("Permute %v: value %d is %v, want %v", p, o, out[o], src4[i])
+			}
+		}
+	}
 	begin, size := []int{1, 1, 1}, []int{1, 2, 3}
 	block := make([]float64, 6)
 	CopyBlock(block, src, in, begin, size, false)
@@ -510,6 +534,21 @@ func TestLayoutKernelsMatchDefinitions(t *testing.T) {
 			t.Fatalf("index %v: no error", bad)
 		}
 	}
+}
+
+// permutations returns every ordering of 0..n-1.
+func permutations(n int) [][]int {
+	if n == 1 {
+		return [][]int{{0}}
+	}
+	var all [][]int
+	for _, p := range permutations(n - 1) {
+		for at := 0; at <= len(p); at++ {
+			q := append(append(append([]int(nil), p[:at]...), n-1), p[at:]...)
+			all = append(all, q)
+		}
+	}
+	return all
 }
 
 // The transformer's head split: (32, 200, 4, 16) to (32, 4, 200, 16).
