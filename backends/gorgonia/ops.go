@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas"
+
 	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	G "gorgonia.org/gorgonia"
@@ -266,22 +268,41 @@ func (o *graphOps) MatMul(a, b backend.Value) (backend.Value, error) {
 // BatchMatMul folds the batch axes into one and uses Gorgonia's batched
 // product.
 func (o *graphOps) BatchMatMul(a, b backend.Value, out backend.Shape) (backend.Value, error) {
-	as, bs := a.Shape(), b.Shape()
-	r := len(as)
-	n := as[:r-2].Size()
-	a3, err := reshape(node(a), tensor.Shape{n, as[r-2], as[r-1]})
-	if err != nil {
-		return nil, err
+	return wrap(batchMatMul(node(a), node(b), blas.NoTrans, blas.NoTrans, tensor.Shape(out).Clone()))
+}
+
+// batchMatMul is op(a)·op(b) over the leading (batch) axes, as one host
+// op on the tensors as they are: Gorgonia's BatchedMatMul wants rank 3,
+// and the reshapes to it and back copied the attention's scores four
+// times a step. The gradients are batched products too: da = g·op(b)ᵀ,
+// db = op(a)ᵀ·g, for the untransposed operands (the only ones
+// differentiated: the transposed products are themselves gradients).
+func batchMatMul(a, b *G.Node, ta, tb blas.Transpose, out tensor.Shape) (*G.Node, error) {
+	as, r := a.Shape(), a.Shape().Dims()
+	batch := backend.Shape(out[:r-2]).Size()
+	m, n := out[r-2], out[r-1]
+	k := as[r-1]
+	if ta == blas.Trans {
+		k = as[r-2]
 	}
-	b3, err := reshape(node(b), tensor.Shape{n, bs[r-2], bs[r-1]})
-	if err != nil {
-		return nil, err
+	op := newHostOp("BatchMatMul", out, a.Dtype(), []*G.Node{a, b}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		return floats(dst, func32(func(d []float32) { kernels.BatchGemm(ta, tb, batch, m, n, k, f32(in[0]), f32(in[1]), d) }),
+			func64(func(d []float64) { kernels.BatchGemm(ta, tb, batch, m, n, k, f64(in[0]), f64(in[1]), d) }))
+	})
+	if ta == blas.NoTrans && tb == blas.NoTrans {
+		op.diff = func(inputs G.Nodes, _, grad *G.Node) (G.Nodes, error) {
+			da, err := batchMatMul(grad, inputs[1], blas.NoTrans, blas.Trans, inputs[0].Shape().Clone())
+			if err != nil {
+				return nil, err
+			}
+			db, err := batchMatMul(inputs[0], grad, blas.Trans, blas.NoTrans, inputs[1].Shape().Clone())
+			if err != nil {
+				return nil, err
+			}
+			return G.Nodes{da, db}, nil
+		}
 	}
-	y, err := G.BatchedMatMul(a3, b3)
-	if err != nil {
-		return nil, err
-	}
-	return wrap(reshape(y, tensor.Shape(out).Clone()))
+	return op.apply(a, b)
 }
 
 // Reduce uses Gorgonia's reductions over all axes, and a host kernel

@@ -33,3 +33,12 @@ func GemmStrided[T float32 | float64](ta, tb blas.Transpose, m, n, k int, a []T,
 		blas64.Implementation().Dgemm(ta, tb, m, n, k, 1, a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
 	}
 }
+
+// BatchGemm computes c_i = op(a_i)·op(b_i) for batch packed row-major
+// matrices one after the other in a, b and c (op as in Gemm): c_i is
+// m x n, op(a_i) m x k, op(b_i) k x n. Each product runs on every core.
+func BatchGemm[T float32 | float64](ta, tb blas.Transpose, batch, m, n, k int, a, b, c []T) {
+	for i := range batch {
+		Gemm(ta, tb, m, n, k, a[i*m*k:(i+1)*m*k], b[i*k*n:(i+1)*k*n], 0, c[i*m*n:(i+1)*m*n])
+	}
+}
