@@ -47,27 +47,54 @@ func im2col[T float32 | float64](g Geom, x, cols []T, s0, s1 int) {
 		for oy := 0; oy < g.oh; oy++ {
 			for ox := 0; ox < g.ow; ox++ {
 				row := dst[(oy*g.ow+ox)*g.cols():]
-				k := 0
 				for a := 0; a < g.kh; a++ {
+					seg := row[a*g.kw*g.c : (a+1)*g.kw*g.c]
 					y := oy*g.sh + a - g.ph
-					for b := 0; b < g.kw; b++ {
-						xx := ox*g.sw + b - g.pw
-						seg := row[k : k+g.c]
-						if y < 0 || y >= g.h || xx < 0 || xx >= g.w {
-							clear(seg)
-						} else {
-							copy(seg, x[((s*g.h+y)*g.w+xx)*g.c:])
-						}
-						k += g.c
+					if y < 0 || y >= g.h {
+						clear(seg)
+						continue
 					}
+					lo, hi, x0 := g.validColumns(ox)
+					clear(seg[:lo*g.c])
+					if hi > lo {
+						copyShort(seg[lo*g.c:hi*g.c], x[((s*g.h+y)*g.w+x0)*g.c:])
+					}
+					clear(seg[hi*g.c:])
 				}
 			}
 		}
 	})
 }
 
+// validColumns returns the columns [lo, hi) of the kernel that fall inside
+// the image for output column ox, and the image column of the first:
+// along a kernel row they are one contiguous run of x (channels_last).
+func (g Geom) validColumns(ox int) (lo, hi, x0 int) {
+	first := ox*g.sw - g.pw
+	lo, hi = max(0, -first), min(g.kw, g.w-first)
+	if hi < lo {
+		hi = lo
+	}
+	return lo, hi, first + lo
+}
+
+// copyShort is copy, by a loop for the few values of a narrow kernel row
+// (a 3x3 kernel over one channel copies 3), where memmove's call costs
+// more than the copy.
+func copyShort[T float32 | float64](dst, src []T) {
+	if len(dst) > 16 {
+		copy(dst, src)
+		return
+	}
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = v
+	}
+}
+
 // col2im adds rows of cols back onto the samples [s0, s1) of dx (NHWC), the
-// adjoint of im2col. dx must be zeroed first.
+// adjoint of im2col, a kernel row's valid run at a time. dx must be
+// zeroed first.
 func col2im[T float32 | float64](g Geom, cols, dx []T, s0, s1 int) {
 	ParallelFor(s1-s0, func(i int) {
 		s := s0 + i
@@ -75,18 +102,17 @@ func col2im[T float32 | float64](g Geom, cols, dx []T, s0, s1 int) {
 		for oy := 0; oy < g.oh; oy++ {
 			for ox := 0; ox < g.ow; ox++ {
 				row := src[(oy*g.ow+ox)*g.cols():]
-				k := 0
+				lo, hi, x0 := g.validColumns(ox)
 				for a := 0; a < g.kh; a++ {
 					y := oy*g.sh + a - g.ph
-					for b := 0; b < g.kw; b++ {
-						xx := ox*g.sw + b - g.pw
-						if y >= 0 && y < g.h && xx >= 0 && xx < g.w {
-							d := dx[((s*g.h+y)*g.w+xx)*g.c:]
-							for ch, v := range row[k : k+g.c] {
-								d[ch] += v
-							}
-						}
-						k += g.c
+					if y < 0 || y >= g.h || hi == lo {
+						continue
+					}
+					seg := row[(a*g.kw+lo)*g.c : (a*g.kw+hi)*g.c]
+					d := dx[((s*g.h+y)*g.w+x0)*g.c:]
+					d = d[:len(seg)]
+					for ch, v := range seg {
+						d[ch] += v
 					}
 				}
 			}
