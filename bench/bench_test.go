@@ -33,6 +33,10 @@ func benchmarkStep(b *testing.B, model string) {
 func BenchmarkMLPStep(b *testing.B) { benchmarkStep(b, "mlp") }
 func BenchmarkCNNStep(b *testing.B) { benchmarkStep(b, "cnn") }
 
+// The small ResNet's step (batch 128 here, 64 in make bench): with
+// -trace, `go tool trace` shows when the second core waits.
+func BenchmarkResNetStep(b *testing.B) { benchmarkStep(b, "resnet") }
+
 // TestStepTimeRuns keeps the benchmark harness working: a tiny run must
 // produce a positive step time and a peak RSS.
 func TestStepTimeRuns(t *testing.T) {

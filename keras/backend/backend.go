@@ -26,7 +26,9 @@ type Backend interface {
 	Compile(fn Func, inputs []Spec, opts CompileOptions) (Executable, error)
 	// Release frees the memory of tensors the caller will not use again,
 	// now rather than when Go's garbage collector finds them (which knows
-	// nothing of C or GPU memory). Releasing nil is allowed.
+	// nothing of C or GPU memory), or recycles it: a released tensor may
+	// be overwritten by a later run's outputs, so it must not be read
+	// after. Releasing nil is allowed.
 	Release(ts ...Tensor)
 	// Close releases everything the backend holds.
 	Close() error
