@@ -87,6 +87,7 @@ func copyShort[T float32 | float64](dst, src []T) {
 		return
 	}
 	src = src[:len(dst)]
+	//lint:ignore S1001 a loop on purpose: copy calls memmove
 	for i, v := range src {
 		dst[i] = v
 	}
