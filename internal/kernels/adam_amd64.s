@@ -13,11 +13,14 @@ TEXT ·adamMomentAVX(SB), NOSPLIT, $0-37
 	MOVQ dst+24(FP), DX
 	VBROADCASTSS rate+32(FP), Y15
 	MOVBLZX square+36(FP), AX
+
+moment:
+	VMOVUPS (DI), Y0
 	TESTQ AX, AX
-	JNZ squared
+	JZ plain
+	VMULPS Y0, Y0, Y0
 
 plain:
-	VMOVUPS (DI), Y0
 	VMOVUPS (SI), Y1
 	VSUBPS Y1, Y0, Y0
 	VMULPS Y15, Y0, Y0
@@ -27,23 +30,7 @@ plain:
 	ADDQ $32, DI
 	ADDQ $32, DX
 	DECQ CX
-	JNZ plain
-	VZEROUPPER
-	RET
-
-squared:
-	VMOVUPS (DI), Y0
-	VMULPS Y0, Y0, Y0
-	VMOVUPS (SI), Y1
-	VSUBPS Y1, Y0, Y0
-	VMULPS Y15, Y0, Y0
-	VADDPS Y0, Y1, Y0
-	VMOVUPS Y0, (DX)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	ADDQ $32, DX
-	DECQ CX
-	JNZ squared
+	JNZ moment
 	VZEROUPPER
 	RET
 
