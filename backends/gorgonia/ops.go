@@ -416,13 +416,13 @@ func reshape(x *G.Node, s tensor.Shape) (*G.Node, error) {
 			if in[0] == nil { // a scalar input: its value is in op.scalars
 				d[0] = float32(op.scalars[0])
 			} else {
-				copy(d, in[0].Data().([]float32))
+				kernels.Copy(d, in[0].Data().([]float32))
 			}
 		case []float64:
 			if in[0] == nil {
 				d[0] = op.scalars[0]
 			} else {
-				copy(d, in[0].Data().([]float64))
+				kernels.Copy(d, in[0].Data().([]float64))
 			}
 		default:
 			return fmt.Errorf("reshape of %T", d)

@@ -3,7 +3,7 @@ package kernels
 // AddRows adds bias to every row of x (rows of len(bias) values).
 func AddRows[T float32 | float64](x, bias, dst []T) {
 	n := len(bias)
-	ParallelChunks(len(dst)/n, func(lo, hi int) {
+	parallelRows(len(dst)/n, n, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			row, out := x[r*n:(r+1)*n], dst[r*n:(r+1)*n]
 			for i, v := range row {

@@ -333,6 +333,9 @@ func TestElementwiseMatchDefinitions(t *testing.T) {
 			}
 		}
 		closeAll(t, "SumRows", sum, wantSum, 1e-9)
+		copied := make([]float64, n)
+		Copy(copied, x)
+		closeAll(t, "Copy", copied, x, 0)
 		fused := make([]float64, rows*width)
 		AddRowsRelu(x[:rows*width], bias, fused)
 		ReluForward(out, out)

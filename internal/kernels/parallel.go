@@ -52,3 +52,10 @@ func parallelChunks(n, grain int, f func(lo, hi int)) {
 	per := (n + workers - 1) / workers
 	ParallelFor(workers, func(w int) { f(w*per, min(n, (w+1)*per)) })
 }
+
+// Copy copies src into dst (as copy does) on every core when it is long
+// enough to gain from it.
+func Copy[T float32 | float64](dst, src []T) {
+	n := min(len(dst), len(src))
+	parallelChunks(n, 4*minPerWorker, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+}
