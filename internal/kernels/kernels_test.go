@@ -248,9 +248,10 @@ func TestSoftmaxMatchesDefinition(t *testing.T) {
 }
 
 // In float32 softmax and log-softmax are within 1e-6 of the definition
-// (relative to the larger of 1 and the value), for rows shorter and
-// longer than a block of 8, with masked (-Inf) and hugely negative
-// entries; a row with a NaN is all NaN.
+// (relative to the larger of 1 and the value), and softmax's gradient
+// within 1e-6 of y·(g - Σ g·y), for rows shorter and longer than a block
+// of 8, with masked (-Inf) and hugely negative entries; a row with a NaN
+// is all NaN.
 func TestSoftmaxFloat32(t *testing.T) {
 	for _, width := range []int{1, 7, 8, 9, 200, 203} {
 		x64 := randoms(4*width, 31)
@@ -282,6 +283,27 @@ func TestSoftmaxFloat32(t *testing.T) {
 					got := float64(y[r+j])
 					if d := math.Abs(got - want); !(d <= 1e-6*math.Max(1, math.Abs(want))) && !(math.IsInf(want, -1) && math.IsInf(got, -1)) {
 						t.Fatalf("width %d, log %v, row %d, value %d (x %v): %v, want %v", width, log, r/width, j, v, got, want)
+					}
+				}
+			}
+			if log {
+				continue
+			}
+			g := make([]float32, len(x))
+			for i, v := range randoms(len(x), 32) {
+				g[i] = float32(v)
+			}
+			dx := make([]float32, len(x))
+			SoftmaxGradRows(dx, y, g, width, false)
+			for r := 0; r < len(x); r += width {
+				dot := 0.0
+				for j := range width {
+					dot += float64(g[r+j]) * float64(y[r+j])
+				}
+				for j := range width {
+					want := float64(y[r+j]) * (float64(g[r+j]) - dot)
+					if d := math.Abs(float64(dx[r+j]) - want); !(d <= 1e-6) {
+						t.Fatalf("gradient, width %d, row %d, value %d: %v, want %v", width, r/width, j, dx[r+j], want)
 					}
 				}
 			}

@@ -114,6 +114,13 @@ func SoftmaxGradRows[T float32 | float64](dx, y, g []T, width int, log bool) {
 }
 
 func softmaxGradRows[T float32 | float64](dx, y, g []T, width int, log bool) {
+	if dx32, ok := any(dx).([]float32); ok && !log {
+		y32, g32 := any(y).([]float32), any(g).([]float32)
+		for r := 0; r < len(y); r += width {
+			softmaxGradRow32(dx32[r:r+width], y32[r:r+width], g32[r:r+width])
+		}
+		return
+	}
 	for r := 0; r < len(y); r += width {
 		yr, gr, out := y[r:r+width], g[r:r+width], dx[r:r+width]
 		sum := 0.0
@@ -131,5 +138,41 @@ func softmaxGradRows[T float32 | float64](dx, y, g []T, width int, log bool) {
 				out[i] = T(float64(yr[i]) * (float64(gr[i]) - sum))
 			}
 		}
+	}
+}
+
+// softmaxGradRow32 writes softmax's input gradient y·(g - Σ g·y) for one
+// float32 row: each g·y rounded to float32 and summed in float64 in 8
+// lanes (value i of the leading whole blocks of 8 into lane i mod 8,
+// then the lanes in order, then the rest), each result computed in
+// float64 and rounded once. With AVX2 the leading blocks run in the
+// vector kernels, which compute the same values to the bit.
+func softmaxGradRow32(dx, y, g []float32) {
+	n8 := len(y) &^ 7
+	vector := haveAVX2 && n8 > 0
+	g = g[:len(y)]
+	dx = dx[:len(y)]
+	var sums [8]float64
+	if vector {
+		dotLanesAVX(&y[0], &g[0], n8/8, &sums)
+	} else {
+		for i, v := range y[:n8] {
+			sums[i%8] += float64(g[i] * v)
+		}
+	}
+	sum := 0.0
+	for _, s := range sums {
+		sum += s
+	}
+	for i, v := range y[n8:] {
+		sum += float64(g[n8+i] * v)
+	}
+	rest := 0
+	if vector {
+		softmaxGradAVX(&y[0], &g[0], &dx[0], n8/8, sum)
+		rest = n8
+	}
+	for i := rest; i < len(y); i++ {
+		dx[i] = float32(float64(y[i]) * (float64(g[i]) - sum))
 	}
 }

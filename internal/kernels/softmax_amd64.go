@@ -15,3 +15,15 @@ func expSumAVX(x, y *float32, blocks int, shift float32, sums *[8]float64)
 //
 //go:noescape
 func scaleAVX(y *float32, blocks int, s float32)
+
+// dotLanesAVX adds y·grad (each product rounded to float32) for blocks
+// blocks of 8 values, in float64, lane by lane into sums.
+//
+//go:noescape
+func dotLanesAVX(y, grad *float32, blocks int, sums *[8]float64)
+
+// softmaxGradAVX writes y·(grad - sum), computed in float64 and rounded to
+// float32, for blocks blocks of 8 values.
+//
+//go:noescape
+func softmaxGradAVX(y, grad, dx *float32, blocks int, sum float64)

@@ -215,3 +215,58 @@ scaleloop:
 	JNZ scaleloop
 	VZEROUPPER
 	RET
+
+// func dotLanesAVX(y, grad *float32, blocks int, sums *[8]float64)
+TEXT ·dotLanesAVX(SB), NOSPLIT, $0-32
+	MOVQ y+0(FP), SI
+	MOVQ grad+8(FP), DI
+	MOVQ blocks+16(FP), CX
+	MOVQ sums+24(FP), R8
+	VMOVUPD (R8), Y12
+	VMOVUPD 32(R8), Y13
+
+dotloop:
+	VMOVUPS (SI), Y0
+	VMULPS (DI), Y0, Y0
+	VCVTPS2PD X0, Y1
+	VEXTRACTF128 $1, Y0, X2
+	VCVTPS2PD X2, Y2
+	VADDPD Y1, Y12, Y12
+	VADDPD Y2, Y13, Y13
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ dotloop
+	VMOVUPD Y12, (R8)
+	VMOVUPD Y13, 32(R8)
+	VZEROUPPER
+	RET
+
+// func softmaxGradAVX(y, grad, dx *float32, blocks int, sum float64)
+TEXT ·softmaxGradAVX(SB), NOSPLIT, $0-40
+	MOVQ y+0(FP), SI
+	MOVQ grad+8(FP), DI
+	MOVQ dx+16(FP), DX
+	MOVQ blocks+24(FP), CX
+	VBROADCASTSD sum+32(FP), Y15
+
+gradloop:
+	VCVTPS2PD (SI), Y0
+	VCVTPS2PD 16(SI), Y1
+	VCVTPS2PD (DI), Y2
+	VCVTPS2PD 16(DI), Y3
+	VSUBPD Y15, Y2, Y2
+	VSUBPD Y15, Y3, Y3
+	VMULPD Y2, Y0, Y0
+	VMULPD Y3, Y1, Y1
+	VCVTPD2PSY Y0, X0
+	VCVTPD2PSY Y1, X1
+	VINSERTF128 $1, X1, Y0, Y0
+	VMOVUPS Y0, (DX)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ gradloop
+	VZEROUPPER
+	RET

@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// The vector softmax computes what the Go one computes, to the bit: the
-// same exp32 in each lane, the same sums in the same order.
+// The vector softmax and its gradient compute what the Go ones compute,
+// to the bit: the same exp32 in each lane, the same sums in the same
+// order.
 func TestSoftmaxVectorEqualsGo(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no AVX2 on this CPU: only the Go softmax runs")
@@ -28,6 +29,20 @@ func TestSoftmaxVectorEqualsGo(t *testing.T) {
 			for i := range vec {
 				if math.Float32bits(vec[i]) != math.Float32bits(scalar[i]) {
 					t.Fatalf("width %d, log %v, value %d (x %v): vector %v, Go %v", width, log, i, x[i], vec[i], scalar[i])
+				}
+			}
+			g := make([]float32, len(x))
+			for i, v := range randoms(len(x), 42) {
+				g[i] = float32(v)
+			}
+			SoftmaxGradRows(vec, scalar, g, width, log)
+			gradGo := make([]float32, len(x))
+			haveAVX2 = false
+			SoftmaxGradRows(gradGo, scalar, g, width, log)
+			haveAVX2 = true
+			for i := range vec {
+				if math.Float32bits(vec[i]) != math.Float32bits(gradGo[i]) {
+					t.Fatalf("gradient, width %d, log %v, value %d: vector %v, Go %v", width, log, i, vec[i], gradGo[i])
 				}
 			}
 		}
