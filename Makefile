@@ -13,7 +13,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-serving serving-env bench-allreduce bench-go data libtorch keras-env golden doctor $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -124,6 +124,15 @@ golden: keras-env
 ## bench: time per training step and peak memory, kerasgo against PyTorch (see docs/benchmarks.md)
 bench:
 	scripts/bench.sh $(BENCH_FLAGS)
+
+## torch-env: PyTorch 2 from PyPI in build/torch-env, which make bench then
+## times beside Debian's PyTorch 1.13 (not needed by make test)
+TORCH_ENV = build/torch-env
+torch-env: $(TORCH_ENV)/.installed
+$(TORCH_ENV)/.installed: scripts/torch-requirements.txt
+	python3 -m venv $(TORCH_ENV)
+	$(TORCH_ENV)/bin/pip install -q --disable-pip-version-check -r scripts/torch-requirements.txt
+	cp scripts/torch-requirements.txt $@
 
 ## bench-serving: kerasgo serve under load (1, 16, 64 connections), with and without
 ## dynamic batching, beside a Python Keras server (make serving-env); see docs/serving.md

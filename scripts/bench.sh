@@ -3,7 +3,8 @@
 # (batch 128), the small ResNet (batch 64), Keras's transformer text
 # classifier (batch 32, 200 tokens) and an LSTM(64) classifier over 100
 # steps (batch 32) on kerasgo's engines and, in the same run, on PyTorch
-# (Debian's python3-torch) with as many threads as Go uses; prints the
+# (Debian's python3-torch, and PyTorch 2 from build/torch-env when make
+# torch-env installed it) with as many threads as Go uses; prints the
 # ratios.
 #
 #   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-steps-resnet N] [-steps-transformer N] [-steps-lstm N]
@@ -39,6 +40,9 @@ while [ $# -gt 0 ]; do
 done
 threads=$(go run ./bench/threads 2>/dev/null || nproc)
 py=/usr/bin/python3
+# PyTorch 2 from PyPI (make torch-env), when installed: a second reference.
+torch_env=build/torch-env/bin/python
+[ -x "$torch_env" ] || echo "# PyTorch 2 rows skipped: make torch-env installs it" >&2
 blas=$(readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null || echo "unknown")
 echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $threads, libblas.so.3 -> $blas, OMP_WAIT_POLICY=$OMP_WAIT_POLICY"
 out=$(mktemp)
@@ -91,12 +95,15 @@ for model in $models; do
   else
     echo "# PyTorch not found for $py: install python3-torch to compare" >&2
   fi
+  if [ -x "$torch_env" ]; then
+    run "pytorch 2 $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --steps "$steps" --batch "$batch"
+  fi
 done
 done
 rm -f "$out.stepbench" "$out.stepbench-openblas" "$out.stepbench-libtorch" "$out.gotchraw"
 echo
 [ "$repeat" -gt 1 ] && echo "# medians of $repeat interleaved runs"
-echo "# ratios (kerasgo / PyTorch, lower is better)"
+echo "# ratios (kerasgo / the fastest PyTorch of the run for the model, lower is better)"
 awk '
   function median(list,   v, n, i, j, t) {
     n = split(list, v, " ")
@@ -112,12 +119,12 @@ awk '
     for (i = 1; i <= n; i++) {
       split(order[i], k, SUBSEP); impl[i] = k[1]; mdl[i] = k[2]
       m[i] = median(ms[order[i]]); r[i] = median(rss[order[i]])
-      if (impl[i] ~ /^pytorch/) { pt[mdl[i]] = m[i]; prss[mdl[i]] = r[i] }
+      if (impl[i] ~ /^pytorch/ && (!(mdl[i] in pt) || m[i] < pt[mdl[i]])) { pt[mdl[i]] = m[i]; prss[mdl[i]] = r[i]; ptname[mdl[i]] = impl[i] }
       if (impl[i] == "gotch-raw") { raw[mdl[i]] = m[i]; rrss[mdl[i]] = r[i] }
     }
-    for (i = 1; i <= n; i++) if (impl[i] !~ /^pytorch/ && pt[mdl[i]] > 0)
-      printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
-        impl[i], mdl[i], m[i], pt[mdl[i]], m[i] / pt[mdl[i]], r[i], prss[mdl[i]], r[i] / prss[mdl[i]]
+    for (i = 1; i <= n; i++) if (pt[mdl[i]] > 0 && impl[i] != ptname[mdl[i]])
+      printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx   (vs %s)\n",
+        impl[i], mdl[i], m[i], pt[mdl[i]], m[i] / pt[mdl[i]], r[i], prss[mdl[i]], r[i] / prss[mdl[i]], ptname[mdl[i]]
     for (i = 1; i <= n; i++) if (impl[i] == "kerasgo-libtorch" && raw[mdl[i]] > 0) {
       if (!hdr++) print "\n# kerasgo on libtorch / raw gotch (lower is better)"
       printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
