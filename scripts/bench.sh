@@ -50,11 +50,13 @@ trap 'rm -f "$out"' EXIT
 go build -o "$out.stepbench" ./bench/stepbench
 # The opt-in OpenBLAS build (cgo, -tags openblas, libopenblas-dev).
 openblas=""
-if CGO_ENABLED=1 go build -tags openblas -o "$out.stepbench-openblas" ./bench/stepbench 2>/dev/null; then
+if CGO_ENABLED=1 go build -tags openblas -o "$out.stepbench-openblas" ./bench/stepbench 2>"$out.openblas-err"; then
   openblas="$out.stepbench-openblas"
 else
-  echo "# OpenBLAS build skipped: install libopenblas-dev (and a C compiler) to measure it" >&2
+  # Say why: a missing library, or a build that broke.
+  echo "# OpenBLAS row skipped, its build failed: $(grep -v '^#' "$out.openblas-err" | head -1) (it needs libopenblas-dev and a C compiler)" >&2
 fi
+rm -f "$out.openblas-err"
 # The libtorch engine and the raw gotch reference, when libtorch is here.
 libtorch=""
 if go run ./cmd/kerasgo libtorch >/dev/null 2>&1; then
