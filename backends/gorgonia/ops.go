@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas"
-
 	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -265,8 +264,7 @@ func (o *graphOps) MatMul(a, b backend.Value) (backend.Value, error) {
 	return wrap(G.Mul(node(a), node(b)))
 }
 
-// BatchMatMul folds the batch axes into one and uses Gorgonia's batched
-// product.
+// BatchMatMul is batchMatMul of the operands as they are.
 func (o *graphOps) BatchMatMul(a, b backend.Value, out backend.Shape) (backend.Value, error) {
 	return wrap(batchMatMul(node(a), node(b), blas.NoTrans, blas.NoTrans, tensor.Shape(out).Clone()))
 }
