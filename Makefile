@@ -49,12 +49,12 @@ test: $(KERASGO)
 	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
 
 ## test-race: a Model's concurrency contract (TestConcurrent*, shared
-## variables) and the model server under the race detector on the pure-Go engine; -race needs
+## variables), the model server and the kernels' parallel loops under the race detector on the pure-Go engine; -race needs
 ## cgo and a C compiler, so it is skipped with a message without one
 RACE_TESTS = Concurrent|FitWhileFitting|TransferLearning|LoadedBase|SharedBase|PredictWithoutCompile|Batches|GeneratorSteps|DatasetShards|AdaptNormalizationOverBatches|FitOnImageDataset|FitOnTextDataset
 test-race:
 	@if command -v gcc >/dev/null 2>&1 || command -v cc >/dev/null 2>&1; then \
-		set -x; CGO_ENABLED=1 $(GO) test -race -run '$(RACE_TESTS)' ./keras/ && CGO_ENABLED=1 $(GO) test -race ./keras/serving/; \
+		set -x; CGO_ENABLED=1 $(GO) test -race -run '$(RACE_TESTS)' ./keras/ && CGO_ENABLED=1 $(GO) test -race ./keras/serving/ ./internal/parallel/; \
 	else echo "make test: no C compiler, so the race-detector run of the concurrency tests was SKIPPED: sudo apt-get install gcc, then make test again."; fi
 
 ## demo-distributed: the demo trained data parallel by 2 processes (kerasgo launch); needs libtorch and libgloo-dev

@@ -5,13 +5,13 @@ import "math"
 // AdamMoment writes Adam's moment update s + (x - s)·rate into dst, with
 // x = g, or g² if square (Keras 3's m' and v').
 func AdamMoment[T float32 | float64](s, g []T, rate T, square bool, dst []T) {
-	ParallelChunks(len(dst), func(lo, hi int) { adamMoment(s[lo:hi], g[lo:hi], rate, square, dst[lo:hi]) })
+	parallelChunks(len(dst), minPerWorker, func(lo, hi int) { adamMoment(s[lo:hi], g[lo:hi], rate, square, dst[lo:hi]) })
 }
 
 // AdamStep writes Adam's parameter update p - alpha·m / (sqrt(v) + eps)
 // into dst.
 func AdamStep[T float32 | float64](p, m, v []T, alpha, eps T, dst []T) {
-	ParallelChunks(len(dst), func(lo, hi int) { adamStep(p[lo:hi], m[lo:hi], v[lo:hi], alpha, eps, dst[lo:hi]) })
+	parallelChunks(len(dst), minPerWorker, func(lo, hi int) { adamStep(p[lo:hi], m[lo:hi], v[lo:hi], alpha, eps, dst[lo:hi]) })
 }
 
 // adamMoment is AdamMoment on one range: float32 through the vector

@@ -1,6 +1,10 @@
 package kernels
 
-import "math"
+import (
+	"math"
+
+	"github.com/kerasgo/kerasgo/internal/parallel"
+)
 
 // Batch normalisation in training, over every row of x (rows of C
 // channels: all of a channels_last tensor's axes but the last), as Keras's
@@ -143,7 +147,7 @@ func columnSums(rows, c, k int, add func(lo, hi int, acc []float64)) []float64 {
 	per := max(1, statBlock/c) // rows per block
 	blocks := (rows + per - 1) / per
 	partial := make([]float64, blocks*k)
-	ParallelFor(blocks, func(blk int) {
+	parallel.For(blocks, func(blk int) {
 		add(blk*per, min(rows, (blk+1)*per), partial[blk*k:(blk+1)*k])
 	})
 	out := make([]float64, k)

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"github.com/kerasgo/kerasgo/internal/parallel"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"gonum.org/v1/gonum/blas"
 )
@@ -41,7 +42,7 @@ func (g Geom) ScratchLen() int { return g.chunk() * g.rows() * g.cols() }
 // im2col writes the receptive fields of samples [s0, s1) of x (NHWC) as
 // rows of cols, zero where padding.
 func im2col[T float32 | float64](g Geom, x, cols []T, s0, s1 int) {
-	ParallelFor(s1-s0, func(i int) {
+	parallel.For(s1-s0, func(i int) {
 		s := s0 + i
 		dst := cols[i*g.rows()*g.cols():]
 		for oy := 0; oy < g.oh; oy++ {
@@ -93,12 +94,13 @@ func copyShort[T float32 | float64](dst, src []T) {
 	}
 }
 
-// col2im adds rows of cols back onto the samples [s0, s1) of dx (NHWC), the
-// adjoint of im2col, a kernel row's valid run at a time. dx must be
-// zeroed first.
+// col2im writes the sums of rows of cols onto the samples [s0, s1) of dx
+// (NHWC), the adjoint of im2col, a kernel row's valid run at a time. Each
+// sample is cleared first, by the goroutine that sums into it.
 func col2im[T float32 | float64](g Geom, cols, dx []T, s0, s1 int) {
-	ParallelFor(s1-s0, func(i int) {
+	parallel.For(s1-s0, func(i int) {
 		s := s0 + i
+		clear(dx[s*g.h*g.w*g.c : (s+1)*g.h*g.w*g.c])
 		src := cols[i*g.rows()*g.cols():]
 		for oy := 0; oy < g.oh; oy++ {
 			for ox := 0; ox < g.ow; ox++ {
@@ -162,7 +164,6 @@ func ConvGradKernelFromCols[T float32 | float64](g Geom, cols, dy, dk []T) {
 
 // ConvGradInput: dx = col2im(dy · kernelᵀ).
 func ConvGradInput[T float32 | float64](g Geom, dy, k, dx, cols []T) {
-	clear(dx)
 	ch := g.chunk()
 	for s0 := 0; s0 < g.n; s0 += ch {
 		s1 := min(s0+ch, g.n)

@@ -21,7 +21,7 @@ func DropoutMask[T float32 | float64](keep []T, rate T, next func() T) {
 
 // DropoutApply writes (x·keep)·scale into y.
 func DropoutApply[T float32 | float64](x, keep []T, scale T, y []T) {
-	ParallelChunks(len(y), func(lo, hi int) {
+	parallelChunks(len(y), minPerWorker, func(lo, hi int) {
 		for i, v := range x[lo:hi] {
 			y[lo+i] = v * keep[lo+i] * scale
 		}
@@ -30,7 +30,7 @@ func DropoutApply[T float32 | float64](x, keep []T, scale T, y []T) {
 
 // DropoutGrad writes (dy·scale)·keep, x's gradient, into dx.
 func DropoutGrad[T float32 | float64](dy, keep []T, scale T, dx []T) {
-	ParallelChunks(len(dx), func(lo, hi int) {
+	parallelChunks(len(dx), minPerWorker, func(lo, hi int) {
 		for i, g := range dy[lo:hi] {
 			dx[lo+i] = g * scale * keep[lo+i]
 		}

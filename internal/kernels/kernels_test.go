@@ -3,7 +3,6 @@ package kernels
 import (
 	"math"
 	"math/rand/v2"
-	"sync/atomic"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -102,6 +101,9 @@ func TestConvMatchesDefinitionAndAdjoints(t *testing.T) {
 		ConvForward(g, x, k, y, ScratchOf[float64](&s, g.ScratchLen()))
 		closeAll(t, "ConvForward", y, directConv(g, x, k), 1e-12)
 		dx := make([]float64, len(x))
+		for j := range dx { // ConvGradInput overwrites dx: nothing of this may survive
+			dx[j] = math.NaN()
+		}
 		ConvGradInput(g, dy, k, dx, ScratchOf[float64](&s, g.ScratchLen()))
 		dk := make([]float64, len(k))
 		ConvGradKernel(g, x, dy, dk, ScratchOf[float64](&s, g.ScratchLen()))
@@ -362,24 +364,6 @@ func TestElementwiseMatchDefinitions(t *testing.T) {
 		AddRowsRelu(x[:rows*width], bias, fused)
 		ReluForward(out, out)
 		closeAll(t, "AddRowsRelu", fused, out, 0)
-	}
-}
-
-// The parallel loops visit every index once.
-func TestParallelLoopsCoverEveryIndex(t *testing.T) {
-	for _, n := range []int{0, 1, 3, 1000, 1 << 17} {
-		seen := make([]atomic.Int32, n)
-		ParallelFor(n, func(i int) { seen[i].Add(1) })
-		ParallelChunks(n, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				seen[i].Add(1)
-			}
-		})
-		for i := range seen {
-			if v := seen[i].Load(); v != 2 {
-				t.Fatalf("n=%d: index %d visited %d times by the two loops, want 2", n, i, v)
-			}
-		}
 	}
 }
 

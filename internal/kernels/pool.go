@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 
+	"github.com/kerasgo/kerasgo/internal/parallel"
 	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
@@ -92,7 +93,7 @@ func argmaxStep64(row, bestV []float64, best []int, base int) {
 // out and, unless argmax is nil, its offset in x (the first on ties) into
 // argmax, for MaxPoolGrad. Parallel over samples.
 func MaxPoolForward[T float32 | float64](g Geom, x, out []T, argmax []int) {
-	ParallelFor(g.n, func(s int) {
+	parallel.For(g.n, func(s int) {
 		best, bestV := make([]int, g.c), make([]T, g.c)
 		for oy := 0; oy < g.oh; oy++ {
 			for ox := 0; ox < g.ow; ox++ {
@@ -115,7 +116,7 @@ func MaxPoolForward[T float32 | float64](g Geom, x, out []T, argmax []int) {
 // parallel).
 func MaxPoolGrad[T float32 | float64](g Geom, argmax []int, dy, dx []T) {
 	in, out := g.h*g.w*g.c, g.oh*g.ow*g.c
-	ParallelFor(g.n, func(s int) {
+	parallel.For(g.n, func(s int) {
 		clear(dx[s*in : (s+1)*in])
 		for o, i := range argmax[s*out : (s+1)*out] {
 			dx[i] += dy[s*out+o]

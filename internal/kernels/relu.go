@@ -4,7 +4,7 @@ import "math"
 
 // ReluForward writes max(x, 0) into y.
 func ReluForward[T float32 | float64](x, y []T) {
-	ParallelChunks(len(y), func(lo, hi int) {
+	parallelChunks(len(y), minPerWorker, func(lo, hi int) {
 		for i, v := range x[lo:hi] {
 			y[lo+i] = max(v, 0)
 		}
@@ -31,7 +31,7 @@ func AddRowsRelu[T float32 | float64](x, bias, dst []T) {
 // branch: ReLU's outputs are positive about half the time at random, and
 // the mispredicted branches made it five times slower.
 func ReluGrad[T float32 | float64](y, dy, dx []T) {
-	ParallelChunks(len(dx), func(lo, hi int) {
+	parallelChunks(len(dx), minPerWorker, func(lo, hi int) {
 		switch yv := any(y).(type) {
 		case []float32:
 			reluGrad32(yv[lo:hi], any(dy).([]float32)[lo:hi], any(dx).([]float32)[lo:hi])

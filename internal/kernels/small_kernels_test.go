@@ -106,6 +106,10 @@ func TestTileAndItsAdjoint(t *testing.T) {
 		{[]int{2, 1, 3}, []int{2, 4, 3}},
 		{[]int{1, 1, 1}, []int{2, 3, 4}},
 		{[]int{2, 3, 4}, []int{2, 3, 4}},
+		// Large enough to run in ranges of the leading axis on every
+		// core: a global average pool's sum, and a repeated leading axis.
+		{[]int{64, 1, 1, 32}, []int{64, 16, 16, 32}},
+		{[]int{1, 16, 16, 32}, []int{64, 16, 16, 32}},
 	}
 	for _, c := range cases {
 		ns, no := prod(c.small), prod(c.out)
@@ -127,6 +131,14 @@ func TestTileAndItsAdjoint(t *testing.T) {
 		Untile(back, b, c.small, c.out)
 		if lhs, rhs := dot(tiled, b), dot(a, back); math.Abs(lhs-rhs) > 1e-9*math.Max(1, math.Abs(lhs)) {
 			t.Fatalf("%v to %v: <Tile a, b> = %v but <a, Untile b> = %v", c.small, c.out, lhs, rhs)
+		}
+		// In ranges or in one piece, the sums are the same to the bit.
+		serial := make([]float64, ns)
+		untile(serial, b, c.small, c.out)
+		for i := range serial {
+			if serial[i] != back[i] {
+				t.Fatalf("%v to %v: Untile value %d is %v, one goroutine's is %v", c.small, c.out, i, back[i], serial[i])
+			}
 		}
 	}
 }

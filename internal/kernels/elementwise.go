@@ -1,0 +1,21 @@
+package kernels
+
+// Add writes a+b into dst, value by value, on every core when long
+// enough; dst may be a or b.
+func Add[T float32 | float64](dst, a, b []T) {
+	parallelChunks(len(dst), minPerWorker, func(lo, hi int) {
+		d, x, y := dst[lo:hi], a[lo:hi], b[lo:hi]
+		for i := range d {
+			d[i] = x[i] + y[i]
+		}
+	})
+}
+
+// Scale multiplies v by s in place, on every core when long enough.
+func Scale[T float32 | float64](v []T, s T) {
+	parallelChunks(len(v), minPerWorker, func(lo, hi int) {
+		for i := range v[lo:hi] {
+			v[lo+i] *= s
+		}
+	})
+}
