@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
+	"github.com/kerasgo/kerasgo/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -64,50 +64,54 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 
 // A product with a long inner dimension and a small C (a convolution's
 // kernel gradient: k is every output position of the batch) is split
-// over k instead of over rows of C: each chunk of splitChunk values of k
-// is one serial product into its own partial C, and the partials are
-// added in order at the end, so the result does not depend on the number
-// of workers. Split over rows, such a product forks and joins its
-// workers once per kc-wide block of k, on a few row blocks each.
+// over k instead of over rows of C: each chunk of about splitChunk values
+// of k is one serial product into its own partial C, and the partials are
+// added in order at the end. Split over rows, such a product reads op(A)
+// (the receptive fields, transposed) across its rows, and runs 1.5 times
+// slower (BenchmarkGemm/conv2-gradKernel).
+//
+// The chunks are of equal length and their number a multiple of
+// splitMultiple, so that two or four cores finish together (5 chunks of
+// 3072 on 2 cores left one core idle for a chunk's time), and the result
+// depends on k only, not on the number of cores.
 const (
-	splitChunk = 8 * kc
-	splitMaxC  = 1 << 17 // values of C: a partial per chunk must stay small
+	splitChunk    = 8 * kc
+	splitMultiple = 4
+	splitMaxC     = 1 << 17 // values of C: a partial per chunk must stay small
 )
 
 // gemmSplitK adds alpha·op(A)·op(B) into c (already scaled by beta), or
 // with overwrite stores it there, chunk by chunk of k on up to workers
 // goroutines.
 func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, overwrite bool) {
-	chunks := ceilDiv(k, splitChunk)
+	chunks := roundUp(ceilDiv(k, splitChunk), splitMultiple)
+	per := ceilDiv(k, chunks)
+	chunks = ceilDiv(k, per)
 	partial := getBuf((chunks - 1) * m * n) // chunk 0 goes into c itself
 	defer putBuf(partial)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, chunks) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= chunks {
-					return
-				}
-				k0 := i * splitChunk
-				kcur := min(splitChunk, k-k0)
-				ai, bi := k0, k0*ldb // op(A)'s columns and op(B)'s rows from k0
-				if transA {
-					ai = k0 * lda
-				}
-				if transB {
-					bi = k0
-				}
-				dst, ldd, over := c, ldc, overwrite
-				if i > 0 {
-					dst, ldd, over = (*partial)[(i-1)*m*n:i*m*n], n, true
-				}
-				gemmBlocks(1, transA, transB, m, n, kcur, alpha, a[ai:], lda, b[bi:], ldb, dst, ldd, over)
-			}
-		})
+	chunk := func(i int) {
+		k0 := i * per
+		kcur := min(per, k-k0)
+		ai, bi := k0, k0*ldb // op(A)'s columns and op(B)'s rows from k0
+		if transA {
+			ai = k0 * lda
+		}
+		if transB {
+			bi = k0
+		}
+		dst, ldd, over := c, ldc, overwrite
+		if i > 0 {
+			dst, ldd, over = (*partial)[(i-1)*m*n:i*m*n], n, true
+		}
+		gemmBlocks(1, transA, transB, m, n, kcur, alpha, a[ai:], lda, b[bi:], ldb, dst, ldd, over)
 	}
-	wg.Wait()
+	if workers == 1 {
+		for i := range chunks {
+			chunk(i)
+		}
+	} else {
+		parallel.For(chunks, chunk)
+	}
 	for i := range chunks - 1 {
 		p := (*partial)[i*m*n : (i+1)*m*n]
 		for r := range m {
@@ -122,62 +126,66 @@ func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a 
 // gemmBlocks adds alpha·op(A)·op(B) into c (already scaled by beta), or
 // with overwrite stores it there, on up to workers goroutines, each
 // taking row blocks of op(A).
+//
+// Each pass over a band of columns of B packs all of the band's rows at
+// once (one parallel loop), then multiplies every row block by all of it
+// (a second): a row block goes through the whole of k with its tile of C
+// in cache, and a product costs two parallel loops per band rather than
+// two per kc-block of k (a convolution's kernel gradient, k = 4096 and
+// n = 64, had 22, each a fork and a join with a core waking up).
 func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, overwrite bool) {
 	// Row blocks of A: at least two per worker where m allows, so the
 	// workers finish together.
 	rowBlock := min(mc, roundUp(ceilDiv(m, 2*workers), mr))
 	blocks := ceilDiv(m, rowBlock)
-	workers = min(workers, blocks)
 	// Split k evenly: a short last block would pay the C tile's loads and
 	// stores for few multiply-adds.
 	kStep := ceilDiv(k, ceilDiv(k, kc))
-	bp := getBuf(kStep * roundUp(min(n, nc), nr))
+	// A band's packed B holds all k of its rows and stays in L3.
+	band := min(nc, max(nr, packedBValues/k/nr*nr))
+	bp := getBuf(k * roundUp(min(n, band), nr))
 	defer putBuf(bp)
 	// With alpha 1 the kernel reads A where it is (only a last partial
 	// panel of rows is copied): packing A costs about as much as the
 	// products when n is small, as in the convolutions' GEMMs.
 	direct := alpha == 1
-	for jc := 0; jc < n; jc += nc {
-		ncur := min(nc, n-jc)
-		for pc := 0; pc < k; pc += kStep {
-			kcur := min(kStep, k-pc)
-			packBParallel(workers, transB, b, ldb, pc, jc, kcur, ncur, *bp)
-			var next atomic.Int64
-			work := func() {
-				ap := getBuf(kcur * rowBlock)
-				defer putBuf(ap)
-				for {
-					blk := int(next.Add(1) - 1)
-					if blk >= blocks {
-						return
+	for jc := 0; jc < n; jc += band {
+		ncur := min(band, n-jc)
+		width := roundUp(ncur, nr)
+		packBBand(workers, transB, b, ldb, k, kStep, jc, ncur, *bp)
+		block := func(blk int) {
+			ap := getBuf(kStep * rowBlock)
+			defer putBuf(ap)
+			ic := blk * rowBlock
+			mcur := min(rowBlock, m-ic)
+			for pc := 0; pc < k; pc += kStep {
+				kcur := min(kStep, k-pc)
+				v := aView{trans: transA, a: a, lda: lda, ic: ic, pc: pc, direct: direct}
+				if direct {
+					if rem := mcur % mr; rem != 0 { // pack the partial panel alone
+						last := mcur - rem
+						packA(transA, a, lda, ic+last, pc, rem, kcur, 1, (*ap)[last*kcur:(last+mr)*kcur])
 					}
-					ic := blk * rowBlock
-					mcur := min(rowBlock, m-ic)
-					v := aView{trans: transA, a: a, lda: lda, ic: ic, pc: pc, direct: direct}
-					if direct {
-						if rem := mcur % mr; rem != 0 { // pack the partial panel alone
-							last := mcur - rem
-							packA(transA, a, lda, ic+last, pc, rem, kcur, 1, (*ap)[last*kcur:(last+mr)*kcur])
-						}
-					} else {
-						packA(transA, a, lda, ic, pc, mcur, kcur, alpha, *ap)
-					}
-					v.packed = *ap
-					macroKernel(v, mcur, ncur, kcur, *bp, c[ic*ldc+jc:], ldc, overwrite && pc == 0)
+				} else {
+					packA(transA, a, lda, ic, pc, mcur, kcur, alpha, *ap)
 				}
+				v.packed = *ap
+				macroKernel(v, mcur, ncur, kcur, (*bp)[pc*width:], c[ic*ldc+jc:], ldc, overwrite && pc == 0)
 			}
-			if workers == 1 {
-				work()
-				continue
-			}
-			var wg sync.WaitGroup
-			for w := 0; w < workers; w++ {
-				wg.Go(work)
-			}
-			wg.Wait()
 		}
+		if workers == 1 {
+			for blk := range blocks {
+				block(blk)
+			}
+			continue
+		}
+		parallel.For(blocks, block)
 	}
 }
+
+// packedBValues bounds a band of packed B (1 MB of float32, an L2): the band of
+// columns narrows as k grows, down to one panel.
+const packedBValues = 1 << 18
 
 // aView locates the mr-row panels of one block of op(A): in the packed
 // buffer, or, when direct, in A itself (all but a last partial panel).
@@ -292,22 +300,33 @@ func packB(trans bool, b []float32, ldb, pc, jc, kcur, ncur int, bp []float32) {
 	}
 }
 
-// packBParallel is packB with the panels split among workers when the
-// block is large enough to gain from it (packing is a serial step between
-// the parallel products otherwise).
-func packBParallel(workers int, trans bool, b []float32, ldb, pc, jc, kcur, ncur int, bp []float32) {
-	panels := ceilDiv(ncur, nr)
-	if workers <= 1 || panels < 2 || kcur*ncur < 1<<15 {
-		packB(trans, b, ldb, pc, jc, kcur, ncur, bp)
+// packBBand packs rows [0, k) and columns [jc, jc+ncur) of op(B), as
+// packB does, one kStep-row block after another: the block of rows from pc
+// starts at pc·roundUp(ncur, nr). The panels are split among workers when
+// the band is large enough to gain from it.
+func packBBand(workers int, trans bool, b []float32, ldb, k, kStep, jc, ncur int, bp []float32) {
+	width := roundUp(ncur, nr)
+	kBlocks := ceilDiv(k, kStep)
+	pack := func(kb, j0, cols int) {
+		pc := kb * kStep
+		kcur := min(kStep, k-pc)
+		packB(trans, b, ldb, pc, jc+j0, kcur, cols, bp[pc*width+j0*kcur:])
+	}
+	if workers <= 1 || k*ncur < 1<<15 {
+		for kb := range kBlocks {
+			pack(kb, 0, ncur)
+		}
 		return
 	}
-	per := ceilDiv(panels, workers) * nr
-	var wg sync.WaitGroup
-	for j0 := 0; j0 < ncur; j0 += per {
-		width := min(per, ncur-j0)
-		wg.Go(func() { packB(trans, b, ldb, pc, jc+j0, kcur, width, bp[j0*kcur:]) })
-	}
-	wg.Wait()
+	// Items of about 16K values: every k-block's panels, in groups.
+	panels := width / nr
+	group := max(1, min(panels, (1<<14)/(kStep*nr)))
+	groups := ceilDiv(panels, group)
+	parallel.For(kBlocks*groups, func(item int) {
+		kb, g := item/groups, item%groups
+		j0 := g * group * nr
+		pack(kb, j0, min(group*nr, ncur-j0))
+	})
 }
 
 // scale multiplies C by beta (clearing it when beta is 0, so NaNs in C do

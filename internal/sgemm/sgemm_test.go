@@ -48,7 +48,8 @@ func random(r *rand.Rand, n int) []float32 {
 func TestGemmMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	sizes := [][3]int{{1, 1, 1}, {6, 16, 1}, {7, 17, 3}, {5, 15, 300}, {13, 33, 257}, {100, 64, 288}, {288, 64, 600}, {37, 2100, 9}, {64, 10, 512}, {20, 300, 200}, {7, 129, 300}, {0, 5, 5}, {5, 5, 0},
-		{30, 20, 2*splitChunk + 5}, {13, 40, 3 * splitChunk}} // the last two split over k
+		{30, 20, 2*splitChunk + 5}, {13, 40, 3 * splitChunk}, // these two split over k
+		{9, 700, 3000}} // B packed in three bands of columns
 	for _, sz := range sizes {
 		m, n, k := sz[0], sz[1], sz[2]
 		for _, ta := range []bool{false, true} {
