@@ -118,7 +118,7 @@ func (op *hostOp) Do(vals ...G.Value) (G.Value, error) {
 		}
 	}
 	if op.buf == nil {
-		op.buf = tensor.New(tensor.Of(op.dtype), tensor.WithShape(op.out.Clone()...))
+		op.buf = tensor.New(tensor.Of(op.dtype), tensor.WithShape(op.out.Clone()...), tensor.WithEngine(tensorEngine{}))
 	}
 	out := op.buf
 	if err := op.kernel(out, in); err != nil {

@@ -382,9 +382,7 @@ func scaleBy[T float32 | float64](v []T, s T) {
 	if s == 1 {
 		return
 	}
-	for i := range v {
-		v[i] *= s
-	}
+	kernels.Scale(v, s)
 }
 
 func (o *graphOps) Reshape(x backend.Value, s backend.Shape) (backend.Value, error) {
