@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/trace"
 	"strconv"
 	"strings"
 	"time"
@@ -135,7 +136,12 @@ func StepTime(ctx context.Context, model, engine string, batch, warmup, steps in
 	}
 	compiled := time.Since(start)
 	start, cpu := time.Now(), cpuTime()
-	if _, err := m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: batch, NoShuffle: true}); err != nil {
+	// A region, so that an execution trace of the run (stepbench -trace)
+	// can be cut down to the measured steps.
+	trace.WithRegion(ctx, "timed steps", func() {
+		_, err = m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: batch, NoShuffle: true})
+	})
+	if err != nil {
 		return Result{}, err
 	}
 	wall := time.Since(start)

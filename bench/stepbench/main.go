@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 
 	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/bench"
@@ -25,7 +26,19 @@ func main() {
 	steps := flag.Int("steps", 20, "timed steps")
 	label := flag.String("label", "", "name for this build in the output (default kerasgo-<engine>)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (warm-up included) to this file, for go tool pprof")
+	traceFile := flag.String("trace", "", "write an execution trace of the whole run to this file, for go tool trace (the measured steps are the region \"timed steps\")")
 	flag.Parse()
+	if *traceFile != "" {
+		f, err := os.Create(*traceFile)
+		if err == nil {
+			err = trace.Start(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "stepbench:", err)
+			os.Exit(1)
+		}
+		defer trace.Stop()
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err == nil {
@@ -40,6 +53,7 @@ func main() {
 	r, err := bench.StepTime(context.Background(), *model, *engine, *batch, *warmup, *steps)
 	if err != nil {
 		pprof.StopCPUProfile()
+		trace.Stop()
 		fmt.Fprintln(os.Stderr, "stepbench:", err)
 		os.Exit(1)
 	}
