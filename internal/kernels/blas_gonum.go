@@ -22,6 +22,10 @@ func (FastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []flo
 	sgemm.Gemm(tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
+// serialSgemm is the float32 product on the calling goroutine alone, where
+// this build has one (BatchGemm runs many at once); nil otherwise.
+var serialSgemm func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
+
 // FastAvailable reports whether FastBLAS runs its AVX2/FMA kernel here.
 func FastAvailable() bool { return sgemm.Available() }
 
@@ -30,6 +34,7 @@ func FastAvailable() bool { return sgemm.Available() }
 func init() {
 	if sgemm.Available() {
 		blas32.Use(FastBLAS{})
+		serialSgemm = sgemm.GemmSerial
 		BLAS = "pure Go: gonum, with kerasgo's AVX2/FMA float32 GEMM kernel"
 	}
 }

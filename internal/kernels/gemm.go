@@ -1,6 +1,9 @@
 package kernels
 
 import (
+	"runtime"
+
+	"github.com/kerasgo/kerasgo/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -36,8 +39,25 @@ func GemmStrided[T float32 | float64](ta, tb blas.Transpose, m, n, k int, a []T,
 
 // BatchGemm computes c_i = op(a_i)·op(b_i) for batch packed row-major
 // matrices one after the other in a, b and c (op as in Gemm): c_i is
-// m x n, op(a_i) m x k, op(b_i) k x n. Each product runs on every core.
+// m x n, op(a_i) m x k, op(b_i) k x n. With at least two products per core
+// (attention's, one per sample and head), each product runs on one core
+// and the cores share the batch, in one parallel loop; otherwise each
+// product runs on every core in turn. The values are the same either way.
 func BatchGemm[T float32 | float64](ta, tb blas.Transpose, batch, m, n, k int, a, b, c []T) {
+	if a32, ok := any(a).([]float32); ok && serialSgemm != nil && batch >= 2*runtime.GOMAXPROCS(0) {
+		b32, c32 := any(b).([]float32), any(c).([]float32)
+		lda, ldb := k, n
+		if ta == blas.Trans {
+			lda = m
+		}
+		if tb == blas.Trans {
+			ldb = k
+		}
+		parallel.For(batch, func(i int) {
+			serialSgemm(ta == blas.Trans, tb == blas.Trans, m, n, k, 1, a32[i*m*k:(i+1)*m*k], lda, b32[i*k*n:(i+1)*k*n], ldb, 0, c32[i*m*n:(i+1)*m*n], n)
+		})
+		return
+	}
 	for i := range batch {
 		Gemm(ta, tb, m, n, k, a[i*m*k:(i+1)*m*k], b[i*k*n:(i+1)*k*n], 0, c[i*m*n:(i+1)*m*n])
 	}

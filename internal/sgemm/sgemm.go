@@ -34,6 +34,18 @@ func Available() bool { return haveKernel }
 // are too short (as a BLAS would). Where Available is false it calls
 // gonum's Sgemm.
 func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	gemm(runtime.GOMAXPROCS(0), transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// GemmSerial is Gemm on the calling goroutine alone, for a caller that
+// runs many small products at once (a batched product, one per core). Its
+// result is Gemm's, to the bit.
+func GemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	gemm(1, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// gemm is Gemm on up to workers goroutines.
+func gemm(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkArgs(transA, transB, m, n, k, a, lda, b, ldb, c, ldc)
 	if !haveKernel {
 		gonum.Implementation{}.Sgemm(transpose(transA), transpose(transB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -51,7 +63,6 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 	if k == 0 || alpha == 0 {
 		return
 	}
-	workers := runtime.GOMAXPROCS(0)
 	if m*n*k < serialBelow {
 		workers = 1
 	}

@@ -214,3 +214,31 @@ func BenchmarkPackB(b *testing.B) {
 		})
 	}
 }
+
+// GemmSerial computes Gemm's values to the bit: the row blocks, bands and
+// chunks of k do not depend on the number of goroutines.
+func TestGemmSerialEqualsGemm(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, sz := range [][3]int{{7, 17, 3}, {100, 64, 288}, {288, 64, 600}, {9, 700, 3000}, {30, 20, 2*splitChunk + 5}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, trans := range [][2]bool{{false, false}, {true, false}, {false, true}} {
+			lda, ldb := k, n
+			if trans[0] {
+				lda = m
+			}
+			if trans[1] {
+				ldb = k
+			}
+			a, b := random(r, m*k), random(r, k*n)
+			c0 := random(r, m*n)
+			parallel, serial := append([]float32(nil), c0...), append([]float32(nil), c0...)
+			Gemm(trans[0], trans[1], m, n, k, 0.5, a, lda, b, ldb, 1, parallel, n)
+			GemmSerial(trans[0], trans[1], m, n, k, 0.5, a, lda, b, ldb, 1, serial, n)
+			for i := range parallel {
+				if parallel[i] != serial[i] {
+					t.Fatalf("%v, transposed %v: value %d is %v on one goroutine, %v on every core", sz, trans, i, serial[i], parallel[i])
+				}
+			}
+		}
+	}
+}
