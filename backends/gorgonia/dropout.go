@@ -9,7 +9,7 @@ import (
 
 // Dropout implements backend.DropoutOps: the mask in one pass from the
 // program's generator (drawing what RandomUniform would, in the same
-// place of the graph), then the masked product and its gradient as
+// place of the graph, on every core: kernels.DropoutMaskFrom), then the masked product and its gradient as
 // parallel host ops. The reference was a uniform draw and three Gorgonia
 // ops (a comparison and two products, each cloning x) forward and two
 // products backward, on one core.
@@ -17,10 +17,10 @@ func (o *graphOps) Dropout(x backend.Value, rate float64) (backend.Value, error)
 	xn := node(x)
 	shape := tensor.Shape(x.Shape()).Clone()
 	seed := G.NewConstant(o.scalarValue(0), G.In(o.g))
-	rng := o.rng
+	src := o.src
 	mask, err := newHostOp("DropoutMask", shape, o.dtype, []*G.Node{seed}, func(dst *tensor.Dense, _ []*tensor.Dense) error {
-		return floats(dst, func32(func(d []float32) { kernels.DropoutMask(d, float32(rate), rng.Float32) }),
-			func64(func(d []float64) { kernels.DropoutMask(d, rate, rng.Float64) }))
+		return floats(dst, func32(func(d []float32) { kernels.DropoutMaskFrom(d, float32(rate), src) }),
+			func64(func(d []float64) { kernels.DropoutMaskFrom(d, rate, src) }))
 	}).apply(seed)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 	dtype := toDtype(backend.ComputeDType(specs)) // backend.Open's guard checked the float inputs share it
 	g := G.NewGraph()
 	pcg := rand.NewPCG(0, 0)
-	ops := &graphOps{g: g, dtype: dtype, rng: rand.New(pcg)}
+	ops := &graphOps{g: g, dtype: dtype, rng: rand.New(pcg), src: pcg}
 	p := &program{g: g, specs: specs, rng: pcg, seed: uint64(opts.Seed)}
 	args := make([]backend.Value, len(specs))
 	for i, s := range specs {

@@ -32,8 +32,9 @@ type graphOps struct {
 	g         *G.ExprGraph
 	dtype     tensor.Dtype
 	rng       *rand.Rand
-	constants int    // numbers the tensor constants (see Constant)
-	scope     string // the layer whose ops are being built (backend.Scoper)
+	src       *rand.PCG // rng's source, which the dropout mask moves ahead itself
+	constants int       // numbers the tensor constants (see Constant)
+	scope     string    // the layer whose ops are being built (backend.Scoper)
 	// biasAdds holds each AddBias result's operands (x, bias), for relu.
 	biasAdds map[*G.Node][2]*G.Node
 }

@@ -1,9 +1,12 @@
 package kernels
 
-// Dropout as three passes: the mask from the engine's generator (one
-// goroutine, so a seeded generator gives the same mask whatever the
-// number of workers), then the masked product and its gradient on every
-// core. The products associate as the reference ops do, x·keep·scale
+import "math/rand/v2"
+
+// Dropout as three passes: the mask from the engine's generator (on
+// every core with DropoutMaskFrom, each range drawing from the generator
+// moved ahead to its start, so a seeded generator gives the same mask
+// whatever the number of workers), then the masked product and its
+// gradient on every core. The products associate as the reference ops do, x·keep·scale
 // forward and dy·scale·keep backward, so the values are the same to the
 // last bit (a NaN or infinity that is dropped stays NaN, as x·0 is).
 
@@ -17,6 +20,35 @@ func DropoutMask[T float32 | float64](keep []T, rate T, next func() T) {
 			keep[i] = 0
 		}
 	}
+}
+
+// DropoutMaskFrom is DropoutMask with next the Float32 (or Float64) of a
+// rand.Rand on src, on every core: each range of keep draws from a copy
+// of src moved ahead to where the range starts, so the mask is the one
+// drawn in order, and src is left where drawing in order leaves it.
+func DropoutMaskFrom[T float32 | float64](keep []T, rate T, src *rand.PCG) {
+	start := pcgState(src)
+	var zero T
+	_, single := any(zero).(float32)
+	parallelChunks(len(keep), minPerWorker, func(lo, hi int) {
+		var p rand.PCG
+		setPCGState(&p, pcgAdvance(start, uint64(lo)))
+		for i := lo; i < hi; i++ {
+			// rand.Rand's Float32 and Float64 from one draw each, without
+			// its interface call.
+			u := p.Uint64()
+			v := T(float64(u<<11>>11) / (1 << 53))
+			if single {
+				v = T(float32(uint32(u>>32)<<8>>8) / (1 << 24))
+			}
+			if v > rate {
+				keep[i] = 1
+			} else {
+				keep[i] = 0
+			}
+		}
+	})
+	setPCGState(src, pcgAdvance(start, uint64(len(keep))))
 }
 
 // DropoutApply writes (x·keep)·scale into y.
