@@ -35,8 +35,11 @@ type graphOps struct {
 	src       *rand.PCG // rng's source, which the dropout mask moves ahead itself
 	constants int       // numbers the tensor constants (see Constant)
 	scope     string    // the layer whose ops are being built (backend.Scoper)
-	// biasAdds holds each AddBias result's operands (x, bias), for relu.
-	biasAdds map[*G.Node][2]*G.Node
+	// biasAdds holds each AddBias result's operands (x, bias), adds each
+	// sum's of two tensors of one shape, and batchNorms each
+	// BatchNormalize result's op, for relu to fuse.
+	biasAdds, adds map[*G.Node][2]*G.Node
+	batchNorms     map[*G.Node]batchNorm
 }
 
 // SetScope labels the host ops built from now on with a layer, so that a
@@ -207,7 +210,7 @@ func (o *graphOps) Binary(op backend.BinaryOp, av, bv backend.Value, out backend
 	}
 	switch op {
 	case backend.OpAdd:
-		return wrap(G.Add(a, b))
+		return wrap(o.add(a, b))
 	case backend.OpSub:
 		return wrap(G.Sub(a, b))
 	case backend.OpMul:

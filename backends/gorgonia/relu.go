@@ -39,14 +39,52 @@ func reluGrad(output, grad *G.Node) (*G.Node, error) {
 }
 
 // relu is ReLU of x, fused with the bias add that made x (Dense's and
-// Conv2D's bias then their "relu" activation) into one pass over the
-// data: the sum is not written out unless another op reads it (the
-// program runs only the nodes its outputs need).
+// Conv2D's bias then their "relu" activation) or the batch normalisation
+// that did (BatchNormalization then a ReLU, as in a ResNet) into one pass
+// over the data: the op's own output is not written out unless another
+// op reads it (the program runs only the nodes its outputs need).
 func (o *graphOps) relu(x *G.Node) (*G.Node, error) {
 	if add, ok := o.biasAdds[x]; ok {
 		return biasRelu(add[0], add[1])
 	}
+	if bn, ok := o.batchNorms[x]; ok {
+		return batchNormRelu(bn)
+	}
+	if sum, ok := o.adds[x]; ok {
+		return addRelu(sum[0], sum[1])
+	}
 	return relu(x)
+}
+
+// add is a + b (Gorgonia's Add, on every core through tensorEngine),
+// recorded where the two have one shape, so that a ReLU of the sum (a
+// residual block's) can be fused with it (see addRelu).
+func (o *graphOps) add(a, b *G.Node) (*G.Node, error) {
+	y, err := G.Add(a, b)
+	if err == nil && a.Shape().Eq(b.Shape()) && !a.Shape().IsScalar() {
+		if o.adds == nil {
+			o.adds = make(map[*G.Node][2]*G.Node)
+		}
+		o.adds[y] = [2]*G.Node{a, b}
+	}
+	return y, err
+}
+
+// addRelu is max(a + b, 0) in one pass, with the values of the two ops it
+// replaces. Its gradient is ReLU's, for both operands.
+func addRelu(a, b *G.Node) (*G.Node, error) {
+	fwd := newHostOp("AddRelu", a.Shape().Clone(), a.Dtype(), []*G.Node{a, b}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		return floats(dst, func32(func(d []float32) { kernels.AddRelu(d, f32(in[0]), f32(in[1])) }),
+			func64(func(d []float64) { kernels.AddRelu(d, f64(in[0]), f64(in[1])) }))
+	})
+	fwd.diff = func(_ G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+		dz, err := reluGrad(output, grad)
+		if err != nil {
+			return nil, err
+		}
+		return G.Nodes{dz, dz}, nil
+	}
+	return fwd.apply(a, b)
 }
 
 // biasRelu is max(x + bias, 0) for a bias over x's trailing axes, in one

@@ -49,6 +49,16 @@ func BatchMoments[T float32 | float64](x, stats []T) {
 // BatchNormApply writes y = (x-mean)·invstd·gamma + beta; gamma and beta
 // may be nil (1 and 0).
 func BatchNormApply[T float32 | float64](x, stats, gamma, beta []T, eps float64, y []T) {
+	batchNormApply(x, stats, gamma, beta, eps, y, false)
+}
+
+// BatchNormApplyRelu writes max(BatchNormApply's y, 0) in one pass, with
+// the values of the two kernels (y is rounded, then compared).
+func BatchNormApplyRelu[T float32 | float64](x, stats, gamma, beta []T, eps float64, y []T) {
+	batchNormApply(x, stats, gamma, beta, eps, y, true)
+}
+
+func batchNormApply[T float32 | float64](x, stats, gamma, beta []T, eps float64, y []T, relu bool) {
 	c := len(stats) / 2
 	scale, shift := make([]T, c), make([]T, c)
 	for j := range c {
@@ -65,8 +75,14 @@ func BatchNormApply[T float32 | float64](x, stats, gamma, beta []T, eps float64,
 	parallelRows(len(x)/c, c, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			row, out := x[r*c:(r+1)*c], y[r*c:(r+1)*c]
+			if relu {
+				for j, v := range row {
+					out[j] = max(T(v*scale[j]+shift[j]), 0)
+				}
+				continue
+			}
 			for j, v := range row {
-				out[j] = v*scale[j] + shift[j]
+				out[j] = T(v*scale[j] + shift[j])
 			}
 		}
 	})

@@ -41,6 +41,11 @@ func TestBatchNormMatchesDefinitionAndGradients(t *testing.T) {
 			y := make([]float64, len(x))
 			BatchNormApply(x, stats, gamma, beta, eps, y)
 			closeAll(t, "y", y, batchNormDirect(x, gamma, beta, c, eps), 1e-9)
+			// With ReLU in the same pass: ReluForward of y, to the bit.
+			fused, relu := make([]float64, len(x)), make([]float64, len(x))
+			BatchNormApplyRelu(x, stats, gamma, beta, eps, fused)
+			ReluForward(y, relu)
+			closeAll(t, "max(y, 0)", fused, relu, 0)
 			if rows > 100 {
 				return // finite differences on the small cases only
 			}

@@ -11,6 +11,17 @@ func Add[T float32 | float64](dst, a, b []T) {
 	})
 }
 
+// AddRelu writes max(a+b, 0) into dst: Add then ReluForward in one pass,
+// with the same values.
+func AddRelu[T float32 | float64](dst, a, b []T) {
+	parallelChunks(len(dst), minPerWorker, func(lo, hi int) {
+		d, x, y := dst[lo:hi], a[lo:hi], b[lo:hi]
+		for i := range d {
+			d[i] = max(T(x[i]+y[i]), 0)
+		}
+	})
+}
+
 // Scale multiplies v by s in place, on every core when long enough.
 func Scale[T float32 | float64](v []T, s T) {
 	parallelChunks(len(v), minPerWorker, func(lo, hi int) {

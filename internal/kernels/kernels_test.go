@@ -364,6 +364,19 @@ func TestElementwiseMatchDefinitions(t *testing.T) {
 		AddRowsRelu(x[:rows*width], bias, fused)
 		ReluForward(out, out)
 		closeAll(t, "AddRowsRelu", fused, out, 0)
+		// Add, and Add with ReLU in one pass (to the bit, ReluForward of
+		// the sum).
+		other := randoms(n, 8)
+		added, relu := make([]float64, n), make([]float64, n)
+		Add(added, x, other)
+		for i := range added {
+			if added[i] != x[i]+other[i] {
+				t.Fatalf("Add value %d is %v, want %v", i, added[i], x[i]+other[i])
+			}
+		}
+		AddRelu(relu, x, other)
+		ReluForward(added, added)
+		closeAll(t, "AddRelu", relu, added, 0)
 	}
 }
 
@@ -544,6 +557,22 @@ func TestLayoutKernelsMatchDefinitions(t *testing.T) {
 	for _, bad := range [][]float64{{5}, {-1}, {math.NaN()}} {
 		if err := GatherRows(make([]float64, width), table, bad, rows, width); err == nil {
 			t.Fatalf("index %v: no error", bad)
+		}
+	}
+	// Enough rows to be copied on every core: each is its table row.
+	many := make([]int32, 6400)
+	for i := range many {
+		many[i] = int32(i * 7 % rows)
+	}
+	wide := make([]float64, len(many)*width)
+	if err := GatherRows(wide, table, many, rows, width); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range many {
+		for j := range width {
+			if wide[i*width+j] != table[int(r)*width+j] {
+				t.Fatalf("gathered row %d, value %d is %v, table row %d has %v", i, j, wide[i*width+j], r, table[int(r)*width+j])
+			}
 		}
 	}
 }

@@ -173,6 +173,28 @@ func cases() []opCase {
 				z := refBinary(backend.OpAdd, x[0], x[1])
 				return refBinary(backend.OpMul, refUnary(backend.OpRelu, z), z)
 			}},
+		// ReLU of a sum of two tensors of one shape, as a residual block
+		// ends (an engine may fuse the two), with the sum also read
+		// elsewhere, and of a tensor added to itself.
+		opCase{name: "Relu/ofAdd", inputs: []Array{awayFromZero(72, 2, 3, 4), awayFromZero(73, 2, 3, 4)}, grad: yes2,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Add(v[0], v[1])) },
+			ref: func(x []Array) Array {
+				return refUnary(backend.OpRelu, refBinary(backend.OpAdd, x[0], x[1]))
+			}},
+		opCase{name: "Relu/ofAddReadTwice", inputs: []Array{awayFromZero(74, 3, 4), awayFromZero(75, 3, 4)}, grad: yes2,
+			build: func(b backend.Builder, v []backend.Value) backend.Value {
+				z := b.Add(v[0], v[1])
+				return b.Mul(b.Relu(z), z)
+			},
+			ref: func(x []Array) Array {
+				z := refBinary(backend.OpAdd, x[0], x[1])
+				return refBinary(backend.OpMul, refUnary(backend.OpRelu, z), z)
+			}},
+		opCase{name: "Relu/ofAddOfItself", inputs: []Array{awayFromZero(76, 3, 4)}, grad: yes,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Add(v[0], v[0])) },
+			ref: func(x []Array) Array {
+				return refUnary(backend.OpRelu, refBinary(backend.OpAdd, x[0], x[0]))
+			}},
 		opCase{name: "BatchMatMul/rank3", inputs: []Array{Random(62, -1, 1, 2, 3, 4), Random(63, -1, 1, 2, 4, 5)}, grad: yes2,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.BatchMatMul(v[0], v[1]) },
 			ref:   func(x []Array) Array { return refBatchMatMul(x[0], x[1]) }},
@@ -387,6 +409,28 @@ func batchNormCases() []opCase {
 			}
 			cs = append(cs, c)
 		}
+		// ReLU of y, as a ResNet's BatchNormalization then ReLU (an engine
+		// may fuse the two), and the same with y also read elsewhere.
+		normalize := func(b backend.Builder, v []backend.Value) backend.Value {
+			var gamma, beta backend.Value
+			if affine {
+				gamma, beta = v[1], v[2]
+			}
+			y, _, _ := b.BatchNormalize(v[0], gamma, beta, 1e-3)
+			return y
+		}
+		cs = append(cs, opCase{name: fmt.Sprintf("Relu/ofBatchNormalize/affine=%v", affine), inputs: inputs, grad: grad,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(normalize(b, v)) },
+			ref:   func(x []Array) Array { return refUnary(backend.OpRelu, refBatchNorm(x, 1e-3)[0]) }})
+		cs = append(cs, opCase{name: fmt.Sprintf("Relu/ofBatchNormalizeReadTwice/affine=%v", affine), inputs: inputs, grad: grad,
+			build: func(b backend.Builder, v []backend.Value) backend.Value {
+				y := normalize(b, v)
+				return b.Mul(b.Relu(y), y)
+			},
+			ref: func(x []Array) Array {
+				y := refBatchNorm(x, 1e-3)[0]
+				return refBinary(backend.OpMul, refUnary(backend.OpRelu, y), y)
+			}})
 		cs = append(cs, opCase{name: fmt.Sprintf("LayerNormalize/affine=%v", affine), inputs: inputs, grad: grad,
 			build: func(b backend.Builder, v []backend.Value) backend.Value {
 				var gamma, beta backend.Value
