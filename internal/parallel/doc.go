@@ -2,11 +2,13 @@
 // its matrix product) over GOMAXPROCS goroutines.
 //
 // A loop's items are handed out one at a time, from a shared counter, to
-// the calling goroutine and to GOMAXPROCS-1 helpers started for the loop.
-// The caller works from the start, and a helper that the Go scheduler
-// starts late (waking an idle processor takes tens of microseconds) takes
-// fewer items instead of finishing last: the loop ends when its items are
-// done, not when every helper has run. Which goroutine computes an item
+// GOMAXPROCS goroutines started for the loop while the caller waits. A
+// goroutine that the Go scheduler starts late (waking an idle processor
+// takes tens of microseconds) takes fewer items instead of finishing
+// last, and the loop ends when its items are done, not when every
+// goroutine has run: one that starts after the last item was handed out
+// returns at once, unwaited for. Ranges hands out up to four ranges per
+// core for the same reason. Which goroutine computes an item
 // never changes what is computed, so a kernel's result does not depend on
 // the number of cores, as long as its items write disjoint outputs (or
 // partial results indexed by item, added in order afterwards).

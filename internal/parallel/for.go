@@ -6,9 +6,16 @@ import (
 	"sync/atomic"
 )
 
-// For calls f(i) for every i in [0, n), on the calling goroutine and up to
-// GOMAXPROCS-1 helpers, and returns when every call has returned. The
-// calls for different i may run at the same time.
+// For calls f(i) for every i in [0, n) on up to GOMAXPROCS goroutines
+// (on the calling one alone where there is one core or one item), and
+// returns when every call has returned. The calls for different i may run
+// at the same time.
+//
+// The caller waits rather than taking items itself: a goroutine it starts
+// goes into its own processor's next slot, where it runs at once when the
+// caller blocks, but where another processor takes it only after a
+// back-off; with the caller working, the small ResNet's step kept 1.68
+// cores busy instead of 1.75.
 func For(n int, f func(i int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
