@@ -4,8 +4,10 @@
 # classifier (batch 32, 200 tokens) and an LSTM(64) classifier over 100
 # steps (batch 32) on kerasgo's engines and, in the same run, on PyTorch
 # (Debian's python3-torch, and PyTorch 2 from build/torch-env when make
-# torch-env installed it) with as many threads as Go uses; prints the
-# ratios.
+# torch-env installed it) and on Keras 3 itself (its JAX and TensorFlow
+# backends, from build/keras-env when make keras-env installed it) with as
+# many threads as Go uses; prints the ratios to the fastest of these
+# references for each model.
 #
 #   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-steps-resnet N] [-steps-transformer N] [-steps-lstm N]
 #                    [-models "mlp cnn resnet transformer lstm"] [-repeat N]
@@ -43,6 +45,9 @@ py=/usr/bin/python3
 # PyTorch 2 from PyPI (make torch-env), when installed: a second reference.
 torch_env=build/torch-env/bin/python
 [ -x "$torch_env" ] || echo "# PyTorch 2 rows skipped: make torch-env installs it" >&2
+# Keras 3 itself (make keras-env), on its JAX and TensorFlow backends.
+keras_env=build/keras-env/bin/python
+[ -x "$keras_env" ] || echo "# Keras 3 rows skipped: make keras-env installs it" >&2
 blas=$(readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null || echo "unknown")
 echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $threads, libblas.so.3 -> $blas, OMP_WAIT_POLICY=$OMP_WAIT_POLICY"
 out=$(mktemp)
@@ -100,12 +105,17 @@ for model in $models; do
   if [ -x "$torch_env" ]; then
     run "pytorch 2 $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --steps "$steps" --batch "$batch"
   fi
+  if [ -x "$keras_env" ]; then
+    for kb in jax tensorflow; do
+      run "keras on $kb $model..." env KERAS_BACKEND=$kb TF_CPP_MIN_LOG_LEVEL=2 "$keras_env" bench/keras_step.py --model "$model" --threads "$threads" --steps "$steps" --batch "$batch"
+    done
+  fi
 done
 done
 rm -f "$out.stepbench" "$out.stepbench-openblas" "$out.stepbench-libtorch" "$out.gotchraw"
 echo
 [ "$repeat" -gt 1 ] && echo "# medians of $repeat interleaved runs"
-echo "# ratios (kerasgo / the fastest PyTorch of the run for the model, lower is better)"
+echo "# ratios (each row / the fastest reference of the run for the model, PyTorch or Keras 3, lower is better)"
 awk '
   function median(list,   v, n, i, j, t) {
     n = split(list, v, " ")
@@ -121,7 +131,7 @@ awk '
     for (i = 1; i <= n; i++) {
       split(order[i], k, SUBSEP); impl[i] = k[1]; mdl[i] = k[2]
       m[i] = median(ms[order[i]]); r[i] = median(rss[order[i]])
-      if (impl[i] ~ /^pytorch/ && (!(mdl[i] in pt) || m[i] < pt[mdl[i]])) { pt[mdl[i]] = m[i]; prss[mdl[i]] = r[i]; ptname[mdl[i]] = impl[i] }
+      if (impl[i] ~ /^(pytorch|keras)-/ && (!(mdl[i] in pt) || m[i] < pt[mdl[i]])) { pt[mdl[i]] = m[i]; prss[mdl[i]] = r[i]; ptname[mdl[i]] = impl[i] }
       if (impl[i] == "gotch-raw") { raw[mdl[i]] = m[i]; rrss[mdl[i]] = r[i] }
     }
     for (i = 1; i <= n; i++) if (pt[mdl[i]] > 0 && impl[i] != ptname[mdl[i]])
