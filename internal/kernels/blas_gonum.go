@@ -35,6 +35,15 @@ func init() {
 	if sgemm.Available() {
 		blas32.Use(FastBLAS{})
 		serialSgemm = sgemm.GemmSerial
+		packSgemmB = func(transB bool, k, n int, b []float32, ldb int) func(m int, a []float32, lda int, beta float32, c []float32, ldc int) {
+			pb := sgemm.PackB(transB, k, n, b, ldb)
+			if pb == nil {
+				return nil
+			}
+			return func(m int, a []float32, lda int, beta float32, c []float32, ldc int) {
+				sgemm.GemmPacked(false, m, 1, a, lda, pb, beta, c, ldc)
+			}
+		}
 		BLAS = "pure Go: gonum, with kerasgo's AVX2/FMA float32 GEMM kernel"
 	}
 }

@@ -37,6 +37,34 @@ func GemmStrided[T float32 | float64](ta, tb blas.Transpose, m, n, k int, a []T,
 	}
 }
 
+// packSgemmB packs op(B) once for many float32 products by it and returns
+// the product c = a·op(B) + beta·c (a m x k, row stride lda), where this
+// build's BLAS can (nil otherwise, or where it cannot for these sizes);
+// the pure-Go build sets it (OpenBLAS packs its operands itself).
+var packSgemmB func(transB bool, k, n int, b []float32, ldb int) func(m int, a []float32, lda int, beta float32, c []float32, ldc int)
+
+// FixedB returns the product c = a·op(b) + beta·c (op(b) k x n, b with row
+// stride ldb; a m x k with row stride lda; c m x n with row stride ldc)
+// for many a and one b, as GemmStrided computes it: with b packed once
+// where this build's float32 product can take it packed (a recurrent
+// kernel, multiplied at every step of a sequence, was packed again at
+// every step), and the same values to the bit. It is safe to call from
+// many goroutines at once.
+func FixedB[T float32 | float64](tb blas.Transpose, k, n int, b []T, ldb int) func(m int, a []T, lda int, beta T, c []T, ldc int) {
+	if b32, ok := any(b).([]float32); ok && packSgemmB != nil {
+		if product := packSgemmB(tb == blas.Trans, k, n, b32, ldb); product != nil {
+			return func(m int, a []T, lda int, beta T, c []T, ldc int) {
+				if m > 0 {
+					product(m, any(a).([]float32), lda, float32(beta), any(c).([]float32), ldc)
+				}
+			}
+		}
+	}
+	return func(m int, a []T, lda int, beta T, c []T, ldc int) {
+		GemmStrided(blas.NoTrans, tb, m, n, k, a, lda, b, ldb, beta, c, ldc)
+	}
+}
+
 // BatchGemm computes c_i = op(a_i)·op(b_i) for batch packed row-major
 // matrices one after the other in a, b and c (op as in Gemm): c_i is
 // m x n, op(a_i) m x k, op(b_i) k x n. With at least two products per core

@@ -37,6 +37,7 @@ func (g Sequence) GRUGradLen() int { return 2*g.Batch*g.Steps*3*g.Units + g.Batc
 func GRUForward[T float32 | float64](g Sequence, proj, r, rb, h0, work, m []T) {
 	u, s := g.Units, g.Steps
 	w := g.GRUWidth()
+	byR := FixedB(blas.NoTrans, u, 3*u, r, 3*u)
 	g.rows(w, func(lo, hi int) {
 		mm := m[lo*3*u : hi*3*u]
 		for k := range s {
@@ -52,7 +53,7 @@ func GRUForward[T float32 | float64](g Sequence, proj, r, rb, h0, work, m []T) {
 			if k > 0 {
 				hp, ldh = work[(lo*s+k-1)*w+g.GRUHOffset():], s*w
 			}
-			GemmStrided(blas.NoTrans, blas.NoTrans, hi-lo, 3*u, u, hp, ldh, r, 3*u, 1, mm, 3*u)
+			byR(hi-lo, hp, ldh, 1, mm, 3*u)
 			for b := lo; b < hi; b++ {
 				gruCell(work[(b*s+k)*w:(b*s+k+1)*w], proj[(b*s+t)*3*u:(b*s+t+1)*3*u], mm[(b-lo)*3*u:(b-lo+1)*3*u],
 					previousH(g, work, w, h0, b, k), u)
@@ -94,6 +95,7 @@ func GRUBackward[T float32 | float64](g Sequence, work, dwork, r, h0, grad []T) 
 	w := g.GRUWidth()
 	n := g.Batch * s * 3 * u
 	dproj, dm, dh0 := grad[:n], grad[n:2*n], grad[2*n:]
+	byRT := FixedB(blas.Trans, 3*u, u, r, 3*u)
 	g.rows(w, func(lo, hi int) {
 		dh := make([]T, (hi-lo)*u) // the gradient reaching h from the steps after it
 		for k := s - 1; k >= 0; k-- {
@@ -105,7 +107,7 @@ func GRUBackward[T float32 | float64](g Sequence, work, dwork, r, h0, grad []T) 
 					dh[(b-lo)*u:(b-lo+1)*u], dproj[o:o+3*u], dm[o:o+3*u], u)
 			}
 			// dh (now the direct part, dh·z) gains dm·rᵀ.
-			GemmStrided(blas.NoTrans, blas.Trans, hi-lo, u, 3*u, dm[(lo*s+t)*3*u:], s*3*u, r, 3*u, 1, dh, u)
+			byRT(hi-lo, dm[(lo*s+t)*3*u:], s*3*u, 1, dh, u)
 		}
 		copy(dh0[lo*u:hi*u], dh)
 	})

@@ -32,6 +32,7 @@ func LSTMForward[T float32 | float64](g Sequence, proj, r, h0, c0, work []T) {
 	u, s := g.Units, g.Steps
 	w := g.LSTMWidth()
 	ld := s * w // stride between batch rows of one step in work
+	byR := FixedB(blas.NoTrans, u, 4*u, r, 4*u)
 	g.rows(w, func(lo, hi int) {
 		for k := range s {
 			t := g.at(k)
@@ -40,9 +41,9 @@ func LSTMForward[T float32 | float64](g Sequence, proj, r, h0, c0, work []T) {
 			}
 			z := work[(lo*s+k)*w:]
 			if k == 0 {
-				GemmStrided(blas.NoTrans, blas.NoTrans, hi-lo, 4*u, u, h0[lo*u:], u, r, 4*u, 1, z, ld)
+				byR(hi-lo, h0[lo*u:], u, 1, z, ld)
 			} else {
-				GemmStrided(blas.NoTrans, blas.NoTrans, hi-lo, 4*u, u, work[(lo*s+k-1)*w+g.LSTMHOffset():], ld, r, 4*u, 1, z, ld)
+				byR(hi-lo, work[(lo*s+k-1)*w+g.LSTMHOffset():], ld, 1, z, ld)
 			}
 			for b := lo; b < hi; b++ {
 				row := work[(b*s+k)*w : (b*s+k+1)*w]
@@ -86,6 +87,7 @@ func LSTMBackward[T float32 | float64](g Sequence, work, dwork, r, c0, grad []T)
 	w := g.LSTMWidth()
 	nProj := g.Batch * s * 4 * u
 	dproj, dh0, dc0 := grad[:nProj], grad[nProj:nProj+g.Batch*u], grad[nProj+g.Batch*u:]
+	byRT := FixedB(blas.Trans, 4*u, u, r, 4*u)
 	g.rows(w, func(lo, hi int) {
 		// dh and dc are the gradients reaching the step being
 		// differentiated from the steps after it.
@@ -99,7 +101,7 @@ func LSTMBackward[T float32 | float64](g Sequence, work, dwork, r, c0, grad []T)
 					dh[(b-lo)*u:(b-lo+1)*u], dc[(b-lo)*u:(b-lo+1)*u], dproj[(b*s+t)*4*u:(b*s+t+1)*4*u], u)
 			}
 			// The gradient reaching the previous h: dz·rᵀ.
-			GemmStrided(blas.NoTrans, blas.Trans, hi-lo, u, 4*u, dproj[(lo*s+t)*4*u:], s*4*u, r, 4*u, 0, dh, u)
+			byRT(hi-lo, dproj[(lo*s+t)*4*u:], s*4*u, 0, dh, u)
 		}
 		copy(dh0[lo*u:hi*u], dh)
 		copy(dc0[lo*u:hi*u], dc)

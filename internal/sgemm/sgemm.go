@@ -145,17 +145,38 @@ func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a 
 // two per kc-block of k (a convolution's kernel gradient, k = 4096 and
 // n = 64, had 22, each a fork and a join with a core waking up).
 func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, overwrite bool) {
+	gemmBlocksPacked(workers, transA, m, n, k, alpha, a, lda, func(jc, ncur int, bp *[]float32) {
+		kStep, _ := blocking(k, n)
+		packBBand(workers, transB, b, ldb, k, kStep, jc, ncur, *bp)
+	}, nil, c, ldc, overwrite)
+}
+
+// blocking returns how a product of inner dimension k and n columns is
+// cut: blocks of kStep values of k, bands of band columns of B.
+func blocking(k, n int) (kStep, band int) {
+	// Split k evenly: a short last block would pay the C tile's loads and
+	// stores for few multiply-adds.
+	kStep = ceilDiv(k, ceilDiv(k, kc))
+	// A band's packed B holds all k of its rows and stays in L3.
+	band = min(nc, max(nr, packedBValues/k/nr*nr))
+	return kStep, band
+}
+
+// gemmBlocksPacked is gemmBlocks with B's bands from pack (which packs
+// columns [jc, jc+ncur) of op(B) into the buffer it is given) or, where
+// pack is nil, from packed (every band, one after another).
+func gemmBlocksPacked(workers int, transA bool, m, n, k int, alpha float32, a []float32, lda int, pack func(jc, ncur int, bp *[]float32), packed []float32, c []float32, ldc int, overwrite bool) {
 	// Row blocks of A: at least two per worker where m allows, so the
 	// workers finish together.
 	rowBlock := min(mc, roundUp(ceilDiv(m, 2*workers), mr))
 	blocks := ceilDiv(m, rowBlock)
-	// Split k evenly: a short last block would pay the C tile's loads and
-	// stores for few multiply-adds.
-	kStep := ceilDiv(k, ceilDiv(k, kc))
-	// A band's packed B holds all k of its rows and stays in L3.
-	band := min(nc, max(nr, packedBValues/k/nr*nr))
-	bp := getBuf(k * roundUp(min(n, band), nr))
-	defer putBuf(bp)
+	kStep, band := blocking(k, n)
+	bp := &packed
+	if pack != nil {
+		bp = getBuf(k * roundUp(min(n, band), nr))
+		defer putBuf(bp)
+	}
+	bandAt := 0 // where the band starts in packed
 	// With alpha 1 the kernel reads A where it is (only a last partial
 	// panel of rows is copied): packing A costs about as much as the
 	// products when n is small, as in the convolutions' GEMMs.
@@ -163,7 +184,14 @@ func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a 
 	for jc := 0; jc < n; jc += band {
 		ncur := min(band, n-jc)
 		width := roundUp(ncur, nr)
-		packBBand(workers, transB, b, ldb, k, kStep, jc, ncur, *bp)
+		var bandB []float32
+		if pack != nil {
+			pack(jc, ncur, bp)
+			bandB = *bp
+		} else {
+			bandB = packed[bandAt : bandAt+k*width]
+			bandAt += k * width
+		}
 		block := func(blk int) {
 			ap := getBuf(kStep * rowBlock)
 			defer putBuf(ap)
@@ -181,7 +209,7 @@ func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a 
 					packA(transA, a, lda, ic, pc, mcur, kcur, alpha, *ap)
 				}
 				v.packed = *ap
-				macroKernel(v, mcur, ncur, kcur, (*bp)[pc*width:], c[ic*ldc+jc:], ldc, overwrite && pc == 0)
+				macroKernel(v, mcur, ncur, kcur, bandB[pc*width:], c[ic*ldc+jc:], ldc, overwrite && pc == 0)
 			}
 		}
 		if workers == 1 {
@@ -370,17 +398,20 @@ func checkArgs(transA, transB bool, m, n, k int, a []float32, lda int, b []float
 	if transB {
 		br, bc = n, k
 	}
-	need := func(name string, s []float32, rows, cols, ld int) {
-		if ld < max(1, cols) {
-			panic(fmt.Sprintf("sgemm: %s's stride %d is less than its %d columns", name, ld, cols))
-		}
-		if rows > 0 && cols > 0 && len(s) < (rows-1)*ld+cols {
-			panic(fmt.Sprintf("sgemm: %s has %d values, a %dx%d matrix with stride %d needs %d", name, len(s), rows, cols, ld, (rows-1)*ld+cols))
-		}
+	checkMatrix("A", a, ar, ac, lda)
+	checkMatrix("B", b, br, bc, ldb)
+	checkMatrix("C", c, m, n, ldc)
+}
+
+// checkMatrix panics if s cannot hold a rows x cols matrix with row
+// stride ld (as a BLAS would).
+func checkMatrix(name string, s []float32, rows, cols, ld int) {
+	if ld < max(1, cols) {
+		panic(fmt.Sprintf("sgemm: %s's stride %d is less than its %d columns", name, ld, cols))
 	}
-	need("A", a, ar, ac, lda)
-	need("B", b, br, bc, ldb)
-	need("C", c, m, n, ldc)
+	if rows > 0 && cols > 0 && len(s) < (rows-1)*ld+cols {
+		panic(fmt.Sprintf("sgemm: %s has %d values, a %dx%d matrix with stride %d needs %d", name, len(s), rows, cols, ld, (rows-1)*ld+cols))
+	}
 }
 
 func transpose(t bool) blas.Transpose {

@@ -242,3 +242,47 @@ func TestGemmSerialEqualsGemm(t *testing.T) {
 		}
 	}
 }
+
+// GemmPacked with B packed once by PackB computes Gemm's values to the
+// bit, for B or Bᵀ, over one band of columns or several, on every core or
+// one, and with a beta that keeps C.
+func TestGemmPackedEqualsGemm(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, sz := range [][3]int{{7, 17, 3}, {32, 256, 64}, {100, 64, 288}, {9, 700, 3000}, {13, 2100, 9}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, trans := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+			lda, ldb := k, n
+			if trans[0] {
+				lda = m
+			}
+			if trans[1] {
+				ldb = k
+			}
+			a, b, c0 := random(r, m*k), random(r, k*n), random(r, m*n)
+			pb := PackB(trans[1], k, n, b, ldb)
+			if pb == nil {
+				t.Fatalf("%v: PackB refused a product Gemm does not split", sz)
+			}
+			for _, beta := range []float32{0, 0.5} {
+				want := append([]float32(nil), c0...)
+				Gemm(trans[0], trans[1], m, n, k, 1, a, lda, b, ldb, beta, want, n)
+				for _, serial := range []bool{false, true} {
+					got := append([]float32(nil), c0...)
+					if serial {
+						GemmPackedSerial(trans[0], m, 1, a, lda, pb, beta, got, n)
+					} else {
+						GemmPacked(trans[0], m, 1, a, lda, pb, beta, got, n)
+					}
+					for i := range want {
+						if got[i] != want[i] {
+							t.Fatalf("%v, transposed %v, beta %v, serial %v: value %d is %v, Gemm gives %v", sz, trans, beta, serial, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+	if PackB(false, 2*splitChunk, 4, make([]float32, 2*splitChunk*4), 4) != nil {
+		t.Fatal("PackB packed a k that Gemm splits")
+	}
+}
