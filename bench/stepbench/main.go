@@ -10,6 +10,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"runtime/trace"
@@ -28,28 +29,10 @@ func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (warm-up included) to this file, for go tool pprof")
 	traceFile := flag.String("trace", "", "write an execution trace of the whole run to this file, for go tool trace (the measured steps are the region \"timed steps\")")
 	flag.Parse()
-	if *traceFile != "" {
-		f, err := os.Create(*traceFile)
-		if err == nil {
-			err = trace.Start(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "stepbench:", err)
-			os.Exit(1)
-		}
-		defer trace.Stop()
-	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "stepbench:", err)
-			os.Exit(1)
-		}
-		defer pprof.StopCPUProfile()
-	}
+	record(*traceFile, trace.Start)
+	defer trace.Stop()
+	record(*cpuProfile, pprof.StartCPUProfile)
+	defer pprof.StopCPUProfile()
 	r, err := bench.StepTime(context.Background(), *model, *engine, *batch, *warmup, *steps)
 	if err != nil {
 		pprof.StopCPUProfile()
@@ -59,4 +42,20 @@ func main() {
 	}
 	r.Label = *label
 	fmt.Println(r)
+}
+
+// record starts a recording (an execution trace, a CPU profile) into the
+// file at path, if path is set, or exits saying why it could not.
+func record(path string, start func(io.Writer) error) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = start(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stepbench:", err)
+		os.Exit(1)
+	}
 }

@@ -157,39 +157,7 @@ func cases() []opCase {
 				l := math.Log(1 + math.E)
 				return Array{Shape: backend.Shape{2, 2}, Data: []float64{-l, 1 - l, -l, 1 - l}}
 			}},
-		// ReLU of a bias add, as Dense and Conv2D build it (an engine may
-		// fuse the two), and the same with the sum also read elsewhere.
-		opCase{name: "Relu/ofBiasAdd", inputs: []Array{awayFromZero(68, 2, 3, 4), awayFromZero(69, 4)}, grad: yes2,
-			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Add(v[0], v[1])) },
-			ref: func(x []Array) Array {
-				return refUnary(backend.OpRelu, refBinary(backend.OpAdd, x[0], x[1]))
-			}},
-		opCase{name: "Relu/ofBiasAddReadTwice", inputs: []Array{awayFromZero(70, 3, 4), awayFromZero(71, 4)}, grad: yes2,
-			build: func(b backend.Builder, v []backend.Value) backend.Value {
-				z := b.Add(v[0], v[1])
-				return b.Mul(b.Relu(z), z)
-			},
-			ref: func(x []Array) Array {
-				z := refBinary(backend.OpAdd, x[0], x[1])
-				return refBinary(backend.OpMul, refUnary(backend.OpRelu, z), z)
-			}},
-		// ReLU of a sum of two tensors of one shape, as a residual block
-		// ends (an engine may fuse the two), with the sum also read
-		// elsewhere, and of a tensor added to itself.
-		opCase{name: "Relu/ofAdd", inputs: []Array{awayFromZero(72, 2, 3, 4), awayFromZero(73, 2, 3, 4)}, grad: yes2,
-			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Add(v[0], v[1])) },
-			ref: func(x []Array) Array {
-				return refUnary(backend.OpRelu, refBinary(backend.OpAdd, x[0], x[1]))
-			}},
-		opCase{name: "Relu/ofAddReadTwice", inputs: []Array{awayFromZero(74, 3, 4), awayFromZero(75, 3, 4)}, grad: yes2,
-			build: func(b backend.Builder, v []backend.Value) backend.Value {
-				z := b.Add(v[0], v[1])
-				return b.Mul(b.Relu(z), z)
-			},
-			ref: func(x []Array) Array {
-				z := refBinary(backend.OpAdd, x[0], x[1])
-				return refBinary(backend.OpMul, refUnary(backend.OpRelu, z), z)
-			}},
+		// ReLU of a tensor added to itself (one input read twice by the sum).
 		opCase{name: "Relu/ofAddOfItself", inputs: []Array{awayFromZero(76, 3, 4)}, grad: yes,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Add(v[0], v[0])) },
 			ref: func(x []Array) Array {
@@ -374,8 +342,37 @@ func cases() []opCase {
 				ref: func(x []Array) Array { return refAdam(x, 0.9, 0.999, 1e-7)[i] }})
 		}
 	}
+	// ReLU of a bias add, as Dense and Conv2D build it, and of a sum of
+	// two tensors of one shape, as a residual block ends (an engine may
+	// fuse either with the ReLU).
+	cs = append(cs, reluOfSumCases("BiasAdd", 68, []int{2, 3, 4}, []int{4}, []int{3, 4}, []int{4})...)
+	cs = append(cs, reluOfSumCases("Add", 72, []int{2, 3, 4}, []int{2, 3, 4}, []int{3, 4}, []int{3, 4})...)
 	cs = append(cs, batchNormCases()...)
 	return append(append(cs, lstmCases()...), gruCases()...)
+}
+
+// reluOfSumCases check ReLU of a + b (shapes a and b), and of a2 + b2
+// with the sum also read elsewhere (so that an engine that fuses the two
+// must still give the sum itself), named Relu/of<name> and
+// Relu/of<name>ReadTwice.
+func reluOfSumCases(name string, seed uint64, a, b, a2, b2 []int) []opCase {
+	both := []bool{true, true}
+	return []opCase{
+		{name: "Relu/of" + name, inputs: []Array{awayFromZero(seed, a...), awayFromZero(seed+1, b...)}, grad: both,
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Add(v[0], v[1])) },
+			ref: func(x []Array) Array {
+				return refUnary(backend.OpRelu, refBinary(backend.OpAdd, x[0], x[1]))
+			}},
+		{name: "Relu/of" + name + "ReadTwice", inputs: []Array{awayFromZero(seed+2, a2...), awayFromZero(seed+3, b2...)}, grad: both,
+			build: func(b backend.Builder, v []backend.Value) backend.Value {
+				z := b.Add(v[0], v[1])
+				return b.Mul(b.Relu(z), z)
+			},
+			ref: func(x []Array) Array {
+				z := refBinary(backend.OpAdd, x[0], x[1])
+				return refBinary(backend.OpMul, refUnary(backend.OpRelu, z), z)
+			}},
+	}
 }
 
 // batchNormCases check BatchNormalize's y (with and without gamma and
