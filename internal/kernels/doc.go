@@ -3,8 +3,8 @@
 // max pooling, softmax, ReLU, erf, batch and layer normalisation, Keras's
 // LSTM and GRU over a whole sequence, dropout, bias rows, broadcasts and
 // their adjoint sums, transposes and slices, row gathers and their
-// adjoint scatters, arg-max and one-hot rows, Adam's fused update, and
-// the parallel loops they run in over GOMAXPROCS goroutines. They work on
+// adjoint scatters, arg-max and one-hot rows, and Adam's fused update,
+// each on every core through package parallel's loops. They work on
 // row-major float32 or float64 slices in Keras's channels_last layout and
 // know nothing of an engine, so the Gorgonia adapter (backends/gorgonia)
 // is a thin layer of graph ops over them, and another pure-Go or GPU
