@@ -16,8 +16,18 @@ func expFloat32(x float64) float64 {
 	r := x - float64(k)*ln2By32Hi - float64(k)*ln2By32Lo
 	r2 := r * r
 	p := (1 + r) + r2*(0.5+r*(1.0/6)) + r2*r2*(1.0/24)
-	return p * exp2Table[k&31] * math.Float64frombits(uint64(k>>5+1023)<<52)
+	// 2^(k/32) as the table's bits with k>>5 added to the exponent
+	// (exact: the table's exponent is 0 and k>>5 ≥ -150).
+	return p * math.Float64frombits(exp2Bits[k&31]+uint64(k>>5)<<52)
 }
+
+// exp2Bits holds the bits of exp2Table's values.
+var exp2Bits = func() (t [32]uint64) {
+	for j := range t {
+		t[j] = math.Float64bits(exp2Table[j])
+	}
+	return t
+}()
 
 // ln2/32 as a head with zeros in its low bits and a tail, so k·ln2By32Hi
 // is exact for the k expFloat32 meets.

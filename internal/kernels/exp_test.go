@@ -78,3 +78,26 @@ func TestExp32(t *testing.T) {
 		t.Fatal("exp32(NaN) is not NaN")
 	}
 }
+
+// expFloat32 scales by 2^(k>>5) through the table's exponent bits; that
+// equals multiplying by the table's value and then by 2^(k>>5), to the
+// bit, over the whole domain (a power of two scales a normal float64
+// exactly).
+func TestExpFloat32ExponentBitsEqualTwoProducts(t *testing.T) {
+	twoProducts := func(x float64) float64 {
+		if x < -104 {
+			return 0
+		}
+		k := int64(x*(32*math.Log2E) - 0.5)
+		r := x - float64(k)*ln2By32Hi - float64(k)*ln2By32Lo
+		r2 := r * r
+		p := (1 + r) + r2*(0.5+r*(1.0/6)) + r2*r2*(1.0/24)
+		return p * exp2Table[k&31] * math.Float64frombits(uint64(k>>5+1023)<<52)
+	}
+	for i := 0; i <= 2_000_000; i++ {
+		x := -104 * float64(i) / 2_000_000
+		if got, want := expFloat32(x), twoProducts(x); got != want {
+			t.Fatalf("expFloat32(%v) = %v, scaling by two products gives %v", x, got, want)
+		}
+	}
+}
