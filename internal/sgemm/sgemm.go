@@ -145,8 +145,8 @@ func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a 
 // two per kc-block of k (a convolution's kernel gradient, k = 4096 and
 // n = 64, had 22, each a fork and a join with a core waking up).
 func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, overwrite bool) {
+	kStep, _ := blocking(k, n)
 	gemmBlocksPacked(workers, transA, m, n, k, alpha, a, lda, func(jc, ncur int, bp *[]float32) {
-		kStep, _ := blocking(k, n)
 		packBBand(workers, transB, b, ldb, k, kStep, jc, ncur, *bp)
 	}, nil, c, ldc, overwrite)
 }
