@@ -27,6 +27,7 @@ type Model struct {
 	inputs  []*layers.KerasTensor
 	outputs []*layers.KerasTensor
 	nodes   []*layers.KerasTensor // every layer call, in execution order (inputs excluded)
+	ordered []layers.Layer        // the layers in Keras's order (kerasLayerOrder), the inputs among them
 	// feeds are the engine graph's inputs: the inputs, or, with host
 	// layers, what the engine reads of the inputs and of their outputs
 	// (see engineFeeds).
@@ -296,10 +297,11 @@ func (m *Model) setGraph(inputs, outputs []*layers.KerasTensor) error {
 	}
 	m.inputs, m.outputs, m.nodes, m.feeds = inputs, outputs, order, feeds
 	m.hostStage = slices.ContainsFunc(order, isHostNode)
+	m.ordered = kerasLayerOrder(inputs, outputs)
 	seenW := map[*layers.Weight]bool{}
 	m.weights = nil
-	for _, n := range order {
-		for _, w := range layerWeights(n.Layer()) {
+	for _, l := range m.ordered {
+		for _, w := range layerWeights(l) {
 			if !seenW[w] {
 				seenW[w] = true
 				m.weights = append(m.weights, w)
@@ -386,21 +388,12 @@ func tensorNames(ts []*layers.KerasTensor) []string {
 	return out
 }
 
-// Layers returns the model's layers in execution order, the input layers
-// first; a layer applied more than once is listed once.
+// Layers returns the model's layers in Keras's order (model.layers): by
+// depth, from the inputs to the outputs, a layer applied more than once
+// listed once. The model's weights (Weights, GetWeights) and its weights
+// files follow this order, as Keras's do.
 func (m *Model) Layers() []layers.Layer {
-	var out []layers.Layer
-	for _, in := range m.inputs {
-		out = append(out, in.Layer())
-	}
-	seen := map[layers.Layer]bool{}
-	for _, n := range m.nodes {
-		if l := n.Layer(); !seen[l] {
-			seen[l] = true
-			out = append(out, l)
-		}
-	}
-	return out
+	return slices.Clone(m.ordered)
 }
 
 // Inputs returns the model's input tensors (Keras's model.inputs), from

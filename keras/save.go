@@ -18,7 +18,11 @@ import (
 )
 
 // Version is kerasgo's version; saved files record it.
-const Version = "0.1.0-dev"
+const Version = "0.2.0-dev"
+
+// legacyVersion is the kerasgo version that saved the layers of models
+// with parallel branches in another order than Keras's (legacyLayers).
+const legacyVersion = "0.1.0-dev"
 
 // Save writes the model to a .keras file in Keras 3's own format (a zip of
 // metadata.json, config.json and model.weights.h5), like Keras's
@@ -67,9 +71,9 @@ func numbered(names []string) []string {
 
 // loadOwnVariables gives each layer with OwnVariables the vectors its
 // vars/ hold by name.
-func (m *Model) loadOwnVariables(f *h5.File) error {
+func (m *Model) loadOwnVariables(f *h5.File, order layerOrder) error {
 	seen := map[layers.Layer]bool{}
-	for _, wg := range m.weightGroups() {
+	for _, wg := range m.weightGroupsIn(order) {
 		ov, ok := wg.layer.(layers.OwnVariables)
 		if !ok || seen[wg.layer] {
 			continue
@@ -197,7 +201,10 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 	// Weights first, on the host: their shapes are checked against the
 	// file before anything is allocated, so a config declaring huge layers
 	// fails here instead of allocating them.
-	if err := m.loadWeightsH5(a.Weights, false); err != nil {
+	// kerasgo 0.1.0-dev laid out the weights of models with parallel
+	// branches in another order than Keras's (legacyLayers).
+	legacy := a.Metadata.KerasgoVersion == legacyVersion
+	if err := m.loadWeightsH5(a.Weights, false, legacy); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := m.loadAssets(a.Assets); err != nil {
@@ -301,7 +308,7 @@ func (m *Model) LoadWeights(path string) error {
 			return err
 		}
 		defer f.Close()
-		err = m.loadWeightsH5(f, true)
+		err = m.loadWeightsH5(f, true, false)
 		if errors.Is(err, errOptimizerMismatch) {
 			return nil
 		}
@@ -311,24 +318,27 @@ func (m *Model) LoadWeights(path string) error {
 		if err != nil {
 			return err
 		}
-		return m.loadWeightsFrom(path, func(p string, shape []int) ([]float32, error) {
-			t, ok := ts[p]
-			if !ok {
-				return nil, errMissing
-			}
-			if !backend.Shape(t.Shape).Equal(shape) {
-				return nil, fmt.Errorf("%s has shape %v, the layer needs %v", p, backend.Shape(t.Shape), backend.Shape(shape))
-			}
-			return t.Data, nil
-		}, func(prefix string) int {
-			n := 0
-			for name := range ts {
-				if rest, ok := strings.CutPrefix(name, prefix+"/"); ok && !strings.Contains(rest, "/") {
-					n++
+		_, err = m.loadInEitherOrder(false, func(order layerOrder) error {
+			return m.loadWeightsFrom(path, order, func(p string, shape []int) ([]float32, error) {
+				t, ok := ts[p]
+				if !ok {
+					return nil, errMissing
 				}
-			}
-			return n
-		}, len(ts))
+				if !backend.Shape(t.Shape).Equal(shape) {
+					return nil, fmt.Errorf("%s has shape %v, the layer needs %v", p, backend.Shape(t.Shape), backend.Shape(shape))
+				}
+				return t.Data, nil
+			}, func(prefix string) int {
+				n := 0
+				for name := range ts {
+					if rest, ok := strings.CutPrefix(name, prefix+"/"); ok && !strings.Contains(rest, "/") {
+						n++
+					}
+				}
+				return n
+			}, len(ts))
+		})
+		return err
 	}
 	return fmt.Errorf("LoadWeights(%q): the path must end in .weights.h5 (Keras) or .safetensors", path)
 }
@@ -338,19 +348,85 @@ var (
 	errOptimizerMismatch = errors.New("the saved optimizer state does not fit this optimizer")
 )
 
+// layerOrder is the order of the layers in a weights file: Keras's, or
+// the one kerasgo wrote before it followed Keras's (see legacyLayers).
+type layerOrder int
+
+const (
+	kerasOrder layerOrder = iota
+	legacyOrder
+)
+
 // kerasLayers returns the layers whose variables Keras saves, in its
 // order: Sequential's layers without the InputLayer, a Functional model's
 // with it.
-func (m *Model) kerasLayers() []layers.Layer {
+func (m *Model) kerasLayers(order layerOrder) []layers.Layer {
 	ls := m.Layers()
+	if order == legacyOrder {
+		ls = m.legacyLayers()
+	}
 	if m.sequential {
 		return ls[1:]
 	}
 	return ls
 }
 
-func (m *Model) layerPaths() ([]layers.Layer, []string) {
-	ls := m.kerasLayers()
+// legacyLayers returns the layers in the order kerasgo saved them in
+// until version 0.1.0-dev: the inputs, then each layer in the order of
+// its first call. It differs from Keras's only in models with parallel
+// branches; weights files of such models written then still load (see
+// loadInEitherOrder).
+func (m *Model) legacyLayers() []layers.Layer {
+	var out []layers.Layer
+	for _, in := range m.inputs {
+		out = append(out, in.Layer())
+	}
+	seen := map[layers.Layer]bool{}
+	for _, n := range m.nodes {
+		if l := n.Layer(); !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ordersDiffer reports whether the legacy order puts some layer with
+// variables (of this model or a nested one) elsewhere than Keras's.
+func (m *Model) ordersDiffer() bool {
+	a, b := m.weightGroupsIn(kerasOrder), m.weightGroupsIn(legacyOrder)
+	if len(a) != len(b) {
+		return true
+	}
+	for i := range a {
+		if a[i].path != b[i].path || a[i].layer != b[i].layer {
+			return true
+		}
+	}
+	return false
+}
+
+// loadInEitherOrder loads with load in Keras's order, unless preferLegacy
+// (a .keras file kerasgo 0.1.0-dev wrote); when that fails and the
+// other order differs, it tries the other order, whose success means the
+// file was laid out in it. It returns the order that loaded.
+func (m *Model) loadInEitherOrder(preferLegacy bool, load func(layerOrder) error) (layerOrder, error) {
+	first, second := kerasOrder, legacyOrder
+	if preferLegacy && m.ordersDiffer() {
+		first, second = legacyOrder, kerasOrder
+	}
+	err := load(first)
+	if err == nil || !m.ordersDiffer() {
+		return first, err
+	}
+	if load(second) == nil {
+		return second, nil
+	}
+	return first, err
+}
+
+func (m *Model) layerPaths(order layerOrder) ([]layers.Layer, []string) {
+	ls := m.kerasLayers(order)
 	classes := make([]string, len(ls))
 	for i, l := range ls {
 		classes[i] = l.ClassName()
@@ -370,13 +446,16 @@ type weightGroup struct {
 // models' layers under the model's path
 // ("layers/sequential/layers/dense") and sub-layers' variables under the
 // layer's ("layers/lstm/cell"), as Keras lays them out.
-func (m *Model) weightGroups() []weightGroup {
+func (m *Model) weightGroups() []weightGroup { return m.weightGroupsIn(kerasOrder) }
+
+// weightGroupsIn is weightGroups with the layers in the given order.
+func (m *Model) weightGroupsIn(order layerOrder) []weightGroup {
 	var out []weightGroup
-	ls, paths := m.layerPaths()
+	ls, paths := m.layerPaths(order)
 	for i, l := range ls {
 		if inner, ok := l.(*Model); ok {
 			out = append(out, weightGroup{layer: l, path: paths[i]})
-			for _, g := range inner.weightGroups() {
+			for _, g := range inner.weightGroupsIn(order) {
 				g.path = paths[i] + "/" + g.path
 				out = append(out, g)
 			}
@@ -397,6 +476,12 @@ func (m *Model) weightGroups() []weightGroup {
 // weightsTree lays out the model's weights (and the optimizer's state)
 // as Keras's weights file holds them.
 func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
+	return m.weightsTreeIn(kerasOrder, withOptimizer)
+}
+
+// weightsTreeIn is weightsTree with the layers in the given order (the
+// legacy order only to test that such files load).
+func (m *Model) weightsTreeIn(order layerOrder, withOptimizer bool) (*h5.Group, error) {
 	if !m.Built() {
 		return nil, m.errNotBuilt()
 	}
@@ -413,7 +498,7 @@ func (m *Model) weightsTree(withOptimizer bool) (*h5.Group, error) {
 	root := h5.NewGroup()
 	root.Group("vars").Attrs["name"] = m.Name
 	ownSaved := map[layers.Layer]bool{}
-	for _, wg := range m.weightGroups() {
+	for _, wg := range m.weightGroupsIn(order) {
 		g := root.Group(wg.path + "/vars")
 		g.Attrs["name"] = wg.layer.Common().Name
 		for j, w := range wg.vars {
@@ -495,9 +580,27 @@ func optimizerVars(sl *optSlot, iterations int64, rate float64, state [][]float3
 }
 
 // loadWeightsH5 sets the model's weights (and, with withOptimizer, the
-// compiled optimizer's state) from a Keras weights file.
-func (m *Model) loadWeightsH5(f *h5.File, withOptimizer bool) error {
-	err := m.loadWeightsFrom("the weights file", func(p string, shape []int) ([]float32, error) {
+// compiled optimizer's state) from a Keras weights file, laid out in
+// Keras's order of the layers, or in kerasgo 0.1.0-dev's (preferred with
+// preferLegacy; see loadInEitherOrder). The optimizer's state of a file
+// in the legacy order is not loaded: it starts afresh.
+func (m *Model) loadWeightsH5(f *h5.File, withOptimizer, preferLegacy bool) error {
+	order, err := m.loadInEitherOrder(preferLegacy, func(order layerOrder) error {
+		return m.loadWeightsH5In(f, order)
+	})
+	if err != nil {
+		return err
+	}
+	if !withOptimizer || order == legacyOrder || m.currentCompiled() == nil || !(f.HasGroup(saving.OptimizerPath+"/vars") || f.HasGroup(saving.OptimizerPath+"_1/vars")) {
+		return nil
+	}
+	return m.loadOptimizerState(f)
+}
+
+// loadWeightsH5In sets the model's weights from a weights file laid out
+// in the given order of the layers.
+func (m *Model) loadWeightsH5In(f *h5.File, order layerOrder) error {
+	err := m.loadWeightsFrom("the weights file", order, func(p string, shape []int) ([]float32, error) {
 		info := f.Dataset(p)
 		if info == nil {
 			return nil, errMissing
@@ -530,20 +633,17 @@ func (m *Model) loadWeightsH5(f *h5.File, withOptimizer bool) error {
 	if err != nil {
 		return err
 	}
-	if err := m.loadOwnVariables(f); err != nil {
+	if err := m.loadOwnVariables(f, order); err != nil {
 		return err
 	}
-	if extra := unexpectedLayers(f.Children("layers"), m); len(extra) > 0 {
+	if extra := unexpectedLayers(f.Children("layers"), m, order); len(extra) > 0 {
 		return fmt.Errorf("the weights file has variables for layers this model does not have (%v): it was saved from another architecture", extra)
 	}
-	if !withOptimizer || m.currentCompiled() == nil || !(f.HasGroup(saving.OptimizerPath+"/vars") || f.HasGroup(saving.OptimizerPath+"_1/vars")) {
-		return nil
-	}
-	return m.loadOptimizerState(f)
+	return nil
 }
 
-func unexpectedLayers(inFile []string, m *Model) []string {
-	_, paths := m.layerPaths()
+func unexpectedLayers(inFile []string, m *Model, order layerOrder) []string {
+	_, paths := m.layerPaths(order)
 	ours := map[string]bool{}
 	for _, p := range paths {
 		ours[strings.TrimPrefix(p, "layers/")] = true
@@ -561,14 +661,14 @@ func unexpectedLayers(inFile []string, m *Model) []string {
 // returns errMissing for an absent one) and checks that the file has no
 // more variables per layer than the layer has. total, when not negative,
 // is the number of tensors in the file, which must all be used.
-func (m *Model) loadWeightsFrom(file string, read func(path string, shape []int) ([]float32, error), count func(prefix string) int, total int) error {
+func (m *Model) loadWeightsFrom(file string, order layerOrder, read func(path string, shape []int) ([]float32, error), count func(prefix string) int, total int) error {
 	index := map[*layers.Weight]int{}
 	for i, w := range m.weights {
 		index[w] = i
 	}
 	values := make([][]float32, len(m.weights))
 	used := 0
-	for _, wg := range m.weightGroups() {
+	for _, wg := range m.weightGroupsIn(order) {
 		l, prefix, ws := wg.layer, wg.path+"/vars", wg.vars
 		for j, w := range ws {
 			p := prefix + "/" + strconv.Itoa(j)
