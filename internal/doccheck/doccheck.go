@@ -62,6 +62,7 @@ var packages = map[string]string{
 	"metrics":       "github.com/kerasgo/kerasgo/keras/metrics",
 	"initializers":  "github.com/kerasgo/kerasgo/keras/initializers",
 	"activations":   "github.com/kerasgo/kerasgo/keras/activations",
+	"applications":  "github.com/kerasgo/kerasgo/keras/applications",
 	"distribution":  "github.com/kerasgo/kerasgo/keras/distribution",
 	"saving":        "github.com/kerasgo/kerasgo/keras/saving",
 	"serving":       "github.com/kerasgo/kerasgo/keras/serving",

@@ -1,0 +1,321 @@
+package applications_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	_ "github.com/kerasgo/kerasgo/backends/all"
+	"github.com/kerasgo/kerasgo/internal/kerasref"
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/applications"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+)
+
+// constructors are the networks by the name Keras gives them.
+var constructors = map[string]func(applications.Options) (*keras.Model, error){
+	"resnet50":    applications.ResNet50,
+	"resnet101":   applications.ResNet101,
+	"resnet152":   applications.ResNet152,
+	"resnet50v2":  applications.ResNet50V2,
+	"resnet101v2": applications.ResNet101V2,
+	"resnet152v2": applications.ResNet152V2,
+	"vgg16":       applications.VGG16,
+	"mobilenetv2": func(o applications.Options) (*keras.Model, error) {
+		return applications.MobileNetV2(applications.MobileNetV2Options{Options: o})
+	},
+}
+
+// kerasParams are the parameter counts keras.applications documents for
+// its networks with the top, at 224x224x3.
+var kerasParams = map[string]int{
+	"resnet50":    25_636_712,
+	"resnet101":   44_707_176,
+	"resnet152":   60_419_944,
+	"resnet50v2":  25_613_800,
+	"resnet101v2": 44_675_560,
+	"resnet152v2": 60_380_648,
+	"vgg16":       138_357_544,
+	"mobilenetv2": 3_538_984,
+}
+
+// The parameter counts are Keras's, without Python Keras at hand.
+func TestParameterCounts(t *testing.T) {
+	for name, build := range constructors {
+		m, err := build(applications.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := m.CountParams(); got != kerasParams[name] {
+			t.Errorf("%s has %d parameters, Keras's has %d", name, got, kerasParams[name])
+		}
+	}
+}
+
+// Without the top: the feature map, or its average or maximum.
+func TestExcludeTop(t *testing.T) {
+	for _, c := range []struct {
+		pooling string
+		want    []int
+	}{{"", []int{-1, 2, 2, 2048}}, {"avg", []int{-1, 2048}}, {"max", []int{-1, 2048}}} {
+		m, err := applications.ResNet50(applications.Options{ExcludeTop: true, InputShape: []int{64, 64, 3}, Pooling: c.pooling})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Outputs()[0].Shape(); !equalInts(got, c.want) {
+			t.Errorf("pooling %q: output shape %v, want %v", c.pooling, got, c.want)
+		}
+		if got, want := m.CountParams(), kerasParams["resnet50"]-(2048*1000+1000); got != want {
+			t.Errorf("pooling %q: %d parameters, want %d (ResNet50 without its classifier)", c.pooling, got, want)
+		}
+	}
+	m, err := applications.MobileNetV2(applications.MobileNetV2Options{Options: applications.Options{ExcludeTop: true, InputShape: []int{96, 96, 3}}, Alpha: 0.35})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "mobilenetv2_0.35_96" {
+		t.Errorf("MobileNetV2's name is %q, want Keras's mobilenetv2_0.35_96", m.Name)
+	}
+	if got := m.Outputs()[0].Shape(); !equalInts(got, []int{-1, 3, 3, 1280}) {
+		t.Errorf("MobileNetV2 alpha 0.35 at 96x96: output shape %v, want (-1, 3, 3, 1280)", got)
+	}
+}
+
+// Wrong options are errors that say what to do.
+func TestOptionErrors(t *testing.T) {
+	for _, c := range []struct {
+		opts applications.Options
+		want string
+	}{
+		{applications.Options{Weights: "imagenet"}, "save_weights"},
+		{applications.Options{InputShape: []int{16, 16, 3}}, "at least 32x32"},
+		{applications.Options{InputShape: []int{64, 64}}, "(rows, cols, channels)"},
+		{applications.Options{ExcludeTop: true, Pooling: "mean"}, `"avg" or "max"`},
+		{applications.Options{Pooling: "avg"}, "ExcludeTop"},
+		{applications.Options{Weights: filepath.Join(t.TempDir(), "missing.weights.h5"), InputShape: []int{32, 32, 3}}, "missing.weights.h5"},
+	} {
+		_, err := applications.ResNet50(c.opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("options %+v: error %v, want one containing %q", c.opts, err, c.want)
+		}
+	}
+}
+
+// reference is what scripts/keras-applications.py wrote, built once.
+var reference struct {
+	once  sync.Once
+	dir   string
+	index map[string]network
+}
+
+// network is one network of the reference's index.json.
+type network struct {
+	ModelName     string  `json:"model_name"`
+	Params        int     `json:"params"`
+	Layers        []layer `json:"layers"`
+	InputShape    []int   `json:"input_shape"`
+	CheckedLayers []layer `json:"checked_layers"`
+	Predictions   struct {
+		Shape []int     `json:"shape"`
+		Data  []float64 `json:"data"`
+	} `json:"predictions"`
+}
+
+// layer is a layer's name, class and weights, as Keras lists them.
+type layer struct {
+	Name    string `json:"name"`
+	Class   string `json:"class"`
+	Weights []struct {
+		Name  string `json:"name"`
+		Shape []int  `json:"shape"`
+	} `json:"weights"`
+}
+
+// kerasReference runs the script with Keras (skipping t without it).
+func kerasReference(t *testing.T) (string, map[string]network) {
+	t.Helper()
+	python := kerasref.Python(t)
+	reference.once.Do(func() {
+		dir, err := os.MkdirTemp("", "keras-applications")
+		if err != nil {
+			t.Fatal(err)
+		}
+		kerasref.Run(t, python, kerasref.Script(t, "keras-applications.py"), dir)
+		data, err := os.ReadFile(filepath.Join(dir, "index.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &reference.index); err != nil {
+			t.Fatal(err)
+		}
+		reference.dir = dir
+	})
+	if reference.dir == "" {
+		t.Fatal("the Keras reference was not built (see the first test that tried)")
+	}
+	return reference.dir, reference.index
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if reference.dir != "" {
+		os.RemoveAll(reference.dir)
+	}
+	os.Exit(code)
+}
+
+// Each network has Keras's layers, by name and class, with weights of
+// Keras's names and shapes, Keras's parameter count and Keras's model
+// name.
+func TestArchitecturesMatchKeras(t *testing.T) {
+	_, index := kerasReference(t)
+	for name, build := range constructors {
+		t.Run(name, func(t *testing.T) {
+			m, err := build(applications.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := index[name]
+			if m.Name != want.ModelName {
+				t.Errorf("model name %q, Keras's is %q", m.Name, want.ModelName)
+			}
+			if got := m.CountParams(); got != want.Params {
+				t.Errorf("%d parameters, Keras's has %d", got, want.Params)
+			}
+			compareLayers(t, m, want.Layers)
+		})
+	}
+}
+
+// compareLayers checks m's layers against Keras's, in Keras's order.
+func compareLayers(t *testing.T, m *keras.Model, want []layer) {
+	t.Helper()
+	got := m.Layers()
+	if len(got) != len(want) {
+		t.Errorf("%d layers, Keras's has %d", len(got), len(want))
+	}
+	byName := map[string]int{}
+	for i, l := range got {
+		byName[l.Common().Name] = i
+	}
+	for _, w := range want {
+		i, ok := byName[w.Name]
+		if !ok {
+			t.Errorf("no layer %q (%s)", w.Name, w.Class)
+			continue
+		}
+		l := got[i]
+		if l.ClassName() != w.Class {
+			t.Errorf("layer %q is a %s, Keras's is a %s", w.Name, l.ClassName(), w.Class)
+		}
+		weights := l.Common().Weights()
+		if len(weights) != len(w.Weights) {
+			t.Errorf("layer %q has %d weights, Keras's has %d", w.Name, len(weights), len(w.Weights))
+			continue
+		}
+		for j, ww := range w.Weights {
+			if weights[j].Name != ww.Name || !equalInts(weights[j].Shape, ww.Shape) {
+				t.Errorf("layer %q weight %d is %s %v, Keras's is %s %v", w.Name, j, weights[j].Name, weights[j].Shape, ww.Name, ww.Shape)
+			}
+		}
+	}
+}
+
+// images are the two images the script predicts: pixel i of the batch is
+// ((i*7919) % 1000)/500 - 1.
+func images(shape []int) keras.Array {
+	n := 2 * shape[0] * shape[1] * shape[2]
+	x := keras.Array{Shape: append([]int{2}, shape...), Data: make([]float32, n)}
+	for i := range x.Data {
+		x.Data[i] = float32(float64((i*7919)%1000)/500 - 1)
+	}
+	return x
+}
+
+// kerasTolerance is how far kerasgo's predictions may be from Keras's.
+const kerasTolerance = 1e-4
+
+// Weights saved by Keras (save_weights) load into kerasgo's network of
+// the same name, which then predicts what Keras predicted, on every
+// engine.
+func TestKerasWeightsPredictTheSame(t *testing.T) {
+	dir, index := kerasReference(t)
+	for _, name := range []string{"resnet50", "resnet50v2", "vgg16", "mobilenetv2"} {
+		want := index[name]
+		t.Run(name, func(t *testing.T) {
+			backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+				m, err := constructors[name](applications.Options{
+					InputShape: want.InputShape,
+					Weights:    filepath.Join(dir, name+".weights.h5"),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareLayers(t, m, want.CheckedLayers)
+				checkPredictions(t, m, be, want)
+			})
+		})
+	}
+}
+
+// A ResNet50 saved whole by Keras (model.save) loads and predicts what
+// Keras predicted, on every engine.
+func TestKerasResNet50FileLoads(t *testing.T) {
+	dir, index := kerasReference(t)
+	want := index["resnet50"]
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		m, err := keras.LoadModel(filepath.Join(dir, "resnet50.keras"), keras.LoadOptions{Backend: be.Name()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Name != "resnet50" {
+			t.Errorf("the loaded model is called %q, want resnet50", m.Name)
+		}
+		compareLayers(t, m, want.CheckedLayers)
+		checkPredictions(t, m, be, want)
+	})
+}
+
+// checkPredictions compiles m on be and compares its
+// predictions of the script's images with Keras's.
+func checkPredictions(t *testing.T, m *keras.Model, be backend.Backend, want network) {
+	t.Helper()
+	if err := m.Compile(keras.CompileOptions{Loss: "categorical_crossentropy", Backend: be.Name()}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Predict(context.Background(), images(want.InputShape), keras.PredictOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalInts(got.Shape, want.Predictions.Shape) {
+		t.Fatalf("predictions of shape %v, Keras's are %v", got.Shape, want.Predictions.Shape)
+	}
+	worst, at := 0.0, 0
+	for i, v := range got.Data {
+		if d := math.Abs(float64(v) - want.Predictions.Data[i]); d > worst || math.IsNaN(d) {
+			worst, at = d, i
+		}
+	}
+	if !(worst <= kerasTolerance) {
+		t.Errorf("predictions differ from Keras's by up to %.3g (at %d: %g, Keras %g), more than %g", worst, at, got.Data[at], want.Predictions.Data[at], kerasTolerance)
+	}
+	t.Logf("largest difference from Keras's predictions: %.3g", worst)
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,126 @@
+package applications
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/layers"
+)
+
+// Options are the arguments the keras.applications constructors share.
+// Their zero values are Keras's defaults, except where the package doc
+// says otherwise.
+type Options struct {
+	// ExcludeTop leaves out the classifier at the top of the network
+	// (Keras's include_top=False), for feature extraction and transfer
+	// learning.
+	ExcludeTop bool
+	// Weights is the path of a weights file to load (a .weights.h5 that
+	// Keras's save_weights or kerasgo's SaveWeights wrote for the same
+	// architecture); empty for random initialization (Keras's
+	// weights=None).
+	Weights string
+	// InputShape is (rows, cols, channels); default (224, 224, 3). Rows
+	// and cols must be at least 32, as in Keras.
+	InputShape []int
+	// Pooling, with ExcludeTop, reduces the last feature map: "" keeps
+	// it (a 4-D output), "avg" averages it and "max" takes its maximum
+	// over the rows and columns (a 2-D output).
+	Pooling string
+	// Classes is the number of classes of the top classifier; default
+	// 1000.
+	Classes int
+	// ClassifierActivation is the top classifier's activation; default
+	// "softmax"; "linear" returns logits (Keras's
+	// classifier_activation=None).
+	ClassifierActivation string
+	// Name is the model's name; default Keras's ("resnet50", "vgg16",
+	// ...).
+	Name string
+}
+
+// minSize is the smallest number of rows and columns the networks take,
+// Keras's min_size.
+const minSize = 32
+
+// inputShape checks and returns the input shape, Keras's
+// obtain_input_shape for channels_last data with a static shape.
+func (o Options) inputShape() ([]int, error) {
+	if o.Weights == "imagenet" {
+		return nil, errors.New(`weights "imagenet": kerasgo does not download weights; save them once with Keras (keras.applications.ResNet50(weights="imagenet").save_weights("resnet50.weights.h5")) and give that file's path as Weights`)
+	}
+	shape := o.InputShape
+	if shape == nil {
+		shape = []int{224, 224, 3}
+	}
+	if len(shape) != 3 {
+		return nil, fmt.Errorf("input shape must be (rows, cols, channels), got %v", shape)
+	}
+	if shape[0] < minSize || shape[1] < minSize {
+		return nil, fmt.Errorf("input size must be at least %dx%d, got input shape %v", minSize, minSize, shape)
+	}
+	if shape[2] <= 0 {
+		return nil, fmt.Errorf("input shape %v has no channels", shape)
+	}
+	if o.ExcludeTop {
+		switch o.Pooling {
+		case "", "avg", "max":
+		default:
+			return nil, fmt.Errorf(`unknown pooling %q: use "" (the 4-D feature map), "avg" or "max"`, o.Pooling)
+		}
+	} else if o.Pooling != "" {
+		return nil, fmt.Errorf("pooling %q applies only without the top (ExcludeTop: true); the top classifier pools already", o.Pooling)
+	}
+	if o.Classes < 0 {
+		return nil, fmt.Errorf("classes must be positive, got %d", o.Classes)
+	}
+	return shape, nil
+}
+
+// classes returns the number of classes, 1000 by default.
+func (o Options) classes() int {
+	if o.Classes == 0 {
+		return 1000
+	}
+	return o.Classes
+}
+
+// classifierActivation returns the top's activation, softmax by default.
+func (o Options) classifierActivation() string {
+	if o.ClassifierActivation == "" {
+		return "softmax"
+	}
+	return o.ClassifierActivation
+}
+
+// pool applies the pooling Options asks for without the top, with the
+// layer name Keras gives it (empty for Keras's automatic name).
+func (o Options) pool(x *layers.KerasTensor, avgName, maxName string) *layers.KerasTensor {
+	switch o.Pooling {
+	case "avg":
+		return layers.Apply(layers.Named(avgName, &layers.GlobalAveragePooling2D{}), x)
+	case "max":
+		return layers.Apply(layers.Named(maxName, &layers.GlobalMaxPooling2D{}), x)
+	}
+	return x
+}
+
+// model makes the functional model from in to out, names it and loads
+// the weights file, if any.
+func (o Options) model(in, out *layers.KerasTensor, name string) (*keras.Model, error) {
+	m, err := keras.NewModel(in, out)
+	if err != nil {
+		return nil, err
+	}
+	m.Name = name
+	if o.Name != "" {
+		m.Name = o.Name
+	}
+	if o.Weights != "" {
+		if err := m.LoadWeights(o.Weights); err != nil {
+			return nil, fmt.Errorf("%s: %w", m.Name, err)
+		}
+	}
+	return m, nil
+}

@@ -1,0 +1,112 @@
+"""Build keras.applications networks with Keras itself, for
+keras/applications/applications_test.go to compare kerasgo's with.
+
+    KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-applications.py DIR
+
+For each network, at Keras's default 224x224x3 input, it records the
+architecture: every layer's name and class, and the name and shape of each
+of its weights, and count_params(). For the networks in CHECKED it also
+builds the network (weights=None) at the input shape given there, redraws
+its weights (below), saves them with save_weights to DIR/NAME.weights.h5,
+and records what predict returns for two images whose pixels are
+((i*7919) % 1000)/500 - 1, i the pixel's index in the batch. ResNet50 is
+also saved whole, with model.save, to DIR/resnet50.keras.
+
+Keras's initial weights make every BatchNormalization an identity and the
+softmax nearly uniform (about 1e-3 each), which would hide a wrong layer
+within a 1e-4 tolerance. So the moving means, moving variances, gammas and
+betas are redrawn around their initial values, and the classifier's
+kernel is scaled so that the logits' standard deviation on the two images is
+2: the softmax is then peaked (its largest values about 0.1 to 0.9) but not
+saturated.
+
+Writes DIR/index.json: {NAME: {"params", "layers": [{"name", "class",
+"weights": [{"name", "shape"}]}], "input_shape", "x_shape", "predictions"}}.
+"""
+
+import json
+import os
+import sys
+
+import numpy as np
+
+import keras
+from keras import applications
+
+ARCHITECTURES = {
+    "resnet50": applications.ResNet50,
+    "resnet101": applications.ResNet101,
+    "resnet152": applications.ResNet152,
+    "resnet50v2": applications.ResNet50V2,
+    "resnet101v2": applications.ResNet101V2,
+    "resnet152v2": applications.ResNet152V2,
+    "vgg16": applications.VGG16,
+    "mobilenetv2": applications.MobileNetV2,
+}
+
+# The networks whose weights and predictions are checked, and the input
+# shape (ResNet50 at ImageNet's, the others smaller to keep the test short).
+CHECKED = {
+    "resnet50": (224, 224, 3),
+    "resnet50v2": (64, 64, 3),
+    "vgg16": (64, 64, 3),
+    "mobilenetv2": (96, 96, 3),
+}
+
+
+def architecture(model):
+    layers = []
+    for layer in model.layers:
+        weights = [{"name": w.name, "shape": list(w.shape)} for w in layer.weights]
+        layers.append({"name": layer.name, "class": type(layer).__name__, "weights": weights})
+    return {"model_name": model.name, "params": int(model.count_params()), "layers": layers}
+
+
+def redraw(model, rng, x):
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.BatchNormalization):
+            n = layer.moving_mean.shape[0]
+            layer.moving_mean.assign(rng.normal(0, 0.1, n).astype("float32"))
+            layer.moving_variance.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
+            layer.gamma.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
+            layer.beta.assign(rng.normal(0, 0.1, n).astype("float32"))
+    top = model.get_layer("predictions")
+    features = keras.Model(model.inputs, top.input).predict(x, verbose=0)
+    kernel = keras.ops.convert_to_numpy(top.kernel)
+    logits = features @ kernel
+    top.kernel.assign(kernel * (2.0 / max(logits.std(), 1e-6)))
+
+
+def images(shape):
+    n = 2 * shape[0] * shape[1] * shape[2]
+    i = np.arange(n, dtype=np.int64)
+    return (((i * 7919) % 1000) / 500.0 - 1.0).astype("float32").reshape((2,) + shape)
+
+
+def main(out):
+    keras.utils.set_random_seed(1)
+    rng = np.random.default_rng(1)
+    index = {}
+    for name, build in ARCHITECTURES.items():
+        keras.backend.clear_session()
+        index[name] = architecture(build(weights=None))
+    for name, shape in CHECKED.items():
+        keras.backend.clear_session()
+        model = ARCHITECTURES[name](weights=None, input_shape=shape)
+        x = images(shape)
+        redraw(model, rng, x)
+        model.save_weights(os.path.join(out, name + ".weights.h5"))
+        if name == "resnet50":
+            model.save(os.path.join(out, name + ".keras"))
+        y = model.predict(x, verbose=0)
+        index[name].update({
+            "input_shape": list(shape),
+            "checked_layers": architecture(model)["layers"],
+            "predictions": {"shape": list(y.shape), "data": y.astype("float64").ravel().tolist()},
+        })
+    with open(os.path.join(out, "index.json"), "w") as f:
+        json.dump(index, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
