@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/trace"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,13 +71,51 @@ func SequenceData(n int, seed uint64) (keras.Array, keras.Array) {
 	return keras.Array{Shape: []int{n, lstmSteps, lstmFeatures}, Data: x}, keras.Array{Shape: []int{n}, Data: y}
 }
 
+// SeedData returns n random samples for one of the 2016 networks
+// (models.Seed): uniform inputs of its shape (word ids for the language
+// models) and random class labels (one per step for the language models).
+func SeedData(model string, n int, seed uint64) (keras.Array, keras.Array) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	random := func(shape []int, classes int) keras.Array {
+		size := 1
+		for _, d := range shape {
+			size *= d
+		}
+		a := keras.Array{Shape: shape, Data: make([]float32, size)}
+		for i := range a.Data {
+			if classes > 0 {
+				a.Data[i] = float32(r.IntN(classes))
+			} else {
+				a.Data[i] = r.Float32()
+			}
+		}
+		return a
+	}
+	switch model {
+	case "fcn5", "fcn8":
+		return random([]int{n, models.FCNFeatures}, 0), random([]int{n}, models.FCNFeatures)
+	case "lstm32", "lstm64":
+		steps := 32
+		if model == "lstm64" {
+			steps = 64
+		}
+		return random([]int{n, steps}, models.LSTMVocabulary), random([]int{n, steps}, models.LSTMVocabulary)
+	}
+	return random([]int{n, 224, 224, 3}, 0), random([]int{n}, models.ImageNetClasses)
+}
+
+// isSeed reports whether model is one of the 2016 networks.
+func isSeed(model string) bool { return slices.Contains(models.SeedNames, model) }
+
 // dataFor returns the random data the named model trains on.
 func dataFor(model string, n int, seed uint64) (keras.Array, keras.Array) {
-	switch model {
-	case "transformer":
+	switch {
+	case model == "transformer":
 		return TokenData(n, seed)
-	case "lstm":
+	case model == "lstm":
 		return SequenceData(n, seed)
+	case isSeed(model):
+		return SeedData(model, n, seed)
 	}
 	return Data(n, seed)
 }
@@ -84,23 +123,32 @@ func dataFor(model string, n int, seed uint64) (keras.Array, keras.Array) {
 // Compiled returns the named model compiled as the demo compiles it:
 // "mlp", "cnn", "resnet" (internal/models), "transformer" (Keras's
 // text classification example, examples/transformer) or "lstm" (an
-// LSTM(64) classifier over 100 steps of 8 features).
+// LSTM(64) classifier over 100 steps of 8 features), with Adam and the
+// accuracy; or one of the 2016 networks (models.Seed: "fcn5", "fcn8",
+// "alexnet", "resnet50", "lstm32", "lstm64") with the 2016 benchmark's
+// plain SGD (learning rate 0.01) and the loss alone.
 func Compiled(model, engine string) (*keras.Model, error) {
 	var m *keras.Model
 	var err error
-	switch model {
-	case "transformer":
+	switch {
+	case model == "transformer":
 		m, err = transformer.NewClassifier(transformer.KerasExample)
-	case "lstm":
+	case model == "lstm":
 		m, err = keras.NewSequential(layers.Input(lstmSteps, lstmFeatures), &layers.LSTM{Units: 64},
 			&layers.Dense{Units: 10, Activation: "softmax"})
+	case isSeed(model):
+		m, err = models.Seed(model)
 	default:
 		m, err = models.New(model)
 	}
 	if err != nil {
 		return nil, err
 	}
-	err = m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: engine, Seed: 1})
+	opts := keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: engine, Seed: 1}
+	if isSeed(model) {
+		opts.Optimizer, opts.Metrics = "sgd", nil
+	}
+	err = m.Compile(opts)
 	return m, err
 }
 

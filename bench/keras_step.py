@@ -1,9 +1,11 @@
-"""Keras 3 reference for kerasgo's benchmarks: the same five models as
+"""Keras 3 reference for kerasgo's benchmarks: the same models as
 bench/stepbench and bench/torch_step.py (the demo's MLP and CNN, the small
 ResNet, Keras's "Text classification with Transformer" model and an
-LSTM(64) classifier), written with Keras itself, compiled with Adam,
-sparse categorical cross-entropy and accuracy as kerasgo's bench compiles
-them, and trained with train_on_batch on random data: one line of results.
+LSTM(64) classifier, compiled with Adam, sparse categorical cross-entropy
+and accuracy as kerasgo's bench compiles them; and the six networks of the
+2016 benchmark, internal/models.Seed, with plain SGD and the loss alone),
+written with Keras itself and trained with train_on_batch on random data:
+one line of results.
 
 Run with the Keras that make keras-env installs, on the backend named by
 KERAS_BACKEND (jax or tensorflow there):
@@ -103,7 +105,46 @@ def resnet():
     return keras.Model(inputs, layers.Dense(10, activation="softmax")(x))
 
 
+SEED = ("fcn5", "fcn8", "alexnet", "resnet50", "lstm32", "lstm64")
+
+
+def seed(name):
+    """The 2016 benchmark's networks, as internal/models.Seed builds them."""
+    if name in ("fcn5", "fcn8"):
+        hidden = [layers.Dense(2048, activation="sigmoid") for _ in range(3 if name == "fcn5" else 6)]
+        return keras.Sequential([layers.Input(shape=(26752,))] + hidden + [layers.Dense(26752, activation="softmax")])
+    if name == "alexnet":
+        conv = lambda f, k, s: layers.Conv2D(f, k, strides=s, padding="same", activation="relu")
+        pool = lambda: layers.MaxPooling2D(3, strides=2, padding="same")
+        return keras.Sequential([
+            layers.Input(shape=(224, 224, 3)),
+            conv(96, 11, 4), pool(), conv(256, 5, 1), pool(),
+            conv(384, 3, 1), conv(384, 3, 1), conv(256, 3, 1), pool(), layers.Flatten(),
+            layers.Dense(4096, activation="relu"), layers.Dense(4096, activation="relu"),
+            layers.Dense(1000, activation="softmax"),
+        ])
+    if name == "resnet50":
+        return keras.applications.ResNet50(weights=None)
+    steps = 32 if name == "lstm32" else 64
+    return keras.Sequential([
+        layers.Input(shape=(steps,), dtype="int32"), layers.Embedding(10000, 256),
+        layers.LSTM(256, return_sequences=True), layers.LSTM(256, return_sequences=True),
+        layers.Dense(10000, activation="softmax"),
+    ])
+
+
+def seed_data(name, n, rng):
+    if name in ("fcn5", "fcn8"):
+        return rng.random((n, 26752), dtype="float32"), rng.integers(0, 26752, n)
+    if name in ("lstm32", "lstm64"):
+        steps = 32 if name == "lstm32" else 64
+        return rng.integers(0, 10000, (n, steps)).astype("int32"), rng.integers(0, 10000, (n, steps))
+    return rng.random((n, 224, 224, 3), dtype="float32"), rng.integers(0, 1000, n)
+
+
 def build(name):
+    if name in SEED:
+        return seed(name)
     if name == "transformer":
         return transformer()
     if name == "resnet":
@@ -128,10 +169,15 @@ def build(name):
 def main():
     keras.utils.set_random_seed(1)
     model = build(a.model)
-    model.compile(optimizer="adam", loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    if a.model in SEED:  # the 2016 benchmark's plain SGD, the loss alone
+        model.compile(optimizer=keras.optimizers.SGD(0.01), loss="sparse_categorical_crossentropy")
+    else:
+        model.compile(optimizer="adam", loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     rng = np.random.default_rng(1)
     n = a.batch * (a.warmup + a.steps)
-    if a.model == "transformer":
+    if a.model in SEED:
+        x, y = seed_data(a.model, n, rng)
+    elif a.model == "transformer":
         x, y = rng.integers(0, 20000, (n, 200)).astype("int32"), rng.integers(0, 2, n)
     elif a.model == "lstm":
         x, y = rng.random((n, 100, 8), dtype="float32"), rng.integers(0, 10, n)

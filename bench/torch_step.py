@@ -1,7 +1,8 @@
 """PyTorch reference for kerasgo's benchmarks: the demo's MLP and CNN,
 Keras's "Text classification with Transformer" model and an LSTM(64)
-classifier, trained with Adam
-(Keras's defaults) on random data, one line of results.
+classifier, trained with Adam (Keras's defaults), and the six networks of
+the 2016 benchmark (internal/models.Seed), trained with plain SGD, on
+random data, one line of results.
 
 Run with the PyTorch that Debian packages (python3-torch, /usr/bin/python3):
     /usr/bin/python3 bench/torch_step.py --model cnn --threads 2
@@ -97,7 +98,88 @@ class SmallResNet(nn.Module):
         return self.head(x.mean((2, 3)))
 
 
+SEED = ("fcn5", "fcn8", "alexnet", "resnet50", "lstm32", "lstm64")
+
+
+class Bottleneck(nn.Module):
+    """keras.applications' residual_block_v1: 1x1, 3x3, 1x1 convolutions
+    with biases, BatchNorm (eps 1.001e-5, Keras's momentum) after each, a
+    projection shortcut in a stage's first block, ReLU after the sum."""
+
+    def __init__(self, cin, filters, stride, project):
+        super().__init__()
+        bn = lambda c: nn.BatchNorm2d(c, eps=1.001e-5, momentum=0.01)
+        self.short = nn.Sequential(nn.Conv2d(cin, 4 * filters, 1, stride), bn(4 * filters)) if project else None
+        self.body = nn.Sequential(
+            nn.Conv2d(cin, filters, 1, stride), bn(filters), nn.ReLU(),
+            nn.Conv2d(filters, filters, 3, padding=1), bn(filters), nn.ReLU(),
+            nn.Conv2d(filters, 4 * filters, 1), bn(4 * filters))
+
+    def forward(self, x):
+        return torch.relu((self.short(x) if self.short is not None else x) + self.body(x))
+
+
+class ResNet50(nn.Module):
+    """keras.applications.ResNet50 (applications.ResNet50) in PyTorch."""
+
+    def __init__(self, classes=1000):
+        super().__init__()
+        self.stem = nn.Sequential(nn.ZeroPad2d(3), nn.Conv2d(3, 64, 7, 2), nn.BatchNorm2d(64, eps=1.001e-5, momentum=0.01),
+                                  nn.ReLU(), nn.ZeroPad2d(1), nn.MaxPool2d(3, 2))
+        blocks, cin = [], 64
+        for filters, n, stride in ((64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)):
+            for i in range(n):
+                blocks.append(Bottleneck(cin, filters, stride if i == 0 else 1, i == 0))
+                cin = 4 * filters
+        self.blocks = nn.Sequential(*blocks)
+        self.head = nn.Linear(2048, classes)
+
+    def forward(self, x):
+        return self.head(self.blocks(self.stem(x)).mean((2, 3)))
+
+
+class LSTMLanguageModel(nn.Module):
+    """internal/models.Seed's lstm32/lstm64: Embedding(10000, 256), two
+    LSTM layers of 256, a softmax over the vocabulary at every step."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10000, 256)
+        self.lstm = nn.LSTM(256, 256, num_layers=2, batch_first=True)
+        self.head = nn.Linear(256, 10000)
+
+    def forward(self, x):
+        out, _ = self.lstm(self.emb(x))
+        return self.head(out).transpose(1, 2)  # (batch, classes, steps), as CrossEntropyLoss takes it
+
+
+def seed(name):
+    """The 2016 benchmark's networks, as internal/models.Seed builds them
+    (the softmax is in the loss)."""
+    if name in ("fcn5", "fcn8"):
+        mods, width = [], 26752
+        for _ in range(3 if name == "fcn5" else 6):
+            mods += [nn.Linear(width, 2048), nn.Sigmoid()]
+            width = 2048
+        return nn.Sequential(*mods, nn.Linear(2048, 26752))
+    if name == "alexnet":
+        # Keras's "same" padding: (k-1)//2 on each side fits these sizes,
+        # except the stride-4 11x11 convolution and the 3x3/2 poolings,
+        # which pad one more at the bottom and right.
+        return nn.Sequential(
+            nn.ZeroPad2d((3, 4, 3, 4)), nn.Conv2d(3, 96, 11, 4), nn.ReLU(), nn.MaxPool2d(3, 2, padding=1),
+            nn.Conv2d(96, 256, 5, padding=2), nn.ReLU(), nn.MaxPool2d(3, 2, padding=1),
+            nn.Conv2d(256, 384, 3, padding=1), nn.ReLU(), nn.Conv2d(384, 384, 3, padding=1), nn.ReLU(),
+            nn.Conv2d(384, 256, 3, padding=1), nn.ReLU(), nn.MaxPool2d(3, 2, padding=1), nn.Flatten(),
+            nn.Linear(256 * 7 * 7, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 1000))
+    if name == "resnet50":
+        return ResNet50()
+    return LSTMLanguageModel()
+
+
 def build(name):
+    if name in SEED:
+        return seed(name)
     if name == "resnet":
         return SmallResNet()
     if name == "transformer":
@@ -133,10 +215,23 @@ def main():
     torch.manual_seed(1)
     torch.set_num_threads(a.threads)
     model = build(a.model).to(dev)
-    opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
+    if a.model in SEED:  # the 2016 benchmark's plain SGD
+        opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    else:
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
     loss_fn = nn.CrossEntropyLoss()
     n = a.batch * (a.warmup + a.steps)
-    if a.model == "transformer":
+    if a.model in ("fcn5", "fcn8"):
+        x = torch.rand(n, 26752, device=dev)
+        y = torch.randint(0, 26752, (n,), device=dev)
+    elif a.model in ("lstm32", "lstm64"):
+        steps = 32 if a.model == "lstm32" else 64
+        x = torch.randint(0, 10000, (n, steps), device=dev)
+        y = torch.randint(0, 10000, (n, steps), device=dev)
+    elif a.model in ("alexnet", "resnet50"):
+        x = torch.rand(n, 3, 224, 224, device=dev)
+        y = torch.randint(0, 1000, (n,), device=dev)
+    elif a.model == "transformer":
         x = torch.randint(0, 20000, (n, 200), device=dev)
         y = torch.randint(0, 2, (n,), device=dev)
     elif a.model == "lstm":
@@ -154,6 +249,8 @@ def main():
         loss = loss_fn(out, yb)
         loss.backward()
         opt.step()
+        if a.model in SEED:  # compiled with the loss alone
+            return loss.item()
         # kerasgo reads loss and accuracy every step; so does this loop.
         return loss.item(), (out.argmax(1) == yb).float().sum().item()
 

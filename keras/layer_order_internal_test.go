@@ -3,6 +3,7 @@ package keras
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras/layers"
@@ -39,7 +40,7 @@ func layerNames(ls []layers.Layer) []string {
 // models), and the weights follow the layers.
 func TestLayersInKerasOrder(t *testing.T) {
 	m := branchy(t, 6)
-	if got, want := layerNames(m.Layers()), []string{"input_layer", "main1", "short", "main2", "add"}; !equalStrings(got, want) {
+	if got, want := layerNames(m.Layers()), []string{"input_layer", "main1", "short", "main2", "add"}; !slices.Equal(got, want) {
 		t.Errorf("layers %v, Keras lists %v", got, want)
 	}
 	if got, want := m.weights[0], m.Layers()[1].Common().Weights()[0]; got != want {
@@ -53,21 +54,9 @@ func TestLayersInKerasOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := layerNames(two.Layers()), []string{"input_layer", "d0", "d1", "late", "cat"}; !equalStrings(got, want) {
+	if got, want := layerNames(two.Layers()), []string{"input_layer", "d0", "d1", "late", "cat"}; !slices.Equal(got, want) {
 		t.Errorf("layers %v, Keras lists %v", got, want)
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // distinctWeights gives every weight of m its own values and returns them.

@@ -7,10 +7,15 @@
 # torch-env installed it) and on Keras 3 itself (its JAX and TensorFlow
 # backends, from build/keras-env when make keras-env installed it) with as
 # many threads as Go uses; prints the ratios to the fastest of these
-# references for each model.
+# references for each model. Then the six networks of Shi et al.'s 2016
+# benchmark (internal/models.Seed: FCN-5 and FCN-8 at batch 64, AlexNet and
+# ResNet-50 at batch 16, LSTM-32 and LSTM-64 at batch 128, plain SGD), one
+# warm-up step and a few timed ones each (-seed-steps, default 2).
 #
 #   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-steps-resnet N] [-steps-transformer N] [-steps-lstm N]
-#                    [-models "mlp cnn resnet transformer lstm"] [-repeat N]
+#                    [-seed-steps N] [-models "mlp cnn resnet transformer lstm fcn5 fcn8 alexnet resnet50 lstm32 lstm64"]
+#                    [-repeat N]
+#   scripts/bench.sh -report ROWS   # only the ratios and the table, from the result lines of a run
 #
 # With -repeat N every row runs N times, interleaved (all rows once, then
 # again), and the ratios use each row's median: timings on a shared machine
@@ -26,8 +31,10 @@ steps_cnn=8
 steps_transformer=10
 steps_resnet=5
 steps_lstm=10
-models="mlp cnn resnet transformer lstm"
+seed_steps=2
+models="mlp cnn resnet transformer lstm fcn5 fcn8 alexnet resnet50 lstm32 lstm64"
 repeat=1
+report=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -steps-mlp) steps_mlp=$2; shift 2 ;;
@@ -35,12 +42,17 @@ while [ $# -gt 0 ]; do
     -steps-transformer) steps_transformer=$2; shift 2 ;;
     -steps-resnet) steps_resnet=$2; shift 2 ;;
     -steps-lstm) steps_lstm=$2; shift 2 ;;
+    -seed-steps) seed_steps=$2; shift 2 ;;
     -models) models=$2; shift 2 ;;
     -repeat) repeat=$2; shift 2 ;;
+    -report) report=$2; shift 2 ;;
     *) echo "bench: unknown flag $1" >&2; exit 2 ;;
   esac
 done
 threads=$(go run ./bench/threads 2>/dev/null || nproc)
+if [ -n "$report" ]; then
+  out=$report
+else
 py=/usr/bin/python3
 # PyTorch 2 from PyPI (make torch-env), when installed: a second reference.
 torch_env=build/torch-env/bin/python
@@ -79,42 +91,48 @@ run() { echo "$1" >&2; "${@:2}" | tee -a "$out"; }
 for round in $(seq "$repeat"); do
 [ "$repeat" -gt 1 ] && echo "# round $round of $repeat" >&2
 for model in $models; do
-  steps=$steps_mlp batch=128
+  steps=$steps_mlp batch=128 warmup=3
   case "$model" in
     cnn) steps=$steps_cnn ;;
     resnet) steps=$steps_resnet batch=64 ;;
     transformer) steps=$steps_transformer batch=32 ;;
     lstm) steps=$steps_lstm batch=32 ;;
+    fcn5 | fcn8) steps=$seed_steps batch=64 warmup=1 ;;
+    alexnet | resnet50) steps=$seed_steps batch=16 warmup=1 ;;
+    lstm32 | lstm64) steps=$seed_steps batch=128 warmup=1 ;;
   esac
-  run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -steps "$steps" -batch "$batch" -label kerasgo-gorgonia
-  if [ -n "$openblas" ]; then
+  run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -warmup "$warmup" -steps "$steps" -batch "$batch" -label kerasgo-gorgonia
+  # OpenBLAS changes the matrix products of the small models only.
+  if [ -n "$openblas" ] && [ "$warmup" = 3 ]; then
     run "kerasgo gorgonia+openblas $model..." "$openblas" -model "$model" -backend gorgonia -steps "$steps" -batch "$batch" -label kerasgo-gorgonia+openblas
   fi
   if [ -n "$libtorch" ]; then
-    run "kerasgo libtorch $model..." "$out.stepbench-libtorch" -model "$model" -backend libtorch -steps "$steps" -batch "$batch" -label kerasgo-libtorch
+    run "kerasgo libtorch $model..." "$out.stepbench-libtorch" -model "$model" -backend libtorch -warmup "$warmup" -steps "$steps" -batch "$batch" -label kerasgo-libtorch
     # gotch raw has the MLP and CNN only.
     if [ "$model" = mlp ] || [ "$model" = cnn ]; then
       run "gotch raw $model..." "$out.gotchraw" -model "$model" -steps "$steps"
     fi
   fi
   if "$py" -c 'import torch' 2>/dev/null; then
-    run "pytorch $model..." "$py" bench/torch_step.py --model "$model" --threads "$threads" --steps "$steps" --batch "$batch"
+    run "pytorch $model..." "$py" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
   else
     echo "# PyTorch not found for $py: install python3-torch to compare" >&2
   fi
   if [ -x "$torch_env" ]; then
-    run "pytorch 2 $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --steps "$steps" --batch "$batch"
+    run "pytorch 2 $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
   fi
   if [ -x "$keras_env" ]; then
     for kb in jax tensorflow; do
-      run "keras on $kb $model..." env KERAS_BACKEND=$kb TF_CPP_MIN_LOG_LEVEL=2 "$keras_env" bench/keras_step.py --model "$model" --threads "$threads" --steps "$steps" --batch "$batch"
+      run "keras on $kb $model..." env KERAS_BACKEND=$kb TF_CPP_MIN_LOG_LEVEL=2 "$keras_env" bench/keras_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
     done
   fi
 done
 done
 rm -f "$out.stepbench" "$out.stepbench-openblas" "$out.stepbench-libtorch" "$out.gotchraw"
+fi
 echo
 [ "$repeat" -gt 1 ] && echo "# medians of $repeat interleaved runs"
+true
 echo "# ratios (each row / the fastest reference of the run for the model, PyTorch or Keras 3, lower is better)"
 awk '
   function median(list,   v, n, i, j, t) {
@@ -137,7 +155,12 @@ awk '
     for (i = 1; i <= n; i++) if (pt[mdl[i]] > 0 && impl[i] != ptname[mdl[i]])
       printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx   (vs %s)\n",
         impl[i], mdl[i], m[i], pt[mdl[i]], m[i] / pt[mdl[i]], r[i], prss[mdl[i]], r[i] / prss[mdl[i]], ptname[mdl[i]]
+    print "\n# the same as a markdown table (ratio: to the fastest reference, PyTorch or Keras 3, for the network)\n"
+    print "| network | implementation | device | ms per step | ratio | peak RSS (MB) |"
+    print "| --- | --- | --- | ---: | ---: | ---: |"
+    for (i = 1; i <= n; i++)
+      printf "| %s | %s | CPU, %s threads | %.1f | %s | %d |\n", mdl[i], impl[i], threads, m[i], (pt[mdl[i]] > 0 ? sprintf("%.2fx", m[i] / pt[mdl[i]]) : "n/a"), r[i]
     for (i = 1; i <= n; i++) if (impl[i] == "kerasgo-libtorch" && raw[mdl[i]] > 0) {
       if (!hdr++) print "\n# kerasgo on libtorch / raw gotch (lower is better)"
       printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx\n",
-        impl[i], mdl[i], m[i], raw[mdl[i]], m[i] / raw[mdl[i]], r[i], rrss[mdl[i]], r[i] / rrss[mdl[i]] } }' "$out"
+        impl[i], mdl[i], m[i], raw[mdl[i]], m[i] / raw[mdl[i]], r[i], rrss[mdl[i]], r[i] / rrss[mdl[i]] } }' threads="$threads" "$out"

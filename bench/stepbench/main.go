@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	model := flag.String("model", "mlp", "mlp, cnn, resnet, transformer or lstm")
+	model := flag.String("model", "mlp", "mlp, cnn, resnet, transformer, lstm, or a 2016 network: fcn5, fcn8, alexnet, resnet50, lstm32, lstm64")
 	engine := flag.String("backend", "", "engine (default: as kerasgo selects)")
 	batch := flag.Int("batch", 128, "batch size")
 	warmup := flag.Int("warmup", 3, "untimed steps first (they compile)")

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -68,7 +69,7 @@ func TestExcludeTop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := m.Outputs()[0].Shape(); !equalInts(got, c.want) {
+		if got := m.Outputs()[0].Shape(); !slices.Equal(got, c.want) {
 			t.Errorf("pooling %q: output shape %v, want %v", c.pooling, got, c.want)
 		}
 		if got, want := m.CountParams(), kerasParams["resnet50"]-(2048*1000+1000); got != want {
@@ -82,7 +83,7 @@ func TestExcludeTop(t *testing.T) {
 	if m.Name != "mobilenetv2_0.35_96" {
 		t.Errorf("MobileNetV2's name is %q, want Keras's mobilenetv2_0.35_96", m.Name)
 	}
-	if got := m.Outputs()[0].Shape(); !equalInts(got, []int{-1, 3, 3, 1280}) {
+	if got := m.Outputs()[0].Shape(); !slices.Equal(got, []int{-1, 3, 3, 1280}) {
 		t.Errorf("MobileNetV2 alpha 0.35 at 96x96: output shape %v, want (-1, 3, 3, 1280)", got)
 	}
 }
@@ -220,7 +221,7 @@ func compareLayers(t *testing.T, m *keras.Model, want []layer) {
 			continue
 		}
 		for j, ww := range w.Weights {
-			if weights[j].Name != ww.Name || !equalInts(weights[j].Shape, ww.Shape) {
+			if weights[j].Name != ww.Name || !slices.Equal(weights[j].Shape, ww.Shape) {
 				t.Errorf("layer %q weight %d is %s %v, Keras's is %s %v", w.Name, j, weights[j].Name, weights[j].Shape, ww.Name, ww.Shape)
 			}
 		}
@@ -293,7 +294,7 @@ func checkPredictions(t *testing.T, m *keras.Model, be backend.Backend, want net
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !equalInts(got.Shape, want.Predictions.Shape) {
+	if !slices.Equal(got.Shape, want.Predictions.Shape) {
 		t.Fatalf("predictions of shape %v, Keras's are %v", got.Shape, want.Predictions.Shape)
 	}
 	worst, at := 0.0, 0
@@ -306,16 +307,4 @@ func checkPredictions(t *testing.T, m *keras.Model, be backend.Backend, want net
 		t.Errorf("predictions differ from Keras's by up to %.3g (at %d: %g, Keras %g), more than %g", worst, at, got.Data[at], want.Predictions.Data[at], kerasTolerance)
 	}
 	t.Logf("largest difference from Keras's predictions: %.3g", worst)
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
