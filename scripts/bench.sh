@@ -10,7 +10,7 @@
 # references for each model. Then the six networks of Shi et al.'s 2016
 # benchmark (internal/models.Seed: FCN-5 and FCN-8 at batch 64, AlexNet and
 # ResNet-50 at batch 16, LSTM-32 and LSTM-64 at batch 128, plain SGD), one
-# warm-up step and a few timed ones each (-seed-steps, default 2).
+# warm-up step and a few timed ones each (-seed-steps, default 3).
 #
 #   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-steps-resnet N] [-steps-transformer N] [-steps-lstm N]
 #                    [-seed-steps N] [-models "mlp cnn resnet transformer lstm fcn5 fcn8 alexnet resnet50 lstm32 lstm64"]
@@ -31,7 +31,7 @@ steps_cnn=8
 steps_transformer=10
 steps_resnet=5
 steps_lstm=10
-seed_steps=2
+seed_steps=3
 models="mlp cnn resnet transformer lstm fcn5 fcn8 alexnet resnet50 lstm32 lstm64"
 repeat=1
 report=""

@@ -74,11 +74,13 @@ func (e *engine) FromInt32(data []int32, s backend.Shape) (backend.Tensor, error
 	return engineTensor{d: newDense(append([]int32(nil), data...), s)}, nil
 }
 
+// newDense wraps backing in a tensor of shape s on tensorEngine, so that
+// the graph's sums, differences and scalings of it run on every core.
 func newDense(backing any, s backend.Shape) *tensor.Dense {
 	if len(s) == 0 {
-		return tensor.New(tensor.WithShape(), tensor.WithBacking(backing))
+		return tensor.New(tensor.WithShape(), tensor.WithBacking(backing), tensor.WithEngine(tensorEngine{}))
 	}
-	return tensor.New(tensor.WithShape(s...), tensor.WithBacking(backing))
+	return tensor.New(tensor.WithShape(s...), tensor.WithBacking(backing), tensor.WithEngine(tensorEngine{}))
 }
 
 func (e *engine) ToFloat32(t backend.Tensor) ([]float32, error) {

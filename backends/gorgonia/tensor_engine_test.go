@@ -57,3 +57,74 @@ func TestTensorEngineAddMatchesGorgonias(t *testing.T) {
 		t.Fatal("adding a 2048x64 tensor to a 64x2048 one succeeded")
 	}
 }
+
+// tensorEngine's difference and scaling equal Gorgonia's engine's to the
+// bit, with a scalar as a number or as a tensor of one value, on either
+// side, and with each of the options.
+func TestTensorEngineSubAndScaleMatchGorgonias(t *testing.T) {
+	const n = 1 << 17
+	values := func(seed float32) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = seed * float32(i%977) / 7
+		}
+		return v
+	}
+	ours := func(seed float32) *tensor.Dense {
+		return tensor.New(tensor.WithShape(n/64, 64), tensor.WithBacking(values(seed)), tensor.WithEngine(tensorEngine{}))
+	}
+	gorgonias := func(seed float32) *tensor.Dense {
+		return tensor.New(tensor.WithShape(n/64, 64), tensor.WithBacking(values(seed)))
+	}
+	same := func(name string, got, want tensor.Tensor, gotErr, wantErr error) {
+		t.Helper()
+		if gotErr != nil || wantErr != nil {
+			t.Fatalf("%s: errors %v and %v", name, gotErr, wantErr)
+		}
+		w := want.Data().([]float32)
+		for i, v := range got.Data().([]float32) {
+			if v != w[i] {
+				t.Fatalf("%s: value %d is %v, Gorgonia's engine gives %v", name, i, v, w[i])
+			}
+		}
+	}
+	got, gotErr := tensor.Sub(ours(0.5), ours(-1.25))
+	want, wantErr := tensor.Sub(gorgonias(0.5), gorgonias(-1.25))
+	same("Sub", got, want, gotErr, wantErr)
+	a := ours(0.5)
+	got, gotErr = tensor.Sub(a, ours(-1.25), tensor.UseUnsafe())
+	same("Sub, unsafe", got, want, gotErr, nil)
+	if got != tensor.Tensor(a) {
+		t.Fatal("Sub, unsafe: the difference is not in the first operand")
+	}
+	reuse := ours(9)
+	got, gotErr = tensor.Sub(ours(0.5), ours(-1.25), tensor.WithReuse(reuse))
+	same("Sub, reuse", got, want, gotErr, nil)
+	if got != tensor.Tensor(reuse) {
+		t.Fatal("Sub, reuse: the difference is not in the reuse tensor")
+	}
+
+	scalar := tensor.New(tensor.WithShape(), tensor.WithBacking([]float32{-0.37}), tensor.WithEngine(tensorEngine{}))
+	gScalar := tensor.New(tensor.WithShape(), tensor.WithBacking([]float32{-0.37}))
+	want, wantErr = tensor.Mul(gorgonias(0.5), gScalar)
+	for _, c := range []struct {
+		name string
+		a, b interface{}
+	}{
+		{"tensor times a number", ours(0.5), float32(-0.37)},
+		{"tensor times a scalar tensor", ours(0.5), scalar},
+		{"scalar tensor times a tensor", scalar, ours(0.5)},
+	} {
+		got, gotErr = tensor.Mul(c.a, c.b)
+		same(c.name, got, want, gotErr, wantErr)
+	}
+	a = ours(0.5)
+	got, gotErr = tensor.Mul(a, float32(-0.37), tensor.UseUnsafe())
+	same("Mul, unsafe", got, want, gotErr, nil)
+	if got != tensor.Tensor(a) {
+		t.Fatal("Mul, unsafe: the product is not in the tensor")
+	}
+	if a.Data().([]float32)[1] == values(0.5)[1] {
+		t.Fatal("Mul, unsafe: the tensor did not change")
+	}
+}
