@@ -7,15 +7,17 @@ import (
 	"github.com/kerasgo/kerasgo/internal/kernels"
 )
 
-// tensorEngine is Gorgonia's CPU engine with these changes: the sum and
-// the difference of two dense float tensors of one shape, and a dense
-// float tensor times a scalar, run on every core (kernels.Add, Sub,
-// ScaleInto). Gorgonia's own engine computes them on one goroutine, after
+// tensorEngine is Gorgonia's CPU engine with these changes: the sum,
+// difference, product and quotient of two dense float tensors of one
+// shape, and a dense float tensor times a scalar, run on every core
+// (kernels.Add, Sub, Mul, Div, ScaleInto). Gorgonia's own engine computes them on one goroutine, after
 // copying the first operand when the result needs a new tensor; Gorgonia
 // adds with it the gradients of a value read twice (a residual block's
 // input, whose gradient comes back through both branches), Keras's Add
 // layer, and an optimizer's updates (SGD's p - lr*g, on every weight: on
-// FCN-5's 55M-value kernels these copies took a third of the step). The
+// FCN-5's 55M-value kernels these copies took a third of the step), and
+// the cross-entropy's products and quotients over the LSTM language
+// models' 41M probabilities. The
 // values are the same: each is one float operation. Anything else (other
 // dtypes, broadcasts, strided views, WithIncr) goes to Gorgonia's engine.
 //
@@ -39,6 +41,22 @@ func (e tensorEngine) Sub(a, b tensor.Tensor, opts ...tensor.FuncOpt) (tensor.Te
 		return diff, nil
 	}
 	return e.StandardEngine.Sub(a, b, opts...)
+}
+
+// Mul is a * b, value by value, with tensor.Mul's options, as Add.
+func (e tensorEngine) Mul(a, b tensor.Tensor, opts ...tensor.FuncOpt) (tensor.Tensor, error) {
+	if prod, ok := e.elementwise(a, b, opts, kernels.Mul[float32], kernels.Mul[float64]); ok {
+		return prod, nil
+	}
+	return e.StandardEngine.Mul(a, b, opts...)
+}
+
+// Div is a / b, value by value, with tensor.Div's options, as Add.
+func (e tensorEngine) Div(a, b tensor.Tensor, opts ...tensor.FuncOpt) (tensor.Tensor, error) {
+	if quo, ok := e.elementwise(a, b, opts, kernels.Div[float32], kernels.Div[float64]); ok {
+		return quo, nil
+	}
+	return e.StandardEngine.Div(a, b, opts...)
 }
 
 // MulScalar is t times the scalar s (a number or a tensor of one value),

@@ -128,3 +128,37 @@ func TestTensorEngineSubAndScaleMatchGorgonias(t *testing.T) {
 		t.Fatal("Mul, unsafe: the tensor did not change")
 	}
 }
+
+// tensorEngine's products and quotients of two tensors equal Gorgonia's
+// engine's to the bit.
+func TestTensorEngineMulAndDivMatchGorgonias(t *testing.T) {
+	const n = 1 << 17
+	values := func(seed float32) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = seed * float32(i%977+1) / 7
+		}
+		return v
+	}
+	for _, op := range []struct {
+		name string
+		f    func(a, b interface{}, opts ...tensor.FuncOpt) (tensor.Tensor, error)
+	}{{"Mul", tensor.Mul}, {"Div", tensor.Div}} {
+		ours, err := op.f(tensor.New(tensor.WithShape(n/64, 64), tensor.WithBacking(values(0.5)), tensor.WithEngine(tensorEngine{})),
+			tensor.New(tensor.WithShape(n/64, 64), tensor.WithBacking(values(-1.25)), tensor.WithEngine(tensorEngine{})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := op.f(tensor.New(tensor.WithShape(n/64, 64), tensor.WithBacking(values(0.5))),
+			tensor.New(tensor.WithShape(n/64, 64), tensor.WithBacking(values(-1.25))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want.Data().([]float32)
+		for i, v := range ours.Data().([]float32) {
+			if v != w[i] {
+				t.Fatalf("%s: value %d is %v, Gorgonia's engine gives %v", op.name, i, v, w[i])
+			}
+		}
+	}
+}

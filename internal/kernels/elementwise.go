@@ -21,6 +21,26 @@ func Sub[T float32 | float64](dst, a, b []T) {
 	})
 }
 
+// Mul writes a*b into dst, value by value, on every core when long enough.
+func Mul[T float32 | float64](dst, a, b []T) {
+	parallelChunks(len(dst), minPerWorker, func(lo, hi int) {
+		d, x, y := dst[lo:hi], a[lo:hi], b[lo:hi]
+		for i := range d {
+			d[i] = x[i] * y[i]
+		}
+	})
+}
+
+// Div writes a/b into dst, value by value, on every core when long enough.
+func Div[T float32 | float64](dst, a, b []T) {
+	parallelChunks(len(dst), minPerWorker, func(lo, hi int) {
+		d, x, y := dst[lo:hi], a[lo:hi], b[lo:hi]
+		for i := range d {
+			d[i] = x[i] / y[i]
+		}
+	})
+}
+
 // ScaleInto writes v*s into dst, on every core when long enough.
 func ScaleInto[T float32 | float64](dst, v []T, s T) {
 	parallelChunks(len(dst), minPerWorker, func(lo, hi int) {
