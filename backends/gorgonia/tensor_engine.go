@@ -29,34 +29,22 @@ type tensorEngine struct{ G.StandardEngine }
 // Add is a + b, with tensor.Add's options: WithReuse writes the sum there,
 // UseUnsafe into a, and otherwise it goes into a new tensor.
 func (e tensorEngine) Add(a, b tensor.Tensor, opts ...tensor.FuncOpt) (tensor.Tensor, error) {
-	if sum, ok := e.elementwise(a, b, opts, kernels.Add[float32], kernels.Add[float64]); ok {
-		return sum, nil
-	}
-	return e.StandardEngine.Add(a, b, opts...)
+	return e.binary(a, b, opts, kernels.Add[float32], kernels.Add[float64], e.StandardEngine.Add)
 }
 
 // Sub is a - b, with tensor.Sub's options, as Add.
 func (e tensorEngine) Sub(a, b tensor.Tensor, opts ...tensor.FuncOpt) (tensor.Tensor, error) {
-	if diff, ok := e.elementwise(a, b, opts, kernels.Sub[float32], kernels.Sub[float64]); ok {
-		return diff, nil
-	}
-	return e.StandardEngine.Sub(a, b, opts...)
+	return e.binary(a, b, opts, kernels.Sub[float32], kernels.Sub[float64], e.StandardEngine.Sub)
 }
 
 // Mul is a * b, value by value, with tensor.Mul's options, as Add.
 func (e tensorEngine) Mul(a, b tensor.Tensor, opts ...tensor.FuncOpt) (tensor.Tensor, error) {
-	if prod, ok := e.elementwise(a, b, opts, kernels.Mul[float32], kernels.Mul[float64]); ok {
-		return prod, nil
-	}
-	return e.StandardEngine.Mul(a, b, opts...)
+	return e.binary(a, b, opts, kernels.Mul[float32], kernels.Mul[float64], e.StandardEngine.Mul)
 }
 
 // Div is a / b, value by value, with tensor.Div's options, as Add.
 func (e tensorEngine) Div(a, b tensor.Tensor, opts ...tensor.FuncOpt) (tensor.Tensor, error) {
-	if quo, ok := e.elementwise(a, b, opts, kernels.Div[float32], kernels.Div[float64]); ok {
-		return quo, nil
-	}
-	return e.StandardEngine.Div(a, b, opts...)
+	return e.binary(a, b, opts, kernels.Div[float32], kernels.Div[float64], e.StandardEngine.Div)
 }
 
 // MulScalar is t times the scalar s (a number or a tensor of one value),
@@ -106,6 +94,16 @@ func (e tensorEngine) scaled(t tensor.Tensor, s interface{}, opts []tensor.FuncO
 		return nil, false
 	}
 	return out, ok
+}
+
+// binary applies f32 or f64 where elementwise can, and gorgonias (the
+// standard engine's method) elsewhere.
+func (e tensorEngine) binary(a, b tensor.Tensor, opts []tensor.FuncOpt, f32 func(dst, a, b []float32), f64 func(dst, a, b []float64),
+	gorgonias func(a, b tensor.Tensor, opts ...tensor.FuncOpt) (tensor.Tensor, error)) (tensor.Tensor, error) {
+	if out, ok := e.elementwise(a, b, opts, f32, f64); ok {
+		return out, nil
+	}
+	return gorgonias(a, b, opts...)
 }
 
 // elementwise applies f32 or f64 (dst, a, b) where the operands are
