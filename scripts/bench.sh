@@ -87,6 +87,17 @@ if go run ./cmd/kerasgo libtorch >/dev/null 2>&1; then
 else
   echo "# libtorch rows skipped: make libtorch says why" >&2
 fi
+# kerasgo on the libtorch inside PyPI's PyTorch 2 (make torch-env): the
+# same kernels as the PyTorch 2 rows. Its build files go to
+# build/gotch-pypi, beside Debian's in build/gotch.
+libtorch_pypi=""
+torch_dir=$(ls -d "$PWD"/build/torch-env/lib/python3*/site-packages/torch 2>/dev/null | head -1 || true)
+if [ -n "$torch_dir" ] && LIBTORCH=$torch_dir go run ./cmd/kerasgo libtorch -out build/gotch-pypi >/dev/null 2>&1 &&
+  CGO_ENABLED=1 go build -tags=libtorch -modfile="$PWD/build/gotch-pypi/go.mod" -overlay="$PWD/build/gotch-pypi/overlay.json" -o "$out.stepbench-libtorch-pypi" ./bench/stepbench; then
+  libtorch_pypi=yes
+elif [ -n "$torch_dir" ]; then
+  echo "# kerasgo on PyPI's libtorch skipped: LIBTORCH=$torch_dir go run ./cmd/kerasgo libtorch -out build/gotch-pypi says why" >&2
+fi
 run() { echo "$1" >&2; "${@:2}" | tee -a "$out"; }
 for round in $(seq "$repeat"); do
 [ "$repeat" -gt 1 ] && echo "# round $round of $repeat" >&2
@@ -108,6 +119,11 @@ for model in $models; do
   fi
   if [ -n "$libtorch" ]; then
     run "kerasgo libtorch $model..." "$out.stepbench-libtorch" -model "$model" -backend libtorch -warmup "$warmup" -steps "$steps" -batch "$batch" -label kerasgo-libtorch
+  fi
+  if [ -n "$libtorch_pypi" ]; then
+    run "kerasgo libtorch (PyPI's) $model..." "$out.stepbench-libtorch-pypi" -model "$model" -backend libtorch -warmup "$warmup" -steps "$steps" -batch "$batch" -label kerasgo-libtorch-pypi
+  fi
+  if [ -n "$libtorch" ]; then
     # gotch raw has the MLP and CNN only.
     if [ "$model" = mlp ] || [ "$model" = cnn ]; then
       run "gotch raw $model..." "$out.gotchraw" -model "$model" -steps "$steps"
@@ -128,7 +144,7 @@ for model in $models; do
   fi
 done
 done
-rm -f "$out.stepbench" "$out.stepbench-openblas" "$out.stepbench-libtorch" "$out.gotchraw"
+rm -f "$out.stepbench" "$out.stepbench-openblas" "$out.stepbench-libtorch" "$out.stepbench-libtorch-pypi" "$out.gotchraw"
 fi
 echo
 [ "$repeat" -gt 1 ] && echo "# medians of $repeat interleaved runs"
@@ -151,10 +167,14 @@ awk '
       m[i] = median(ms[order[i]]); r[i] = median(rss[order[i]])
       if (impl[i] ~ /^(pytorch|keras)-/ && (!(mdl[i] in pt) || m[i] < pt[mdl[i]])) { pt[mdl[i]] = m[i]; prss[mdl[i]] = r[i]; ptname[mdl[i]] = impl[i] }
       if (impl[i] == "gotch-raw") { raw[mdl[i]] = m[i]; rrss[mdl[i]] = r[i] }
+      if (impl[i] ~ /^pytorch-2\./) { pt2[mdl[i]] = m[i]; pt2name[mdl[i]] = impl[i] }
     }
     for (i = 1; i <= n; i++) if (pt[mdl[i]] > 0 && impl[i] != ptname[mdl[i]])
       printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx   (vs %s)\n",
         impl[i], mdl[i], m[i], pt[mdl[i]], m[i] / pt[mdl[i]], r[i], prss[mdl[i]], r[i] / prss[mdl[i]], ptname[mdl[i]]
+    for (i = 1; i <= n; i++) if (impl[i] == "kerasgo-libtorch-pypi" && pt2[mdl[i]] > 0) {
+      if (!hdr2++) print "\n# kerasgo on the PyPI libtorch / PyTorch 2 eager on the same libtorch (lower is better)"
+      printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   (vs %s)\n", impl[i], mdl[i], m[i], pt2[mdl[i]], m[i] / pt2[mdl[i]], pt2name[mdl[i]] }
     print "\n# the same as a markdown table (ratio: to the fastest reference, PyTorch or Keras 3, for the network)\n"
     print "| network | implementation | device | ms per step | ratio | peak RSS (MB) |"
     print "| --- | --- | --- | ---: | ---: | ---: |"
