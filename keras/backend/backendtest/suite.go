@@ -380,7 +380,7 @@ func reluOfSumCases(name string, seed uint64, a, b, a2, b2 []int) []opCase {
 // variance, and LayerNormalize, on x (4, 3, 2).
 func batchNormCases() []opCase {
 	in := []Array{Random(130, -1, 1, 4, 3, 2), Random(131, 0.5, 1.5, 2), Random(132, -0.5, 0.5, 2)}
-	var cs []opCase
+	cs := batchNorm4DCases()
 	for _, affine := range []bool{true, false} {
 		inputs := in
 		if !affine {
@@ -437,6 +437,27 @@ func batchNormCases() []opCase {
 				return b.LayerNormalize(v[0], gamma, beta, 1e-3)
 			},
 			ref: func(x []Array) Array { return refLayerNorm(x, 1e-3) }})
+	}
+	return cs
+}
+
+// batchNorm4DCases check BatchNormalize on images (batch, rows, cols,
+// channels), which an engine may normalise in another layout (libtorch's
+// NCHW): y and its gradients, the mean and the variance.
+func batchNorm4DCases() []opCase {
+	inputs := []Array{Random(133, -1, 1, 2, 3, 3, 2), Random(134, 0.5, 1.5, 2), Random(135, -0.5, 0.5, 2)}
+	var cs []opCase
+	for i, part := range []string{"y", "mean", "variance"} {
+		c := opCase{name: "BatchNormalize/images/" + part, inputs: inputs,
+			build: func(b backend.Builder, v []backend.Value) backend.Value {
+				y, m, vv := b.BatchNormalize(v[0], v[1], v[2], 1e-3)
+				return []backend.Value{y, m, vv}[i]
+			},
+			ref: func(x []Array) Array { return refBatchNorm(x, 1e-3)[i] }}
+		if part == "y" {
+			c.grad = []bool{true, true, true}
+		}
+		cs = append(cs, c)
 	}
 	return cs
 }
