@@ -46,3 +46,28 @@ func (o *graphOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps
 }
 
 var _ backend.AdamOps = (*graphOps)(nil)
+
+// SGDUpdate implements backend.SGDOps with one one-pass host op, p -
+// lr·g, instead of Gorgonia's product and difference. Scalar parameters
+// take the reference composition.
+func (o *graphOps) SGDUpdate(p, g, lr backend.Value) (backend.Value, error) {
+	if len(p.Shape()) == 0 {
+		b := backend.NewBuilder(o)
+		newP := backend.SGDReference(b, p, g, lr)
+		return newP, b.Err()
+	}
+	shape := node(p).Shape().Clone()
+	step := newHostOp("SGDStep", shape, o.dtype, []*G.Node{node(p), node(g), node(lr)}, nil)
+	step.kernel = func(dst *tensor.Dense, in []*tensor.Dense) error {
+		rate := step.scalars[2]
+		return floats(dst, func32(func(d []float32) { kernels.SGDStep(d, f32(in[0]), f32(in[1]), float32(rate)) }),
+			func64(func(d []float64) { kernels.SGDStep(d, f64(in[0]), f64(in[1]), rate) }))
+	}
+	p2, err := step.apply(node(p), node(g), node(lr))
+	if err != nil {
+		return nil, err
+	}
+	return value{p2}, nil
+}
+
+var _ backend.SGDOps = (*graphOps)(nil)

@@ -4,6 +4,7 @@ package libtorch
 
 import (
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/sugarme/gotch/ts"
 )
 
 // AdamUpdate implements backend.AdamOps: Keras's Adam rule for one
@@ -52,3 +53,26 @@ func (o *eagerOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps
 }
 
 var _ backend.AdamOps = (*eagerOps)(nil)
+
+// SGDUpdate implements backend.SGDOps in one libtorch kernel, addcmul: p
+// + g·(-lr), one new buffer instead of the product's and the difference's.
+func (o *eagerOps) SGDUpdate(p, g, lr backend.Value) (backend.Value, error) {
+	var neg *ts.Tensor
+	if c, ok := constant(lr); ok {
+		v, err := o.fromHost([]float64{-c}, backend.Shape{})
+		if err != nil {
+			return nil, err
+		}
+		neg = o.tv(v)
+	} else {
+		t, err := o.tv(lr).Neg(false)
+		if _, err = o.keep(t, err, backend.Shape{}); err != nil {
+			return nil, err
+		}
+		neg = t
+	}
+	p2, err := o.tv(p).Addcmul(o.tv(g), neg, false)
+	return o.keep(p2, err, p.Shape())
+}
+
+var _ backend.SGDOps = (*eagerOps)(nil)

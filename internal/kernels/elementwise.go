@@ -41,6 +41,19 @@ func Div[T float32 | float64](dst, a, b []T) {
 	})
 }
 
+// SGDStep writes p - lr·g into dst, plain SGD's update, in one pass on
+// every core when long enough; dst may be p. The product is rounded
+// before the difference (no fused multiply-add), so the values are those
+// of ScaleInto then Sub.
+func SGDStep[T float32 | float64](dst, p, g []T, lr T) {
+	parallelChunks(len(dst), minPerWorker, func(lo, hi int) {
+		d, x, y := dst[lo:hi], p[lo:hi], g[lo:hi]
+		for i := range d {
+			d[i] = x[i] - T(y[i]*lr)
+		}
+	})
+}
+
 // ScaleInto writes v*s into dst, on every core when long enough.
 func ScaleInto[T float32 | float64](dst, v []T, s T) {
 	parallelChunks(len(dst), minPerWorker, func(lo, hi int) {

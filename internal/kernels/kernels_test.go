@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -377,6 +378,31 @@ func TestElementwiseMatchDefinitions(t *testing.T) {
 		AddRelu(relu, x, other)
 		ReluForward(added, added)
 		closeAll(t, "AddRelu", relu, added, 0)
+		// SGDStep is ScaleInto then Sub, to the bit, in float32 too.
+		step, scaled := make([]float64, n), make([]float64, n)
+		SGDStep(step, x, other, 0.01)
+		ScaleInto(scaled, other, 0.01)
+		Sub(scaled, x, scaled)
+		closeAll(t, "SGDStep", step, scaled, 0)
+		x32, g32 := make([]float32, n), make([]float32, n)
+		for i := range x32 {
+			x32[i], g32[i] = float32(x[i]), float32(other[i])
+		}
+		step32, scaled32 := make([]float32, n), make([]float32, n)
+		SGDStep(step32, x32, g32, 0.01)
+		ScaleInto(scaled32, g32, 0.01)
+		Sub(scaled32, x32, scaled32)
+		if !slices.Equal(step32, scaled32) {
+			t.Fatalf("n=%d: float32 SGDStep differs from ScaleInto then Sub", n)
+		}
+	}
+}
+
+// FCN-5's first kernel, 26752x2048, updated by plain SGD.
+func BenchmarkSGDStep(b *testing.B) {
+	p, g := make([]float32, 26752*2048), make([]float32, 26752*2048)
+	for b.Loop() {
+		SGDStep(p, p, g, 0.01)
 	}
 }
 

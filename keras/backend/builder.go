@@ -147,6 +147,11 @@ type Builder interface {
 	// [AdamReference] for the rule. Engines may fuse it ([AdamOps]). Not
 	// differentiable.
 	AdamUpdate(p, g, m, v, alpha Value, beta1, beta2, eps float64) (newP, newM, newV Value)
+	// SGDUpdate is one step of plain SGD (no momentum) for one parameter
+	// p with gradient g of its shape and the scalar learning rate lr, p -
+	// lr·g; see [SGDReference]. Engines may fuse it ([SGDOps]). Not
+	// differentiable.
+	SGDUpdate(p, g, lr Value) Value
 
 	// LSTMSequence is Keras's LSTM layer (sigmoid gates, tanh) over the
 	// whole sequence x (batch, steps, features) from the initial states

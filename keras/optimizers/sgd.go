@@ -47,11 +47,11 @@ func (o *SGD) Update(b backend.Builder, hp Hyperparameters, params, grads, state
 	newP := make([]backend.Value, len(params))
 	newS := make([]backend.Value, len(state))
 	for i, p := range params {
-		step := b.Mul(grads[i], lr)
 		if o.Momentum == 0 {
-			newP[i] = b.Sub(p, step)
+			newP[i] = b.SGDUpdate(p, grads[i], lr)
 			continue
 		}
+		step := b.Mul(grads[i], lr)
 		m := b.Scalar(o.Momentum)
 		v := b.Sub(b.Mul(state[i], m), step)
 		newS[i] = v

@@ -38,6 +38,10 @@ func checkErrors(t *testing.T, be backend.Backend) {
 				p, _, _ := b.AdamUpdate(v[0], v[1], v[0], v[0], b.Scalar(0.1), 0.9, 0.999, 1e-7)
 				return p
 			}},
+		{"SGDUpdate", "SGDUpdate needs a parameter and a gradient of one shape; got (2, 3) and (3, 2)", []Array{Random(1, 0, 1, 2, 3), Random(2, 0, 1, 3, 2)},
+			func(b backend.Builder, v []backend.Value) backend.Value {
+				return b.SGDUpdate(v[0], v[1], b.Scalar(0.1))
+			}},
 		{"LSTMSequence", "LSTMSequence needs a kernel of shape (features, 4·units) = (3, 8); got (3, 6)",
 			[]Array{Random(1, 0, 1, 2, 4, 3), Random(2, 0, 1, 3, 6), Random(3, 0, 1, 2, 8), Random(4, 0, 1, 2, 2)},
 			func(b backend.Builder, v []backend.Value) backend.Value {

@@ -342,6 +342,31 @@ func cases() []opCase {
 				ref: func(x []Array) Array { return refAdam(x, 0.9, 0.999, 1e-7)[i] }})
 		}
 	}
+	for _, shape := range [][]int{{3, 4}, {5}} {
+		cs = append(cs, opCase{name: fmt.Sprintf("SGDUpdate/%v", backend.Shape(shape)),
+			inputs: []Array{Random(104, -1, 1, shape...), Random(105, -1, 1, shape...), {Shape: backend.Shape{}, Data: []float64{0.01}}},
+			build:  func(b backend.Builder, v []backend.Value) backend.Value { return b.SGDUpdate(v[0], v[1], v[2]) },
+			ref: func(x []Array) Array {
+				out := Array{Shape: x[0].Shape, Data: make([]float64, len(x[0].Data))}
+				for i := range out.Data {
+					out.Data[i] = x[0].Data[i] - x[2].Data[0]*x[1].Data[i]
+				}
+				return out
+			}})
+	}
+	// The learning rate as a constant scalar, as an optimizer without a
+	// schedule may pass it.
+	cs = append(cs, opCase{name: "SGDUpdate/constantRate", inputs: []Array{Random(106, -1, 1, 2, 3), Random(107, -1, 1, 2, 3)},
+		build: func(b backend.Builder, v []backend.Value) backend.Value {
+			return b.SGDUpdate(v[0], v[1], b.Scalar(0.25))
+		},
+		ref: func(x []Array) Array {
+			out := Array{Shape: x[0].Shape, Data: make([]float64, len(x[0].Data))}
+			for i := range out.Data {
+				out.Data[i] = x[0].Data[i] - 0.25*x[1].Data[i]
+			}
+			return out
+		}})
 	// ReLU of a bias add, as Dense and Conv2D build it, and of a sum of
 	// two tensors of one shape, as a residual block ends (an engine may
 	// fuse either with the ReLU).
