@@ -125,6 +125,14 @@ type Builder interface {
 	// added into the rows taken), not indices. An index outside [0, rows)
 	// makes the Run fail; nothing is read outside table.
 	Gather(table, indices Value) Value
+	// TakeAlongLastAxis picks one value of x (..., n) per row of its last
+	// axis, out[...] = x[..., indices[...]], indices (x's shape without
+	// the last axis, float holding integers, truncated toward zero)
+	// naming the column: Keras's take_along_axis(x, indices[..., None],
+	// axis=-1)[..., 0], as a sparse cross-entropy needs it. Engines may
+	// fuse it ([TakeOps]); then an index outside [0, n) fails the Run.
+	// Differentiable in x, not indices.
+	TakeAlongLastAxis(x, indices Value) Value
 	// OneHot turns class indices (any shape, float) into one-hot vectors
 	// along a new last axis of size depth.
 	OneHot(indices Value, depth int) Value

@@ -158,9 +158,23 @@ func (l SparseCategoricalCrossentropy) Compute(b backend.Builder, y, pred backen
 	return b.Mean(l.Unreduced(b, y, pred))
 }
 
-// Unreduced implements Weighted.
+// Unreduced implements Weighted. It is Keras's definition, -sum(onehot(y)
+// * log p) over the last axis, with the one term that is not zero taken
+// directly (Builder.TakeAlongLastAxis): the same values, without a
+// one-hot tensor, a product and a log as large as the predictions, and
+// their gradients.
 func (l SparseCategoricalCrossentropy) Unreduced(b backend.Builder, y, pred backend.Value) backend.Value {
-	return crossentropy(b, SparseToOneHot(b, y, pred), pred, l.FromLogits)
+	s := y.Shape()
+	if len(s) == len(pred.Shape()) && s[len(s)-1] == 1 {
+		y = b.Reshape(y, s[:len(s)-1])
+	}
+	if l.FromLogits {
+		return b.Neg(b.TakeAlongLastAxis(b.LogSoftmax(pred), y))
+	}
+	// p normalised over the last axis and clipped, as crossentropy does,
+	// for the target class only.
+	sum := b.Sum(pred, len(pred.Shape())-1)
+	return b.Neg(b.Log(clip(b, b.Div(b.TakeAlongLastAxis(pred, y), sum))))
 }
 
 // SparseToOneHot one-hot encodes class indices y of shape (batch,) or

@@ -268,6 +268,21 @@ func checkGatherOutOfRange(t *testing.T, be backend.Backend) {
 	}
 }
 
+// checkTakeOutOfRange: an index outside the last axis fails the Run with
+// an error, never a read outside x. (The reference composition, for an
+// engine without backend.TakeOps, would take 0 there instead: such an
+// engine fails this check.)
+func checkTakeOutOfRange(t *testing.T, be backend.Backend) {
+	for _, bad := range []float64{4, -1, 1e9} {
+		_, err := Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return []backend.Value{b.TakeAlongLastAxis(v[0], v[1])}, nil
+		}, []Array{Random(1, 0, 1, 3, 4), {Shape: backend.Shape{3}, Data: []float64{0, bad, 1}}})
+		if err == nil {
+			t.Errorf("index %v into 4 classes: no error", bad)
+		}
+	}
+}
+
 // threeCopies is a process group of three processes that hold the same
 // data: an allreduce triples every value. It counts its calls.
 type threeCopies struct{ calls int }

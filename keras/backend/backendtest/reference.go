@@ -356,6 +356,16 @@ func refAdam(in []Array, beta1, beta2, eps float64) [3]Array {
 	return out
 }
 
+// refTakeAlongLastAxis picks x[..., idx[...]], idx truncated toward zero.
+func refTakeAlongLastAxis(x, idx Array) Array {
+	n := x.Shape[len(x.Shape)-1]
+	out := Array{Shape: idx.Shape, Data: make([]float64, len(idx.Data))}
+	for i, v := range idx.Data {
+		out.Data[i] = x.Data[i*n+int(math.Trunc(v))]
+	}
+	return out
+}
+
 // refLSTM is Keras's LSTM by its definition, row by row and step by step:
 // in are x, kernel, recurrent kernel, h0, c0 and optionally the bias; it
 // returns the output (every h or the last), the last h and the last c.

@@ -37,6 +37,7 @@ func Run(t *testing.T, spec string) {
 	}
 	t.Run("Errors", func(t *testing.T) { checkErrors(t, be) })
 	t.Run("GatherOutOfRange", func(t *testing.T) { checkGatherOutOfRange(t, be) })
+	t.Run("TakeAlongLastAxisOutOfRange", func(t *testing.T) { checkTakeOutOfRange(t, be) })
 	t.Run("AllReduceSum", func(t *testing.T) { checkAllReduceSum(t, be) })
 	t.Run("RandomUniform", func(t *testing.T) { checkRandom(t, be) })
 	t.Run("RandomNormal", func(t *testing.T) { checkRandomNormal(t, be) })
@@ -243,6 +244,14 @@ func cases() []opCase {
 			grad:  []bool{true, false},
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Gather(v[0], v[1]) },
 			ref:   func(x []Array) Array { return refGather(x[0], x[1]) }},
+		opCase{name: "TakeAlongLastAxis/rank3", inputs: []Array{Random(83, -1, 1, 2, 3, 4), {Shape: backend.Shape{2, 3}, Data: []float64{0, 3, 1, 2, 2, 3.5}}},
+			grad:  []bool{true, false},
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.TakeAlongLastAxis(v[0], v[1]) },
+			ref:   func(x []Array) Array { return refTakeAlongLastAxis(x[0], x[1]) }},
+		opCase{name: "TakeAlongLastAxis/rows", inputs: []Array{Random(84, -1, 1, 5, 7), {Shape: backend.Shape{5}, Data: []float64{6, 0, 3, 3, 1}}},
+			grad:  []bool{true, false},
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.TakeAlongLastAxis(v[0], v[1]) },
+			ref:   func(x []Array) Array { return refTakeAlongLastAxis(x[0], x[1]) }},
 		opCase{name: "Cast", inputs: []Array{{Shape: backend.Shape{2, 2}, Data: []float64{0, 7, -3, 1 << 20}, Int: true}},
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.Add(b.Cast(x), b.Scalar(0.5)) }),
 			ref: func(x []Array) Array {

@@ -1,0 +1,29 @@
+//go:build libtorch
+
+package libtorch
+
+import (
+	"github.com/sugarme/gotch"
+	"github.com/sugarme/gotch/ts"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+// TakeAlongLastAxis implements backend.TakeOps with libtorch's gather
+// along the last axis, on the indices cast to int64 (which truncates
+// toward zero); libtorch rejects an index outside the axis with an error.
+// Its gradient, a scatter into zeros of x's shape, is libtorch's.
+func (o *eagerOps) TakeAlongLastAxis(x, indices backend.Value) (backend.Value, error) {
+	ch := &chain{o: o}
+	idx := ch.do(func() (*ts.Tensor, error) { return o.tv(indices).Totype(gotch.Int64, false) })
+	col := ch.do(func() (*ts.Tensor, error) { return idx.Unsqueeze(-1, false) })
+	last := int64(len(x.Shape()) - 1)
+	picked := ch.do(func() (*ts.Tensor, error) { return o.tv(x).Gather(last, col, false, false) })
+	if ch.err != nil {
+		return nil, ch.err
+	}
+	r, err := picked.SqueezeDim(last, false)
+	return o.keep(r, err, indices.Shape())
+}
+
+var _ backend.TakeOps = (*eagerOps)(nil)
