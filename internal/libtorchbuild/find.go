@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -20,6 +21,10 @@ type Install struct {
 	Version     string   // e.g. "1.13.1"
 	CUDA        bool     // libtorch_cuda.so is present
 	CXX11ABI    bool     // built with _GLIBCXX_USE_CXX11_ABI=1
+	// NCCLIncludeDirs hold the CUDA runtime's and NCCL's headers, which
+	// c10d's NCCL process group compiles against, when CUDA is true and
+	// both were found (see ncclIncludeDirs); else nil.
+	NCCLIncludeDirs []string
 }
 
 // TargetVersion is the libtorch gotch v0.9.1 was generated for.
@@ -84,14 +89,68 @@ func fromLayout(source, root, include, lib string) (*Install, error) {
 	if include == "/usr/include" { // a system directory: naming it with -I breaks libstdc++'s #include_next
 		includes = []string{api}
 	}
+	cuda := cudaErr == nil
+	var nccl []string
+	if cuda {
+		nccl = ncclIncludeDirs(root)
+	}
 	return &Install{
-		Source: source, Root: root, IncludeDirs: includes, LibDir: lib,
+		NCCLIncludeDirs: nccl,
+		Source:          source, Root: root, IncludeDirs: includes, LibDir: lib,
 		Version: parts["MAJOR"] + "." + parts["MINOR"] + "." + parts["PATCH"],
-		CUDA:    cudaErr == nil,
+		CUDA:    cuda,
 		// Libraries built with the C++11 ABI mangle std::string as
 		// std::__cxx11::basic_string.
 		CXX11ABI: bytes.Contains(c10, []byte("St7__cxx11")),
 	}, nil
+}
+
+// ncclHeaders are what c10d's ProcessGroupNCCL.hpp includes, directly or
+// through ATen's CUDA headers, from outside libtorch: the CUDA runtime's,
+// the compiler's (crt/), CCCL's (nv/) and NCCL's.
+var ncclHeaders = []string{"cuda_runtime_api.h", "crt/host_config.h", "nv/target", "nccl.h"}
+
+// ncclIncludeDirs finds the headers c10d's NCCL process group needs
+// beside a CUDA libtorch (ncclHeaders). PyPI's torch wheel brings the
+// runtime's and NCCL's as packages in site-packages/nvidia/*/include,
+// beside the torch directory (root), and the rest come from
+// nvidia-cuda-nvcc-cu12 and nvidia-cuda-cccl-cu12 (make torch-env
+// installs both); a CUDA toolkit has them in $CUDA_HOME/include or
+// /usr/local/cuda/include, Debian's libnccl-dev in /usr/include. It
+// returns nil unless every header is found.
+func ncclIncludeDirs(root string) []string {
+	candidates, _ := filepath.Glob(filepath.Join(filepath.Dir(root), "nvidia", "*", "include"))
+	if home := os.Getenv("CUDA_HOME"); home != "" {
+		candidates = append(candidates, filepath.Join(home, "include"))
+	}
+	candidates = append(candidates, "/usr/local/cuda/include", "/usr/include")
+	var dirs []string
+	for _, header := range ncclHeaders {
+		found := ""
+		for _, d := range candidates {
+			if _, err := os.Stat(filepath.Join(d, header)); err == nil {
+				found = d
+				break
+			}
+		}
+		if found == "" {
+			return nil
+		}
+		if found == "/usr/include" { // a system directory: naming it with -I breaks #include_next
+			continue
+		}
+		if !slices.Contains(dirs, found) {
+			dirs = append(dirs, found)
+		}
+	}
+	// The wheels' other headers (cuBLAS, cuSPARSE, cuSOLVER, ...), which
+	// ATen's CUDA headers include too.
+	for _, d := range candidates {
+		if strings.Contains(d, string(filepath.Separator)+"nvidia"+string(filepath.Separator)) && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }
 
 // DistributedHeaders reports whether the headers distributed training

@@ -228,3 +228,45 @@ func TestGenerateVendored(t *testing.T) {
 		t.Error("the unpatched overlay patches the wrappers")
 	}
 }
+
+// PyPI's layout: the NVIDIA wheels' include directories beside torch's,
+// all of them once every header c10d's NCCL process group needs is
+// there, none while one is missing.
+func TestNCCLIncludeDirsInPyPILayout(t *testing.T) {
+	t.Setenv("CUDA_HOME", "")
+	site := t.TempDir()
+	files := map[string]string{
+		"cuda_runtime": "cuda_runtime_api.h", "cuda_nvcc": "crt/host_config.h", "cuda_cccl": "nv/target",
+		"nccl": "nccl.h", "cublas": "cublas_v2.h",
+	}
+	for wheel, header := range files {
+		path := filepath.Join(site, "nvidia", wheel, "include", header)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs := ncclIncludeDirs(filepath.Join(site, "torch"))
+	if len(dirs) != len(files) {
+		t.Fatalf("include dirs %v, want the %d wheels' include directories", dirs, len(files))
+	}
+	for _, d := range dirs[:4] { // the headers' own directories come first
+		if !strings.HasPrefix(d, filepath.Join(site, "nvidia")) {
+			t.Errorf("include dir %s is outside the wheels", d)
+		}
+	}
+	if err := os.Remove(filepath.Join(site, "nvidia", "nccl", "include", "nccl.h")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat("/usr/include/nccl.h"); err == nil {
+		t.Skip("/usr/include/nccl.h exists (libnccl-dev): cannot check the case without NCCL's header")
+	}
+	if _, err := os.Stat("/usr/local/cuda/include/nccl.h"); err == nil {
+		t.Skip("/usr/local/cuda/include/nccl.h exists: cannot check the case without NCCL's header")
+	}
+	if dirs := ncclIncludeDirs(filepath.Join(site, "torch")); dirs != nil {
+		t.Errorf("without nccl.h: include dirs %v, want none", dirs)
+	}
+}

@@ -260,6 +260,9 @@ func c10dFlagsFile(inst *Install) string {
 	cxx := []string{"-std=c++17", "-O2", "-w", "-DUSE_C10D_GLOO"}
 	if inst.CUDA {
 		cxx = append(cxx, "-DUSE_C10D_NCCL")
+		for _, d := range inst.NCCLIncludeDirs {
+			cxx = append(cxx, "-I"+d)
+		}
 	}
 	cxx = append(cxx, installCXXFlags(inst)...)
 	fmt.Fprintf(&b, "// #cgo CXXFLAGS: %s\n// #cgo LDFLAGS: %s\nimport \"C\"\n", strings.Join(cxx, " "), strings.Join(ldFlags(inst), " "))

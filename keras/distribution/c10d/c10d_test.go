@@ -108,15 +108,22 @@ func TestCollectives(t *testing.T) {
 
 // TestPythonJoins has a Go rank and a Python rank (Debian's python3-torch,
 // torch.distributed's TCPStore and ProcessGroupGloo) allreduce together:
-// kerasgo speaks real c10d.
+// kerasgo speaks real c10d. The Python's torch must be the libtorch the
+// test is linked with (c10d's wire protocol changed between 1.13 and 2.x):
+// C10D_PYTHON names another one, e.g. build/torch-env/bin/python for
+// PyPI's libtorch.
 func TestPythonJoins(t *testing.T) {
 	skipWithoutC10d(t)
-	if out, err := exec.Command("/usr/bin/python3", "-c", "import torch.distributed as d; assert d.is_gloo_available()").CombinedOutput(); err != nil {
-		t.Skipf("no PyTorch with Gloo for /usr/bin/python3 (sudo apt-get install python3-torch): %v %s", err, out)
+	python := "/usr/bin/python3"
+	if p := os.Getenv("C10D_PYTHON"); p != "" {
+		python = p
+	}
+	if out, err := exec.Command(python, "-c", "import torch.distributed as d; assert d.is_gloo_available()").CombinedOutput(); err != nil {
+		t.Skipf("no PyTorch with Gloo for %s (sudo apt-get install python3-torch, or set C10D_PYTHON): %v %s", python, err, out)
 	}
 	port := disttest.FreePort(t)
 	script := filepath.Join("testdata", "python_rank.py")
-	py := exec.Command("/usr/bin/python3", script, "127.0.0.1", strconv.Itoa(port), "1", "2")
+	py := exec.Command(python, script, "127.0.0.1", strconv.Itoa(port), "1", "2")
 	pyOut := &strings.Builder{}
 	py.Stdout, py.Stderr = pyOut, pyOut
 	if err := py.Start(); err != nil {

@@ -24,9 +24,10 @@ static int fail(char** err, const std::string& msg) {
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
-// With a CUDA libtorch (the overlay defines USE_C10D_NCCL) CUDA tensors go
-// through NCCL. Written for it, but neither compiled nor run here: this
-// project's machines have no CUDA libtorch with NCCL's headers.
+// With a CUDA libtorch (the overlay defines USE_C10D_NCCL) and NCCL's
+// headers, CUDA tensors go through NCCL when a GPU is present. Compiled
+// and linked against PyPI's CUDA torch 2.9.1 (make torch-env), and run
+// there on a machine without a GPU (Gloo only); never run on a GPU.
 #if defined(USE_C10D_NCCL) && __has_include(<nccl.h>)
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #define KG_NCCL 1
@@ -112,10 +113,14 @@ int kg_group_new(const char* host, int port, int rank, int world,
     }
     g->pg = c10::make_intrusive<c10d::ProcessGroupGloo>(g->store, rank, world, opts);
 #ifdef KG_NCCL
-    auto nopts = c10d::ProcessGroupNCCL::Options::create();
-    nopts->timeout = g->timeout;
-    auto nstore = c10::make_intrusive<c10d::PrefixStore>("nccl/", g->store);
-    g->nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(nstore, rank, world, nopts);
+    // Only with a GPU: ProcessGroupNCCL refuses to start without one, and
+    // a CUDA build of libtorch also runs on machines that have none.
+    if (torch::cuda::is_available()) {
+      auto nopts = c10d::ProcessGroupNCCL::Options::create();
+      nopts->timeout = g->timeout;
+      auto nstore = c10::make_intrusive<c10d::PrefixStore>("nccl/", g->store);
+      g->nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(nstore, rank, world, nopts);
+    }
 #endif
     *out = g.release();
   });
@@ -145,7 +150,7 @@ int kg_allreduce_tensor(kg_group* g, void* tensor, char** err) {
   return guarded(err, [&] {
     std::vector<at::Tensor> ts{*static_cast<at::Tensor*>(tensor)};
 #ifdef KG_NCCL
-    if (ts[0].is_cuda()) {
+    if (ts[0].is_cuda() && g->nccl) {
       wait(g, g->nccl->allreduce(ts));
       return;
     }
