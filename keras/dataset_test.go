@@ -21,6 +21,29 @@ import (
 // pagedArrays is a keras.Dataset over arrays in memory, in batches of
 // batch samples, that records what it is asked: which batches, how many
 // calls at once at most, and how many epochs ended.
+// deadlineOnDemand is a context whose deadline passes a while after arm
+// is first called.
+type deadlineOnDemand struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func (c *deadlineOnDemand) arm(d time.Duration) {
+	c.once.Do(func() { time.AfterFunc(d, func() { close(c.done) }) })
+}
+
+func (c *deadlineOnDemand) Done() <-chan struct{} { return c.done }
+
+func (c *deadlineOnDemand) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
+}
+
 type pagedArrays struct {
 	x, y     keras.Array
 	batch    int
@@ -318,12 +341,14 @@ func batchesErrors(t *testing.T, be backend.Backend) {
 	oneShot := func(yield func(keras.Batch, error) bool) { once.Do(func() { generate(x, y, 8)(yield) }) }
 	wantErr(t, fit(keras.Batches{Generator: oneShot}, keras.FitOptions{Epochs: 2}), "epoch 2 got no batches")
 
-	// A slow source: the context's deadline names the step waited for.
+	// A slow source: the context's deadline names the step waited for. The
+	// deadline starts when the slow batch is asked for, so a loaded
+	// machine's slow compile cannot reach it first.
 	slow := &pagedArrays{x: x, y: y, batch: 8, delay: time.Hour}
-	dctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-	defer cancel()
+	dctx := &deadlineOnDemand{Context: ctx, done: make(chan struct{})}
 	_, err := compiledMLP(t, be, "sgd").Fit(dctx, keras.Batches{Dataset: &pagedArrays{x: x, y: y, batch: 8, fail: func(i int) (keras.Batch, error) {
 		if i == 3 {
+			dctx.arm(50 * time.Millisecond)
 			return slow.Batch(dctx, i)
 		}
 		return keras.Batch{}, nil
