@@ -3,6 +3,7 @@ package gorgonia
 import (
 	"fmt"
 
+	"github.com/kerasgo/kerasgo/internal/recycle"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"gorgonia.org/tensor"
 )
@@ -46,7 +47,7 @@ type engine struct{}
 // buffer to the program (see outputSlot).
 type engineTensor struct {
 	d     *tensor.Dense
-	lease *lease
+	lease *recycle.Lease[tensor.Dense]
 }
 
 func (t engineTensor) Shape() backend.Shape { return backend.Shape(t.d.Shape().Clone()) }
@@ -135,7 +136,7 @@ func (e *engine) Close() error { return nil }
 func (e *engine) Release(ts ...backend.Tensor) {
 	for _, t := range ts {
 		if et, ok := t.(engineTensor); ok {
-			et.lease.release(et.d)
+			et.lease.Return(et.d) // a buffer the slot does not take is the collector's
 		}
 	}
 }

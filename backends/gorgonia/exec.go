@@ -103,7 +103,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 	for i, v := range p.outputs {
 		if d, ok := v.(*tensor.Dense); ok && len(p.slots[i].shape) > 0 {
 			// Read's copy is the caller's now; Release gives it back.
-			out[i] = engineTensor{d: d, lease: &lease{slot: &p.slots[i]}}
+			out[i] = engineTensor{d: d, lease: p.slots[i].Lease()}
 			p.outputs[i] = nil
 			continue
 		}

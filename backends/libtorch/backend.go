@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/kerasgo/kerasgo/internal/recycle"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/sugarme/gotch"
 	lib "github.com/sugarme/gotch/libtch"
@@ -78,11 +79,16 @@ type engine struct {
 	devName string
 }
 
-// tensor is the engine's Tensor. It owns its libtorch tensor.
+// tensor is the engine's Tensor. It owns its libtorch tensor. An update
+// op's output carries the lease under which Release gives its memory back
+// to the program for a later update to write into, and where that memory
+// lies (see spares.go).
 type tensor struct {
 	t     *ts.Tensor
 	shape backend.Shape
 	dtype backend.DType
+	lease *recycle.Lease[tensor]
+	ext   extent
 }
 
 func (t *tensor) Shape() backend.Shape { return t.shape.Clone() }
@@ -201,11 +207,12 @@ func (e *engine) ToFloat64(t backend.Tensor) ([]float64, error) {
 
 func (e *engine) Close() error { return nil }
 
-// Release frees the tensors' libtorch memory now.
+// Release frees the tensors' libtorch memory now, or gives an update op's
+// output back to its program (spares.go).
 func (e *engine) Release(tensors ...backend.Tensor) {
 	e.w.do(func() error {
 		for _, t := range tensors {
-			if lt, ok := t.(*tensor); ok && lt != nil {
+			if lt, ok := t.(*tensor); ok && lt != nil && lt.lease.Return(lt) {
 				lt.t.Drop()
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kerasgo/kerasgo/internal/recycle"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/sugarme/gotch/ts"
 )
@@ -18,6 +19,8 @@ type program struct {
 	info  backend.TraceInfo
 	seed  int64
 	runs  int64
+	// slots hold the outputs' buffers released for reuse (spares.go).
+	slots []recycle.Slot[tensor]
 }
 
 // Compile checks fn with a shape-only trace (so shape errors surface here,
@@ -42,7 +45,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 		}
 	}
 	err = p.e.w.do(func() error {
-		ops := &eagerOps{e: p.e, dtype: p.specs0DType(), gradsLeft: p.info.Grads, severalGrads: p.info.Grads > 1}
+		ops := &eagerOps{e: p.e, p: p, dtype: p.specs0DType(), gradsLeft: p.info.Grads, severalGrads: p.info.Grads > 1}
 		defer func() {
 			for _, t := range ops.arena {
 				t.Drop()
@@ -98,6 +101,10 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 			}
 			out[i] = &tensor{t: d, shape: r.Shape().Clone(), dtype: ops.dtype}
 		}
+		if p.slots == nil {
+			p.slots = make([]recycle.Slot[tensor], len(out))
+		}
+		p.leaseOutputs(out, results, inputs)
 		return nil
 	})
 	return out, err
@@ -108,4 +115,10 @@ func (p *program) specs0DType() backend.DType { return backend.ComputeDType(p.sp
 // SetStep sets the step number of the next Run, which seeds its random ops.
 func (p *program) SetStep(step int64) { p.runs = step - 1 }
 
-func (p *program) Close() error { return nil }
+// Close frees the buffers the program holds for reuse.
+func (p *program) Close() error {
+	return p.e.w.do(func() error {
+		p.drainSlots()
+		return nil
+	})
+}

@@ -23,6 +23,9 @@ type value struct {
 	dtype   backend.DType
 	isConst bool
 	c       float64
+	// updated marks an update op's result (AdamUpdate, SGDUpdate), in
+	// memory no other tensor views: it may be leased (spares.go).
+	updated bool
 }
 
 func (v *value) Shape() backend.Shape { return v.shape }
@@ -33,6 +36,7 @@ func (v *value) DType() backend.DType { return v.dtype }
 // it is returned.
 type eagerOps struct {
 	e       *engine
+	p       *program // whose released outputs update ops may write into
 	dtype   backend.DType
 	arena   []*ts.Tensor
 	scalars []*ts.Scalar

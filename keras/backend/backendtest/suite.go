@@ -43,6 +43,7 @@ func Run(t *testing.T, spec string) {
 	t.Run("RandomNormal", func(t *testing.T) { checkRandomNormal(t, be) })
 	t.Run("Dropout", func(t *testing.T) { checkDropout(t, be) })
 	t.Run("Executable", func(t *testing.T) { checkExecutable(t, be) })
+	t.Run("Release", func(t *testing.T) { checkRelease(t, be) })
 }
 
 // filled returns n copies of v.

@@ -1,0 +1,65 @@
+package recycle
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestLeaseReturnsOnceAndSlotKeepsOne(t *testing.T) {
+	var s Slot[int]
+	a, b := 1, 2
+	la, lb := s.Lease(), s.Lease()
+	if la.Return(&a) {
+		t.Fatal("the first return to an empty slot was refused")
+	}
+	if la.Return(&a) {
+		t.Fatal("a lease returned twice left its buffer to the caller, which would free the slot's")
+	}
+	if !lb.Return(&b) {
+		t.Fatal("a slot took a second free buffer")
+	}
+	if got := s.Take(); got != &a {
+		t.Fatalf("Take = %v, want the returned buffer", got)
+	}
+	if got := s.Take(); got != nil {
+		t.Fatalf("Take on an empty slot = %v, want nil", got)
+	}
+	lc := s.Lease()
+	lc.Revoke()
+	if !lc.Return(&b) || !lc.Return(&b) || s.Peek() != nil {
+		t.Fatal("a revoked lease gave its buffer to the slot")
+	}
+	var none *Lease[int]
+	none.Revoke()
+	if !none.Return(&b) || s.Peek() != nil {
+		t.Fatal("a nil lease gave a buffer to the slot")
+	}
+}
+
+// Many goroutines returning under their own leases: the slot ends with
+// exactly one of their buffers, and Take hands it out once.
+func TestConcurrentReturnsFillTheSlotOnce(t *testing.T) {
+	var s Slot[int]
+	bufs := make([]int, 64)
+	var wg sync.WaitGroup
+	took := make(chan bool, len(bufs))
+	for i := range bufs {
+		l := s.Lease()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			took <- !l.Return(&bufs[i])
+		}()
+	}
+	wg.Wait()
+	close(took)
+	n := 0
+	for ok := range took {
+		if ok {
+			n++
+		}
+	}
+	if n != 1 || s.Take() == nil || s.Take() != nil {
+		t.Fatalf("%d returns were taken, want exactly one buffer in the slot", n)
+	}
+}
