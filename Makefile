@@ -18,7 +18,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -138,6 +138,18 @@ $(TORCH_ENV)/.installed: scripts/torch-requirements.txt
 	python3 -m venv $(TORCH_ENV)
 	$(TORCH_ENV)/bin/pip install -q --disable-pip-version-check -r scripts/torch-requirements.txt
 	cp scripts/torch-requirements.txt $@
+
+## cuda-build: compile and link, without running, the libtorch engine
+## (libtorch:cuda) and c10d's NCCL process group against the CUDA libtorch
+## inside PyPI's torch (make torch-env; its build files in build/gotch-pypi),
+## then check that the NCCL path was compiled in. CI runs it; running them
+## needs a GPU (docs/distributed.md says what was run where).
+PYPI_LIBTORCH_FLAGS = -tags=libtorch -modfile=$(CURDIR)/build/gotch-pypi/go.mod -overlay=$(CURDIR)/build/gotch-pypi/overlay.json
+cuda-build: torch-env $(KERASGO)
+	LIBTORCH=$$(ls -d $(CURDIR)/$(TORCH_ENV)/lib/python3*/site-packages/torch | head -1) $(KERASGO) libtorch -out build/gotch-pypi
+	@$(FIRST_LIBTORCH_BUILD)
+	CGO_ENABLED=1 $(GO) test $(PYPI_LIBTORCH_FLAGS) -c -o build/cuda-bin/ ./backends/libtorch ./keras/distribution/c10d
+	KERASGO_EXPECT_NCCL=1 build/cuda-bin/c10d.test -test.run '^TestNCCLCompiled$$' -test.v
 
 ## bench-serving: kerasgo serve under load (1, 16, 64 connections), with and without
 ## dynamic batching, beside a Python Keras server (make serving-env); see docs/serving.md

@@ -25,6 +25,12 @@ func Available() error {
 	return nil
 }
 
+// NCCLCompiled reports whether this build has c10d's NCCL process group,
+// which CUDA tensors go through when a GPU is present: only when it was
+// compiled against a CUDA libtorch with NCCL's headers (make torch-env's
+// PyPI torch; see docs/distributed.md).
+func NCCLCompiled() bool { return C.kg_nccl_compiled() == 1 }
+
 // Options says where a process sits in a group and how to reach the
 // others.
 type Options = distribution.GroupOptions

@@ -36,6 +36,26 @@ func exit(err error) {
 	os.Exit(0)
 }
 
+// NCCL's process group is compiled in where the build expects it (make
+// cuda-build sets KERASGO_EXPECT_NCCL=1: a CUDA libtorch with NCCL's
+// headers), and only there.
+func TestNCCLCompiled(t *testing.T) {
+	want := os.Getenv("KERASGO_EXPECT_NCCL")
+	got := c10d.NCCLCompiled()
+	switch want {
+	case "1":
+		if !got {
+			t.Fatal("NCCL's process group was not compiled in: the CUDA libtorch's NCCL or CUDA headers were not found (see kerasgo libtorch's NCCLIncludeDirs in build/gotch-pypi/libtorch.json)")
+		}
+	case "0":
+		if got {
+			t.Fatal("NCCL's process group was compiled in, but this build expects none")
+		}
+	default:
+		t.Logf("NCCL compiled in: %v (set KERASGO_EXPECT_NCCL=1 or 0 to check it)", got)
+	}
+}
+
 func openFromEnv() (*c10d.Group, int, int, error) {
 	rank, _ := strconv.Atoi(os.Getenv("RANK"))
 	world, _ := strconv.Atoi(os.Getenv("WORLD_SIZE"))

@@ -12,6 +12,10 @@ import (
 // not: here, ErrNotBuilt.
 func Available() error { return ErrNotBuilt }
 
+// NCCLCompiled reports whether this build has c10d's NCCL process group:
+// here, false.
+func NCCLCompiled() bool { return false }
+
 // Options says where a process sits in a group and how to reach the
 // others.
 type Options = distribution.GroupOptions

@@ -35,6 +35,12 @@ static int fail(char** err, const std::string& msg) {
 
 int kg_available(char** err) { return 0; }
 
+#ifdef KG_NCCL
+int kg_nccl_compiled(void) { return 1; }
+#else
+int kg_nccl_compiled(void) { return 0; }
+#endif
+
 struct kg_group {
   c10::intrusive_ptr<c10d::Store> store;
   c10::intrusive_ptr<c10d::ProcessGroupGloo> pg;
@@ -199,6 +205,7 @@ static const char* kNoGloo =
     "go clean -cache if the build was cached)";
 
 int kg_available(char** err) { return fail(err, kNoGloo); }
+int kg_nccl_compiled(void) { return 0; }
 int kg_group_new(const char*, int, int, int, int64_t, const char*, const char*, kg_group** out, char** err) {
   *out = nullptr;
   return fail(err, kNoGloo);

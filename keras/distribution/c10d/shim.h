@@ -17,6 +17,10 @@ typedef struct kg_group kg_group;
 // with the reason.
 int kg_available(char** err);
 
+// kg_nccl_compiled returns 1 when the binding was compiled with NCCL's
+// process group (a CUDA libtorch and NCCL's headers), else 0.
+int kg_nccl_compiled(void);
+
 // kg_group_new joins a process group: rank 0 hosts the TCPStore at
 // host:port (or, when agent_prefix is not empty, torchrun's agent hosts it
 // and the group's keys live under agent_prefix), every rank connects to it
