@@ -15,7 +15,7 @@ LIBTORCH_FLAGS = -tags=libtorch -modfile=$(CURDIR)/build/gotch/go.mod -overlay=$
 # tool's status 3 ("no libtorch installed").
 KERASGO = build/kerasgo
 LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch engine's tests were SKIPPED (the pure-Go engine was tested)."; \
-	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev, then make test again."
+	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev libjemalloc2, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
 .PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
@@ -64,7 +64,7 @@ test-race:
 
 ## demo-distributed: the demo trained data parallel by 2 processes (kerasgo launch); needs libtorch and libgloo-dev
 demo-distributed: data $(KERASGO)
-	@$(KERASGO) libtorch -check-distributed || { echo "make demo-distributed: needs libtorch and Gloo's headers: sudo apt-get install libtorch-dev libgloo-dev libopenblas-dev"; exit 1; }
+	@$(KERASGO) libtorch -check-distributed || { echo "make demo-distributed: needs libtorch and Gloo's headers: sudo apt-get install libtorch-dev libgloo-dev libopenblas-dev libjemalloc2"; exit 1; }
 	$(KERASGO) libtorch >/dev/null
 	$(GO) build $(LIBTORCH_FLAGS) -o build/demo ./cmd/demo
 	$(KERASGO) launch -n 2 build/demo -epochs 1 -verbose 2 $(DEMO_FLAGS) | tee build/demo-distributed.log
@@ -74,7 +74,7 @@ demo-distributed: data $(KERASGO)
 ## (a throwaway module requiring kerasgo) build and train on libtorch; skipped without libtorch
 test-user-module: $(KERASGO)
 	@$(KERASGO) libtorch -check >/dev/null; status=$$?; \
-	if [ $$status = 3 ]; then echo "make test-user-module: libtorch is not installed: SKIPPED (sudo apt-get install libtorch-dev libopenblas-dev)"; \
+	if [ $$status = 3 ]; then echo "make test-user-module: libtorch is not installed: SKIPPED (sudo apt-get install libtorch-dev libopenblas-dev libjemalloc2)"; \
 	elif [ $$status != 0 ]; then exit $$status; \
 	else $(FIRST_LIBTORCH_BUILD); set -x; scripts/user-module-test.sh; fi
 

@@ -42,6 +42,9 @@ func threads() int {
 func Open(device string) (backend.Backend, error) {
 	e := &engine{w: sharedWorker}
 	err := e.w.do(func() error {
+		if err := keepFreedPagesOnce(); err != nil {
+			return err
+		}
 		C.at_set_num_threads(C.int(threads()))
 		switch {
 		case device == "" || device == "cpu":

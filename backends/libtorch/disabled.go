@@ -22,4 +22,4 @@ const disabledMessage = "this program was built without the libtorch engine. " +
 	"and prints the flags; then build with them, e.g. " +
 	"`go run $(go tool kerasgo libtorch -flags) .` " +
 	"(run it again after changing go.mod or go.sum; the first build compiles libtorch's C++ wrappers for a few minutes). " +
-	"In kerasgo's repository, `make libtorch` does the same. No libtorch yet? sudo apt-get install libtorch-dev libopenblas-dev"
+	"In kerasgo's repository, `make libtorch` does the same. No libtorch yet? sudo apt-get install libtorch-dev libopenblas-dev libjemalloc2"

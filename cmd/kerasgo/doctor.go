@@ -34,6 +34,9 @@ func doctor(w io.Writer) {
 		fmt.Fprintf(w, "  not found: %v\n", err)
 	} else {
 		fmt.Fprintf(w, "  %s\n  headers %s, libraries %s\n", inst.Describe(), strings.Join(inst.IncludeDirs, " "), inst.LibDir)
+		if inst.Jemalloc == "" {
+			fmt.Fprintln(w, "  malloc: glibc's, whose heap a long training run fragments without bound: sudo apt-get install libjemalloc2, then kerasgo libtorch again")
+		}
 		if inst.NeedsStubs() {
 			fmt.Fprintf(w, "  gotch v0.9.1 targets libtorch %s: wrappers missing from %s report \"not available in this libtorch\"\n", libtorchbuild.TargetVersion, inst.Version)
 		}

@@ -25,6 +25,10 @@ type Install struct {
 	// c10d's NCCL process group compiles against, when CUDA is true and
 	// both were found (see ncclIncludeDirs); else nil.
 	NCCLIncludeDirs []string
+	// Jemalloc is jemalloc's shared library, linked into every libtorch
+	// build as the process's malloc when found (FindJemalloc); "" for
+	// glibc's.
+	Jemalloc string
 }
 
 // TargetVersion is the libtorch gotch v0.9.1 was generated for.
@@ -58,7 +62,7 @@ func Find() (*Install, error) {
 			return inst, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: install Debian's libtorch-dev (apt-get install libtorch-dev libopenblas-dev), "+
+	return nil, fmt.Errorf("%w: install Debian's libtorch-dev (apt-get install libtorch-dev libopenblas-dev libjemalloc2), "+
 		"or set LIBTORCH to an unpacked official libtorch, or install PyTorch for python3", ErrNotFound)
 }
 
@@ -95,6 +99,7 @@ func fromLayout(source, root, include, lib string) (*Install, error) {
 		nccl = ncclIncludeDirs(root)
 	}
 	return &Install{
+		Jemalloc:        FindJemalloc(),
 		NCCLIncludeDirs: nccl,
 		Source:          source, Root: root, IncludeDirs: includes, LibDir: lib,
 		Version: parts["MAJOR"] + "." + parts["MINOR"] + "." + parts["PATCH"],
@@ -103,6 +108,35 @@ func fromLayout(source, root, include, lib string) (*Install, error) {
 		// std::__cxx11::basic_string.
 		CXX11ABI: bytes.Contains(c10, []byte("St7__cxx11")),
 	}, nil
+}
+
+// JemallocOffVar, set to "off", keeps glibc's malloc in libtorch builds.
+const JemallocOffVar = "KERASGO_JEMALLOC"
+
+// jemallocGlobs are where Debian's libjemalloc2 (and other distributions)
+// put jemalloc's shared library.
+var jemallocGlobs = []string{"/usr/lib/*-linux-gnu/libjemalloc.so.2", "/usr/lib64/libjemalloc.so.2", "/usr/lib/libjemalloc.so.2", "/usr/local/lib/libjemalloc.so.2"}
+
+// FindJemalloc returns the path of jemalloc's shared library, or "" when
+// there is none or KERASGO_JEMALLOC=off.
+//
+// Why: libtorch allocates every CPU tensor with malloc, and kerasgo's
+// training step allocates more short-lived tensors than PyTorch's
+// in-place loop, interleaved with small handles that outlive the step. In
+// glibc's heap that pattern fragments without bound: the demo MLP's step
+// on libtorch held 84 MB of live memory but grew the heap to 1.6 GB
+// within 400 steps (8.7 GB of RSS after 3,000). jemalloc's size classes
+// reuse the freed blocks; with it the same run stays flat.
+func FindJemalloc() string {
+	if os.Getenv(JemallocOffVar) == "off" {
+		return ""
+	}
+	for _, g := range jemallocGlobs {
+		if m, _ := filepath.Glob(g); len(m) > 0 {
+			return m[0]
+		}
+	}
+	return ""
 }
 
 // ncclHeaders are what c10d's ProcessGroupNCCL.hpp includes, directly or
@@ -198,5 +232,9 @@ func (i *Install) Describe() string {
 	if i.CUDA {
 		dev = "CUDA"
 	}
-	return fmt.Sprintf("libtorch %s (%s, from %s at %s)", i.Version, dev, i.Source, i.Root)
+	alloc := "glibc's malloc"
+	if i.Jemalloc != "" {
+		alloc = "jemalloc"
+	}
+	return fmt.Sprintf("libtorch %s (%s, from %s at %s; %s)", i.Version, dev, i.Source, i.Root, alloc)
 }

@@ -270,3 +270,23 @@ func TestNCCLIncludeDirsInPyPILayout(t *testing.T) {
 		t.Errorf("without nccl.h: include dirs %v, want none", dirs)
 	}
 }
+
+// jemalloc is linked first (its malloc before glibc's), and its directory
+// is searched after libtorch's, so that another libtorch there (Debian's,
+// beside Debian's libjemalloc2) cannot shadow the one found.
+func TestJemallocFlags(t *testing.T) {
+	inst := &Install{LibDir: "/site/torch/lib", Jemalloc: "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"}
+	got := strings.Join(ldFlags(inst), " ")
+	want := "-Wl,--no-as-needed -l:libjemalloc.so.2 -Wl,--as-needed -lstdc++ -L/site/torch/lib -Wl,-rpath,/site/torch/lib -ltorch -ltorch_cpu -lc10 -L/usr/lib/x86_64-linux-gnu"
+	if got != want {
+		t.Errorf("ldFlags = %s\nwant     %s", got, want)
+	}
+	inst.Jemalloc = ""
+	if got := strings.Join(ldFlags(inst), " "); strings.Contains(got, "jemalloc") {
+		t.Errorf("ldFlags without jemalloc = %s", got)
+	}
+	t.Setenv(JemallocOffVar, "off")
+	if p := FindJemalloc(); p != "" {
+		t.Errorf("FindJemalloc with %s=off = %q", JemallocOffVar, p)
+	}
+}

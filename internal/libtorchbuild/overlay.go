@@ -17,7 +17,7 @@ import (
 
 // generatorVersion changes whenever Generate's output would; a change
 // invalidates build files written before.
-const generatorVersion = 6
+const generatorVersion = 7
 
 // outputModule is the go.mod written beside generated files when gotch is
 // patched in place (vendored), so that kerasgo's ./... skips them.
@@ -222,13 +222,25 @@ func installCXXFlags(inst *Install) []string {
 // ldFlags link against inst's libraries (found again at run time through
 // the rpath).
 func ldFlags(inst *Install) []string {
-	ld := []string{"-lstdc++", "-L" + inst.LibDir, "-Wl,-rpath," + inst.LibDir}
+	var ld []string
+	if inst.Jemalloc != "" {
+		// First, so that its malloc comes before glibc's for libtorch too;
+		// by file name, since Debian's libjemalloc2 has no libjemalloc.so.
+		// Its directory is searched last (see below): it may hold another
+		// libtorch (Debian's), which must not shadow this one's.
+		ld = append(ld, "-Wl,--no-as-needed", "-l:"+filepath.Base(inst.Jemalloc), "-Wl,--as-needed")
+	}
+	ld = append(ld, "-lstdc++", "-L"+inst.LibDir, "-Wl,-rpath,"+inst.LibDir)
 	if inst.CUDA {
 		// Without --no-as-needed the linker drops libtorch_cuda (nothing
 		// references it by name) and CUDA kernels are never registered.
 		ld = append(ld, "-Wl,--no-as-needed", "-ltorch_cuda", "-lc10_cuda", "-Wl,--as-needed")
 	}
-	return append(ld, "-ltorch", "-ltorch_cpu", "-lc10")
+	ld = append(ld, "-ltorch", "-ltorch_cpu", "-lc10")
+	if inst.Jemalloc != "" {
+		ld = append(ld, "-L"+filepath.Dir(inst.Jemalloc))
+	}
+	return ld
 }
 
 func syntaxCheck(inst *Install, libtch, file string) (string, bool) {
