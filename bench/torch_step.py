@@ -210,6 +210,7 @@ def main():
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--device", default="cpu", help="cpu or cuda")
+    p.add_argument("--impl", default="pytorch", help="the row's name before the version (e.g. pytorch+jemalloc)")
     a = p.parse_args()
     dev = torch.device(a.device)
     torch.manual_seed(1)
@@ -266,7 +267,7 @@ def main():
     extra = ""
     if dev.type == "cuda":
         extra = f" gpu_peak_mb={torch.cuda.max_memory_allocated() / 2**20:.0f} device={torch.cuda.get_device_name()}"
-    print(f"impl=pytorch-{torch.__version__}-{a.device} model={a.model} batch={a.batch} steps={a.steps} "
+    print(f"impl={a.impl}-{torch.__version__}-{a.device} model={a.model} batch={a.batch} steps={a.steps} "
           f"threads={a.threads} ms_per_step={per * 1000:.2f} peak_rss_mb={rss_mb:.0f}{extra}")
 
 

@@ -57,6 +57,7 @@ py=/usr/bin/python3
 # PyTorch 2 from PyPI (make torch-env), when installed: a second reference.
 torch_env=build/torch-env/bin/python
 [ -x "$torch_env" ] || echo "# PyTorch 2 rows skipped: make torch-env installs it" >&2
+jemalloc=$(ls /usr/lib/*-linux-gnu/libjemalloc.so.2 2>/dev/null | head -1 || true)
 # Keras 3 itself (make keras-env), on its JAX and TensorFlow backends.
 keras_env=build/keras-env/bin/python
 [ -x "$keras_env" ] || echo "# Keras 3 rows skipped: make keras-env installs it" >&2
@@ -136,6 +137,11 @@ for model in $models; do
   fi
   if [ -x "$torch_env" ]; then
     run "pytorch 2 $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
+    # The same under jemalloc, which kerasgo's libtorch builds use where it
+    # is installed: a row for comparison, not a reference.
+    if [ -n "$jemalloc" ]; then
+      run "pytorch 2 on jemalloc $model..." env LD_PRELOAD="$jemalloc" "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch" --impl pytorch+jemalloc
+    fi
   fi
   if [ -x "$keras_env" ]; then
     for kb in jax tensorflow; do
