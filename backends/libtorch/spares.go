@@ -12,7 +12,7 @@ import (
 // for the runs that still read them), so each step would allocate a fresh
 // copy of every weight and optimizer slot, and for a large model the
 // kernel's page faults on that fresh memory cost more than the update
-// itself (FCN-5's 55M weights). Instead, an update op's result is leased
+// itself (FCN-5's 118M weights). Instead, an update op's result is leased
 // to its program's output slot (recycle.Slot), Release gives the buffer
 // back, and the next run's update ops write into it (libtorch's out=
 // forms). A buffer is only reused when nothing else can see it: it was
