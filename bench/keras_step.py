@@ -8,8 +8,10 @@ written with Keras itself and trained with train_on_batch on random data:
 one line of results.
 
 Run with the Keras that make keras-env installs, on the backend named by
-KERAS_BACKEND (jax or tensorflow there):
+KERAS_BACKEND (jax or tensorflow there), or with make torch-env's on its
+PyTorch backend (its default, eager: jit_compile is off on torch):
     KERAS_BACKEND=jax build/keras-env/bin/python bench/keras_step.py --model cnn
+    KERAS_BACKEND=torch build/torch-env/bin/python bench/keras_step.py --model cnn
 """
 import argparse
 import os
@@ -35,6 +37,10 @@ if os.environ.get("KERAS_BACKEND") == "tensorflow":
 
     tf.config.threading.set_intra_op_parallelism_threads(a.threads)
     tf.config.threading.set_inter_op_parallelism_threads(a.threads)
+elif os.environ.get("KERAS_BACKEND") == "torch":
+    import torch
+
+    torch.set_num_threads(a.threads)
 import keras  # noqa: E402 (after the thread settings)
 from keras import layers  # noqa: E402
 

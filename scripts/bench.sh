@@ -4,10 +4,12 @@
 # classifier (batch 32, 200 tokens) and an LSTM(64) classifier over 100
 # steps (batch 32) on kerasgo's engines and, in the same run, on PyTorch
 # (Debian's python3-torch, and PyTorch 2 from build/torch-env when make
-# torch-env installed it) and on Keras 3 itself (its JAX and TensorFlow
-# backends, from build/keras-env when make keras-env installed it) with as
-# many threads as Go uses; prints the ratios to the fastest of these
-# references for each model. Then the six networks of Shi et al.'s 2016
+# torch-env installed it, eager, under jemalloc and with torch.compile) and
+# on Keras 3 itself (its JAX and TensorFlow backends, from build/keras-env
+# when make keras-env installed it, and its PyTorch backend from
+# build/torch-env), and GoMLX's pure-Go backend for the MLP (bench/gomlx),
+# with as many threads as Go uses; prints the ratios to the fastest of
+# these references (every row that is not kerasgo) for each model. Then the six networks of Shi et al.'s 2016
 # benchmark (internal/models.Seed: FCN-5 and FCN-8 at batch 64, AlexNet and
 # ResNet-50 at batch 16, LSTM-32 and LSTM-64 at batch 128, plain SGD), one
 # warm-up step and a few timed ones each (-seed-steps, default 3).
@@ -58,6 +60,11 @@ py=/usr/bin/python3
 torch_env=build/torch-env/bin/python
 [ -x "$torch_env" ] || echo "# PyTorch 2 rows skipped: make torch-env installs it" >&2
 jemalloc=$(ls /usr/lib/*-linux-gnu/libjemalloc.so.2 2>/dev/null | head -1 || true)
+# torch.compile on the CPU compiles C++: it needs a C++ compiler.
+torch_compile=""
+if [ -x "$torch_env" ] && [ "${BENCH_TORCH_COMPILE:-1}" != 0 ]; then
+  if command -v g++ >/dev/null || command -v c++ >/dev/null; then torch_compile=yes; else echo "# torch.compile rows skipped: they need a C++ compiler (apt-get install g++)" >&2; fi
+fi
 # Keras 3 itself (make keras-env), on its JAX and TensorFlow backends.
 keras_env=build/keras-env/bin/python
 [ -x "$keras_env" ] || echo "# Keras 3 rows skipped: make keras-env installs it" >&2
@@ -99,6 +106,15 @@ if [ -n "$torch_dir" ] && LIBTORCH=$torch_dir go run ./cmd/kerasgo libtorch -out
 elif [ -n "$torch_dir" ]; then
   echo "# kerasgo on PyPI's libtorch skipped: LIBTORCH=$torch_dir go run ./cmd/kerasgo libtorch -out build/gotch-pypi says why" >&2
 fi
+# GoMLX (github.com/gomlx/gomlx) on its pure-Go backend, with its own API:
+# its own module (bench/gomlx), so it is not a kerasgo dependency.
+gomlx=""
+if (cd bench/gomlx && go build -o "$out.gomlx" .) 2>"$out.gomlx-err"; then
+  gomlx=yes
+else
+  echo "# GoMLX rows skipped, its build failed: $(head -1 "$out.gomlx-err")" >&2
+fi
+rm -f "$out.gomlx-err"
 run() { echo "$1" >&2; "${@:2}" | tee -a "$out"; }
 for round in $(seq "$repeat"); do
 [ "$repeat" -gt 1 ] && echo "# round $round of $repeat" >&2
@@ -130,6 +146,13 @@ for model in $models; do
       run "gotch raw $model..." "$out.gotchraw" -model "$model" -steps "$steps"
     fi
   fi
+  # GoMLX has the demo's MLP and CNN; its pure-Go backend cannot train the
+  # CNN yet (it says which gradient it lacks), which the run prints. Its
+  # MLP step takes seconds, so 5 timed steps.
+  if [ -n "$gomlx" ] && { [ "$model" = mlp ] || [ "$model" = cnn ]; }; then
+    run "gomlx (pure Go) $model..." "$out.gomlx" -model "$model" -steps 5 -batch "$batch" ||
+      echo "# gomlx $model did not run (above: why)" >&2
+  fi
   if "$py" -c 'import torch' 2>/dev/null; then
     run "pytorch $model..." "$py" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
   else
@@ -142,6 +165,15 @@ for model in $models; do
     if [ -n "$jemalloc" ]; then
       run "pytorch 2 on jemalloc $model..." env LD_PRELOAD="$jemalloc" "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch" --impl pytorch+jemalloc
     fi
+    # torch.compile (TorchInductor, C++ on the CPU): the warm-up steps
+    # compile, so it gets at least 3 of them (graphs are traced twice).
+    if [ -n "$torch_compile" ]; then
+      run "pytorch 2 torch.compile $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup 3 --steps "$steps" --batch "$batch" --impl pytorch-compile --compile
+    fi
+    # Keras 3 on its PyTorch backend, in the same environment.
+    if KERAS_BACKEND=torch "$torch_env" -c 'import keras' 2>/dev/null; then
+      run "keras on torch $model..." env KERAS_BACKEND=torch "$torch_env" bench/keras_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
+    fi
   fi
   if [ -x "$keras_env" ]; then
     for kb in jax tensorflow; do
@@ -150,12 +182,12 @@ for model in $models; do
   fi
 done
 done
-rm -f "$out.stepbench" "$out.stepbench-openblas" "$out.stepbench-libtorch" "$out.stepbench-libtorch-pypi" "$out.gotchraw"
+rm -f "$out.stepbench" "$out.stepbench-openblas" "$out.stepbench-libtorch" "$out.stepbench-libtorch-pypi" "$out.gotchraw" "$out.gomlx"
 fi
 echo
 [ "$repeat" -gt 1 ] && echo "# medians of $repeat interleaved runs"
 true
-echo "# ratios (each row / the fastest reference of the run for the model, PyTorch or Keras 3, lower is better)"
+echo "# ratios (each row / the fastest reference of the run for the model: every row that is not kerasgo; lower is better)"
 awk '
   function median(list,   v, n, i, j, t) {
     n = split(list, v, " ")
@@ -171,17 +203,27 @@ awk '
     for (i = 1; i <= n; i++) {
       split(order[i], k, SUBSEP); impl[i] = k[1]; mdl[i] = k[2]
       m[i] = median(ms[order[i]]); r[i] = median(rss[order[i]])
-      if (impl[i] ~ /^(pytorch|keras)-/ && (!(mdl[i] in pt) || m[i] < pt[mdl[i]])) { pt[mdl[i]] = m[i]; prss[mdl[i]] = r[i]; ptname[mdl[i]] = impl[i] }
+      # Every row that is not kerasgo is a reference.
+      if (impl[i] !~ /^kerasgo/ && (!(mdl[i] in pt) || m[i] < pt[mdl[i]])) { pt[mdl[i]] = m[i]; prss[mdl[i]] = r[i]; ptname[mdl[i]] = impl[i] }
       if (impl[i] == "gotch-raw") { raw[mdl[i]] = m[i]; rrss[mdl[i]] = r[i] }
       if (impl[i] ~ /^pytorch-2\./) { pt2[mdl[i]] = m[i]; pt2name[mdl[i]] = impl[i] }
+      if (impl[i] ~ /^pytorch\+jemalloc-2\./) { pt2j[mdl[i]] = m[i]; pt2jname[mdl[i]] = impl[i] }
+      if (impl[i] ~ /^keras-/ && (!(mdl[i] in ks) || m[i] < ks[mdl[i]])) { ks[mdl[i]] = m[i]; ksname[mdl[i]] = impl[i] }
+      if (impl[i] ~ /^kerasgo/ && (!(mdl[i] in kg) || m[i] < kg[mdl[i]])) { kg[mdl[i]] = m[i]; kgname[mdl[i]] = impl[i] }
     }
     for (i = 1; i <= n; i++) if (pt[mdl[i]] > 0 && impl[i] != ptname[mdl[i]])
       printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   peak RSS %5d MB vs %5d MB = %5.2fx   (vs %s)\n",
         impl[i], mdl[i], m[i], pt[mdl[i]], m[i] / pt[mdl[i]], r[i], prss[mdl[i]], r[i] / prss[mdl[i]], ptname[mdl[i]]
     for (i = 1; i <= n; i++) if (impl[i] == "kerasgo-libtorch-pypi" && pt2[mdl[i]] > 0) {
       if (!hdr2++) print "\n# kerasgo on the PyPI libtorch / PyTorch 2 eager on the same libtorch (lower is better)"
-      printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   (vs %s)\n", impl[i], mdl[i], m[i], pt2[mdl[i]], m[i] / pt2[mdl[i]], pt2name[mdl[i]] }
-    print "\n# the same as a markdown table (ratio: to the fastest reference, PyTorch or Keras 3, for the network)\n"
+      printf "%-26s %-11s step %8.2f ms vs %8.2f ms = %5.2fx   (vs %s)", impl[i], mdl[i], m[i], pt2[mdl[i]], m[i] / pt2[mdl[i]], pt2name[mdl[i]]
+      if (pt2j[mdl[i]] > 0) printf "; vs %8.2f ms = %5.2fx (%s)", pt2j[mdl[i]], m[i] / pt2j[mdl[i]], pt2jname[mdl[i]]
+      printf "\n" }
+    for (i = 1; i <= n; i++) if (mdl[i] in ks && mdl[i] in kg && !(mdl[i] in kdone)) {
+      kdone[mdl[i]] = 1
+      if (!hdr3++) print "\n# the fastest kerasgo engine / the fastest Keras 3 backend (lower is better)"
+      printf "%-11s %-26s %8.2f ms vs %-22s %8.2f ms = %5.2fx\n", mdl[i], kgname[mdl[i]], kg[mdl[i]], ksname[mdl[i]], ks[mdl[i]], kg[mdl[i]] / ks[mdl[i]] }
+    print "\n# the same as a markdown table (ratio: to the fastest implementation that is not kerasgo, for the network)\n"
     print "| network | implementation | device | ms per step | ratio | peak RSS (MB) |"
     print "| --- | --- | --- | ---: | ---: | ---: |"
     for (i = 1; i <= n; i++)
