@@ -42,8 +42,10 @@ func (o *eagerOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps
 	if _, err = o.keep(den, err, s); err != nil {
 		return nil, nil, nil, err
 	}
-	// Not den.AddScalar_: gotch's in-place wrappers replace the tensor's
-	// handle without freeing the old one, which leaks the whole buffer.
+	// In place through out= (den is the output): the same kernel as
+	// den.AddScalar_, and the same form as the sqrt and div around it.
+	// (gotch's in-place wrappers leaked the tensor's old handle as released;
+	// libtorchbuild.PatchTensorWrappers frees it, so either form is safe.)
 	sum, err := den.AddScalarOut(den, o.scalar(eps), false)
 	if _, err = o.keep(sum, err, s); err != nil {
 		return nil, nil, nil, err

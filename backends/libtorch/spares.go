@@ -133,10 +133,11 @@ func (p *program) leaseOutputs(out []backend.Tensor, results []backend.Value, in
 	}
 }
 
-// drainSlots frees the program's free buffers (Close).
+// drainSlots frees the program's free buffers and closes its slots
+// (Close): outputs released afterwards are freed, not kept.
 func (p *program) drainSlots() {
 	for i := range p.slots {
-		if t := p.slots[i].Take(); t != nil {
+		if t := p.slots[i].Close(); t != nil {
 			t.t.Drop()
 		}
 	}

@@ -5,7 +5,17 @@ import "sync/atomic"
 // Slot holds at most one free buffer for one output of a program, so a
 // program keeps no more memory than one extra copy of its outputs.
 type Slot[T any] struct {
-	free atomic.Pointer[T]
+	free   atomic.Pointer[T]
+	closed atomic.Bool
+}
+
+// Close empties the slot for good: it returns the free buffer (nil if
+// none) for the caller to free, and every later Return leaves its buffer
+// to the caller, so a program closed while its outputs are still held
+// does not keep their memory once they are released.
+func (s *Slot[T]) Close() *T {
+	s.closed.Store(true)
+	return s.free.Swap(nil)
 }
 
 // Take removes and returns the slot's free buffer, or nil if it has none.
@@ -36,7 +46,8 @@ const (
 // owns b, and frees it itself if it must: true when the slot has a free
 // buffer already, when the lease was revoked, or when the lease is nil;
 // false when the slot took b, or when this lease was returned before (b's
-// memory may be another output's by now).
+// memory may be another output's by now). After the slot's Close, the
+// caller owns b.
 func (l *Lease[T]) Return(b *T) (callerOwns bool) {
 	if l == nil {
 		return true
@@ -44,7 +55,16 @@ func (l *Lease[T]) Return(b *T) (callerOwns bool) {
 	if !l.state.CompareAndSwap(active, returned) {
 		return l.state.Load() == revoked
 	}
-	return !l.slot.free.CompareAndSwap(nil, b)
+	s := l.slot
+	if !s.free.CompareAndSwap(nil, b) {
+		return true
+	}
+	// A Close that ran before this check has taken b or will find it
+	// gone: whichever of the two swaps b out owns it.
+	if s.closed.Load() {
+		return s.free.CompareAndSwap(b, nil)
+	}
+	return false
 }
 
 // Revoke ends the lease without returning anything: the buffer is shared

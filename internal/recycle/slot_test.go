@@ -64,3 +64,63 @@ func TestConcurrentReturnsFillTheSlotOnce(t *testing.T) {
 		t.Fatalf("%d returns were taken, want exactly one buffer in the slot", n)
 	}
 }
+
+// A closed slot hands back its free buffer and keeps nothing returned
+// after: the caller frees those.
+func TestClosedSlotLeavesReturnsToTheCaller(t *testing.T) {
+	var s Slot[int]
+	a, b := 1, 2
+	l := s.Lease()
+	if l.Return(&a) {
+		t.Fatal("an open slot refused a return")
+	}
+	if got := s.Close(); got != &a {
+		t.Fatalf("Close = %v, want the free buffer", got)
+	}
+	if !s.Lease().Return(&b) || s.Peek() != nil {
+		t.Fatal("a closed slot kept a buffer returned after Close")
+	}
+	if s.Close() != nil {
+		t.Fatal("a second Close found a buffer")
+	}
+}
+
+// Returns racing Close: every buffer ends with exactly one owner, the
+// returning caller or Close's caller, and the slot is empty afterwards.
+func TestReturnRacingCloseHasOneOwner(t *testing.T) {
+	for round := 0; round < 200; round++ {
+		var s Slot[int]
+		bufs := make([]int, 8)
+		owned := make(chan *int, len(bufs)+1)
+		var wg sync.WaitGroup
+		for i := range bufs {
+			l := s.Lease()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if l.Return(&bufs[i]) {
+					owned <- &bufs[i]
+				}
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if b := s.Close(); b != nil {
+				owned <- b
+			}
+		}()
+		wg.Wait()
+		close(owned)
+		seen := map[*int]bool{}
+		for b := range owned {
+			if seen[b] {
+				t.Fatalf("round %d: buffer %p has two owners", round, b)
+			}
+			seen[b] = true
+		}
+		if len(seen) != len(bufs) || s.Peek() != nil {
+			t.Fatalf("round %d: %d of %d buffers have an owner, slot holds %v", round, len(seen), len(bufs), s.Peek())
+		}
+	}
+}
