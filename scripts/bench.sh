@@ -12,16 +12,20 @@
 # these references (every row that is not kerasgo) for each model. Then the six networks of Shi et al.'s 2016
 # benchmark (internal/models.Seed: FCN-5 and FCN-8 at batch 64, AlexNet and
 # ResNet-50 at batch 16, LSTM-32 and LSTM-64 at batch 128, plain SGD), one
-# warm-up step and a few timed ones each (-seed-steps, default 3).
+# warm-up step and a few timed ones each (-seed-steps, default 2).
 #
 #   scripts/bench.sh [-steps-mlp N] [-steps-cnn N] [-steps-resnet N] [-steps-transformer N] [-steps-lstm N]
 #                    [-seed-steps N] [-models "mlp cnn resnet transformer lstm fcn5 fcn8 alexnet resnet50 lstm32 lstm64"]
-#                    [-repeat N]
+#                    [-repeat N] [-full]
 #   scripts/bench.sh -report ROWS   # only the ratios and the table, from the result lines of a run
 #
 # With -repeat N every row runs N times, interleaved (all rows once, then
 # again), and the ratios use each row's median: timings on a shared machine
-# move by tens of percent between runs.
+# move by tens of percent between runs. By default the 2016 networks get
+# 2 timed steps and no torch.compile or jemalloc rows, so that a run fits
+# in 20 minutes on 2 cores; -full adds those rows (torch.compile takes up
+# to minutes per network to compile; about 26 minutes in all with
+# -seed-steps 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # libgomp (OpenMP in libtorch and PyTorch) spin-waits between parallel
@@ -33,7 +37,8 @@ steps_cnn=8
 steps_transformer=10
 steps_resnet=5
 steps_lstm=10
-seed_steps=3
+seed_steps=2
+full=""
 models="mlp cnn resnet transformer lstm fcn5 fcn8 alexnet resnet50 lstm32 lstm64"
 repeat=1
 report=""
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
     -seed-steps) seed_steps=$2; shift 2 ;;
     -models) models=$2; shift 2 ;;
     -repeat) repeat=$2; shift 2 ;;
+    -full) full=yes; shift ;;
     -report) report=$2; shift 2 ;;
     *) echo "bench: unknown flag $1" >&2; exit 2 ;;
   esac
@@ -119,15 +125,15 @@ run() { echo "$1" >&2; "${@:2}" | tee -a "$out"; }
 for round in $(seq "$repeat"); do
 [ "$repeat" -gt 1 ] && echo "# round $round of $repeat" >&2
 for model in $models; do
-  steps=$steps_mlp batch=128 warmup=3
+  steps=$steps_mlp batch=128 warmup=3 seed=""
   case "$model" in
     cnn) steps=$steps_cnn ;;
     resnet) steps=$steps_resnet batch=64 ;;
     transformer) steps=$steps_transformer batch=32 ;;
     lstm) steps=$steps_lstm batch=32 ;;
-    fcn5 | fcn8) steps=$seed_steps batch=64 warmup=1 ;;
-    alexnet | resnet50) steps=$seed_steps batch=16 warmup=1 ;;
-    lstm32 | lstm64) steps=$seed_steps batch=128 warmup=1 ;;
+    fcn5 | fcn8) steps=$seed_steps batch=64 warmup=1 seed=yes ;;
+    alexnet | resnet50) steps=$seed_steps batch=16 warmup=1 seed=yes ;;
+    lstm32 | lstm64) steps=$seed_steps batch=128 warmup=1 seed=yes ;;
   esac
   run "kerasgo gorgonia $model..." "$out.stepbench" -model "$model" -backend gorgonia -warmup "$warmup" -steps "$steps" -batch "$batch" -label kerasgo-gorgonia
   # OpenBLAS changes the matrix products of the small models only.
@@ -162,12 +168,15 @@ for model in $models; do
     run "pytorch 2 $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
     # The same under jemalloc, which kerasgo's libtorch builds use where it
     # is installed: a row for comparison, not a reference.
-    if [ -n "$jemalloc" ]; then
+    # The extra rows for the 2016 networks only with -full (time).
+    extra=yes
+    [ -n "$seed" ] && [ -z "$full" ] && extra=""
+    if [ -n "$jemalloc" ] && [ -n "$extra" ]; then
       run "pytorch 2 on jemalloc $model..." env LD_PRELOAD="$jemalloc" "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch" --impl pytorch+jemalloc
     fi
     # torch.compile (TorchInductor, C++ on the CPU): the warm-up steps
     # compile, so it gets at least 3 of them (graphs are traced twice).
-    if [ -n "$torch_compile" ]; then
+    if [ -n "$torch_compile" ] && [ -n "$extra" ]; then
       run "pytorch 2 torch.compile $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup 3 --steps "$steps" --batch "$batch" --impl pytorch-compile --compile
     fi
     # Keras 3 on its PyTorch backend, in the same environment.
