@@ -29,9 +29,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # libgomp (OpenMP in libtorch and PyTorch) spin-waits between parallel
-# regions by default, which starves the next op on 2 cores; it reads this
-# at load time, so it must come from the environment. Every row gets it.
+# regions by default. Debian's libtorch 1.13 runs its matrix products on
+# OpenBLAS's own threads, which the spinning starves on 2 cores: its rows
+# (and every row without OpenMP) get OMP_WAIT_POLICY=PASSIVE. PyPI's 2.9.1
+# runs them on OpenMP itself (MKL, oneDNN), and sleeping threads cost it
+# a wake-up per op (its LSTM(64) step 9 ms spinning, 55 ms passive): its
+# rows, PyTorch 2's and kerasgo's alike, keep libgomp's default unless
+# PYPI_OMP_WAIT_POLICY is set. libgomp reads it at load time, so it must
+# come from the environment.
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
+pypi_omp="${PYPI_OMP_WAIT_POLICY:-}"
+# pypi runs a command under the PyPI libtorch's wait policy.
+pypi() {
+  if [ -n "$pypi_omp" ]; then env OMP_WAIT_POLICY="$pypi_omp" "$@"; else env -u OMP_WAIT_POLICY "$@"; fi
+}
 steps_mlp=30
 steps_cnn=8
 steps_transformer=10
@@ -75,7 +86,7 @@ fi
 keras_env=build/keras-env/bin/python
 [ -x "$keras_env" ] || echo "# Keras 3 rows skipped: make keras-env installs it" >&2
 blas=$(readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null || echo "unknown")
-echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $threads, libblas.so.3 -> $blas, OMP_WAIT_POLICY=$OMP_WAIT_POLICY"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $threads, libblas.so.3 -> $blas, OMP_WAIT_POLICY=$OMP_WAIT_POLICY (PyPI's libtorch: ${pypi_omp:-unset, the libgomp default})"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 go build -o "$out.stepbench" ./bench/stepbench
@@ -144,7 +155,7 @@ for model in $models; do
     run "kerasgo libtorch $model..." "$out.stepbench-libtorch" -model "$model" -backend libtorch -warmup "$warmup" -steps "$steps" -batch "$batch" -label kerasgo-libtorch
   fi
   if [ -n "$libtorch_pypi" ]; then
-    run "kerasgo libtorch (PyPI's) $model..." "$out.stepbench-libtorch-pypi" -model "$model" -backend libtorch -warmup "$warmup" -steps "$steps" -batch "$batch" -label kerasgo-libtorch-pypi
+    run "kerasgo libtorch (PyPI's) $model..." pypi "$out.stepbench-libtorch-pypi" -model "$model" -backend libtorch -warmup "$warmup" -steps "$steps" -batch "$batch" -label kerasgo-libtorch-pypi
   fi
   if [ -n "$libtorch" ]; then
     # gotch raw has the MLP and CNN only.
@@ -165,23 +176,23 @@ for model in $models; do
     echo "# PyTorch not found for $py: install python3-torch to compare" >&2
   fi
   if [ -x "$torch_env" ]; then
-    run "pytorch 2 $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
+    run "pytorch 2 $model..." pypi "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
     # The same under jemalloc, which kerasgo's libtorch builds use where it
     # is installed: a row for comparison, not a reference.
     # The extra rows for the 2016 networks only with -full (time).
     extra=yes
     [ -n "$seed" ] && [ -z "$full" ] && extra=""
     if [ -n "$jemalloc" ] && [ -n "$extra" ]; then
-      run "pytorch 2 on jemalloc $model..." env LD_PRELOAD="$jemalloc" "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch" --impl pytorch+jemalloc
+      run "pytorch 2 on jemalloc $model..." pypi env LD_PRELOAD="$jemalloc" "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch" --impl pytorch+jemalloc
     fi
     # torch.compile (TorchInductor, C++ on the CPU): the warm-up steps
     # compile, so it gets at least 3 of them (graphs are traced twice).
     if [ -n "$torch_compile" ] && [ -n "$extra" ]; then
-      run "pytorch 2 torch.compile $model..." "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup 3 --steps "$steps" --batch "$batch" --impl pytorch-compile --compile
+      run "pytorch 2 torch.compile $model..." pypi "$torch_env" bench/torch_step.py --model "$model" --threads "$threads" --warmup 3 --steps "$steps" --batch "$batch" --impl pytorch-compile --compile
     fi
     # Keras 3 on its PyTorch backend, in the same environment.
     if KERAS_BACKEND=torch "$torch_env" -c 'import keras' 2>/dev/null; then
-      run "keras on torch $model..." env KERAS_BACKEND=torch "$torch_env" bench/keras_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
+      run "keras on torch $model..." pypi env KERAS_BACKEND=torch "$torch_env" bench/keras_step.py --model "$model" --threads "$threads" --warmup "$warmup" --steps "$steps" --batch "$batch"
     fi
   fi
   if [ -x "$keras_env" ]; then
