@@ -46,8 +46,8 @@ pypi() {
 steps_mlp=30
 steps_cnn=8
 steps_transformer=10
-steps_resnet=5
-steps_lstm=10
+steps_resnet=15
+steps_lstm=50
 seed_steps=2
 full=""
 models="mlp cnn resnet transformer lstm fcn5 fcn8 alexnet resnet50 lstm32 lstm64"
