@@ -89,7 +89,16 @@ func (e *engine) ToFloat32(t backend.Tensor) ([]float32, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.Shape().TotalSize() == 0 && len(d.Shape()) > 0 {
+		return []float32{}, nil // Gorgonia's Data panics on an empty tensor
+	}
 	switch data := d.Data().(type) {
+	case []int32:
+		out := make([]float32, len(data))
+		for i, v := range data {
+			out[i] = float32(v)
+		}
+		return out, nil
 	case []float32:
 		return append([]float32(nil), data...), nil
 	case []float64:
@@ -111,7 +120,16 @@ func (e *engine) ToFloat64(t backend.Tensor) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.Shape().TotalSize() == 0 && len(d.Shape()) > 0 {
+		return []float64{}, nil // Gorgonia's Data panics on an empty tensor
+	}
 	switch data := d.Data().(type) {
+	case []int32:
+		out := make([]float64, len(data))
+		for i, v := range data {
+			out[i] = float64(v)
+		}
+		return out, nil
 	case []float64:
 		return append([]float64(nil), data...), nil
 	case []float32:

@@ -138,6 +138,11 @@ func (e *engine) upload(data unsafe.Pointer, n int, s backend.Shape, dt backend.
 	if rank == 0 {
 		d = []int64{1} // libtorch reads no dimension, but gotch takes &d[0]
 	}
+	if e.devName == "cpu" && n > 0 && rank > 0 {
+		out, err := e.uploadDirect(data, n, elem, d, s, dt)
+		runtime.KeepAlive(data)
+		return out, err
+	}
 	var out *tensor
 	err := e.w.do(func() error {
 		c := lib.AtTensorOfData(data, d, rank, elem, int(kind(dt).CKind()))
@@ -155,6 +160,29 @@ func (e *engine) upload(data unsafe.Pointer, n int, s backend.Shape, dt backend.
 		return nil
 	})
 	runtime.KeepAlive(data)
+	return out, err
+}
+
+// uploadDirect is upload into a CPU tensor on the calling goroutine: an
+// uninitialized tensor (at_tensor_of_data would zero it first, with
+// OpenMP threads for a large one) and one copy into its memory.
+func (e *engine) uploadDirect(data unsafe.Pointer, n int, elem uint, d []int64, s backend.Shape, dt backend.DType) (*tensor, error) {
+	var out *tensor
+	err := direct(func() error {
+		t, err := ts.Empty(d, kind(dt), gotch.CPU)
+		if err != nil {
+			return err
+		}
+		dst, err := t.DataPtr()
+		if err != nil {
+			t.Drop()
+			return err
+		}
+		size := n * int(elem)
+		copy(unsafe.Slice((*byte)(dst), size), unsafe.Slice((*byte)(data), size))
+		out = &tensor{t: t, shape: s.Clone(), dtype: dt}
+		return nil
+	})
 	return out, err
 }
 
@@ -177,6 +205,11 @@ func (e *engine) download(t backend.Tensor, want gotch.DType, dst any) error {
 	if !ok {
 		return fmt.Errorf("tensor %T does not belong to the libtorch backend", t)
 	}
+	if e.devName == "cpu" {
+		if done, err := e.downloadDirect(lt, dst); done {
+			return err
+		}
+	}
 	return e.w.do(func() error {
 		host, err := lt.t.ToDevice(gotch.CPU, want, false, true, false)
 		if err != nil {
@@ -190,6 +223,52 @@ func (e *engine) download(t backend.Tensor, want gotch.DType, dst any) error {
 		defer c.Drop()
 		return c.CopyData(dst, uint(lt.shape.Size()))
 	})
+}
+
+// downloadDirect copies a contiguous CPU tensor of dtype float32 or
+// float64 to dst on the calling goroutine, converting float32 to float64
+// in Go. It reports false, having copied nothing, for any other tensor
+// (and where libtorch will not tell where the data lies): converting
+// those runs libtorch ops, on the worker.
+func (e *engine) downloadDirect(lt *tensor, dst any) (done bool, err error) {
+	if lt.dtype != backend.Float32 && lt.dtype != backend.Float64 {
+		return false, nil
+	}
+	n := lt.shape.Size()
+	err = direct(func() error {
+		contiguous, err := lt.t.IsContiguous()
+		if err != nil || !contiguous {
+			return nil
+		}
+		src, err := lt.t.DataPtr()
+		if err != nil {
+			return nil
+		}
+		done = true
+		switch out := dst.(type) {
+		case []float32:
+			if lt.dtype == backend.Float32 {
+				copy(out, unsafe.Slice((*float32)(src), n))
+			} else {
+				for i, v := range unsafe.Slice((*float64)(src), n) {
+					out[i] = float32(v)
+				}
+			}
+		case []float64:
+			if lt.dtype == backend.Float64 {
+				copy(out, unsafe.Slice((*float64)(src), n))
+			} else {
+				for i, v := range unsafe.Slice((*float32)(src), n) {
+					out[i] = float64(v)
+				}
+			}
+		default:
+			done = false
+		}
+		return nil
+	})
+	runtime.KeepAlive(lt)
+	return done || err != nil, err // err: a panic, as an error
 }
 
 func (e *engine) ToFloat32(t backend.Tensor) ([]float32, error) {
@@ -213,7 +292,11 @@ func (e *engine) Close() error { return nil }
 // Release frees the tensors' libtorch memory now, or gives an update op's
 // output back to its program (spares.go).
 func (e *engine) Release(tensors ...backend.Tensor) {
-	e.w.do(func() error {
+	run := e.w.do
+	if e.devName == "cpu" {
+		run = direct // freeing CPU memory runs no op
+	}
+	run(func() error {
 		for _, t := range tensors {
 			if lt, ok := t.(*tensor); ok && lt != nil && lt.lease.Return(lt) {
 				lt.t.Drop()

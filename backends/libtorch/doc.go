@@ -12,9 +12,18 @@
 //
 // A Func runs eagerly on every Run: gradients come from libtorch's autograd
 // (torch::autograd::grad), the ops after Grad run in no-grad mode, and every
-// tensor the step does not return is freed when it ends. All libtorch calls
-// run on one goroutine locked to its OS thread, because libtorch's grad
-// mode is per thread.
+// tensor the step does not return is freed when it ends. Every op runs on
+// one goroutine locked to its OS thread, one at a time, because libtorch's
+// grad mode is per thread and each thread that starts parallel work gets
+// its own OpenMP team. Copies into and out of CPU tensors (FromFloat32,
+// ToFloat32, ...) and Release of CPU tensors run no op and run on the
+// caller's goroutine instead, so a training step hands work to that
+// thread once, for its Run.
+//
+// The engine is safe for concurrent use: Runs from many goroutines take
+// turns on the op thread, and uploads, downloads and releases may run
+// beside them. As the backend contract says, a tensor must not be
+// released while a Run that reads it is in flight.
 package libtorch
 
 // Name is the name this engine registers under.

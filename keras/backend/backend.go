@@ -1,8 +1,9 @@
 package backend
 
 // Backend is an engine that compiles and runs [Func]s. Implementations must be
-// safe to use from one goroutine at a time; kerasgo never calls one Backend
-// from two goroutines at once.
+// safe for concurrent use by many goroutines (a Model's concurrent Predict
+// calls share its Backend); an [Executable] runs one call at a time, and
+// kerasgo gives each goroutine its own.
 type Backend interface {
 	// Name returns the name the backend was opened with, e.g. "gorgonia".
 	Name() string
@@ -63,7 +64,8 @@ type Tensor interface {
 // Func may call ops without checking each one and return b.Err() at the end.
 type Func func(b Builder, inputs []Value) ([]Value, error)
 
-// Executable is a compiled Func.
+// Executable is a compiled Func. It runs one call at a time: goroutines
+// that run the same Func at once compile one each.
 type Executable interface {
 	// Run executes the function. Inputs must match the specs given to
 	// Compile. The returned tensors belong to the caller and stay valid

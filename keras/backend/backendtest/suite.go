@@ -44,6 +44,8 @@ func Run(t *testing.T, spec string) {
 	t.Run("Dropout", func(t *testing.T) { checkDropout(t, be) })
 	t.Run("Executable", func(t *testing.T) { checkExecutable(t, be) })
 	t.Run("Release", func(t *testing.T) { checkRelease(t, be) })
+	t.Run("Transfers", func(t *testing.T) { checkTransfers(t, be) })
+	t.Run("ConcurrentUse", func(t *testing.T) { checkConcurrentUse(t, be) })
 }
 
 // filled returns n copies of v.
