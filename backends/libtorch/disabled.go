@@ -23,3 +23,7 @@ const disabledMessage = "this program was built without the libtorch engine. " +
 	"`go run $(go tool kerasgo libtorch -flags) .` " +
 	"(run it again after changing go.mod or go.sum; the first build compiles libtorch's C++ wrappers for a few minutes). " +
 	"In kerasgo's repository, `make libtorch` does the same. No libtorch yet? sudo apt-get install libtorch-dev libopenblas-dev libjemalloc2"
+
+// OnOpThread would run f on the libtorch engine's op thread; in a build
+// without the engine it runs nothing and says how to build with it.
+func OnOpThread(f func() error) error { return errors.New(disabledMessage) }
