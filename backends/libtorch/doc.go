@@ -18,7 +18,9 @@
 // its own OpenMP team. Copies into and out of CPU tensors (FromFloat32,
 // ToFloat32, ...) and Release of CPU tensors run no op and run on the
 // caller's goroutine instead, so a training step hands work to that
-// thread once, for its Run.
+// thread once, for its Run. Code that calls libtorch directly through
+// gotch beside the engine should run on that thread too, through
+// OnOpThread.
 //
 // The engine is safe for concurrent use: Runs from many goroutines take
 // turns on the op thread, and uploads, downloads and releases may run
