@@ -67,5 +67,7 @@ func guarded(f func() error) (err error) {
 // that calls libtorch directly (through gotch) beside the engine should
 // run there: each thread that starts parallel work gets its own OpenMP
 // team, and two teams spinning on the same cores slow both (with PyPI's
-// libtorch, an LSTM step from 12 ms to about 60).
+// libtorch, an LSTM step from 12 ms to about 60). f must not call into
+// the engine or OnOpThread: a call that needs the op thread would wait for
+// f forever.
 func OnOpThread(f func() error) error { return sharedWorker.do(f) }
