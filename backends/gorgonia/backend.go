@@ -84,66 +84,38 @@ func newDense(backing any, s backend.Shape) *tensor.Dense {
 	return tensor.New(tensor.WithShape(s...), tensor.WithBacking(backing), tensor.WithEngine(tensorEngine{}))
 }
 
-func (e *engine) ToFloat32(t backend.Tensor) ([]float32, error) {
-	d, err := dense(t)
-	if err != nil {
-		return nil, err
-	}
-	if d.Shape().TotalSize() == 0 && len(d.Shape()) > 0 {
-		return []float32{}, nil // Gorgonia's Data panics on an empty tensor
-	}
-	switch data := d.Data().(type) {
-	case []int32:
-		out := make([]float32, len(data))
-		for i, v := range data {
-			out[i] = float32(v)
-		}
-		return out, nil
-	case []float32:
-		return append([]float32(nil), data...), nil
-	case []float64:
-		out := make([]float32, len(data))
-		for i, v := range data {
-			out[i] = float32(v)
-		}
-		return out, nil
-	case float32:
-		return []float32{data}, nil
-	case float64:
-		return []float32{float32(data)}, nil
-	}
-	return nil, fmt.Errorf("unsupported tensor data %T", d.Data())
-}
+func (e *engine) ToFloat32(t backend.Tensor) ([]float32, error) { return readBack[float32](t) }
 
-func (e *engine) ToFloat64(t backend.Tensor) ([]float64, error) {
+func (e *engine) ToFloat64(t backend.Tensor) ([]float64, error) { return readBack[float64](t) }
+
+// readBack copies an engine tensor to the host as D.
+func readBack[D float32 | float64](t backend.Tensor) ([]D, error) {
 	d, err := dense(t)
 	if err != nil {
 		return nil, err
 	}
 	if d.Shape().TotalSize() == 0 && len(d.Shape()) > 0 {
-		return []float64{}, nil // Gorgonia's Data panics on an empty tensor
+		return []D{}, nil // Gorgonia's Data panics on an empty tensor
 	}
+	var out []D
 	switch data := d.Data().(type) {
-	case []int32:
-		out := make([]float64, len(data))
-		for i, v := range data {
-			out[i] = float64(v)
-		}
-		return out, nil
-	case []float64:
-		return append([]float64(nil), data...), nil
 	case []float32:
-		out := make([]float64, len(data))
-		for i, v := range data {
-			out[i] = float64(v)
-		}
-		return out, nil
+		out = make([]D, len(data))
+		backend.Convert(out, data)
+	case []float64:
+		out = make([]D, len(data))
+		backend.Convert(out, data)
+	case []int32:
+		out = make([]D, len(data))
+		backend.Convert(out, data)
 	case float32:
-		return []float64{float64(data)}, nil
+		out = []D{D(data)}
 	case float64:
-		return []float64{data}, nil
+		out = []D{D(data)}
+	default:
+		return nil, fmt.Errorf("unsupported tensor data %T", d.Data())
 	}
-	return nil, fmt.Errorf("unsupported tensor data %T", d.Data())
+	return out, nil
 }
 
 func (e *engine) Close() error { return nil }

@@ -247,21 +247,9 @@ func (e *engine) downloadDirect(lt *tensor, dst any) (done bool, err error) {
 		done = true
 		switch out := dst.(type) {
 		case []float32:
-			if lt.dtype == backend.Float32 {
-				copy(out, unsafe.Slice((*float32)(src), n))
-			} else {
-				for i, v := range unsafe.Slice((*float64)(src), n) {
-					out[i] = float32(v)
-				}
-			}
+			convertFrom(out, src, n, lt.dtype)
 		case []float64:
-			if lt.dtype == backend.Float64 {
-				copy(out, unsafe.Slice((*float64)(src), n))
-			} else {
-				for i, v := range unsafe.Slice((*float32)(src), n) {
-					out[i] = float64(v)
-				}
-			}
+			convertFrom(out, src, n, lt.dtype)
 		default:
 			done = false
 		}
@@ -269,6 +257,15 @@ func (e *engine) downloadDirect(lt *tensor, dst any) (done bool, err error) {
 	})
 	runtime.KeepAlive(lt)
 	return done || err != nil, err // err: a panic, as an error
+}
+
+// convertFrom copies n values of dtype dt at src into dst.
+func convertFrom[D float32 | float64](dst []D, src unsafe.Pointer, n int, dt backend.DType) {
+	if dt == backend.Float64 {
+		backend.Convert(dst, unsafe.Slice((*float64)(src), n))
+	} else {
+		backend.Convert(dst, unsafe.Slice((*float32)(src), n))
+	}
 }
 
 func (e *engine) ToFloat32(t backend.Tensor) ([]float32, error) {

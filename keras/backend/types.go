@@ -112,3 +112,12 @@ type Spec struct {
 	Shape Shape
 	DType DType
 }
+
+// Convert copies src into dst element by element, converting each value
+// to dst's type (float64 to float32 rounds): the read-back every engine's
+// ToFloat32 and ToFloat64 does. dst must be at least as long as src.
+func Convert[D, S int32 | float32 | float64](dst []D, src []S) {
+	for i, v := range src {
+		dst[i] = D(v)
+	}
+}
