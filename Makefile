@@ -18,7 +18,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev libjemalloc2, then make test again."
 FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-pairs bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -129,6 +129,12 @@ golden: keras-env
 ## bench: time per training step and peak memory, kerasgo against PyTorch (see docs/benchmarks.md)
 bench:
 	scripts/bench.sh $(BENCH_FLAGS)
+
+## bench-pairs: kerasgo on PyPI's libtorch against PyTorch 2 eager for one
+## model in many alternating pairs of processes, with a bootstrap interval
+## for the ratio (make torch-env first)
+bench-pairs:
+	scripts/bench-pairs.sh $(BENCH_PAIRS_FLAGS)
 
 ## torch-env: PyTorch 2 from PyPI in build/torch-env, which make bench then
 ## times beside Debian's PyTorch 1.13 (not needed by make test)

@@ -172,22 +172,49 @@ type Result struct {
 // StepTime trains steps batches (after warmup ones, which compile) with
 // Fit and returns the mean time per step.
 func StepTime(ctx context.Context, model, engine string, batch, warmup, steps int) (Result, error) {
-	m, err := Compiled(model, engine)
+	s, err := NewStepper(ctx, model, engine, batch, warmup, steps)
 	if err != nil {
 		return Result{}, err
+	}
+	return s.Time(ctx)
+}
+
+// Stepper times chunks of training steps of one compiled model, so that a
+// process can be timed again and again (stepbench -serve) beside another
+// implementation's process without paying its start-up each time.
+type Stepper struct {
+	m            *keras.Model
+	model        string
+	batch, steps int
+	x, y         keras.Array
+	compiled     time.Duration
+}
+
+// NewStepper compiles the named model on engine and trains warmup batches
+// (which compile the step); each Time then trains steps batches.
+func NewStepper(ctx context.Context, model, engine string, batch, warmup, steps int) (*Stepper, error) {
+	m, err := Compiled(model, engine)
+	if err != nil {
+		return nil, err
 	}
 	x, y := dataFor(model, batch*steps, 1)
 	wx, wy := dataFor(model, batch*warmup, 2)
 	start := time.Now()
 	if _, err := m.Fit(ctx, wx, wy, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: batch, NoShuffle: true}); err != nil {
-		return Result{}, err
+		return nil, err
 	}
-	compiled := time.Since(start)
+	return &Stepper{m: m, model: model, batch: batch, steps: steps, x: x, y: y, compiled: time.Since(start)}, nil
+}
+
+// Time trains the stepper's steps batches with Fit and returns the mean
+// time per step.
+func (s *Stepper) Time(ctx context.Context) (Result, error) {
+	var err error
 	start, cpu := time.Now(), cpuTime()
 	// A region, so that an execution trace of the run (stepbench -trace)
 	// can be cut down to the measured steps.
 	trace.WithRegion(ctx, "timed steps", func() {
-		_, err = m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: batch, NoShuffle: true})
+		_, err = s.m.Fit(ctx, s.x, s.y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: s.batch, NoShuffle: true})
 	})
 	if err != nil {
 		return Result{}, err
@@ -197,8 +224,8 @@ func StepTime(ctx context.Context, model, engine string, batch, warmup, steps in
 	if cpu >= 0 {
 		busy = float64(cpuTime()-cpu) / float64(wall)
 	}
-	return Result{Model: model, Engine: m.Backend().Name(), Batch: batch, Steps: steps, PerStep: wall / time.Duration(steps),
-		PeakRSS: PeakRSS(), Threads: runtime.GOMAXPROCS(0), Compiled: compiled, CoresBusy: busy}, nil
+	return Result{Model: s.model, Engine: s.m.Backend().Name(), Batch: s.batch, Steps: s.steps, PerStep: wall / time.Duration(s.steps),
+		PeakRSS: PeakRSS(), Threads: runtime.GOMAXPROCS(0), Compiled: s.compiled, CoresBusy: busy}, nil
 }
 
 // PeakRSS returns the process's peak resident set size (VmHWM) in bytes,

@@ -9,6 +9,7 @@ Run with the PyTorch that Debian packages (python3-torch, /usr/bin/python3):
 """
 import argparse
 import resource
+import sys
 import time
 
 import torch
@@ -211,6 +212,9 @@ def main():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--device", default="cpu", help="cpu or cuda")
     p.add_argument("--impl", default="pytorch", help="the row's name before the version (e.g. pytorch+jemalloc)")
+    p.add_argument("--serve", action="store_true",
+                   help="after the warm-up print ready, then time --steps steps for each line read from "
+                        "standard input, one result line each (bench/pairs.py alternates it with kerasgo)")
     p.add_argument("--compile", action="store_true",
                    help="torch.compile the model (TorchInductor; on CPU it needs a C++ compiler): "
                         "the warm-up steps compile the forward and backward graphs, the optimizer stays eager")
@@ -267,17 +271,25 @@ def main():
     warm_ms = (time.perf_counter() - compile_start) * 1000
     if dev.type == "cuda":
         torch.cuda.synchronize()
-    start = time.perf_counter()
-    for i in range(a.warmup, a.warmup + a.steps):
-        step(i)  # .item() in step synchronizes, as kerasgo's step does
-    per = (time.perf_counter() - start) / a.steps
-    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    extra = f" warmup_with_compile_ms={warm_ms:.0f}" if a.compile else ""
-    if dev.type == "cuda":
-        extra += f" gpu_peak_mb={torch.cuda.max_memory_allocated() / 2**20:.0f} device={torch.cuda.get_device_name()}"
-    print(f"impl={a.impl}-{torch.__version__}-{a.device} model={a.model} batch={a.batch} steps={a.steps} "
-          f"threads={a.threads} ms_per_step={per * 1000:.2f} peak_rss_mb={rss_mb:.0f}{extra}")
 
+    def timed():
+        start = time.perf_counter()
+        for i in range(a.warmup, a.warmup + a.steps):
+            step(i)  # .item() in step synchronizes, as kerasgo's step does
+        per = (time.perf_counter() - start) / a.steps
+        rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        extra = f" warmup_with_compile_ms={warm_ms:.0f}" if a.compile else ""
+        if dev.type == "cuda":
+            extra += f" gpu_peak_mb={torch.cuda.max_memory_allocated() / 2**20:.0f} device={torch.cuda.get_device_name()}"
+        print(f"impl={a.impl}-{torch.__version__}-{a.device} model={a.model} batch={a.batch} steps={a.steps} "
+              f"threads={a.threads} ms_per_step={per * 1000:.2f} peak_rss_mb={rss_mb:.0f}{extra}", flush=True)
+
+    if not a.serve:
+        timed()
+        return
+    print("ready", flush=True)
+    for _ in sys.stdin:
+        timed()
 
 if __name__ == "__main__":
     main()

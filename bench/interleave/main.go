@@ -17,9 +17,20 @@
 // It prints one line per round and the median of the rounds' ratios
 // (kerasgo / direct). The first round's direct chunk includes libtorch's
 // first-call set-up; its ratio is left out of the median.
+//
+// With -serve it times the direct step alone, in bench/pairs.py's
+// protocol (prints "ready" once the step is built, then for each line
+// read from standard input runs 3 untimed steps and prints the time of
+// -steps more), so that
+// bench/pairs.py can set it beside PyTorch's bench/torch_step.py --serve
+// or kerasgo's bench/stepbench -serve, each in its own process. It opens
+// the engine first, as kerasgo would: that sets jemalloc (when linked) to
+// keep freed pages, without which the direct step takes about twice as
+// long on this network.
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -40,7 +51,12 @@ const batch, timesteps, features, units, classes = 32, 100, 8, 64, 10
 func main() {
 	rounds := flag.Int("rounds", 7, "chunks of each implementation")
 	steps := flag.Int("steps", 60, "timed steps per chunk")
+	serve := flag.Bool("serve", false, "time only the direct step, one chunk per line of standard input (see bench/pairs.py)")
 	flag.Parse()
+	if *serve {
+		serveDirect(*steps)
+		return
+	}
 	if *rounds < 2 {
 		fmt.Fprintln(os.Stderr, "interleave: -rounds must be at least 2")
 		os.Exit(2)
@@ -63,6 +79,21 @@ func main() {
 	slices.Sort(ratios)
 	fmt.Printf("model=lstm batch=%d steps=%d rounds=%d median_ratio=%.3f min=%.2f max=%.2f\n",
 		batch, *steps, *rounds, ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1])
+}
+
+// serveDirect times the direct step in chunks of steps, one for each line
+// read from standard input, after the engine is open and "ready" printed.
+func serveDirect(steps int) {
+	if _, err := libtorch.Open("cpu"); err != nil {
+		fmt.Fprintln(os.Stderr, "interleave:", err)
+		os.Exit(1)
+	}
+	direct := newDirectRunner()
+	fmt.Println("ready")
+	lines := bufio.NewScanner(os.Stdin)
+	for lines.Scan() {
+		fmt.Printf("impl=gotch-direct model=lstm batch=%d steps=%d ms_per_step=%.2f\n", batch, steps, direct.time(steps))
+	}
 }
 
 // directRunner runs the direct step on the engine's op thread
