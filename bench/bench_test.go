@@ -48,3 +48,22 @@ func TestStepTimeRuns(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 }
+
+// TestStepperTimesChunks keeps stepbench -serve working: one compiled
+// model times chunk after chunk, each of the steps asked for.
+func TestStepperTimesChunks(t *testing.T) {
+	ctx := context.Background()
+	s, err := bench.NewStepper(ctx, "mlp", "gorgonia", 8, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for chunk := range 2 {
+		r, err := s.Time(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.PerStep <= 0 || r.Steps != 3 || r.Batch != 8 || r.Model != "mlp" || r.Engine != "gorgonia" {
+			t.Errorf("chunk %d: result %+v", chunk, r)
+		}
+	}
+}
