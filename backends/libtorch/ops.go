@@ -125,7 +125,24 @@ func (o *eagerOps) Scalar(v float64) (backend.Value, error) {
 }
 
 func (o *eagerOps) Constant(data []float64, s backend.Shape) (backend.Value, error) {
+	if allPositiveZero(data) {
+		// A recurrent layer's zero initial state, every step: libtorch's
+		// zeros on the device costs a few µs, an upload about 50.
+		t, err := ts.Zeros(dims(s), kind(o.dtype), o.e.device)
+		return o.keep(t, err, s)
+	}
 	return o.fromHost(data, s)
+}
+
+// allPositiveZero says whether every value is +0 (a -0 keeps its sign
+// through the upload, and zeros would drop it).
+func allPositiveZero(data []float64) bool {
+	for _, v := range data {
+		if v != 0 || math.Signbit(v) {
+			return false
+		}
+	}
+	return true
 }
 
 func (o *eagerOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, error) {

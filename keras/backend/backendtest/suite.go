@@ -188,6 +188,13 @@ func cases() []opCase {
 				return b.Mul(x, hot)
 			}),
 			ref: func(x []Array) Array { return refBinary(backend.OpMul, x[0], refOneHot(labels(64, 5, 6), 5)) }},
+		// A constant of zeros, as a recurrent layer's initial state is
+		// (the libtorch engine makes it with zeros instead of uploading it).
+		opCase{name: "ZeroConstant", inputs: []Array{Random(67, -1, 1, 3, 4)}, grad: yes,
+			build: one(func(b backend.Builder, x backend.Value) backend.Value {
+				return b.Add(b.Mul(x, x), b.Constant(make([]float64, 3*4), backend.Shape{3, 4}))
+			}),
+			ref: func(x []Array) Array { return refBinary(backend.OpMul, x[0], x[0]) }},
 		// Two constants of equal values but different shapes, each in its
 		// own product (two custom layers): Gorgonia once merged them into
 		// one node because it names constants by their printed value.
