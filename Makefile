@@ -131,8 +131,8 @@ bench:
 	scripts/bench.sh $(BENCH_FLAGS)
 
 ## bench-pairs: kerasgo on PyPI's libtorch against PyTorch 2 eager for one
-## model in many alternating pairs of processes, with a bootstrap interval
-## for the ratio (make torch-env first)
+## model, two long-lived processes timed in alternating chunks of steps,
+## with a bootstrap interval for the ratio (make torch-env first)
 bench-pairs:
 	scripts/bench-pairs.sh $(BENCH_PAIRS_FLAGS)
 

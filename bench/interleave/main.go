@@ -94,6 +94,10 @@ func serveDirect(steps int) {
 	for lines.Scan() {
 		fmt.Printf("impl=gotch-direct model=lstm batch=%d steps=%d ms_per_step=%.2f\n", batch, steps, direct.time(steps))
 	}
+	if err := lines.Err(); err != nil {
+		fmt.Fprintln(os.Stderr, "interleave:", err)
+		os.Exit(1)
+	}
 }
 
 // directRunner runs the direct step on the engine's op thread
