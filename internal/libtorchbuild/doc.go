@@ -14,4 +14,11 @@
 //     wrapper that does not compile replaced by one that reports "not
 //     available in this libtorch" through gotch's normal error path
 //     (torch_last_err, turned into a Go error by gotch).
+//
+// It also adds two files of kerasgo's own to libtch (shim/): C++ that runs
+// a composition of libtorch kernels in one cgo call (kg_adam_update, the
+// libtorch engine's Adam update: through gotch's wrappers the same seven
+// kernels took ten cgo calls), and its Go wrapper (lib.KgAdamUpdate).
+// They compile against every libtorch kerasgo supports (Debian's 1.13,
+// 2.1, PyPI's 2.9, CPU or CUDA), with the flags lib.go gets.
 package libtorchbuild

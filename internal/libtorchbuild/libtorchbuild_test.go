@@ -217,8 +217,21 @@ func TestGenerateVendored(t *testing.T) {
 		return ov.Replace
 	}
 	full, plain := read(o.File), read(o.UnpatchedFile)
-	if len(full) != 4 || len(plain) != 2 {
-		t.Fatalf("overlay replaces %d files, unpatched %d; want 4 and 2:\n%v\n%v", len(full), len(plain), full, plain)
+	if len(full) != 6 || len(plain) != 4 {
+		t.Fatalf("overlay replaces %d files, unpatched %d; want 6 and 4:\n%v\n%v", len(full), len(plain), full, plain)
+	}
+	// kerasgo's C++ and its Go wrapper join gotch's libtch in both
+	// overlays, the wrapper without the constraint that keeps it out of
+	// kerasgo's own build.
+	for _, ov := range []map[string]string{full, plain} {
+		cpp, err := os.ReadFile(ov[filepath.Join(gotch, "libtch", "kerasgo_ops.cpp")])
+		if err != nil || !strings.Contains(string(cpp), "kg_adam_update(") {
+			t.Errorf("added kerasgo_ops.cpp: %v", err)
+		}
+		wrapper, err := os.ReadFile(ov[filepath.Join(gotch, "libtch", "kerasgo_ops.go")])
+		if err != nil || !strings.HasPrefix(string(wrapper), "// This file is compiled only as part of gotch's libtch") || strings.Contains(string(wrapper), "go:build") {
+			t.Errorf("added kerasgo_ops.go: %v\n%.200s", err, wrapper)
+		}
 	}
 	patched, err := os.ReadFile(full[filepath.Join(gotch, "ts", "tensor.go")])
 	if err != nil || strings.Contains(string(patched), "bigStruct") {

@@ -17,7 +17,7 @@ import (
 
 // generatorVersion changes whenever Generate's output would; a change
 // invalidates build files written before.
-const generatorVersion = 7
+const generatorVersion = 8
 
 // outputModule is the go.mod written beside generated files when gotch is
 // patched in place (vendored), so that kerasgo's ./... skips them.
@@ -147,6 +147,13 @@ func Generate(inst *Install, gotchDir, moduleRoot, outDir string, log io.Writer)
 	replace := map[string]string{
 		filepath.Join(libtch, "lib.go"):        libGo,
 		filepath.Join(libtch, "torch_api.cpp"): cppPath,
+	}
+	shims, err := writeShims(outDir, libtch)
+	if err != nil {
+		return nil, err
+	}
+	for in, out := range shims {
+		replace[in] = out
 	}
 	// kerasgo's c10d binding gets the same libtorch's flags, when kerasgo
 	// itself is the module being built (a module in the cache cannot be
