@@ -87,8 +87,12 @@ func constant(v backend.Value) (float64, bool) {
 	return val.c, val.isConst
 }
 
-// scalar returns a libtorch Scalar for c, freed with the arena.
+// scalar returns a libtorch Scalar for c: the cached one (sharedScalars),
+// or, the cache full, one freed with the arena.
 func (o *eagerOps) scalar(c float64) *ts.Scalar {
+	if sc := sharedScalars.get(c); sc != nil {
+		return sc
+	}
 	sc := ts.FloatScalar(c)
 	o.scalars = append(o.scalars, sc)
 	return sc
