@@ -14,6 +14,10 @@ threads still settling).
         --a kerasgo -- build/stepbench -serve -model lstm ... \\
         --b pytorch -- build/torch-env/bin/python bench/torch_step.py --serve ...
 
+A third implementation (--c NAME -- CMD..., e.g. an older kerasgo build)
+joins every round; each implementation's ratio is to --b's. With three,
+rounds alternate A B C and C B A.
+
 scripts/bench-pairs.sh (make bench-pairs) runs it for kerasgo on PyPI's
 libtorch against PyTorch 2 eager.
 """
@@ -55,22 +59,26 @@ class Impl:
 
 
 def split_commands(argv):
-    """--a NAME -- CMD... --b NAME -- CMD...: the two named commands."""
+    """--a NAME -- CMD... --b NAME -- CMD... [--c NAME -- CMD...]: the named
+    commands, in flag order."""
+    flags = ("--a", "--b", "--c")
     out = {}
     i = 0
     while i < len(argv):
         flag = argv[i]
-        if flag not in ("--a", "--b") or i + 2 >= len(argv) or argv[i + 2] != "--":
-            sys.exit(f"pairs: expected --a NAME -- COMMAND... --b NAME -- COMMAND..., got {argv[i:]}")
+        if flag not in flags or i + 2 >= len(argv) or argv[i + 2] != "--":
+            sys.exit(f"pairs: expected --a NAME -- COMMAND... --b NAME -- COMMAND... [--c NAME -- COMMAND...], got {argv[i:]}")
         name = argv[i + 1]
         j = i + 3
-        while j < len(argv) and argv[j] not in ("--a", "--b"):
+        while j < len(argv) and argv[j] not in flags:
             j += 1
         out[flag] = (name, argv[i + 3:j])
         i = j
-    if set(out) != {"--a", "--b"}:
+    if "--a" not in out or "--b" not in out:
         sys.exit("pairs: needs both --a and --b")
-    return out["--a"], out["--b"]
+    if len({name for name, _ in out.values()}) != len(out):
+        sys.exit("pairs: the implementations need different names")
+    return [out[f] for f in flags if f in out]
 
 
 def median_interval(values, stat, rng, n=2000, level=0.90):
@@ -89,9 +97,13 @@ def main():
     a = p.parse_args(sys.argv[1:first])
     if a.rounds < 3:
         sys.exit("pairs: --rounds must be at least 3 (the first is left out)")
-    (name_a, cmd_a), (name_b, cmd_b) = split_commands(sys.argv[first:])
-    impls = [Impl(name_a, cmd_a), Impl(name_b, cmd_b)]
-    print(f"# round  {name_a:>9} {name_b:>9}  ratio ({name_a} / {name_b}, ms per step)", flush=True)
+    named = split_commands(sys.argv[first:])
+    impls = [Impl(name, cmd) for name, cmd in named]
+    names = [impl.name for impl in impls]
+    ref = names[1]  # --b: every other implementation's ratio is to it
+    others = [n for n in names if n != ref]
+    print(f"# round  " + " ".join(f"{n:>9}" for n in names) + "  " +
+          ", ".join(f"{n} / {ref}" for n in others) + " (ms per step)", flush=True)
     rows = []
     for r in range(a.rounds):
         order = impls if r % 2 == 0 else impls[::-1]
@@ -99,22 +111,22 @@ def main():
         for impl in order:
             ms[impl.name] = impl.chunk()
             time.sleep(a.pause)
-        row = (ms[name_a], ms[name_b])
-        print(f"{r + 1:7d}  {row[0]:9.2f} {row[1]:9.2f}  {row[0] / row[1]:.3f}{'  (left out)' if r == 0 else ''}", flush=True)
+        print(f"{r + 1:7d}  " + " ".join(f"{ms[n]:9.2f}" for n in names) + "  " +
+              " ".join(f"{ms[n] / ms[ref]:.3f}" for n in others) + ("  (left out)" if r == 0 else ""), flush=True)
         if r > 0:
-            rows.append(row)
+            rows.append(ms)
     for impl in impls:
         impl.close()
     rng = random.Random(1)
-    ta, tb = [x for x, _ in rows], [y for _, y in rows]
-    ratios = [x / y for x, y in rows]
-    lo, hi = median_interval(ratios, st.median, rng)
-    of_medians = st.median(ta) / st.median(tb)
-    print(f"{name_a} median {st.median(ta):.2f} ms ({min(ta):.1f}-{max(ta):.1f}), "
-          f"{name_b} median {st.median(tb):.2f} ms ({min(tb):.1f}-{max(tb):.1f}), {len(rows)} rounds")
-    print(f"{name_a} / {name_b}: median of the rounds' ratios {st.median(ratios):.3f} "
-          f"(90% bootstrap interval {lo:.3f}-{hi:.3f}), ratio of the medians {of_medians:.3f}")
-
+    times = {n: [row[n] for row in rows] for n in names}
+    print(", ".join(f"{n} median {st.median(times[n]):.2f} ms ({min(times[n]):.1f}-{max(times[n]):.1f})" for n in names) +
+          f", {len(rows)} rounds")
+    for n in others:
+        ratios = [row[n] / row[ref] for row in rows]
+        lo, hi = median_interval(ratios, st.median, rng)
+        of_medians = st.median(times[n]) / st.median(times[ref])
+        print(f"{n} / {ref}: median of the rounds' ratios {st.median(ratios):.3f} "
+              f"(90% bootstrap interval {lo:.3f}-{hi:.3f}), ratio of the medians {of_medians:.3f}")
 
 if __name__ == "__main__":
     main()

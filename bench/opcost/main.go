@@ -45,6 +45,11 @@ func main() {
 		}
 		fmt.Printf("kerasgo Builder  %-18s %6.2f µs/op\n", c.name, per)
 	}
+	adam, err := adamCost(be, *runs)
+	if err != nil {
+		fail(err)
+	}
+	fmt.Printf("kerasgo Builder  %-18s %6.2f µs/step (Adam on the LSTM(64) benchmark's 5 variables)\n", "AdamUpdate x5", adam)
 	for _, c := range []struct {
 		name string
 		op   func(x, y *ts.Tensor, s *ts.Scalar) (*ts.Tensor, error)
@@ -104,6 +109,79 @@ func builderCost(be backend.Backend, k, runs int, op func(b backend.Builder, v, 
 		}
 	}
 	return float64(time.Since(start).Nanoseconds()) / 1000 / float64(runs*k), nil
+}
+
+// lstmVariables are the shapes of the LSTM(64) benchmark model's
+// variables (bench.Compiled("lstm")): the LSTM's kernel, recurrent kernel
+// and bias over 8 features, the Dense(10) head's kernel and bias.
+var lstmVariables = []backend.Shape{{8, 256}, {64, 256}, {256}, {64, 10}, {10}}
+
+// adamSteps is how many Adam steps one program of adamCost chains, so
+// that the Run's hand-off to the op thread (tens of µs on 2 cores) does
+// not swamp the updates.
+const adamSteps = 20
+
+// adamCost returns the microseconds per Adam step (Builder.AdamUpdate for
+// each of lstmVariables) of a program that chains adamSteps of them, over
+// runs runs after 20 untimed ones; each run's outputs are released, so
+// that the next run writes its last step into them (spare buffers), as a
+// training step does.
+func adamCost(be backend.Backend, runs int) (float64, error) {
+	n := len(lstmVariables)
+	fn := func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		alpha := in[4*n]
+		var out []backend.Value
+		for i := range n {
+			p, m, v := in[4*i], in[4*i+2], in[4*i+3]
+			for range adamSteps {
+				p, m, v = b.AdamUpdate(p, in[4*i+1], m, v, alpha, 0.9, 0.999, 1e-7)
+			}
+			out = append(out, p, m, v)
+		}
+		return out, nil
+	}
+	var specs []backend.Spec
+	var inputs []backend.Tensor
+	for _, s := range lstmVariables {
+		for k := range 4 { // p, g, m, v
+			data := make([]float32, s.Size())
+			for j := range data {
+				data[j] = 0.01 * float32(k+1)
+			}
+			t, err := be.FromFloat32(data, s)
+			if err != nil {
+				return 0, err
+			}
+			specs, inputs = append(specs, backend.Spec{Shape: s}), append(inputs, t)
+		}
+	}
+	alpha, err := be.FromFloat32([]float32{1e-3}, backend.Shape{})
+	if err != nil {
+		return 0, err
+	}
+	specs, inputs = append(specs, backend.Spec{Shape: backend.Shape{}}), append(inputs, alpha)
+	defer be.Release(inputs...)
+	exe, err := be.Compile(fn, specs, backend.CompileOptions{})
+	if err != nil {
+		return 0, err
+	}
+	run := func() error {
+		out, err := exe.Run(inputs)
+		be.Release(out...)
+		return err
+	}
+	for range 20 {
+		if err := run(); err != nil {
+			return 0, err
+		}
+	}
+	start := time.Now()
+	for range runs {
+		if err := run(); err != nil {
+			return 0, err
+		}
+	}
+	return float64(time.Since(start).Nanoseconds()) / 1000 / float64(runs*adamSteps), nil
 }
 
 // gotchCost returns the microseconds per call of op on a 0-dimensional
