@@ -48,7 +48,9 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 		ops := &eagerOps{e: p.e, p: p, dtype: p.specs0DType(), gradsLeft: p.info.Grads, severalGrads: p.info.Grads > 1}
 		defer func() {
 			for _, t := range ops.arena {
-				t.Drop()
+				if t != nil { // nil: given to an output (eagerOps.own)
+					t.Drop()
+				}
 			}
 			for _, sc := range ops.scalars {
 				sc.Drop()
@@ -90,13 +92,17 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 		out = make([]backend.Tensor, len(results))
 		for i, r := range results {
 			t, err := ops.tensor(r)
-			if err != nil {
-				return err
+			var d *ts.Tensor
+			if err == nil {
+				// The caller gets a tensor with no autograd history,
+				// which survives the arena.
+				d, err = ops.own(t)
 			}
-			// Detach: the caller gets a tensor with no autograd history,
-			// which survives the arena.
-			d, err := t.Detach(false)
 			if err != nil {
+				for _, made := range out[:i] { // outside the arena now
+					made.(*tensor).t.Drop()
+				}
+				out = nil
 				return err
 			}
 			out[i] = &tensor{t: d, shape: r.Shape().Clone(), dtype: ops.dtype}

@@ -59,6 +59,25 @@ func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value
 	return &value{t: t, shape: s.Clone(), dtype: o.dtype}, nil
 }
 
+// own returns a handle to t for a Run's output, which outlives the arena
+// and has no autograd history: t itself, taken out of the arena, when the
+// Run made it, it tracks no gradient (an update op's result, or anything
+// after the last Grad) and no other output took it; otherwise a new,
+// detached handle. Detaching every output made and later freed a second
+// handle for each: an op and gotch's bookkeeping, twice, for each of a
+// training step's parameters and optimizer slots.
+func (o *eagerOps) own(t *ts.Tensor) (*ts.Tensor, error) {
+	if tracks, err := t.RequiresGrad(); err == nil && !tracks {
+		for i := len(o.arena) - 1; i >= 0; i-- {
+			if o.arena[i] == t {
+				o.arena[i] = nil
+				return t, nil
+			}
+		}
+	}
+	return t.Detach(false)
+}
+
 // tv returns v's tensor, making one for a constant; a failure panics,
 // which the Builder reports as the op's error.
 func (o *eagerOps) tv(v backend.Value) *ts.Tensor {
