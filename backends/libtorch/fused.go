@@ -40,9 +40,6 @@ func (o *eagerOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps
 	return results[0], results[1], results[2], nil
 }
 
-// ctensor is t's libtorch handle, for kerasgo's own C++ (kg_* in libtch).
-func ctensor(t *ts.Tensor) lib.Ctensor { return lib.Ctensor(t.Ctensor()) }
-
 var _ backend.AdamOps = (*eagerOps)(nil)
 
 // SGDUpdate implements backend.SGDOps in one libtorch kernel, addcmul: p

@@ -78,6 +78,10 @@ func (o *eagerOps) own(t *ts.Tensor) (*ts.Tensor, error) {
 	return t.Detach(false)
 }
 
+// ctensor is t's libtorch handle, for libtch's C functions (gotch's at_*
+// and kerasgo's own kg_*).
+func ctensor(t *ts.Tensor) lib.Ctensor { return lib.Ctensor(t.Ctensor()) }
+
 // tv returns v's tensor, making one for a constant; a failure panics,
 // which the Builder reports as the op's error.
 func (o *eagerOps) tv(v backend.Value) *ts.Tensor {
@@ -408,7 +412,7 @@ func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 	if last {
 		o.gradDone, keep = true, 0
 	}
-	lib.AtBackward(lib.Ctensor(o.tv(loss).Ctensor()), keep, 0)
+	lib.AtBackward(ctensor(o.tv(loss)), keep, 0)
 	if err := ts.TorchErr(); err != nil {
 		return nil, err
 	}
@@ -460,7 +464,7 @@ func (o *eagerOps) copyGrads(wrt []backend.Value) ([]backend.Value, error) {
 		}
 		o.arena = append(o.arena, g)
 		if g.MustDefined() {
-			lib.AtCopy_(lib.Ctensor(c.Ctensor()), lib.Ctensor(g.Ctensor()))
+			lib.AtCopy_(ctensor(c), ctensor(g))
 			if err := ts.TorchErr(); err != nil {
 				return nil, err
 			}

@@ -92,8 +92,15 @@ func builderCost(be backend.Backend, k, runs int, op func(b backend.Builder, v, 
 		return 0, err
 	}
 	defer be.Release(x, y)
+	perRun, err := timeRuns(be, exe, []backend.Tensor{x, y}, runs)
+	return perRun / float64(k), err
+}
+
+// timeRuns returns the microseconds per Run of exe on inputs, over runs
+// runs after 20 untimed ones, each run's outputs released.
+func timeRuns(be backend.Backend, exe backend.Executable, inputs []backend.Tensor, runs int) (float64, error) {
 	run := func() error {
-		out, err := exe.Run([]backend.Tensor{x, y})
+		out, err := exe.Run(inputs)
 		be.Release(out...)
 		return err
 	}
@@ -108,7 +115,7 @@ func builderCost(be backend.Backend, k, runs int, op func(b backend.Builder, v, 
 			return 0, err
 		}
 	}
-	return float64(time.Since(start).Nanoseconds()) / 1000 / float64(runs*k), nil
+	return float64(time.Since(start).Nanoseconds()) / 1000 / float64(runs), nil
 }
 
 // lstmVariables are the shapes of the LSTM(64) benchmark model's
@@ -165,23 +172,8 @@ func adamCost(be backend.Backend, runs int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	run := func() error {
-		out, err := exe.Run(inputs)
-		be.Release(out...)
-		return err
-	}
-	for range 20 {
-		if err := run(); err != nil {
-			return 0, err
-		}
-	}
-	start := time.Now()
-	for range runs {
-		if err := run(); err != nil {
-			return 0, err
-		}
-	}
-	return float64(time.Since(start).Nanoseconds()) / 1000 / float64(runs*adamSteps), nil
+	perRun, err := timeRuns(be, exe, inputs, runs)
+	return perRun / adamSteps, err
 }
 
 // gotchCost returns the microseconds per call of op on a 0-dimensional

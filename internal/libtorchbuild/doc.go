@@ -19,6 +19,7 @@
 // a composition of libtorch kernels in one cgo call (kg_adam_update, the
 // libtorch engine's Adam update: through gotch's wrappers the same seven
 // kernels took ten cgo calls), and its Go wrapper (lib.KgAdamUpdate).
-// They compile against every libtorch kerasgo supports (Debian's 1.13,
-// 2.1, PyPI's 2.9, CPU or CUDA), with the flags lib.go gets.
+// They use only ATen operators that libtorch has had since 1.13 and get
+// the flags lib.go gets; built so far against Debian's 1.13 (CPU) and the
+// 2.9.1 inside PyPI's PyTorch (CUDA), not against the official 2.1.
 package libtorchbuild
