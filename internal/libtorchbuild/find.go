@@ -79,6 +79,15 @@ func fromLayout(source, root, include, lib string) (*Install, error) {
 		parts[m[1]] = m[2]
 	}
 	if len(parts) != 3 {
+		// Since libtorch 2.10 torch/version.h includes the numbers from
+		// torch/headeronly/version.h.
+		if data, err := os.ReadFile(filepath.Join(include, "torch", "headeronly", "version.h")); err == nil {
+			for _, m := range versionRE.FindAllStringSubmatch(string(data), -1) {
+				parts[m[1]] = m[2]
+			}
+		}
+	}
+	if len(parts) != 3 {
 		return nil, fmt.Errorf("cannot read the libtorch version from %s", filepath.Join(api, "torch", "version.h"))
 	}
 	c10, err := os.ReadFile(filepath.Join(lib, "libc10.so"))

@@ -56,6 +56,24 @@ func TestFindFromLIBTORCH(t *testing.T) {
 		t.Errorf("found %+v", inst)
 	}
 
+	// Since 2.10 torch/version.h includes the numbers from
+	// torch/headeronly/version.h.
+	root = fakeLibtorch(t, [3]string{"2", "11", "0"}, true, true)
+	api := filepath.Join(root, "include", "torch", "csrc", "api", "include", "torch", "version.h")
+	if err := os.WriteFile(api, []byte("#include <torch/headeronly/version.h>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LIBTORCH", root)
+	if _, err := Find(); err == nil || !strings.Contains(err.Error(), "cannot read the libtorch version") {
+		t.Errorf("a version.h without numbers and no headeronly/version.h: %v", err)
+	}
+	headerOnly := filepath.Join(root, "include", "torch", "headeronly")
+	os.MkdirAll(headerOnly, 0o755)
+	os.WriteFile(filepath.Join(headerOnly, "version.h"), []byte("#define TORCH_VERSION_MAJOR 2\n#define TORCH_VERSION_MINOR 11\n#define TORCH_VERSION_PATCH 0\n"), 0o644)
+	if inst, err = Find(); err != nil || inst.Version != "2.11.0" {
+		t.Errorf("the 2.10+ layout: %+v, %v", inst, err)
+	}
+
 	t.Setenv("LIBTORCH", t.TempDir())
 	if _, err := Find(); err == nil || !strings.Contains(err.Error(), "LIBTORCH=") {
 		t.Errorf("an empty LIBTORCH: %v", err)
