@@ -172,6 +172,22 @@ def build(name):
     ])
 
 
+def device():
+    """Where the backend runs the step: cpu, or gpu/cuda."""
+    b = keras.backend.backend()
+    if b == "jax":
+        import jax
+
+        return jax.devices()[0].platform
+    if b == "torch":
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if b == "tensorflow":
+        return "gpu" if tf.config.list_physical_devices("GPU") else "cpu"
+    return "unknown"
+
+
 def main():
     keras.utils.set_random_seed(1)
     model = build(a.model)
@@ -204,7 +220,7 @@ def main():
     per = (time.perf_counter() - start) / a.steps
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"impl=keras-{keras.__version__}-{keras.backend.backend()} model={a.model} batch={a.batch} steps={a.steps} "
-          f"threads={a.threads} ms_per_step={per * 1000:.2f} peak_rss_mb={rss_mb:.0f}")
+          f"threads={a.threads} ms_per_step={per * 1000:.2f} peak_rss_mb={rss_mb:.0f} device={device()}")
 
 
 if __name__ == "__main__":

@@ -122,8 +122,9 @@ func dims(s backend.Shape) []int64 {
 }
 
 // upload copies n host values at data (float32s or float64s, as dt says)
-// into a new tensor on the device. libtorch reads the Go memory directly
-// (one copy; gotch's OfSlice would encode it through encoding/binary first).
+// into a new tensor on the device: into an uninitialized CPU tensor
+// (uploadDirect; gotch's OfSlice would encode it through encoding/binary
+// first), then, for a GPU, from there to the device.
 func (e *engine) upload(data unsafe.Pointer, n int, s backend.Shape, dt backend.DType) (backend.Tensor, error) {
 	var empty float64 // backend.Open's guard checked that n values fill s
 	if n == 0 {
@@ -138,10 +139,26 @@ func (e *engine) upload(data unsafe.Pointer, n int, s backend.Shape, dt backend.
 	if rank == 0 {
 		d = []int64{1} // libtorch reads no dimension, but gotch takes &d[0]
 	}
-	if e.devName == "cpu" && n > 0 && rank > 0 {
+	if n > 0 && rank > 0 {
 		out, err := e.uploadDirect(data, n, elem, d, s, dt)
 		runtime.KeepAlive(data)
-		return out, err
+		if err != nil {
+			return nil, err
+		}
+		if e.devName != "cpu" {
+			// Then one copy to the GPU, on the op thread (the device's).
+			err = e.w.do(func() error {
+				t, err := out.t.ToDevice(e.device, kind(dt), false, false, true)
+				if err == nil {
+					out.t = t
+				}
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
 	}
 	var out *tensor
 	err := e.w.do(func() error {
@@ -160,7 +177,10 @@ func (e *engine) upload(data unsafe.Pointer, n int, s backend.Shape, dt backend.
 		return nil
 	})
 	runtime.KeepAlive(data)
-	return out, err
+	if err != nil { // a nil *tensor in a backend.Tensor would not be nil
+		return nil, err
+	}
+	return out, nil
 }
 
 // uploadDirect is upload into a CPU tensor on the calling goroutine: an

@@ -10,17 +10,20 @@ import (
 )
 
 // Gather is libtorch's embedding lookup (torch.nn.functional.embedding)
-// on the indices cast to int64, which truncates toward zero; libtorch
-// rejects an index outside the table with an error. Its gradient with
-// respect to the table is libtorch's.
+// on the indices cast to int64, which truncates toward zero; an index
+// outside the table is an error (libtorch's on the CPU, checkIndices's on
+// a GPU). Its gradient with respect to the table is libtorch's.
 func (o *eagerOps) Gather(table, indices backend.Value, out backend.Shape) (backend.Value, error) {
 	idx, err := o.tv(indices).Totype(gotch.Int64, false)
 	if err != nil {
 		return nil, err
 	}
 	o.arena = append(o.arena, idx)
-	t := o.tv(table)
 	ts2 := table.Shape()
+	if err := o.checkIndices(idx, indices.Shape().Size(), ts2[0], "gather"); err != nil {
+		return nil, err
+	}
+	t := o.tv(table)
 	if len(ts2) != 2 { // embedding wants (rows, width)
 		flat, err := t.Reshape([]int64{int64(ts2[0]), int64(ts2.Size() / ts2[0])}, false)
 		if err != nil {

@@ -98,10 +98,18 @@ func (c *chain) do(f func() (*ts.Tensor, error)) *ts.Tensor {
 	return t
 }
 
-// transposed is a 2-D tensor's transpose, a view: Keras's kernels are
-// (in, gates·units), PyTorch's weights (gates·units, in).
+// transposed is a 2-D tensor's transpose: Keras's kernels are
+// (in, gates·units), PyTorch's weights (gates·units, in). On the CPU a
+// view; on a GPU a contiguous copy, since cuDNN's RNN (which libtorch's
+// lstm and gru call there) copies its weights into one buffer through
+// views that a transposed view cannot give ("view size is not compatible
+// with input tensor's size and stride").
 func (c *chain) transposed(t *ts.Tensor) *ts.Tensor {
-	return c.do(func() (*ts.Tensor, error) { return t.Transpose(0, 1, false) })
+	v := c.do(func() (*ts.Tensor, error) { return t.Transpose(0, 1, false) })
+	if !c.o.e.device.IsCuda() {
+		return v
+	}
+	return c.do(func() (*ts.Tensor, error) { return v.Contiguous(false) })
 }
 
 func (c *chain) zeros(s backend.Shape) *ts.Tensor {

@@ -77,7 +77,7 @@ func checkRandomNormal(t *testing.T, be backend.Backend) {
 	fn := func(b backend.Builder, _ []backend.Value) ([]backend.Value, error) {
 		return []backend.Value{b.RandomNormal(backend.Shape{4000})}, nil
 	}
-	x, _ := be.FromFloat32([]float32{0}, backend.Shape{1})
+	x := mustFromFloat32(t, be, []float32{0}, backend.Shape{1})
 	exe, err := be.Compile(fn, []backend.Spec{{Shape: backend.Shape{1}}}, backend.CompileOptions{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func checkRandomNormal(t *testing.T, be backend.Backend) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, _ := be.ToFloat64(out[0])
+		v := mustToFloat64(t, be, out[0])
 		return v
 	}
 	a := run(5)
@@ -113,7 +113,7 @@ func checkRandom(t *testing.T, be backend.Backend) {
 	fn := func(b backend.Builder, _ []backend.Value) ([]backend.Value, error) {
 		return []backend.Value{b.RandomUniform(backend.Shape{2000})}, nil
 	}
-	x, _ := be.FromFloat32([]float32{0}, backend.Shape{1})
+	x := mustFromFloat32(t, be, []float32{0}, backend.Shape{1})
 	run := func(seed int64) (first, second []float64) {
 		exe, err := be.Compile(fn, []backend.Spec{{Shape: backend.Shape{1}}}, backend.CompileOptions{Seed: seed})
 		if err != nil {
@@ -125,7 +125,7 @@ func checkRandom(t *testing.T, be backend.Backend) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v, _ := be.ToFloat64(out[0])
+			v := mustToFloat64(t, be, out[0])
 			if i == 0 {
 				first = v
 			} else {
@@ -168,7 +168,7 @@ func checkRandom(t *testing.T, be backend.Backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resumed, _ := be.ToFloat64(out[0])
+	resumed := mustToFloat64(t, be, out[0])
 	if !equal(resumed, a2) {
 		t.Error("SetStep(2) on a fresh Executable did not reproduce the second run's values")
 	}
@@ -177,7 +177,7 @@ func checkRandom(t *testing.T, be backend.Backend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := be.ToFloat64(out[0])
+	again := mustToFloat64(t, be, out[0])
 	if !equal(again, a1) {
 		t.Error("SetStep(1) did not repeat the first run's values")
 	}
@@ -205,7 +205,7 @@ func checkExecutable(t *testing.T, be backend.Backend) {
 		t.Fatal(err)
 	}
 	defer exe.Close()
-	x, _ := be.FromFloat32([]float32{1, 2, 3}, backend.Shape{3})
+	x := mustFromFloat32(t, be, []float32{1, 2, 3}, backend.Shape{3})
 	first, err := exe.Run([]backend.Tensor{x})
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func checkExecutable(t *testing.T, be backend.Backend) {
 			}
 		}
 	}
-	wrong, _ := be.FromFloat32([]float32{1, 2}, backend.Shape{2})
+	wrong := mustFromFloat32(t, be, []float32{1, 2}, backend.Shape{2})
 	if _, err := exe.Run([]backend.Tensor{wrong}); err == nil || !strings.Contains(err.Error(), "compiled for") {
 		t.Errorf("running with a wrong shape: error = %v, want one saying what it was compiled for", err)
 	}
@@ -367,8 +367,8 @@ func checkDropout(t *testing.T, be backend.Backend) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		y, _ := be.ToFloat64(out[0])
-		dx, _ := be.ToFloat64(out[1])
+		y := mustToFloat64(t, be, out[0])
+		dx := mustToFloat64(t, be, out[1])
 		kept := 0
 		for i, v := range y {
 			keep := v != 0
@@ -393,4 +393,25 @@ func checkDropout(t *testing.T, be backend.Backend) {
 	if same {
 		t.Error("two runs dropped the same values")
 	}
+}
+
+// mustFromFloat32 uploads data or fails the test: a tensor that did not
+// upload would make the checks after it fail for another reason.
+func mustFromFloat32(t *testing.T, be backend.Backend, data []float32, s backend.Shape) backend.Tensor {
+	t.Helper()
+	x, err := be.FromFloat32(data, s)
+	if err != nil {
+		t.Fatalf("FromFloat32: %v", err)
+	}
+	return x
+}
+
+// mustToFloat64 downloads x or fails the test.
+func mustToFloat64(t *testing.T, be backend.Backend, x backend.Tensor) []float64 {
+	t.Helper()
+	v, err := be.ToFloat64(x)
+	if err != nil {
+		t.Fatalf("ToFloat64: %v", err)
+	}
+	return v
 }

@@ -70,6 +70,12 @@ func (g *Group) Close() error {
 	return nil
 }
 
+// NCCL reports whether the group sums CUDA tensors (AllReduceTensor)
+// through NCCL's process group: in a build with NCCL (NCCLCompiled) on a
+// machine that had a GPU when the group was opened. Otherwise they go
+// through Gloo like host buffers.
+func (g *Group) NCCL() bool { return g.g != nil && C.kg_group_uses_nccl(g.g) == 1 }
+
 // call runs one shim function on the open group, turning its failure into
 // an error.
 func (g *Group) call(f func(cerr **C.char) C.int) error {

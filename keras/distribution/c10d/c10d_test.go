@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sugarme/gotch"
+	"github.com/sugarme/gotch/ts"
+
 	"github.com/kerasgo/kerasgo/internal/disttest"
 	"github.com/kerasgo/kerasgo/keras/distribution/c10d"
 )
@@ -54,6 +57,61 @@ func TestNCCLCompiled(t *testing.T) {
 	default:
 		t.Logf("NCCL compiled in: %v (set KERASGO_EXPECT_NCCL=1 or 0 to check it)", got)
 	}
+}
+
+// TestNCCLOneProcess runs c10d's NCCL path on a GPU with one process (NCCL
+// refuses two ranks on one GPU): a group opened where a GPU is present
+// sums CUDA tensors through NCCL, and a CUDA tensor summed over its one
+// rank comes back unchanged and still on the GPU; host buffers still go
+// through Gloo. It skips without an NCCL build (make cuda-build) or a GPU.
+func TestNCCLOneProcess(t *testing.T) {
+	skipWithoutC10d(t)
+	if !c10d.NCCLCompiled() {
+		t.Skip("NCCL test SKIPPED: this build has no NCCL process group (make cuda-build builds one)")
+	}
+	var cu gotch.Cuda
+	if cu.DeviceCount() == 0 {
+		t.Skip("NCCL test SKIPPED: no GPU here")
+	}
+	g, err := c10d.Open(c10d.Options{Host: "127.0.0.1", Port: disttest.Port(), Rank: 0, WorldSize: 1, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if !g.NCCL() {
+		t.Fatal("a group opened with a GPU present does not use NCCL for CUDA tensors")
+	}
+	want := make([]float32, 4096)
+	for i := range want {
+		want[i] = float32(i%97) - 40.5
+	}
+	host, err := ts.OfSlice(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.MustDrop()
+	x, err := host.To(gotch.CudaBuilder(0), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.MustDrop()
+	if err := g.AllReduceTensor(x.Ctensor()); err != nil {
+		t.Fatal(err)
+	}
+	if dev, err := x.Device(); err != nil || !dev.IsCuda() {
+		t.Fatalf("after the allreduce the tensor is on %v (%v), want the GPU", dev, err)
+	}
+	got := x.Float64Values(false)
+	for i, w := range want {
+		if got[i] != float64(w) {
+			t.Fatalf("NCCL allreduce over one rank: [%d] = %v, want %v", i, got[i], w)
+		}
+	}
+	h := []float32{1, 2, 3}
+	if err := g.AllReduceFloat32(h); err != nil || h[2] != 3 {
+		t.Fatalf("Gloo allreduce beside NCCL: %v, %v", h, err)
+	}
+	t.Logf("NCCL allreduce of a %d-float CUDA tensor over one rank: unchanged, on the GPU", len(want))
 }
 
 func openFromEnv() (*c10d.Group, int, int, error) {

@@ -55,3 +55,6 @@ func (g *Group) HasKeys([]string) ([]bool, error) { return nil, ErrNotBuilt }
 
 // AllReduceTensor returns ErrNotBuilt.
 func (g *Group) AllReduceTensor(unsafe.Pointer) error { return ErrNotBuilt }
+
+// NCCL reports false: this build has no c10d.
+func (g *Group) NCCL() bool { return false }

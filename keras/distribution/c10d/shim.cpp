@@ -26,8 +26,9 @@ static int fail(char** err, const std::string& msg) {
 
 // With a CUDA libtorch (the overlay defines USE_C10D_NCCL) and NCCL's
 // headers, CUDA tensors go through NCCL when a GPU is present. Compiled
-// and linked against PyPI's CUDA torch 2.9.1 (make torch-env), and run
-// there on a machine without a GPU (Gloo only); never run on a GPU.
+// and linked against PyPI's CUDA torch 2.9.1 (make torch-env) and run
+// there without a GPU (Gloo only); see docs/distributed.md for where it
+// ran on a GPU.
 #if defined(USE_C10D_NCCL) && __has_include(<nccl.h>)
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #define KG_NCCL 1
@@ -136,6 +137,10 @@ void kg_group_free(kg_group* g) {
   if (g == nullptr) return;
   try {
 #ifdef KG_NCCL
+    // Shut NCCL's communicators down before its process group goes, as
+    // torch.distributed.destroy_process_group does (without it libtorch
+    // warns that they may leak).
+    if (g->nccl) g->nccl->shutdown();
     g->nccl.reset();
 #endif
     g->pg.reset();
@@ -143,6 +148,14 @@ void kg_group_free(kg_group* g) {
   } catch (...) {
   }
   delete g;
+}
+
+int kg_group_uses_nccl(kg_group* g) {
+#ifdef KG_NCCL
+  return g != nullptr && g->nccl ? 1 : 0;
+#else
+  return 0;
+#endif
 }
 
 int kg_allreduce_host(kg_group* g, void* data, int64_t n, int dtype, char** err) {
@@ -211,6 +224,7 @@ int kg_group_new(const char*, int, int, int, int64_t, const char*, const char*, 
   return fail(err, kNoGloo);
 }
 void kg_group_free(kg_group*) {}
+int kg_group_uses_nccl(kg_group*) { return 0; }
 int kg_allreduce_host(kg_group*, void*, int64_t, int, char** err) { return fail(err, kNoGloo); }
 int kg_allreduce_tensor(kg_group*, void*, char** err) { return fail(err, kNoGloo); }
 int kg_broadcast_host(kg_group*, void*, int64_t, int, int, char** err) { return fail(err, kNoGloo); }

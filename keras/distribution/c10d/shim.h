@@ -32,6 +32,11 @@ int kg_group_new(const char* host, int port, int rank, int world,
                  kg_group** out, char** err);
 void kg_group_free(kg_group* g);
 
+// kg_group_uses_nccl returns 1 when the group sums CUDA tensors through
+// NCCL's process group (an NCCL build, opened where a GPU was present),
+// else 0.
+int kg_group_uses_nccl(kg_group* g);
+
 // Sums in place across ranks: a host buffer (dtype 0 float32, 1 float64)
 // or a libtorch tensor (torch::Tensor*).
 int kg_allreduce_host(kg_group* g, void* data, int64_t n, int dtype, char** err);
