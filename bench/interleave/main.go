@@ -27,6 +27,11 @@
 // the engine first, as kerasgo would: that sets jemalloc (when linked) to
 // keep freed pages, without which the direct step takes about twice as
 // long on this network.
+//
+// -keras-loss makes the direct step compute its loss op for op as Keras
+// (and kerasgo) define it for softmax probabilities, and -clipped-logits
+// the same function from the logits in three ops (log_softmax, clamp,
+// nll_loss), to see what the loss's formulation costs (docs/benchmarks.md).
 package main
 
 import (
@@ -34,6 +39,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -52,6 +58,8 @@ func main() {
 	rounds := flag.Int("rounds", 7, "chunks of each implementation")
 	steps := flag.Int("steps", 60, "timed steps per chunk")
 	serve := flag.Bool("serve", false, "time only the direct step, one chunk per line of standard input (see bench/pairs.py)")
+	flag.BoolVar(&clippedLogits, "clipped-logits", false, "the direct step computes Keras's clipped loss from the logits: log_softmax, clamped to [log 1e-7, log(1-1e-7)], nll_loss")
+	flag.BoolVar(&kerasLoss, "keras-loss", false, "the direct step computes its loss as kerasgo does, Keras's way (softmax probabilities, normalised, clipped, log), instead of libtorch's fused cross-entropy on logits")
 	flag.Parse()
 	if *serve {
 		serveDirect(*steps)
@@ -92,7 +100,7 @@ func serveDirect(steps int) {
 	fmt.Println("ready")
 	lines := bufio.NewScanner(os.Stdin)
 	for lines.Scan() {
-		fmt.Printf("impl=gotch-direct model=lstm batch=%d steps=%d ms_per_step=%.2f\n", batch, steps, direct.time(steps))
+		fmt.Printf("impl=%s model=lstm batch=%d steps=%d ms_per_step=%.2f\n", implName(), batch, steps, direct.time(steps))
 	}
 	if err := lines.Err(); err != nil {
 		fmt.Fprintln(os.Stderr, "interleave:", err)
@@ -137,6 +145,16 @@ func (directRunner) time(steps int) float64 {
 
 var step func(i int)
 
+// kerasLoss: the direct step's loss as Keras defines it for a softmax
+// output (-log of the target's probability, normalised and clipped to
+// [1e-7, 1-1e-7]), the ops kerasgo's step runs, instead of libtorch's
+// fused cross-entropy on the logits.
+var kerasLoss bool
+
+// clippedLogits: the same loss from the logits, fused: log_softmax,
+// clamp, nll_loss.
+var clippedLogits bool
+
 // setUp builds the direct model and its data, and sets step.
 func setUp() {
 	vs := nn.NewVarStore(gotch.CPU)
@@ -167,6 +185,7 @@ func setUp() {
 	}
 	x := ts.MustOfSlice(xs).MustView([]int64{n, timesteps, features}, true)
 	y := ts.MustOfSlice(ys)
+	noWeight := ts.NewTensor() // nll_loss's weight: none
 	step = func(i int) {
 		at := int64(i%(n/batch)) * batch
 		xb := x.MustNarrow(0, at, batch, false)
@@ -176,7 +195,16 @@ func setUp() {
 		out, hn, cn := ts.MustLstm(xb, []*ts.Tensor{h0, c0}, params, true, 1, 0, true, false, true)
 		last := out.MustSelect(1, timesteps-1, false)
 		logits := head.Forward(last)
-		loss := logits.CrossEntropyForLogits(yb)
+		var loss *ts.Tensor
+		switch {
+		case kerasLoss:
+			loss = kerasCrossentropy(logits, yb)
+		case clippedLogits:
+			lp := logits.MustLogSoftmax(-1, gotch.Float, false).MustClamp(ts.FloatScalar(math.Log(1e-7)), ts.FloatScalar(math.Log1p(-1e-7)), true)
+			loss = lp.MustNllLoss(yb, noWeight, 1, -100, true)
+		default:
+			loss = logits.CrossEntropyForLogits(yb)
+		}
 		opt.BackwardStep(loss)
 		_ = loss.Float64Values()[0]
 		correct := logits.MustArgmax([]int64{-1}, false, false).MustEqTensor(yb, true).MustSum(gotch.Float, true)
@@ -185,4 +213,31 @@ func setUp() {
 			t.MustDrop()
 		}
 	}
+}
+
+// kerasCrossentropy is Keras's sparse categorical cross-entropy of softmax
+// probabilities, op for op as keras/losses builds it: softmax, the sum
+// over classes, the target's probability divided by it, clipped, log,
+// negated, averaged over the batch.
+func kerasCrossentropy(logits, y *ts.Tensor) *ts.Tensor {
+	p := logits.MustSoftmax(-1, gotch.Float, false)
+	sum := p.MustSumDimIntlist([]int64{-1}, false, gotch.Float, false)
+	col := y.MustUnsqueeze(-1, false)
+	picked := p.MustGather(1, col, false, false).MustSqueezeDim(1, true)
+	clipped := picked.MustDiv(sum, true).MustClampMin(ts.FloatScalar(1e-7), true).MustClampMax(ts.FloatScalar(1-1e-7), true)
+	loss := clipped.MustLog(true).MustNeg(true).MustMean(gotch.Float, true)
+	for _, t := range []*ts.Tensor{p, sum, col} {
+		t.MustDrop()
+	}
+	return loss
+}
+
+func implName() string {
+	switch {
+	case kerasLoss:
+		return "gotch-direct-keras-loss"
+	case clippedLogits:
+		return "gotch-direct-clipped-logits"
+	}
+	return "gotch-direct"
 }
