@@ -141,6 +141,8 @@ bench-pairs:
 TORCH_ENV = build/torch-env
 torch-env: $(TORCH_ENV)/.installed
 $(TORCH_ENV)/.installed: scripts/torch-requirements.txt
+	scripts/need-space.sh 12 build "make torch-env (PyPI's CUDA torch, about 7 GB installed)"
+	scripts/need-space.sh 4 $${TMPDIR:-/tmp} "make torch-env (pip stages the wheels in TMPDIR)"
 	python3 -m venv $(TORCH_ENV)
 	$(TORCH_ENV)/bin/pip install -q --disable-pip-version-check -r scripts/torch-requirements.txt
 	cp scripts/torch-requirements.txt $@
