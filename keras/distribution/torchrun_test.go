@@ -10,6 +10,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/internal/disttest"
 	"github.com/kerasgo/kerasgo/keras/distribution"
+	"github.com/kerasgo/kerasgo/keras/distribution/c10d"
 )
 
 // TestTorchrunLaunchesWorkers starts the MLP job with PyTorch's own
@@ -20,16 +21,15 @@ func TestTorchrunLaunchesWorkers(t *testing.T) {
 	if err := distribution.Available(); err != nil {
 		t.Skipf("distributed tests SKIPPED: %v", err)
 	}
-	const torchrun = "/usr/bin/torchrun"
-	if _, err := os.Stat(torchrun); err != nil {
-		t.Skipf("no %s (sudo apt-get install python3-torch): %v", torchrun, err)
-	}
+	// PyTorch's launcher of the libtorch this test links (torchrun is
+	// python -m torch.distributed.run).
+	torchrun := []string{disttest.Python(t, c10d.TorchVersion()), "-m", "torch.distributed.run"}
 	dir := t.TempDir()
 	// --redirects 1 --tee 1: torchrun 1.13 under Python 3.11 fails on its
 	// defaults ("0", Std.NONE, which 3.11's enum no longer iterates);
 	// this sends each worker's stdout to a log file and to the console.
-	cmd := exec.Command(torchrun, "--no_python", "--nproc_per_node", "2", "--master_port", strconv.Itoa(disttest.FreePort(t)),
-		"--redirects", "1", "--tee", "1", "--log_dir", t.TempDir(), os.Args[0], "-test.run=^$")
+	cmd := exec.Command(torchrun[0], append(torchrun[1:], "--no_python", "--nproc_per_node", "2", "--master_port", strconv.Itoa(disttest.FreePort(t)),
+		"--redirects", "1", "--tee", "1", "--log_dir", t.TempDir(), os.Args[0], "-test.run=^$")...)
 	cmd.Env = append(os.Environ(), disttest.WorkerVar+"=train-mlp", "TEST_ENGINE=gorgonia", "TEST_OUT="+dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -31,6 +31,13 @@ func Available() error {
 // PyPI torch; see docs/distributed.md).
 func NCCLCompiled() bool { return C.kg_nccl_compiled() == 1 }
 
+// TorchVersion is the version of the libtorch this build links ("1.13.1",
+// "2.9.1"). A launcher (torchrun) and any Python rank of the same job must
+// run a PyTorch of the same major and minor version: c10d's wire protocol
+// changed between 1.13 and 2.x, and a mismatch shows only as connections
+// reset while the ranks join.
+func TorchVersion() string { return C.GoString(C.kg_torch_version()) }
+
 // Options says where a process sits in a group and how to reach the
 // others.
 type Options = distribution.GroupOptions
@@ -45,6 +52,13 @@ type Group struct {
 // Open joins the group: it returns once all WorldSize processes have
 // connected, or fails after the timeout.
 func Open(o Options) (*Group, error) {
+	if o.Rank != 0 || o.AgentStorePrefix != "" {
+		// A client of the store: libtorch 2.x's own connect retries for
+		// about twice the timeout before it gives up.
+		if err := waitForStore(o.Host, o.Port, o.Timeout); err != nil {
+			return nil, err
+		}
+	}
 	host := C.CString(o.Host)
 	defer C.free(unsafe.Pointer(host))
 	ifname := C.CString(o.Interface)

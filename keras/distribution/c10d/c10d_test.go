@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -184,21 +185,15 @@ func TestCollectives(t *testing.T) {
 	}
 }
 
-// TestPythonJoins has a Go rank and a Python rank (Debian's python3-torch,
-// torch.distributed's TCPStore and ProcessGroupGloo) allreduce together:
-// kerasgo speaks real c10d. The Python's torch must be the libtorch the
-// test is linked with (c10d's wire protocol changed between 1.13 and 2.x):
-// C10D_PYTHON names another one, e.g. build/torch-env/bin/python for
-// PyPI's libtorch.
+// TestPythonJoins has a Go rank and a Python rank (torch.distributed's
+// TCPStore and ProcessGroupGloo) allreduce together: kerasgo speaks real
+// c10d. The Python's torch must have the version of the libtorch the test
+// links (c10d's wire protocol changed between 1.13 and 2.x):
+// disttest.Python finds one (Debian's python3-torch for Debian's
+// libtorch, the virtual environment's for PyPI's) or skips.
 func TestPythonJoins(t *testing.T) {
 	skipWithoutC10d(t)
-	python := "/usr/bin/python3"
-	if p := os.Getenv("C10D_PYTHON"); p != "" {
-		python = p
-	}
-	if out, err := exec.Command(python, "-c", "import torch.distributed as d; assert d.is_gloo_available()").CombinedOutput(); err != nil {
-		t.Skipf("no PyTorch with Gloo for %s (sudo apt-get install python3-torch, or set C10D_PYTHON): %v %s", python, err, out)
-	}
+	python := disttest.Python(t, c10d.TorchVersion())
 	port := disttest.FreePort(t)
 	script := filepath.Join("testdata", "python_rank.py")
 	py := exec.Command(python, script, "127.0.0.1", strconv.Itoa(port), "1", "2")
@@ -258,4 +253,14 @@ func pythonPeerWorker() error {
 	}
 	fmt.Println("go ok", x[1], y[1])
 	return nil
+}
+
+// TorchVersion names the linked libtorch as major.minor.patch, what a
+// launcher's PyTorch is matched against.
+func TestTorchVersion(t *testing.T) {
+	v := c10d.TorchVersion()
+	if !regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`).MatchString(v) {
+		t.Fatalf("TorchVersion() = %q, want major.minor.patch", v)
+	}
+	t.Logf("linked libtorch %s", v)
 }

@@ -16,6 +16,10 @@ func Available() error { return ErrNotBuilt }
 // here, false.
 func NCCLCompiled() bool { return false }
 
+// TorchVersion is the version of the libtorch this build links: here,
+// none ("").
+func TorchVersion() string { return "" }
+
 // Options says where a process sits in a group and how to reach the
 // others.
 type Options = distribution.GroupOptions

@@ -9,6 +9,22 @@
 #include <string>
 #include <vector>
 
+#if __has_include(<torch/version.h>)
+#include <torch/version.h>
+#endif
+
+// kg_torch_version: the libtorch this binding was compiled against, as
+// "major.minor.patch" (torch/version.h; "" where the header is missing).
+const char* kg_torch_version(void) {
+#if defined(TORCH_VERSION_MAJOR) && defined(TORCH_VERSION_MINOR) && defined(TORCH_VERSION_PATCH)
+#define KG_STR2(x) #x
+#define KG_STR(x) KG_STR2(x)
+  return KG_STR(TORCH_VERSION_MAJOR) "." KG_STR(TORCH_VERSION_MINOR) "." KG_STR(TORCH_VERSION_PATCH);
+#else
+  return "";
+#endif
+}
+
 static int fail(char** err, const std::string& msg) {
   if (err != nullptr) {
     *err = static_cast<char*>(std::malloc(msg.size() + 1));
@@ -70,6 +86,12 @@ static at::ScalarType scalarType(int dtype) {
   return dtype == 1 ? at::kDouble : at::kFloat;
 }
 
+// c10d_what is an exception's message without libtorch's C++ backtrace.
+static std::string c10d_what(const std::exception& e) {
+  if (auto c = dynamic_cast<const c10::Error*>(&e)) return c->what_without_backtrace();
+  return e.what();
+}
+
 // wait waits for a collective and rethrows its failure.
 static void wait(kg_group* g, const c10::intrusive_ptr<c10d::Work>& work) {
   work->wait(g->timeout);
@@ -97,14 +119,25 @@ int kg_group_new(const char* host, int port, int rank, int world,
       so.numWorkers = static_cast<std::size_t>(world);
       so.waitWorkers = true;
       const auto start = std::chrono::steady_clock::now();
-      g->store = c10::make_intrusive<c10d::TCPStore>(std::string(host), so);
-      // Rank 0's store waits for the others, but gives up silently after
-      // the timeout, and the process group would then wait a second
+      const std::string missing = "not every one of the " + std::to_string(world) +
+                                  " processes reached the job's store within the timeout";
+      try {
+        g->store = c10::make_intrusive<c10d::TCPStore>(std::string(host), so);
+      } catch (const std::exception& e) {
+        // libtorch 2.x's store throws when the others do not come ("Timed
+        // out after 7 seconds waiting for clients. 1/2 clients joined."):
+        // the same failure as below, said the same way.
+        if (rank == 0 && world > 1 && std::chrono::steady_clock::now() - start >= g->timeout) {
+          throw std::runtime_error(missing + " (" + c10d_what(e) + ")");
+        }
+        throw;
+      }
+      // libtorch 1.13's store waits for the others, but gives up silently
+      // after the timeout, and the process group would then wait a second
       // timeout for the missing ones (rank 0 took twice the timeout to
       // fail). A wait that lasted the whole timeout is that failure.
       if (rank == 0 && world > 1 && std::chrono::steady_clock::now() - start >= g->timeout) {
-        throw std::runtime_error("not every one of the " + std::to_string(world) +
-                                 " processes reached the job's store within the timeout");
+        throw std::runtime_error(missing);
       }
     }
     auto opts = c10d::ProcessGroupGloo::Options::create(g->timeout);

@@ -13,6 +13,10 @@ extern "C" {
 
 typedef struct kg_group kg_group;
 
+// kg_torch_version returns the version of the libtorch the binding was
+// compiled against ("2.9.1"), or "" when its headers do not say.
+const char* kg_torch_version(void);
+
 // kg_available returns 0 when the binding was compiled with Gloo, else -1
 // with the reason.
 int kg_available(char** err);
