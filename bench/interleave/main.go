@@ -42,6 +42,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -60,7 +61,20 @@ func main() {
 	serve := flag.Bool("serve", false, "time only the direct step, one chunk per line of standard input (see bench/pairs.py)")
 	flag.BoolVar(&clippedLogits, "clipped-logits", false, "the direct step computes Keras's clipped loss from the logits: log_softmax, clamped to [log 1e-7, log(1-1e-7)], nll_loss")
 	flag.BoolVar(&kerasLoss, "keras-loss", false, "the direct step computes its loss as kerasgo does, Keras's way (softmax probabilities, normalised, clipped, log), instead of libtorch's fused cross-entropy on logits")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (go tool pprof; time in libtorch shows under the Go call that made it)")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "interleave:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "interleave:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if *serve {
 		serveDirect(*steps)
 		return

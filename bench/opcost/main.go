@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/kerasgo/kerasgo/backends/libtorch"
@@ -25,7 +26,18 @@ import (
 func main() {
 	k := flag.Int("ops", 200, "ops in each program")
 	runs := flag.Int("runs", 200, "timed runs of each program")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (go tool pprof)")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	be, err := libtorch.Open("cpu")
 	if err != nil {
 		fail(err)
