@@ -98,3 +98,9 @@ func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// Torchrun returns the command `torchrun args...` of python's PyTorch
+// (python -m torch.distributed.run), python as Python found it.
+func Torchrun(python string, args ...string) *exec.Cmd {
+	return exec.Command(python, append([]string{"-m", "torch.distributed.run"}, args...)...)
+}

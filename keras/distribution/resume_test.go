@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -81,9 +80,7 @@ func TestElasticRestartResumes(t *testing.T) {
 	if err := distribution.Available(); err != nil {
 		t.Skipf("distributed tests SKIPPED: %v", err)
 	}
-	// PyTorch's launcher of the libtorch this test links (torchrun is
-	// python -m torch.distributed.run).
-	torchrun := []string{disttest.Python(t, c10d.TorchVersion()), "-m", "torch.distributed.run"}
+	python := disttest.Python(t, c10d.TorchVersion()) // whose torchrun starts the job
 	whole := t.TempDir()
 	for _, r := range disttest.Run(t, "resume-mlp", 2, 3*time.Minute, "TEST_ENGINE=gorgonia", "TEST_OUT="+whole, "TORCHELASTIC_RESTART_COUNT=0") {
 		if r.Err != nil {
@@ -91,8 +88,8 @@ func TestElasticRestartResumes(t *testing.T) {
 		}
 	}
 	restarted := t.TempDir()
-	cmd := exec.Command(torchrun[0], append(torchrun[1:], "--no_python", "--nproc_per_node", "2", "--max_restarts", "1", "--master_port", strconv.Itoa(disttest.FreePort(t)),
-		"--redirects", "1", "--tee", "1", "--log_dir", t.TempDir(), os.Args[0], "-test.run=^$")...)
+	cmd := disttest.Torchrun(python, "--no_python", "--nproc_per_node", "2", "--max_restarts", "1", "--master_port", strconv.Itoa(disttest.FreePort(t)),
+		"--redirects", "1", "--tee", "1", "--log_dir", t.TempDir(), os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), disttest.WorkerVar+"=resume-mlp", "TEST_ENGINE=gorgonia", "TEST_OUT="+restarted, "KILL_ONCE=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -4,7 +4,6 @@ package distribution_test
 
 import (
 	"os"
-	"os/exec"
 	"strconv"
 	"testing"
 
@@ -21,15 +20,13 @@ func TestTorchrunLaunchesWorkers(t *testing.T) {
 	if err := distribution.Available(); err != nil {
 		t.Skipf("distributed tests SKIPPED: %v", err)
 	}
-	// PyTorch's launcher of the libtorch this test links (torchrun is
-	// python -m torch.distributed.run).
-	torchrun := []string{disttest.Python(t, c10d.TorchVersion()), "-m", "torch.distributed.run"}
+	python := disttest.Python(t, c10d.TorchVersion()) // whose torchrun starts the job
 	dir := t.TempDir()
 	// --redirects 1 --tee 1: torchrun 1.13 under Python 3.11 fails on its
 	// defaults ("0", Std.NONE, which 3.11's enum no longer iterates);
 	// this sends each worker's stdout to a log file and to the console.
-	cmd := exec.Command(torchrun[0], append(torchrun[1:], "--no_python", "--nproc_per_node", "2", "--master_port", strconv.Itoa(disttest.FreePort(t)),
-		"--redirects", "1", "--tee", "1", "--log_dir", t.TempDir(), os.Args[0], "-test.run=^$")...)
+	cmd := disttest.Torchrun(python, "--no_python", "--nproc_per_node", "2", "--master_port", strconv.Itoa(disttest.FreePort(t)),
+		"--redirects", "1", "--tee", "1", "--log_dir", t.TempDir(), os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), disttest.WorkerVar+"=train-mlp", "TEST_ENGINE=gorgonia", "TEST_OUT="+dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -118,27 +118,26 @@ int kg_group_new(const char* host, int port, int rank, int world,
       so.isServer = rank == 0;
       so.numWorkers = static_cast<std::size_t>(world);
       so.waitWorkers = true;
+      // Rank 0's store waits for the others. A wait that lasted the whole
+      // timeout means some never came: libtorch 2.x's store then throws
+      // ("Timed out after 7 seconds waiting for clients. 1/2 clients
+      // joined."), 1.13's gives up silently and the process group would
+      // wait a second timeout (rank 0 took twice the timeout to fail).
+      // Both are said the same way.
       const auto start = std::chrono::steady_clock::now();
-      const std::string missing = "not every one of the " + std::to_string(world) +
-                                  " processes reached the job's store within the timeout";
+      auto missing = [&](const std::string& detail) {
+        if (rank == 0 && world > 1 && std::chrono::steady_clock::now() - start >= g->timeout) {
+          throw std::runtime_error("not every one of the " + std::to_string(world) +
+                                   " processes reached the job's store within the timeout" + detail);
+        }
+      };
       try {
         g->store = c10::make_intrusive<c10d::TCPStore>(std::string(host), so);
       } catch (const std::exception& e) {
-        // libtorch 2.x's store throws when the others do not come ("Timed
-        // out after 7 seconds waiting for clients. 1/2 clients joined."):
-        // the same failure as below, said the same way.
-        if (rank == 0 && world > 1 && std::chrono::steady_clock::now() - start >= g->timeout) {
-          throw std::runtime_error(missing + " (" + c10d_what(e) + ")");
-        }
+        missing(" (" + c10d_what(e) + ")");
         throw;
       }
-      // libtorch 1.13's store waits for the others, but gives up silently
-      // after the timeout, and the process group would then wait a second
-      // timeout for the missing ones (rank 0 took twice the timeout to
-      // fail). A wait that lasted the whole timeout is that failure.
-      if (rank == 0 && world > 1 && std::chrono::steady_clock::now() - start >= g->timeout) {
-        throw std::runtime_error(missing);
-      }
+      missing("");
     }
     auto opts = c10d::ProcessGroupGloo::Options::create(g->timeout);
     if (ifname != nullptr && ifname[0] != '\0') {
