@@ -1,7 +1,10 @@
 """Runs a Go program and, after its warm-up, puts Go's sysmon thread under
-SCHED_IDLE (or, with --nice, at nice 19): an experiment, not a fix, to see
-what sysmon's wake-ups cost a training step whose OpenMP threads spin on
-every core (docs/benchmarks.md, "Go's sysmon").
+SCHED_IDLE (or, with --nice, at nice 19): the experiment that found what
+sysmon's wake-ups cost a training step whose OpenMP threads spin on every
+core (docs/benchmarks.md, "Go's sysmon"). kerasgo's libtorch engine now
+puts sysmon under SCHED_BATCH itself (internal/sysmon); run the program
+with KERASGO_SYSMON=keep to compare this script's policies with the
+default one.
 
     python3 bench/sysmon_idle.py [--nice] -- build/stepbench -serve -model lstm ...
 

@@ -1,0 +1,64 @@
+//go:build libtorch
+
+package libtorch_test
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kerasgo/kerasgo/backends/libtorch"
+	"github.com/kerasgo/kerasgo/internal/sysmon"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"golang.org/x/sys/unix"
+)
+
+// Opening a CPU engine puts Go's sysmon thread under SCHED_BATCH on Linux,
+// so that it does not preempt libtorch's spinning OpenMP threads.
+func TestCPUEngineBatchesSysmon(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("SCHED_BATCH is Linux's")
+	}
+	t.Setenv(libtorch.SysmonEnv, "")
+	if _, err := backend.Open("libtorch:cpu"); err != nil {
+		t.Fatal(err)
+	}
+	if got := libtorch.BatchSysmon(); !strings.HasSuffix(got, "under SCHED_BATCH") {
+		t.Fatalf("sysmon %s", got)
+	}
+	tid, err := sysmon.Thread()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if policy, _, err := sysmon.Policy(tid); err != nil || policy != unix.SCHED_BATCH {
+		t.Fatalf("sysmon (thread %d) runs under %s (%v), want SCHED_BATCH", tid, sysmon.PolicyName(policy), err)
+	}
+	// libtorch's libraries are loaded before Go's runtime starts: the
+	// thread must still be sysmon, which sleeps at least every 10 ms
+	// while a goroutine computes.
+	n, err := sysmon.SleepsDuring(tid, func() {
+		for stop := time.Now().Add(300 * time.Millisecond); time.Now().Before(stop); {
+		}
+	})
+	if err != nil || n < 20 {
+		t.Fatalf("thread %d slept %d times (%v) in 300 ms of a busy goroutine: sysmon sleeps at least 30 times", tid, n, err)
+	}
+}
+
+func TestSysmonEnv(t *testing.T) {
+	for _, v := range []string{"keep", "batch", ""} {
+		t.Setenv(libtorch.SysmonEnv, v)
+		if err := libtorch.PrepareSysmon(); err != nil {
+			t.Errorf("%s=%q: %v", libtorch.SysmonEnv, v, err)
+		}
+	}
+	t.Setenv(libtorch.SysmonEnv, "idle")
+	err := libtorch.PrepareSysmon()
+	if err == nil || !strings.Contains(err.Error(), "use batch") || !strings.Contains(err.Error(), "keep") {
+		t.Fatalf("%s=idle: got %v, want an error naming batch and keep", libtorch.SysmonEnv, err)
+	}
+	if _, err := backend.Open("libtorch:cpu"); err == nil {
+		t.Fatalf("libtorch:cpu opened with %s=idle", libtorch.SysmonEnv)
+	}
+}
