@@ -15,11 +15,13 @@
 // unprivileged process may switch a thread back to SCHED_OTHER at the same
 // nice value, which Restore does.
 //
-// The runtime has no API that names sysmon's thread. Thread takes the first
-// thread the process started after its main thread (the runtime starts
-// sysmon first, in runtime.main, before any package's init) and checks that
-// it sleeps in nanosleep, as sysmon's loop does between rounds. Linux only;
-// elsewhere the functions return errors.ErrUnsupported.
+// The runtime has no API that names sysmon's thread. Thread takes, of the
+// threads in the order they started, the first seen sleeping in nanosleep
+// and waking again within 30 ms, as sysmon's loop does between rounds (the
+// runtime starts sysmon first, in runtime.main, before any package's init;
+// threads that C libraries start before it, such as OpenBLAS's, wait in
+// futex or sched_yield). Linux only; elsewhere the functions return
+// errors.ErrUnsupported.
 //
 // The functions are safe to call from many goroutines; they change the
 // scheduling of a thread of the whole process, not of the caller.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,49 +13,77 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Thread returns the thread ID of the Go runtime's monitor thread: the
-// first thread the process started after its main thread, if it is seen
-// sleeping in nanosleep within about 20 ms (sysmon's loop sleeps there;
-// each of this function's reads, a system call, also wakes it from a deep
-// sleep). It returns an error naming the thread otherwise.
+// Thread returns the thread ID of the Go runtime's monitor thread: of the
+// process's threads, in the order they started, the first that is seen
+// sleeping in nanosleep and has slept again by the end of 30 ms.
+// sysmon's loop sleeps there, at most 10 ms at a time while a goroutine
+// runs (this one does), and each of this function's reads, a system call,
+// also wakes it from a deep sleep. Threads that C libraries start before
+// Go's runtime (OpenBLAS's, say) wait in futex or sched_yield instead. It
+// returns an error saying what it saw otherwise.
 func Thread() (int, error) {
+	tids, err := threadsInOrder()
+	if err != nil {
+		return 0, err
+	}
+	if len(tids) == 0 {
+		return 0, errors.New("sysmon: the process has no thread besides its main one")
+	}
+	sleeps := make([]int, len(tids)) // -1: the thread is gone
+	for i, tid := range tids {
+		if sleeps[i], err = Sleeps(tid); err != nil {
+			sleeps[i] = -1
+		}
+	}
+	want := strconv.Itoa(syscall.SYS_NANOSLEEP) + " "
+	inNanosleep := make([]bool, len(tids))
+	for deadline := time.Now().Add(30 * time.Millisecond); time.Now().Before(deadline); {
+		for i, tid := range tids {
+			if sleeps[i] < 0 || inNanosleep[i] {
+				continue
+			}
+			b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/syscall", tid))
+			if err != nil {
+				sleeps[i] = -1
+				continue
+			}
+			inNanosleep[i] = strings.HasPrefix(string(b), want)
+		}
+	}
+	// The whole window, not the first thread seen: the runtime's other
+	// threads also sleep in nanosleep now and then (3 µs while stealing
+	// work), but start after sysmon.
+	for i, tid := range tids {
+		if !inNanosleep[i] || sleeps[i] < 0 {
+			continue
+		}
+		if n, err := Sleeps(tid); err == nil && n > sleeps[i] {
+			return tid, nil
+		}
+	}
+	return 0, fmt.Errorf("sysmon: none of the process's %d threads besides its main one was seen sleeping in nanosleep and waking within 30 ms, as Go's sysmon does: left as it is", len(tids))
+}
+
+// threadsInOrder lists the process's threads but its main one, in the
+// order they started: thread IDs are handed out in increasing order,
+// wrapping at pid_max, so the distance from the main thread's ID orders
+// them.
+func threadsInOrder() ([]int, error) {
 	pid := os.Getpid()
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
-		return 0, fmt.Errorf("sysmon: listing the process's threads: %w", err)
+		return nil, fmt.Errorf("sysmon: listing the process's threads: %w", err)
 	}
 	pidMax := readPIDMax()
-	first, firstAge := 0, -1
+	age := func(tid int) int { return ((tid-pid)%pidMax + pidMax) % pidMax }
+	var tids []int
 	for _, t := range tasks {
-		tid, err := strconv.Atoi(t.Name())
-		if err != nil || tid == pid {
-			continue
-		}
-		// Thread IDs are handed out in increasing order, wrapping at
-		// pid_max: the distance from the main thread's ID orders the
-		// threads by when they started.
-		age := ((tid-pid)%pidMax + pidMax) % pidMax
-		if firstAge < 0 || age < firstAge {
-			first, firstAge = tid, age
+		if tid, err := strconv.Atoi(t.Name()); err == nil && tid != pid {
+			tids = append(tids, tid)
 		}
 	}
-	if first == 0 {
-		return 0, errors.New("sysmon: the process has no thread besides its main one")
-	}
-	want := strconv.Itoa(syscall.SYS_NANOSLEEP) + " "
-	path := fmt.Sprintf("/proc/self/task/%d/syscall", first)
-	var last string
-	for deadline := time.Now().Add(20 * time.Millisecond); time.Now().Before(deadline); {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return 0, fmt.Errorf("sysmon: reading what thread %d is doing: %w", first, err)
-		}
-		last = string(b)
-		if strings.HasPrefix(last, want) {
-			return first, nil
-		}
-	}
-	return 0, fmt.Errorf("sysmon: thread %d, the first the process started after its main thread, was never seen in nanosleep as Go's sysmon sleeps (last seen: %q): left as it is", first, strings.TrimSpace(last))
+	slices.SortFunc(tids, func(a, b int) int { return age(a) - age(b) })
+	return tids, nil
 }
 
 // readPIDMax returns the kernel's pid_max, or Linux's largest default.
