@@ -34,15 +34,17 @@ func TestCPUEngineBatchesSysmon(t *testing.T) {
 	if policy, _, err := sysmon.Policy(tid); err != nil || policy != unix.SCHED_BATCH {
 		t.Fatalf("sysmon (thread %d) runs under %s (%v), want SCHED_BATCH", tid, sysmon.PolicyName(policy), err)
 	}
-	// libtorch's libraries are loaded before Go's runtime starts: the
-	// thread must still be sysmon, which sleeps at least every 10 ms
-	// while a goroutine computes.
+	// libtorch's libraries (and OpenBLAS's threads, beside Debian's) are
+	// loaded before Go's runtime starts: the thread must still be sysmon,
+	// which sleeps at least every 10 ms while a goroutine computes (100
+	// times a second; at least 10 here, as under SCHED_BATCH on a loaded
+	// machine it may wait some ms for a core after each sleep).
 	n, err := sysmon.SleepsDuring(tid, func() {
-		for stop := time.Now().Add(300 * time.Millisecond); time.Now().Before(stop); {
+		for stop := time.Now().Add(time.Second); time.Now().Before(stop); {
 		}
 	})
-	if err != nil || n < 20 {
-		t.Fatalf("thread %d slept %d times (%v) in 300 ms of a busy goroutine: sysmon sleeps at least 30 times", tid, n, err)
+	if err != nil || n < 10 {
+		t.Fatalf("thread %d slept %d times (%v) in 1 s of a busy goroutine: sysmon sleeps about 100 times", tid, n, err)
 	}
 }
 

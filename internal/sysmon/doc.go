@@ -17,7 +17,8 @@
 //
 // The runtime has no API that names sysmon's thread. Thread takes, of the
 // threads in the order they started, the first seen sleeping in nanosleep
-// and waking again within 30 ms, as sysmon's loop does between rounds (the
+// and waking again within 30 ms (up to 1 s on a loaded machine), as
+// sysmon's loop does between rounds, and keeps the answer (the
 // runtime starts sysmon first, in runtime.main, before any package's init;
 // threads that C libraries start before it, such as OpenBLAS's, wait in
 // futex or sched_yield). Linux only; elsewhere the functions return

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -15,13 +16,35 @@ import (
 
 // Thread returns the thread ID of the Go runtime's monitor thread: of the
 // process's threads, in the order they started, the first that is seen
-// sleeping in nanosleep and has slept again by the end of 30 ms.
-// sysmon's loop sleeps there, at most 10 ms at a time while a goroutine
-// runs (this one does), and each of this function's reads, a system call,
-// also wakes it from a deep sleep. Threads that C libraries start before
-// Go's runtime (OpenBLAS's, say) wait in futex or sched_yield instead. It
+// sleeping in nanosleep and has slept again by the end of a window of 30
+// ms, extended 30 ms at a time up to 1 s where none has (a loaded machine
+// may leave sysmon waiting for a core). sysmon's loop sleeps in nanosleep,
+// at most 10 ms at a time while a goroutine runs (this one does), and each
+// of this function's reads, a system call, also wakes it from a deep
+// sleep; threads that C libraries start before Go's runtime (OpenBLAS's,
+// say) wait in futex or sched_yield instead. sysmon lives as long as the
+// process, so the answer is kept and later calls return it at once. It
 // returns an error saying what it saw otherwise.
 func Thread() (int, error) {
+	found.Lock()
+	defer found.Unlock()
+	if found.tid != 0 {
+		if _, err := os.Stat(fmt.Sprintf("/proc/self/task/%d", found.tid)); err == nil {
+			return found.tid, nil
+		}
+	}
+	tid, err := findThread()
+	found.tid = tid
+	return tid, err
+}
+
+// found keeps the thread Thread found.
+var found struct {
+	sync.Mutex
+	tid int
+}
+
+func findThread() (int, error) {
 	tids, err := threadsInOrder()
 	if err != nil {
 		return 0, err
@@ -37,31 +60,34 @@ func Thread() (int, error) {
 	}
 	want := strconv.Itoa(syscall.SYS_NANOSLEEP) + " "
 	inNanosleep := make([]bool, len(tids))
-	for deadline := time.Now().Add(30 * time.Millisecond); time.Now().Before(deadline); {
+	start := time.Now()
+	for window := 30 * time.Millisecond; window <= time.Second; window += 30 * time.Millisecond {
+		for deadline := start.Add(window); time.Now().Before(deadline); {
+			for i, tid := range tids {
+				if sleeps[i] < 0 || inNanosleep[i] {
+					continue
+				}
+				b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/syscall", tid))
+				if err != nil {
+					sleeps[i] = -1
+					continue
+				}
+				inNanosleep[i] = strings.HasPrefix(string(b), want)
+			}
+		}
+		// After a whole window, not at the first thread seen: the
+		// runtime's other threads also sleep in nanosleep now and then
+		// (3 µs while stealing work), but start after sysmon.
 		for i, tid := range tids {
-			if sleeps[i] < 0 || inNanosleep[i] {
+			if !inNanosleep[i] || sleeps[i] < 0 {
 				continue
 			}
-			b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/syscall", tid))
-			if err != nil {
-				sleeps[i] = -1
-				continue
+			if n, err := Sleeps(tid); err == nil && n > sleeps[i] {
+				return tid, nil
 			}
-			inNanosleep[i] = strings.HasPrefix(string(b), want)
 		}
 	}
-	// The whole window, not the first thread seen: the runtime's other
-	// threads also sleep in nanosleep now and then (3 µs while stealing
-	// work), but start after sysmon.
-	for i, tid := range tids {
-		if !inNanosleep[i] || sleeps[i] < 0 {
-			continue
-		}
-		if n, err := Sleeps(tid); err == nil && n > sleeps[i] {
-			return tid, nil
-		}
-	}
-	return 0, fmt.Errorf("sysmon: none of the process's %d threads besides its main one was seen sleeping in nanosleep and waking within 30 ms, as Go's sysmon does: left as it is", len(tids))
+	return 0, fmt.Errorf("sysmon: none of the process's %d threads besides its main one was seen sleeping in nanosleep and waking within 1 s, as Go's sysmon does: left as it is", len(tids))
 }
 
 // threadsInOrder lists the process's threads but its main one, in the
