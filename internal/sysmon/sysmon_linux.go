@@ -44,6 +44,7 @@ var found struct {
 	tid int
 }
 
+// findThread does Thread's search, without the kept answer.
 func findThread() (int, error) {
 	tids, err := threadsInOrder()
 	if err != nil {
@@ -145,9 +146,9 @@ func setPolicy(policy uint32, flags uint64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	attr, err := unix.SchedGetAttr(tid, 0)
+	attr, err := schedAttr(tid)
 	if err != nil {
-		return 0, fmt.Errorf("sysmon: reading thread %d's scheduling: %w", tid, err)
+		return 0, err
 	}
 	if attr.Policy != unix.SCHED_NORMAL && attr.Policy != unix.SCHED_BATCH {
 		return 0, fmt.Errorf("sysmon: thread %d runs under %s, which kerasgo leaves as it is", tid, PolicyName(int(attr.Policy)))
@@ -162,17 +163,26 @@ func setPolicy(policy uint32, flags uint64) (int, error) {
 // Policy returns thread tid's scheduling policy (unix.SCHED_NORMAL,
 // unix.SCHED_BATCH, ...) and whether SCHED_RESET_ON_FORK is set.
 func Policy(tid int) (policy int, resetOnFork bool, err error) {
-	attr, err := unix.SchedGetAttr(tid, 0)
+	attr, err := schedAttr(tid)
 	if err != nil {
-		return 0, false, fmt.Errorf("sysmon: reading thread %d's scheduling: %w", tid, err)
+		return 0, false, err
 	}
 	return int(attr.Policy), attr.Flags&unix.SCHED_FLAG_RESET_ON_FORK != 0, nil
 }
 
+// schedAttr reads thread tid's scheduling attributes.
+func schedAttr(tid int) (*unix.SchedAttr, error) {
+	attr, err := unix.SchedGetAttr(tid, 0)
+	if err != nil {
+		return nil, fmt.Errorf("sysmon: reading thread %d's scheduling: %w", tid, err)
+	}
+	return attr, nil
+}
+
 // Sleeps returns how many times thread tid has gone to sleep (its
 // voluntary context switches): sysmon's count grows at least every 10 ms
-// while a goroutine runs, which the tests use to tell it from other
-// threads.
+// while a goroutine runs, which Thread and the tests use to tell it from
+// other threads.
 func Sleeps(tid int) (int, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/status", tid))
 	if err != nil {
