@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kerasgo/kerasgo/keras/utils"
+
 	"github.com/kerasgo/kerasgo/bench"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -87,7 +89,7 @@ func BenchmarkFitFromDataset(b *testing.B) {
 
 // BenchmarkFitFromPNGFolder measures an epoch of the demo CNN (20
 // batches of 128 grey 28x28 images) from arrays in memory and from the
-// same images as PNG files read by keras.ImageDatasetFromDirectory
+// same images as PNG files read by utils.ImageDatasetFromDirectory
 // (decoded per batch by 2 loader goroutines), on each engine built in;
 // "memory-dataset" is the same arrays served batch by batch by a
 // keras.Dataset, to tell the cost of the Batches path from decoding's:
@@ -122,7 +124,7 @@ func BenchmarkFitFromPNGFolder(b *testing.B) {
 		}
 		f.Close()
 	}
-	folder, err := keras.ImageDatasetFromDirectory(dir, keras.ImageDatasetOptions{ColorMode: "grayscale", ImageSize: [2]int{28, 28},
+	folder, err := utils.ImageDatasetFromDirectory(dir, utils.ImageDatasetOptions{ColorMode: "grayscale", ImageSize: [2]int{28, 28},
 		BatchSize: batch, NoShuffle: true, Verbose: keras.Silent})
 	if err != nil {
 		b.Fatal(err)

@@ -58,19 +58,6 @@ func adaptArray(layer layers.Adapter, a Array, what string) error {
 	return nil
 }
 
-// floatValues returns a's values as floats (token ids converted): what
-// SaveImg writes.
-func floatValues(a Array) []float32 {
-	if a.Ints == nil {
-		return a.Data
-	}
-	out := make([]float32, len(a.Ints))
-	for i, v := range a.Ints {
-		out[i] = float32(v)
-	}
-	return out
-}
-
 // adaptBatches adapts on every batch of b, in order.
 func adaptBatches(ctx context.Context, layer layers.Adapter, b Batches, what string) error {
 	b, err := b.check()

@@ -47,6 +47,11 @@ func NewArray(data []float32, shape ...int) (Array, error) {
 // dataset's (data, shape) results directly: keras.ArrayOf(split.InputData()).
 func ArrayOf(data []float32, shape []int) (Array, error) { return NewArray(data, shape...) }
 
+// Validate checks that a holds one kind of values (Data, Ints or
+// Strings) and as many of them as its Shape says; what names the array in
+// the error ("x", "targets").
+func (a Array) Validate(what string) error { return a.check(what) }
+
 func (a Array) check(what string) error {
 	if len(a.Shape) == 0 {
 		return fmt.Errorf("%s has no shape: give its dimensions, samples first, e.g. (60000, 28, 28, 1)", what)
@@ -112,6 +117,14 @@ func (a Array) rows(from, to int) Array {
 		return Array{Shape: shape, Ints: a.Ints[from*n : to*n]}
 	}
 	return Array{Shape: shape, Data: a.Data[from*n : to*n]}
+}
+
+// Take returns a new Array of the samples at idx, in that order (NumPy's
+// np.take(a, idx, axis=0)); strings are shared, numbers copied. It panics
+// when an index is outside 0..Samples()-1, as indexing a slice does.
+func (a Array) Take(idx []int) Array {
+	out, _, _ := a.gatherArray(idx, nil, nil)
+	return out
 }
 
 // gatherArray copies the samples at idx into buf (grown as needed) and

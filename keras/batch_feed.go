@@ -23,15 +23,15 @@ type batchFeed struct {
 func (f *batchFeed) steps() int           { return f.n }
 func (f *batchFeed) samplesPerBatch() int { return f.s.sample.samples() }
 
-func (f *batchFeed) next(ctx context.Context, step int) (dataset, bool, error) {
+func (f *batchFeed) next(ctx context.Context, step int) (hostData, bool, error) {
 	s := f.s
 	if f.l != nil {
 		l, ok, err := f.l.next(ctx)
 		if err != nil {
-			return dataset{}, false, fmt.Errorf("%s: waiting for the Dataset's batch (step %d): %w", s.what, step+1, err)
+			return hostData{}, false, fmt.Errorf("%s: waiting for the Dataset's batch (step %d): %w", s.what, step+1, err)
 		}
 		if !ok {
-			return dataset{}, false, nil
+			return hostData{}, false, nil
 		}
 		d, err := s.resolve(l)
 		return d, err == nil, err
@@ -50,14 +50,14 @@ func (f *batchFeed) next(ctx context.Context, step int) (dataset, bool, error) {
 		}
 		l, ok, err := s.gen.next(ctx)
 		if err != nil {
-			return dataset{}, false, fmt.Errorf("%s: waiting for the generator's batch (step %d): %w", s.what, step+1, err)
+			return hostData{}, false, fmt.Errorf("%s: waiting for the generator's batch (step %d): %w", s.what, step+1, err)
 		}
 		if !ok {
 			s.close()
 			if f.limited && step < f.n {
-				return dataset{}, false, s.ranOut(step, f.n)
+				return hostData{}, false, s.ranOut(step, f.n)
 			}
-			return dataset{}, false, nil
+			return hostData{}, false, nil
 		}
 		if f.skip > 0 {
 			f.skip--

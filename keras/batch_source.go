@@ -23,7 +23,7 @@ type batchSource struct {
 	c           *compiled
 	// sample is the first batch, resolved: it builds the model, traces a
 	// custom step, and its shapes are those every batch must keep.
-	sample dataset
+	sample hostData
 	// A generator's current pass, and whether its first batch is sample,
 	// not yet fed.
 	gen  *loader
@@ -72,12 +72,12 @@ func (m *Model) openBatches(ctx context.Context, b Batches, what string, targets
 
 // resolve turns a loaded batch into arrays the step takes, checked as
 // Fit checks arrays, and against the first batch's shapes.
-func (s *batchSource) resolve(l loaded) (dataset, error) {
+func (s *batchSource) resolve(l loaded) (hostData, error) {
 	if l.err != nil {
-		return dataset{}, fmt.Errorf("%s: loading batch %d: %w", s.what, l.index, l.err)
+		return hostData{}, fmt.Errorf("%s: loading batch %d: %w", s.what, l.index, l.err)
 	}
-	fail := func(err error) (dataset, error) {
-		return dataset{}, fmt.Errorf("%s: batch %d: %w", s.what, l.index, err)
+	fail := func(err error) (hostData, error) {
+		return hostData{}, fmt.Errorf("%s: batch %d: %w", s.what, l.index, err)
 	}
 	x, y := l.batch.X, l.batch.Y
 	if x == nil {
@@ -112,7 +112,7 @@ func (s *batchSource) resolve(l loaded) (dataset, error) {
 // sameShapes reports a batch whose arrays differ from the first batch's
 // in number or in shape, except in the number of samples and along the
 // model's dimensions of any length: the compiled steps would not take it.
-func (s *batchSource) sameShapes(d dataset) error {
+func (s *batchSource) sameShapes(d hostData) error {
 	groups := []struct {
 		what      string
 		got, want []Array

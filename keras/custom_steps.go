@@ -138,7 +138,7 @@ func runStepFunc(fn StepFunc, s *Step, data StepData) (logs StepLogs, err error)
 // Discovering (discover), it records the optimizers' slots, the updated
 // variables and the stats layout in c; afterwards it checks that the
 // step still does the same.
-func (m *Model) customTrainFunc(c *compiled, d dataset, weighted, discover bool) backend.Func {
+func (m *Model) customTrainFunc(c *compiled, d hostData, weighted, discover bool) backend.Func {
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
 		nS := len(c.optSpecs)
 		if discover {
@@ -199,7 +199,7 @@ func (m *Model) customTrainFunc(c *compiled, d dataset, weighted, discover bool)
 
 // customTestFunc is the evaluation step of c.opts.TestStep for batch d.
 // The step's stats layout is written to layout.
-func (m *Model) customTestFunc(c *compiled, d dataset, weighted bool, layout *[]stat) backend.Func {
+func (m *Model) customTestFunc(c *compiled, d hostData, weighted bool, layout *[]stat) backend.Func {
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
 		l := splitInputs(in, false, len(m.weights), 0, len(d.x), len(d.y), weighted)
 		s := m.newStep(b, c, l, false, false)
@@ -227,7 +227,7 @@ func sameStats(a, b []stat) bool {
 // discoverTrainStep traces the custom training step on batch d's shapes
 // (once per Compile): it learns which optimizers the step applies to which
 // variables, makes their state, and learns the step's logs.
-func (m *Model) discoverTrainStep(c *compiled, d dataset) error {
+func (m *Model) discoverTrainStep(c *compiled, d hostData) error {
 	if c.opts.TrainStep == nil || c.discovered {
 		return nil
 	}
@@ -255,7 +255,7 @@ func (m *Model) discoverTrainStep(c *compiled, d dataset) error {
 // testLayout returns the stats layout of the evaluation step on batch d:
 // the built-in one, or the custom test step's logs, learned by tracing it
 // on d's shapes.
-func (m *Model) testLayout(c *compiled, d dataset) ([]stat, error) {
+func (m *Model) testLayout(c *compiled, d hostData) ([]stat, error) {
 	if c.opts.TestStep == nil {
 		if !hasLoss(c.heads) {
 			return nil, fmt.Errorf("model %q has no TestStep and Compile got no Loss, so it cannot be evaluated: give CompileOptions.TestStep or a Loss", m.Name)
@@ -292,9 +292,9 @@ func (m *Model) hasCustomStep(kind exeKind) bool {
 // stepData resolves the data given to a custom step: the arrays as given
 // (by position; a custom step's data need not match the model's inputs),
 // every one with the same number of samples.
-func stepData(x, y ArraySet, what string) (dataset, error) {
+func stepData(x, y ArraySet, what string) (hostData, error) {
 	if x == nil {
-		return dataset{}, fmt.Errorf("%s got no x: give the input data", what)
+		return hostData{}, fmt.Errorf("%s got no x: give the input data", what)
 	}
 	asList := func(set ArraySet, name string) ([]Array, error) {
 		switch v := set.(type) {
@@ -309,14 +309,14 @@ func stepData(x, y ArraySet, what string) (dataset, error) {
 	}
 	xs, err := asList(x, "x")
 	if err != nil {
-		return dataset{}, err
+		return hostData{}, err
 	}
 	ys, err := asList(y, "y")
 	if err != nil {
-		return dataset{}, err
+		return hostData{}, err
 	}
 	if len(xs) == 0 {
-		return dataset{}, fmt.Errorf("%s got no x arrays: give at least one", what)
+		return hostData{}, fmt.Errorf("%s got no x arrays: give at least one", what)
 	}
 	n := -1
 	check := func(a Array, label string) (Array, error) {
@@ -334,18 +334,18 @@ func stepData(x, y ArraySet, what string) (dataset, error) {
 	}
 	for i := range xs {
 		if xs[i], err = check(xs[i], fmt.Sprintf("x[%d]", i)); err != nil {
-			return dataset{}, err
+			return hostData{}, err
 		}
 	}
 	for i := range ys {
 		if ys[i], err = check(ys[i], fmt.Sprintf("y[%d]", i)); err != nil {
-			return dataset{}, err
+			return hostData{}, err
 		}
 		if ys[i], err = asFloats(ys[i], fmt.Sprintf("y[%d]", i)); err != nil {
-			return dataset{}, err
+			return hostData{}, err
 		}
 	}
-	return dataset{x: xs, y: ys}, nil
+	return hostData{x: xs, y: ys}, nil
 }
 
 // slotPath is where a weights file holds the state of the step's k-th

@@ -67,19 +67,19 @@ func (a NamedArrays) arrays(names []string, what string) ([]Array, error) {
 	return out, nil
 }
 
-// dataset is resolved host data: one Array per input, one per output
+// hostData is resolved host data: one Array per input, one per output
 // (nil for Predict), and one array of sample weights (shape (samples,))
 // per output when the losses are weighted; all have the same number of
 // samples.
-type dataset struct {
+type hostData struct {
 	x, y, sw []Array
 }
 
-func (d dataset) samples() int { return d.x[0].Samples() }
+func (d hostData) samples() int { return d.x[0].Samples() }
 
 // rows returns the samples [from, to) of every array, without copying.
-func (d dataset) rows(from, to int) dataset {
-	out := dataset{x: make([]Array, len(d.x))}
+func (d hostData) rows(from, to int) hostData {
+	out := hostData{x: make([]Array, len(d.x))}
 	for i, a := range d.x {
 		out.x[i] = a.rows(from, to)
 	}
@@ -105,7 +105,7 @@ type gatherer struct {
 	ibufs [][]int32
 }
 
-func (g *gatherer) gather(d dataset, idx []int) dataset {
+func (g *gatherer) gather(d hostData, idx []int) hostData {
 	arrays := append(append(append([]Array(nil), d.x...), d.y...), d.sw...)
 	if len(g.bufs) < len(arrays) {
 		g.bufs, g.ibufs = make([][]float32, len(arrays)), make([][]int32, len(arrays))
@@ -115,7 +115,7 @@ func (g *gatherer) gather(d dataset, idx []int) dataset {
 		out[i], g.bufs[i], g.ibufs[i] = a.gatherArray(idx, g.bufs[i], g.ibufs[i])
 	}
 	nx, ny := len(d.x), len(d.y)
-	res := dataset{x: out[:nx]}
+	res := hostData{x: out[:nx]}
 	if d.y != nil {
 		res.y = out[nx : nx+ny]
 	}
@@ -156,7 +156,7 @@ func checkClassWeight(cw map[int]float64, out backend.Shape) error {
 // does: class weights apply to a model with one output, looked up by each
 // sample's class (its index, the argmax of a one-hot target, or a 0/1
 // target rounded), 1 for classes not listed.
-func (m *Model) sampleWeights(c *compiled, d dataset, sampleWeight ArraySet, classWeight map[int]float64) ([]Array, error) {
+func (m *Model) sampleWeights(c *compiled, d hostData, sampleWeight ArraySet, classWeight map[int]float64) ([]Array, error) {
 	if sampleWeight == nil && classWeight == nil {
 		return nil, nil
 	}
@@ -231,7 +231,7 @@ func checkWeightable(c *compiled) error {
 
 // shapes describes the shapes of d's arrays, to key a custom step's
 // compiled executables (its data need not match the model's inputs).
-func (d dataset) shapes() string {
+func (d hostData) shapes() string {
 	var sb strings.Builder
 	for _, group := range [][]Array{d.x, d.y, d.sw} {
 		for _, a := range group {

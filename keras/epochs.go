@@ -116,7 +116,7 @@ type trainingEpochs interface {
 // arrayEpochs schedules epochs over arrays in memory in batches of batch
 // samples.
 type arrayEpochs struct {
-	d           dataset
+	d           hostData
 	batch, spe  int
 	shuffle     bool
 	rank, world int

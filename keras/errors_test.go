@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
-	"strings"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/internal/testcheck"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
@@ -23,14 +23,7 @@ func mlp(t *testing.T, in, out int, act string) *keras.Model {
 
 func wantErr(t *testing.T, err error, parts ...string) {
 	t.Helper()
-	if err == nil {
-		t.Fatalf("no error, want one mentioning %q", parts)
-	}
-	for _, p := range parts {
-		if !strings.Contains(err.Error(), p) {
-			t.Errorf("error %q does not mention %q", err, p)
-		}
-	}
+	testcheck.WantErr(t, err, parts...)
 }
 
 func TestCompileRejectsUnknownNames(t *testing.T) {

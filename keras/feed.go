@@ -14,7 +14,7 @@ type feed interface {
 	steps() int
 	// next returns the batch of step (0, 1, ... from the first step the
 	// loop runs, in order); ok is false when the data has ended.
-	next(ctx context.Context, step int) (b dataset, ok bool, err error)
+	next(ctx context.Context, step int) (b hostData, ok bool, err error)
 	// samplesPerBatch is the number of samples of a full batch, to count
 	// the samples of the batches a resumed epoch skips.
 	samplesPerBatch() int
@@ -26,13 +26,13 @@ type feed interface {
 // for samples in order, a gather into reused buffers for a shuffled or
 // sharded order.
 type arrayFeed struct {
-	d  dataset
+	d  hostData
 	sp span
 	n  int // samples in the span's order
 	g  gatherer
 }
 
-func newArrayFeed(d dataset, sp span) *arrayFeed {
+func newArrayFeed(d hostData, sp span) *arrayFeed {
 	n := d.samples()
 	if sp.order != nil { // a shuffled or sharded order (distribution.Shard)
 		n = len(sp.order)
@@ -44,7 +44,7 @@ func (f *arrayFeed) steps() int           { return f.sp.steps() }
 func (f *arrayFeed) samplesPerBatch() int { return f.sp.batch }
 func (f *arrayFeed) close()               {}
 
-func (f *arrayFeed) next(_ context.Context, step int) (dataset, bool, error) {
+func (f *arrayFeed) next(_ context.Context, step int) (hostData, bool, error) {
 	from := (f.sp.first + step) * f.sp.batch
 	to := min(from+f.sp.batch, f.n)
 	if f.sp.order == nil { // contiguous samples: slice them, no copy

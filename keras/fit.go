@@ -174,16 +174,16 @@ func batchSize(n int) (int, error) {
 // model and its losses, and readies the engine. It returns the data, the
 // compiled configuration (nil for a prediction on a model never
 // compiled: Keras predicts without compile) and the engine to run on.
-func (m *Model) prepare(x, y ArraySet, what string) (dataset, *compiled, *binding, error) {
+func (m *Model) prepare(x, y ArraySet, what string) (hostData, *compiled, *binding, error) {
 	d, c, err := m.resolveData(x, y, what)
 	if err != nil {
-		return dataset{}, nil, nil, err
+		return hostData{}, nil, nil, err
 	}
 	bind, err := m.engine()
 	return d, c, bind, err
 }
 
-func (m *Model) resolveData(x, y ArraySet, what string) (dataset, *compiled, error) {
+func (m *Model) resolveData(x, y ArraySet, what string) (hostData, *compiled, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	c := m.compiled
@@ -193,26 +193,26 @@ func (m *Model) resolveData(x, y ArraySet, what string) (dataset, *compiled, err
 		return d, c, err
 	}
 	if c == nil && y != nil {
-		return dataset{}, nil, fmt.Errorf("model %q must be compiled before %s: call Compile", m.Name, what)
+		return hostData{}, nil, fmt.Errorf("model %q must be compiled before %s: call Compile", m.Name, what)
 	}
 	if x == nil {
-		return dataset{}, nil, fmt.Errorf("%s got no x: give the input data", what)
+		return hostData{}, nil, fmt.Errorf("%s got no x: give the input data", what)
 	}
 	if !m.Built() {
 		a, ok := x.(Array)
 		if !ok {
-			return dataset{}, nil, fmt.Errorf("%s: the model is not built yet, so it has one input: give x as one Array", what)
+			return hostData{}, nil, fmt.Errorf("%s: the model is not built yet, so it has one input: give x as one Array", what)
 		}
 		if err := a.check("x"); err != nil {
-			return dataset{}, nil, err
+			return hostData{}, nil, err
 		}
 		if err := m.BuildInput(a.Shape[1:]...); err != nil {
-			return dataset{}, nil, err
+			return hostData{}, nil, err
 		}
 	}
 	xs, err := x.arrays(m.InputNames(), "input")
 	if err != nil {
-		return dataset{}, nil, fmt.Errorf("%s: x: %w", what, err)
+		return hostData{}, nil, fmt.Errorf("%s: x: %w", what, err)
 	}
 	n := -1
 	for i, a := range xs {
@@ -222,34 +222,34 @@ func (m *Model) resolveData(x, y ArraySet, what string) (dataset, *compiled, err
 			label = fmt.Sprintf("x for input %q", in.Layer().Common().Name)
 		}
 		if err := a.check(label); err != nil {
-			return dataset{}, nil, err
+			return hostData{}, nil, err
 		}
 		if a.Samples() == 0 {
-			return dataset{}, nil, fmt.Errorf("%s got no samples: %s has shape %v", what, label, backend.Shape(a.Shape))
+			return hostData{}, nil, fmt.Errorf("%s got no samples: %s has shape %v", what, label, backend.Shape(a.Shape))
 		}
 		if n >= 0 && a.Samples() != n {
-			return dataset{}, nil, fmt.Errorf("%s has %d samples but the first input's data has %d: give every input the same samples", label, a.Samples(), n)
+			return hostData{}, nil, fmt.Errorf("%s has %d samples but the first input's data has %d: give every input the same samples", label, a.Samples(), n)
 		}
 		n = a.Samples()
 		want := in.Shape()
 		a = adjustRank(a, want)
 		if !fitsShape(a.Shape, want) {
-			return dataset{}, nil, fmt.Errorf("input %d of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
+			return hostData{}, nil, fmt.Errorf("input %d of layer %q is incompatible with the model: expected shape %v, received data of shape %v: reshape the data to %s",
 				i, in.Layer().Common().Name, want, backend.Shape(a.Shape), want[1:].WithLeading("samples"))
 		}
 		if a, err = asInputDType(a, in, label); err != nil {
-			return dataset{}, nil, err
+			return hostData{}, nil, err
 		}
 		xs[i] = a
 		if err := m.checkInputData(in, a, label); err != nil {
-			return dataset{}, nil, err
+			return hostData{}, nil, err
 		}
 	}
-	d := dataset{x: xs}
+	d := hostData{x: xs}
 	if y != nil {
 		ys, err := y.arrays(m.OutputNames(), "output")
 		if err != nil {
-			return dataset{}, nil, fmt.Errorf("%s: y: %w", what, err)
+			return hostData{}, nil, fmt.Errorf("%s: y: %w", what, err)
 		}
 		for i, a := range ys {
 			h := c.heads[i]
@@ -258,28 +258,28 @@ func (m *Model) resolveData(x, y ArraySet, what string) (dataset, *compiled, err
 				label = fmt.Sprintf("y for output %q", h.name)
 			}
 			if err := a.check(label); err != nil {
-				return dataset{}, nil, err
+				return hostData{}, nil, err
 			}
 			if a, err = asFloats(a, label); err != nil {
-				return dataset{}, nil, err
+				return hostData{}, nil, err
 			}
 			a = expandTargetRank(a, m.outputs[i].Shape())
 			ys[i] = a
 			if a.Samples() != n {
-				return dataset{}, nil, fmt.Errorf("x has %d samples but %s has %d: give one target per sample", n, label, a.Samples())
+				return hostData{}, nil, fmt.Errorf("x has %d samples but %s has %d: give one target per sample", n, label, a.Samples())
 			}
 			yShape := append(backend.Shape{-1}, a.Shape[1:]...)
 			if err := h.resolveMetrics(yShape, m.outputs[i].Shape()); err != nil {
-				return dataset{}, nil, err
+				return hostData{}, nil, err
 			}
 			if h.loss == nil {
 				continue
 			}
 			if err := h.loss.CheckTargets(a.Data, backend.Shape(a.Shape), m.outputs[i].Shape()); err != nil {
 				if len(ys) > 1 {
-					return dataset{}, nil, fmt.Errorf("output %q: %s: %w", h.name, h.loss.Name(), err)
+					return hostData{}, nil, fmt.Errorf("output %q: %s: %w", h.name, h.loss.Name(), err)
 				}
-				return dataset{}, nil, fmt.Errorf("%s: %w", h.loss.Name(), err)
+				return hostData{}, nil, fmt.Errorf("%s: %w", h.loss.Name(), err)
 			}
 		}
 		d.y = ys
@@ -459,16 +459,16 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 // of batch samples (0: one batch of all of them): it resolves the data and its sample weights, marks
 // the model as training (the caller must call endFit when it returns no
 // error), checks the trainable set, and traces a custom step once.
-func (m *Model) startTraining(x, y ArraySet, what string, sampleWeight ArraySet, classWeight map[int]float64, batch int) (dataset, *compiled, *binding, error) {
+func (m *Model) startTraining(x, y ArraySet, what string, sampleWeight ArraySet, classWeight map[int]float64, batch int) (hostData, *compiled, *binding, error) {
 	if y == nil && !m.hasCustomStep(trainStep) {
-		return dataset{}, nil, nil, fmt.Errorf("%s got no y: give the targets", what)
+		return hostData{}, nil, nil, fmt.Errorf("%s got no y: give the targets", what)
 	}
 	d, c, bind, err := m.prepare(x, y, what)
 	if err != nil {
-		return dataset{}, nil, nil, err
+		return hostData{}, nil, nil, err
 	}
 	if err := m.startFit(c); err != nil {
-		return dataset{}, nil, nil, err
+		return hostData{}, nil, nil, err
 	}
 	if d.sw, err = m.sampleWeights(c, d, sampleWeight, classWeight); err == nil {
 		if err = m.checkTrainable(c); err == nil {
@@ -480,7 +480,7 @@ func (m *Model) startTraining(x, y ArraySet, what string, sampleWeight ArraySet,
 	}
 	if err != nil {
 		m.endFit()
-		return dataset{}, nil, nil, err
+		return hostData{}, nil, nil, err
 	}
 	return d, c, bind, nil
 }

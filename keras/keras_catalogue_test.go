@@ -26,7 +26,7 @@ func kerasCatalogue(t *testing.T) (string, []catalogueCase, string) {
 		Keras string          `json:"keras"`
 		Cases []catalogueCase `json:"cases"`
 	}
-	dir := catalogueCorpus.build(t, &index)
+	dir := catalogueCorpus.Build(t, &index)
 	return dir, index.Cases, index.Keras
 }
 
@@ -136,7 +136,7 @@ func TestKerasCatalogueCoversEveryLayer(t *testing.T) {
 		}
 	}
 	var text textIndex
-	textCorpus.build(t, &text)
+	textCorpus.Build(t, &text)
 	for _, c := range text.Cases {
 		seen[c.Class] = true
 	}

@@ -115,12 +115,12 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 	var catIndex struct {
 		Cases []catalogueCase `json:"cases"`
 	}
-	catDir := catalogueCorpus.build(t, &catIndex)
+	catDir := catalogueCorpus.Build(t, &catIndex)
 	var trainIndex struct {
 		Batch int            `json:"batch_size"`
 		Cases []trainingCase `json:"cases"`
 	}
-	trainDir := trainingCorpus.build(t, &trainIndex)
+	trainDir := trainingCorpus.Build(t, &trainIndex)
 	out := t.TempDir()
 	var req openRequests
 	predictions := map[string]kerasgoPrediction{}

@@ -1,11 +1,8 @@
 package keras_test
 
 import (
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"sort"
-	"sync"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/internal/kerasref"
@@ -13,66 +10,26 @@ import (
 )
 
 // refArray is an array as the Keras scripts write it.
-type refArray struct {
-	Shape []int     `json:"shape"`
-	Data  []float64 `json:"data"`
-}
+type refArray kerasref.Array
 
 // array converts a to kerasgo's float32 Array.
 func (a refArray) array() keras.Array {
-	out := keras.Array{Shape: a.Shape, Data: make([]float32, len(a.Data))}
-	for i, v := range a.Data {
-		out.Data[i] = float32(v)
-	}
-	return out
+	return keras.Array{Shape: a.Shape, Data: kerasref.Array(a).Float32()}
 }
 
 // kerasCorpus is a directory of models a Keras script writes, built once
 // per test binary and removed by TestMain.
-type kerasCorpus struct {
-	script string
-	once   sync.Once
-	dir    string
-}
+type kerasCorpus = kerasref.Corpus
 
 var (
-	catalogueCorpus  = &kerasCorpus{script: "keras-catalogue.py"}
-	trainingCorpus   = &kerasCorpus{script: "keras-training.py"}
-	transformsCorpus = &kerasCorpus{script: "keras-transforms.py"}
+	catalogueCorpus  = &kerasCorpus{Script: "keras-catalogue.py"}
+	trainingCorpus   = &kerasCorpus{Script: "keras-training.py"}
+	transformsCorpus = &kerasCorpus{Script: "keras-transforms.py"}
 	corpora          = []*kerasCorpus{catalogueCorpus, trainingCorpus, transformsCorpus}
 )
 
-// build runs the script with Keras (skipping t without Python Keras) and
-// decodes its index.json into index.
-func (c *kerasCorpus) build(t *testing.T, index any) string {
-	t.Helper()
-	python := kerasref.Python(t)
-	c.once.Do(func() {
-		dir, err := os.MkdirTemp("", "keras-corpus")
-		if err != nil {
-			t.Fatal(err)
-		}
-		kerasref.Run(t, python, kerasref.Script(t, c.script), dir)
-		c.dir = dir
-	})
-	if c.dir == "" {
-		t.Fatalf("the Keras corpus of %s was not built (see the first test that tried)", c.script)
-	}
-	readJSON(t, filepath.Join(c.dir, "index.json"), index)
-	return c.dir
-}
-
 // readJSON decodes the JSON file at path into v.
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
+func readJSON(t *testing.T, path string, v any) { t.Helper(); kerasref.ReadJSON(t, path, v) }
 
 // sortedKeys returns m's keys in order.
 func sortedKeys(m map[string]string) []string {
@@ -88,9 +45,7 @@ func sortedKeys(m map[string]string) []string {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	for _, c := range corpora {
-		if c.dir != "" {
-			os.RemoveAll(c.dir)
-		}
+		c.Remove()
 	}
 	os.Exit(code)
 }

@@ -66,7 +66,7 @@ func TestKerasTrainingParity(t *testing.T) {
 		Epoch int            `json:"epochs"`
 		Cases []trainingCase `json:"cases"`
 	}
-	dir := trainingCorpus.build(t, &index)
+	dir := trainingCorpus.Build(t, &index)
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		matched, refused := 0, map[string]string{}
 		var differ []string

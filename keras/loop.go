@@ -125,7 +125,7 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 // runStep runs the step of kind on batch b with the state s: it uploads
 // the batch (and for training the step's settings), runs a compiled step
 // from the binding's cache and returns its outputs.
-func (r *run) runStep(kind exeKind, b dataset, s *stateSet) ([]backend.Tensor, error) {
+func (r *run) runStep(kind exeKind, b hostData, s *stateSet) ([]backend.Tensor, error) {
 	bind, c := r.bind, r.c
 	var err error
 	if b.x, err = r.m.hostFeeds(b.x); err != nil {
@@ -300,7 +300,7 @@ func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoin
 // process evaluates its share and the totals are summed at the end, so
 // the final logs are those of all the data (the per-batch logs callbacks
 // see are the process's own).
-func (r *run) evaluate(ctx context.Context, f feed, layoutBatch dataset) (callbacks.Logs, error) {
+func (r *run) evaluate(ctx context.Context, f feed, layoutBatch hostData) (callbacks.Logs, error) {
 	layout, err := r.m.testLayout(r.c, layoutBatch)
 	if err != nil {
 		return nil, err
@@ -333,7 +333,7 @@ func (r *run) evaluate(ctx context.Context, f feed, layoutBatch dataset) (callba
 
 // evaluateArrays evaluates d in batches of batch; in a data-parallel job
 // each process evaluates its block of rows.
-func (r *run) evaluateArrays(ctx context.Context, d dataset, batch int) (callbacks.Logs, error) {
+func (r *run) evaluateArrays(ctx context.Context, d hostData, batch int) (callbacks.Logs, error) {
 	layoutBatch := d.rows(0, min(batch, d.samples()))
 	if dp := r.m.dist(); dp != nil {
 		d = d.rows(distribution.Block(d.samples(), dp.Rank(), dp.WorldSize()))
@@ -392,7 +392,7 @@ func (r *run) predict(ctx context.Context, f feed, rows int) ([]Array, error) {
 // predictArrays predicts d in batches of batch; in a data-parallel job
 // each process predicts its block of rows and every process returns all
 // of them.
-func (r *run) predictArrays(ctx context.Context, d dataset, batch int) ([]Array, error) {
+func (r *run) predictArrays(ctx context.Context, d hostData, batch int) ([]Array, error) {
 	total := d.samples()
 	dp := r.m.dist()
 	if dp != nil {

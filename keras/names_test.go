@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/keras/utils"
+
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
@@ -15,7 +17,7 @@ import (
 // functions serve as a loss and a metric, logged under their names.
 func TestKerasNamesAndFunctions(t *testing.T) {
 	x, y := smallData(32)
-	yHot, err := keras.ToCategorical(y, 3)
+	yHot, err := utils.ToCategorical(y, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func namedLoss(b backend.Builder, yTrue, yPred backend.Value) backend.Value {
 }
 
 func TestToCategorical(t *testing.T) {
-	got, err := keras.ToCategorical(keras.Array{Shape: []int{4}, Data: []float32{0, 2, 1, 2}}, 0)
+	got, err := utils.ToCategorical(keras.Array{Shape: []int{4}, Data: []float32{0, 2, 1, 2}}, utils.InferClasses)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,11 +79,19 @@ func TestToCategorical(t *testing.T) {
 	if len(got.Shape) != 2 || got.Shape[0] != 4 || got.Shape[1] != 3 || maxDiff(got.Data, want) != 0 {
 		t.Errorf("ToCategorical = %v %v", got.Shape, got.Data)
 	}
-	_, err = keras.ToCategorical(keras.Array{Shape: []int{2}, Data: []float32{0, 3}}, 3)
+	_, err = utils.ToCategorical(keras.Array{Shape: []int{2}, Data: []float32{0, 3}}, 3)
 	wantErr(t, err, "label 1 is 3", "[0, 3)")
-	_, err = keras.ToCategorical(keras.Array{Shape: []int{2}, Data: []float32{0, 1.5}}, 0)
+	_, err = utils.ToCategorical(keras.Array{Shape: []int{2}, Data: []float32{0, 1.5}}, utils.InferClasses)
 	wantErr(t, err, "label 1 is 1.5")
-	_, err = keras.ToCategorical(keras.Array{Shape: []int{2, 2}, Data: []float32{0, 1, 1, 0}}, 2)
+	// 0 classes is a mistake, not Keras's num_classes=None (issue 39).
+	_, err = utils.ToCategorical(keras.Array{Shape: []int{2}, Data: []float32{0, 1}}, 0)
+	wantErr(t, err, "numClasses is 0", "utils.InferClasses")
+	// Integer labels are one-hot encoded as float ones are.
+	got, err = utils.ToCategorical(keras.Array{Shape: []int{3, 1}, Ints: []int32{2, 0, 1}}, 3)
+	if err != nil || maxDiff(got.Data, []float32{0, 0, 1, 1, 0, 0, 0, 1, 0}) != 0 {
+		t.Errorf("ToCategorical of Ints = %v, %v", got.Data, err)
+	}
+	_, err = utils.ToCategorical(keras.Array{Shape: []int{2, 2}, Data: []float32{0, 1, 1, 0}}, 2)
 	wantErr(t, err, "shape [2 2]")
 }
 

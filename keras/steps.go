@@ -221,7 +221,7 @@ func pack(b backend.Builder, vals []backend.Value) backend.Value {
 // bind's engine (c is nil for a prediction without Compile). The binding
 // caches it per key (exeCache): the smaller last batch of an epoch gets
 // its own entry and is trained, not dropped.
-func (m *Model) compileStep(bind *binding, c *compiled, key exeKey, d dataset) (backend.Executable, error) {
+func (m *Model) compileStep(bind *binding, c *compiled, key exeKey, d hostData) (backend.Executable, error) {
 	specs := m.stepSpecs(c, key.kind, d, key.weighted, false)
 	var fn backend.Func
 	switch {
@@ -250,7 +250,7 @@ func (m *Model) compileStep(bind *binding, c *compiled, key exeKey, d dataset) (
 // stepSpecs returns the specs of the inputs of the step of kind for batch
 // d, in stepInputs's order. discover leaves out the optimizers' state,
 // which does not exist before a custom step was first traced.
-func (m *Model) stepSpecs(c *compiled, kind exeKind, d dataset, weighted, discover bool) []backend.Spec {
+func (m *Model) stepSpecs(c *compiled, kind exeKind, d hostData, weighted, discover bool) []backend.Spec {
 	var specs []backend.Spec
 	for _, w := range m.weights {
 		specs = append(specs, backend.Spec{Shape: w.Shape, DType: backend.Float32})

@@ -90,6 +90,20 @@ func TestStringLayerErrors(t *testing.T) {
 		out := layers.Apply(&layers.StringLookup{Vocabulary: []string{"a", "b", "a"}}, layers.StringInput(1))
 		want(t, out.Err(), `repeats the terms "a"`)
 	})
+	// A term that is not UTF-8 would change when config.json or
+	// vocabulary.txt is written (to U+FFFD), so predictions would change
+	// after Save and Load; in memory the default standardization turned
+	// the input's same bytes into U+FFFD, so the term never matched
+	// (issue 39). Vocabularies hold text: such terms are refused.
+	t.Run("vocabulary term not UTF-8", func(t *testing.T) {
+		out := layers.Apply(&layers.TextVectorization{Vocabulary: []string{"ok", "caf\xe9"}}, layers.StringInput())
+		want(t, out.Err(), `"caf\xe9", is not valid UTF-8`, "decode the data to UTF-8")
+		out = layers.Apply(&layers.StringLookup{Vocabulary: []string{"\xff"}}, layers.StringInput(1))
+		want(t, out.Err(), "is not valid UTF-8")
+		s, _ := keras.NewStringArray([]string{"caf\xe9 ok", "ok"})
+		err := keras.Adapt(ctx, &layers.TextVectorization{Standardize: "lower"}, s)
+		want(t, err, `"caf\xe9", is not valid UTF-8`)
+	})
 	t.Run("host layer in a nested model", func(t *testing.T) {
 		in := layers.IntInput(2)
 		inner, err := keras.NewModel(in, layers.Apply(&layers.Dense{Units: 1}, layers.Apply(&layers.IntegerLookup{Vocabulary: []int64{5, 6}, OutputMode: "multi_hot"}, in)))

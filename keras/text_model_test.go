@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/keras/utils"
+
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
@@ -187,7 +189,7 @@ func TestFitOnTextDataset(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	train, val, err := keras.TextDatasetsFromDirectory(root, keras.TextDatasetOptions{BatchSize: 8, ValidationSplit: 0.2, Seed: 4, LabelMode: "binary", Verbose: keras.Silent})
+	train, val, err := utils.TextDatasetsFromDirectory(root, utils.TextDatasetOptions{BatchSize: 8, ValidationSplit: 0.2, Seed: 4, LabelMode: "binary", Verbose: keras.Silent})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/keras/utils"
+
 	"github.com/kerasgo/kerasgo/internal/kerasref"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -125,7 +127,7 @@ type textIndex struct {
 	} `json:"lookup_model"`
 }
 
-var textCorpus = &kerasCorpus{script: "keras-text.py"}
+var textCorpus = &kerasCorpus{Script: "keras-text.py"}
 
 func init() { corpora = append(corpora, textCorpus) }
 
@@ -168,7 +170,7 @@ func kerasVocabulary(class string, v []any) string {
 // 1e-6.
 func TestTextLayersMatchKeras(t *testing.T) {
 	var index textIndex
-	textCorpus.build(t, &index)
+	textCorpus.Build(t, &index)
 	ctx := context.Background()
 	for _, c := range index.Cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -243,7 +245,7 @@ func checkHostOutput(t *testing.T, got layers.HostTensor, want hostArray) {
 // same.
 func TestKerasTextModelsLoadAndPredict(t *testing.T) {
 	var index textIndex
-	dir := textCorpus.build(t, &index)
+	dir := textCorpus.Build(t, &index)
 	ctx := context.Background()
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		for _, c := range []textModelCase{index.Model, index.TFIDFModel} {
@@ -340,15 +342,15 @@ func splitLines(b []byte) [][]byte {
 // Keras's file order and validation split.
 func TestTextDatasetFromDirectoryMatchesKeras(t *testing.T) {
 	var index textIndex
-	dir := textCorpus.build(t, &index)
+	dir := textCorpus.Build(t, &index)
 	root := filepath.Join(dir, index.Folder.Root)
 	ctx := context.Background()
 	for k, ref := range index.Folder.Datasets {
 		o := ref.Options
-		opts := keras.TextDatasetOptions{BatchSize: o.BatchSize, LabelMode: o.LabelMode, MaxLength: o.MaxLength,
+		opts := utils.TextDatasetOptions{BatchSize: o.BatchSize, LabelMode: o.LabelMode, MaxLength: o.MaxLength,
 			ClassNames: o.ClassNames, NoShuffle: true, Verbose: keras.Silent}
 		opts.NoLabels = string(o.Labels) == "null"
-		ds, err := keras.TextDatasetFromDirectory(root, opts)
+		ds, err := utils.TextDatasetFromDirectory(root, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -387,8 +389,8 @@ func TestTextDatasetFromDirectoryMatchesKeras(t *testing.T) {
 		}
 	}
 	for _, ref := range index.Folder.Orders {
-		opts := keras.TextDatasetOptions{Seed: ref.Seed, ValidationSplit: ref.ValidationSplit, Subset: ref.Subset, Verbose: keras.Silent}
-		ds, err := keras.TextDatasetFromDirectory(root, opts)
+		opts := utils.TextDatasetOptions{Seed: ref.Seed, ValidationSplit: ref.ValidationSplit, Subset: ref.Subset, Verbose: keras.Silent}
+		ds, err := utils.TextDatasetFromDirectory(root, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

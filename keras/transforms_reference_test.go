@@ -29,7 +29,7 @@ func TestRandomTransformsMatchKeras(t *testing.T) {
 		Keras string          `json:"keras"`
 		Cases []transformCase `json:"cases"`
 	}
-	transformsCorpus.build(t, &index)
+	transformsCorpus.Build(t, &index)
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		for _, c := range index.Cases {
 			t.Run(c.Name, func(t *testing.T) {

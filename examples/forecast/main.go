@@ -2,7 +2,7 @@
 // Dense) on a generated signal: two sines of different periods plus
 // noise. From the last 30 values the model predicts the next one. As
 // Keras's "Timeseries forecasting for weather prediction" does, the
-// training and validation windows come from keras.TimeseriesDatasetFromArray
+// training and validation windows come from utils.TimeseriesDatasetFromArray
 // (Keras's timeseries_dataset_from_array) over the series itself. It
 // prints the test mean squared error beside two baselines: predicting
 // the last value seen ("persistence") and predicting the mean.
@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/kerasgo/kerasgo/keras/utils"
 
 	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/examples/internal/example"
@@ -81,10 +83,10 @@ func series(s []float64) keras.Array {
 
 // windowsOf is the windows of 30 steps over s, each with the next value
 // as its target, as a Dataset of batches of 32.
-func windowsOf(s []float64, shuffle bool, seed int64) (*keras.TimeseriesDataset, error) {
+func windowsOf(s []float64, shuffle bool, seed int64) (*utils.TimeseriesDataset, error) {
 	data := series(s)
 	input, next := data.Rows(0, len(s)-window), data.Rows(window, len(s))
-	return keras.TimeseriesDatasetFromArray(input, &next, keras.TimeseriesOptions{SequenceLength: window, BatchSize: 32, Shuffle: shuffle, Seed: seed})
+	return utils.TimeseriesDatasetFromArray(input, &next, utils.TimeseriesOptions{SequenceLength: window, BatchSize: 32, Shuffle: shuffle, Seed: seed})
 }
 
 func run(ctx context.Context, o example.Options) (result, error) {

@@ -24,6 +24,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/kerasgo/kerasgo/keras/utils"
+
 	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/examples/internal/example"
 	"github.com/kerasgo/kerasgo/keras"
@@ -105,9 +107,9 @@ func run(ctx context.Context, o example.Options, dir string) (result, error) {
 	if err := drawFolder(dir, o.Train/2, uint64(o.Seed)); err != nil {
 		return result{}, err
 	}
-	split := keras.ImageDatasetOptions{ValidationSplit: 0.2, Seed: 1337, ImageSize: [2]int{32, 32}, BatchSize: 32,
+	split := utils.ImageDatasetOptions{ValidationSplit: 0.2, Seed: 1337, ImageSize: [2]int{32, 32}, BatchSize: 32,
 		LabelMode: "binary", Verbose: keras.Silent}
-	train, val, err := keras.ImageDatasetsFromDirectory(dir, split)
+	train, val, err := utils.ImageDatasetsFromDirectory(dir, split)
 	if err != nil {
 		return result{}, err
 	}
@@ -131,11 +133,11 @@ func run(ctx context.Context, o example.Options, dir string) (result, error) {
 	accs := h.Logs["val_accuracy"]
 	r := result{valAccuracy: accs[len(accs)-1], file: filepath.Join(dir, "vertical", "0000.png")}
 	// "Run inference on new data", as the Keras example does.
-	img, err := keras.LoadImg(r.file, keras.LoadImgOptions{TargetSize: [2]int{32, 32}, Interpolation: "bilinear"})
+	img, err := utils.LoadImg(r.file, utils.LoadImgOptions{TargetSize: [2]int{32, 32}, Interpolation: "bilinear"})
 	if err != nil {
 		return result{}, err
 	}
-	x := keras.ImgToArray(img)
+	x := utils.ImgToArray(img)
 	score, err := m.Predict(ctx, keras.Array{Shape: append([]int{1}, x.Shape...), Data: x.Data}, keras.PredictOptions{})
 	if err != nil {
 		return result{}, err

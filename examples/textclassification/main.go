@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kerasgo/kerasgo/keras/utils"
+
 	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/examples/internal/example"
 	"github.com/kerasgo/kerasgo/keras"
@@ -128,7 +130,7 @@ func run(ctx context.Context, o example.Options, dir string) (result, error) {
 	if err := writeFolder(dir, o.Train/2, uint64(o.Seed)); err != nil {
 		return result{}, err
 	}
-	train, val, err := keras.TextDatasetsFromDirectory(dir, keras.TextDatasetOptions{BatchSize: 32, ValidationSplit: 0.2,
+	train, val, err := utils.TextDatasetsFromDirectory(dir, utils.TextDatasetOptions{BatchSize: 32, ValidationSplit: 0.2,
 		Seed: 1337, Verbose: keras.Silent})
 	if err != nil {
 		return result{}, err

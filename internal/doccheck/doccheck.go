@@ -69,6 +69,7 @@ var packages = map[string]string{
 	"serialization": "github.com/kerasgo/kerasgo/keras/serialization",
 	"mnist":         "github.com/kerasgo/kerasgo/datasets/mnist",
 	"plotting":      "github.com/kerasgo/kerasgo/keras/plotting",
+	"utils":         "github.com/kerasgo/kerasgo/keras/utils",
 	"transformer":   "github.com/kerasgo/kerasgo/examples/transformer",
 	"context":       "context",
 	"errors":        "errors",

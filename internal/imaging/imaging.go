@@ -42,8 +42,15 @@ func HasFormat(name string) bool {
 	return false
 }
 
+// MaxPixels is the largest image (width times height) Open decodes:
+// PIL's decompression-bomb limit (Image.MAX_IMAGE_PIXELS, 89,478,485,
+// times two, above which PIL and so Keras's loaders refuse a file). A
+// file's header says its size before any pixel is decoded, so a small
+// file that declares a huge image is refused instead of allocating it.
+const MaxPixels = 2 * 89_478_485
+
 // Open decodes the image file at path. GIF gives its first frame, as
-// Keras's loaders do.
+// Keras's loaders do. An image larger than MaxPixels is an error.
 func Open(path string) (image.Image, error) {
 	data, err := os.ReadFile(path) // one read: image files are small beside a batch
 	if err != nil {
@@ -51,21 +58,36 @@ func Open(path string) (image.Image, error) {
 	}
 	r := bytes.NewReader(data)
 	head := data[:min(len(data), 12)]
-	var img image.Image
+	var decode func(io.Reader) (image.Image, error)
+	var config func(io.Reader) (image.Config, error)
+	isPNG := len(head) >= 8 && string(head[1:4]) == "PNG"
 	switch {
-	case len(head) >= 8 && string(head[1:4]) == "PNG":
-		var ok bool
-		if img, ok, err = decodePNGFast(data); !ok && err == nil {
-			img, err = png.Decode(r)
-		}
+	case isPNG:
+		decode, config = png.Decode, png.DecodeConfig
 	case len(head) >= 3 && head[0] == 0xff && head[1] == 0xd8:
-		img, err = jpeg.Decode(r)
+		decode, config = jpeg.Decode, jpeg.DecodeConfig
 	case len(head) >= 6 && string(head[:3]) == "GIF":
-		img, err = gif.Decode(r)
+		decode, config = gif.Decode, gif.DecodeConfig
 	case len(head) >= 2 && string(head[:2]) == "BM":
-		img, err = bmp.Decode(r)
+		decode, config = bmp.Decode, bmp.DecodeConfig
 	default:
 		return nil, fmt.Errorf("%s is not a PNG, JPEG, GIF or BMP image (it starts with % x)", path, head)
+	}
+	cfg, err := config(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("decoding %s: %w (the file is damaged or not the image its content says)", path, err)
+	}
+	if px := int64(cfg.Width) * int64(cfg.Height); px > MaxPixels {
+		return nil, fmt.Errorf("%s declares a %dx%d image (%d pixels), more than the %d that Keras's loaders (PIL) accept: shrink the image or remove the file", path, cfg.Width, cfg.Height, px, int64(MaxPixels))
+	}
+	var img image.Image
+	if isPNG {
+		var ok bool
+		if img, ok, err = decodePNGFast(data); !ok && err == nil {
+			img, err = decode(r)
+		}
+	} else {
+		img, err = decode(r)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("decoding %s: %w (the file is damaged or not the image its content says)", path, err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dchest/siphash"
 	farm "github.com/dgryski/go-farm"
@@ -100,6 +101,20 @@ type lookupVocab[K lookupKey] struct {
 // vocabulary_size().
 func (v *lookupVocab[K]) size(s *lookupSpec[K]) int { return s.tokenStart() + len(v.tokens) }
 
+// checkTermsText refuses a string term that is not valid UTF-8: Keras
+// writes a vocabulary into config.json and vocabulary.txt as UTF-8 text,
+// where such bytes would become U+FFFD, and the default standardization
+// turns the same bytes of an input into U+FFFD too, so the term would
+// never match (predictions would change after Save and Load).
+func checkTermsText[K lookupKey](tokens []K, format func(K) string) error {
+	for i, t := range tokens {
+		if str, ok := any(t).(string); ok && !utf8.ValidString(str) {
+			return fmt.Errorf("term %d of the vocabulary, %s, is not valid UTF-8: a vocabulary holds text (Keras writes it into config.json and vocabulary.txt as UTF-8, where such bytes would change): decode the data to UTF-8 first", i, format(t))
+		}
+	}
+	return nil
+}
+
 // newLookupVocab is Keras's set_vocabulary: terms may start with the
 // special tokens (the mask, then the OOV token repeated), which are then
 // dropped, as in a vocabulary file Keras wrote; idf gives tf_idf's
@@ -122,6 +137,9 @@ func newLookupVocab[K lookupKey](s *lookupSpec[K], terms []K, idf []float64, for
 	found := len(terms) >= len(special) && slices.Equal(terms[:len(special)], special)
 	if found {
 		tokens = terms[len(special):]
+	}
+	if err := checkTermsText(tokens, format); err != nil {
+		return nil, err
 	}
 	index := make(map[K]int64, len(tokens))
 	start := int64(s.tokenStart())
@@ -418,6 +436,9 @@ func (c *lookupCounts[K]) vocab(s *lookupSpec[K]) (*lookupVocab[K], error) {
 	})
 	if s.maxTokens > 0 {
 		tokens = tokens[:min(len(tokens), max(s.maxTokens-s.tokenStart(), 0))]
+	}
+	if err := checkTermsText(tokens, quoteKey[K]); err != nil {
+		return nil, err
 	}
 	v := &lookupVocab[K]{tokens: tokens, index: make(map[K]int64, len(tokens))}
 	for i, t := range tokens {

@@ -1,4 +1,4 @@
-package keras
+package utils
 
 import (
 	"fmt"

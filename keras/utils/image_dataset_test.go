@@ -1,4 +1,4 @@
-package keras_test
+package utils_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kerasgo/kerasgo/keras/utils"
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
@@ -50,7 +52,7 @@ func writePNGs(t testing.TB, dir string, classes []string, n, h, w int) string {
 // arrays, batch for batch: same weights within 1e-6.
 func TestFitOnImageDatasetEqualsArrays(t *testing.T) {
 	dir := writePNGs(t, t.TempDir(), []string{"dark", "light"}, 10, 9, 11)
-	ds, err := keras.ImageDatasetFromDirectory(dir, keras.ImageDatasetOptions{ImageSize: [2]int{6, 8}, BatchSize: 8, NoShuffle: true, Verbose: keras.Silent})
+	ds, err := utils.ImageDatasetFromDirectory(dir, utils.ImageDatasetOptions{ImageSize: [2]int{6, 8}, BatchSize: 8, NoShuffle: true, Verbose: keras.Silent})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,8 +107,8 @@ func TestFitOnImageDatasetEqualsArrays(t *testing.T) {
 // rest of the training one.
 func TestImageDatasetShufflesAndSplits(t *testing.T) {
 	dir := writePNGs(t, t.TempDir(), []string{"a", "b", "c"}, 7, 4, 4)
-	o := keras.ImageDatasetOptions{ImageSize: [2]int{4, 4}, BatchSize: 5, Seed: 9, ValidationSplit: 0.25, Verbose: keras.Silent}
-	train, val, err := keras.ImageDatasetsFromDirectory(dir, o)
+	o := utils.ImageDatasetOptions{ImageSize: [2]int{4, 4}, BatchSize: 5, Seed: 9, ValidationSplit: 0.25, Verbose: keras.Silent}
+	train, val, err := utils.ImageDatasetsFromDirectory(dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +123,7 @@ func TestImageDatasetShufflesAndSplits(t *testing.T) {
 		seen[p] = true
 	}
 	o.Subset = "training"
-	again, err := keras.ImageDatasetFromDirectory(dir, o)
+	again, err := utils.ImageDatasetFromDirectory(dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestImageDatasetShufflesAndSplits(t *testing.T) {
 		t.Fatal("the training subset differs between ImageDatasetFromDirectory and ImageDatasetsFromDirectory")
 	}
 	ctx := context.Background()
-	labelsOfEpoch := func(d *keras.ImageDataset) string {
+	labelsOfEpoch := func(d *utils.ImageDataset) string {
 		var s []string
 		total := 0
 		for i := range d.Len() {
@@ -169,8 +171,8 @@ func TestImageDatasetErrors(t *testing.T) {
 	corrupt := writePNGs(t, t.TempDir(), []string{"a", "b"}, 2, 3, 3)
 	bad := filepath.Join(corrupt, "b", "broken.png")
 	os.WriteFile(bad, []byte("\x89PNG\r\n\x1a\nthis is not the rest of a png"), 0o644)
-	quiet := keras.ImageDatasetOptions{Verbose: keras.Silent, ImageSize: [2]int{3, 3}}
-	with := func(f func(o *keras.ImageDatasetOptions)) keras.ImageDatasetOptions {
+	quiet := utils.ImageDatasetOptions{Verbose: keras.Silent, ImageSize: [2]int{3, 3}}
+	with := func(f func(o *utils.ImageDatasetOptions)) utils.ImageDatasetOptions {
 		o := quiet
 		f(&o)
 		return o
@@ -178,29 +180,29 @@ func TestImageDatasetErrors(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		dir  string
-		opts keras.ImageDatasetOptions
+		opts utils.ImageDatasetOptions
 		want string
 	}{
 		{"no images", empty, quiet, "no images found in directory " + empty},
 		{"missing folder", filepath.Join(empty, "nope"), quiet, "no such file"},
-		{"binary with 3 classes", three, with(func(o *keras.ImageDatasetOptions) { o.LabelMode = "binary" }), "exactly 2 classes"},
-		{"labels of another count", three, with(func(o *keras.ImageDatasetOptions) { o.Labels = []int{0, 1} }), "2 Labels for the 6 image files"},
-		{"unknown label mode", three, with(func(o *keras.ImageDatasetOptions) { o.LabelMode = "sparse" }), "unknown LabelMode"},
-		{"unknown color mode", three, with(func(o *keras.ImageDatasetOptions) { o.ColorMode = "cmyk" }), "unknown ColorMode"},
-		{"class names not folders", three, with(func(o *keras.ImageDatasetOptions) { o.ClassNames = []string{"a", "z"} }), "do not match the sub-folders"},
-		{"split without subset", three, with(func(o *keras.ImageDatasetOptions) { o.ValidationSplit = 0.2 }), "Subset"},
-		{"subset without split", three, with(func(o *keras.ImageDatasetOptions) { o.Subset = "training" }), "ValidationSplit must be set"},
-		{"split out of range", three, with(func(o *keras.ImageDatasetOptions) { o.ValidationSplit = 1.5; o.Subset = "training" }), "between 0 and 1"},
-		{"unknown interpolation", three, with(func(o *keras.ImageDatasetOptions) { o.Interpolation = "area" }), "unknown interpolation"},
+		{"binary with 3 classes", three, with(func(o *utils.ImageDatasetOptions) { o.LabelMode = "binary" }), "exactly 2 classes"},
+		{"labels of another count", three, with(func(o *utils.ImageDatasetOptions) { o.Labels = []int{0, 1} }), "2 Labels for the 6 image files"},
+		{"unknown label mode", three, with(func(o *utils.ImageDatasetOptions) { o.LabelMode = "sparse" }), "unknown LabelMode"},
+		{"unknown color mode", three, with(func(o *utils.ImageDatasetOptions) { o.ColorMode = "cmyk" }), "unknown ColorMode"},
+		{"class names not folders", three, with(func(o *utils.ImageDatasetOptions) { o.ClassNames = []string{"a", "z"} }), "do not match the sub-folders"},
+		{"split without subset", three, with(func(o *utils.ImageDatasetOptions) { o.ValidationSplit = 0.2 }), "Subset"},
+		{"subset without split", three, with(func(o *utils.ImageDatasetOptions) { o.Subset = "training" }), "ValidationSplit must be set"},
+		{"split out of range", three, with(func(o *utils.ImageDatasetOptions) { o.ValidationSplit = 1.5; o.Subset = "training" }), "between 0 and 1"},
+		{"unknown interpolation", three, with(func(o *utils.ImageDatasetOptions) { o.Interpolation = "area" }), "unknown interpolation"},
 	} {
-		_, err := keras.ImageDatasetFromDirectory(c.dir, c.opts)
+		_, err := utils.ImageDatasetFromDirectory(c.dir, c.opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error saying %q", c.name, err, c.want)
 		}
 	}
 	// A corrupt file fails the batch that reads it, naming the file; Fit
 	// stops with that error.
-	ds, err := keras.ImageDatasetFromDirectory(corrupt, with(func(o *keras.ImageDatasetOptions) { o.NoShuffle = true; o.BatchSize = 2 }))
+	ds, err := utils.ImageDatasetFromDirectory(corrupt, with(func(o *utils.ImageDatasetOptions) { o.NoShuffle = true; o.BatchSize = 2 }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,24 +229,24 @@ func TestSaveImg(t *testing.T) {
 		x.Data[i] = float32(i * 7)
 	}
 	path := filepath.Join(dir, "x.png")
-	if err := keras.SaveImg(path, x, keras.SaveImgOptions{NoScale: true}); err != nil {
+	if err := utils.SaveImg(path, x, utils.SaveImgOptions{NoScale: true}); err != nil {
 		t.Fatal(err)
 	}
-	img, err := keras.LoadImg(path, keras.LoadImgOptions{})
+	img, err := utils.LoadImg(path, utils.LoadImgOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	back := keras.ImgToArray(img)
+	back := utils.ImgToArray(img)
 	for i, v := range back.Data {
 		if v != x.Data[i] {
 			t.Fatalf("value %d read back as %v, saved %v", i, v, x.Data[i])
 		}
 	}
-	if err := keras.SaveImg(path, x, keras.SaveImgOptions{}); err != nil {
+	if err := utils.SaveImg(path, x, utils.SaveImgOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	img, _ = keras.LoadImg(path, keras.LoadImgOptions{})
-	scaled := keras.ImgToArray(img)
+	img, _ = utils.LoadImg(path, utils.LoadImgOptions{})
+	scaled := utils.ImgToArray(img)
 	if scaled.Data[0] != 0 || scaled.Data[35] != 255 {
 		t.Fatalf("scaled values run from %v to %v, want 0 to 255", scaled.Data[0], scaled.Data[35])
 	}
@@ -257,7 +259,7 @@ func TestSaveImg(t *testing.T) {
 		{filepath.Join(dir, "two.png"), keras.Array{Shape: []int{2, 3, 2}, Data: make([]float32, 12)}, "1, 3 or 4 channels"},
 		{filepath.Join(dir, "x.tiff"), x, "cannot tell the image format"},
 	} {
-		err := keras.SaveImg(c.path, c.x, keras.SaveImgOptions{})
+		err := utils.SaveImg(c.path, c.x, utils.SaveImgOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error saying %q", c.path, err, c.want)
 		}

@@ -1,9 +1,11 @@
-package keras
+package utils
 
 import (
 	"context"
 	"fmt"
 	"os"
+
+	"github.com/kerasgo/kerasgo/keras"
 )
 
 // TextDataset is a folder of text files as a Dataset, made by
@@ -34,30 +36,30 @@ func (d *TextDataset) Len() int { return d.files.batches() }
 // Batch reads the texts of batch i (and makes their labels): X holds
 // strings of shape (batch,). A file that cannot be read is an error that
 // names it.
-func (d *TextDataset) Batch(ctx context.Context, i int) (Batch, error) {
+func (d *TextDataset) Batch(ctx context.Context, i int) (keras.Batch, error) {
 	files, err := d.files.batchFiles(i, "TextDataset")
 	if err != nil {
-		return Batch{}, err
+		return keras.Batch{}, err
 	}
 	texts := make([]string, len(files))
 	for k, f := range files {
 		if err := ctx.Err(); err != nil {
-			return Batch{}, err
+			return keras.Batch{}, err
 		}
 		data, err := os.ReadFile(d.FilePaths[f])
 		if err != nil {
-			return Batch{}, fmt.Errorf("reading a text file: %w", err)
+			return keras.Batch{}, fmt.Errorf("reading a text file: %w", err)
 		}
 		if d.maxLength > 0 && len(data) > d.maxLength {
 			data = data[:d.maxLength]
 		}
 		texts[k] = string(data)
 	}
-	x := Array{Shape: []int{len(texts)}, Strings: texts}
+	x := keras.Array{Shape: []int{len(texts)}, Strings: texts}
 	if d.files.labels == nil {
-		return Batch{X: x}, nil
+		return keras.Batch{X: x}, nil
 	}
-	return Batch{X: x, Y: d.files.labelArray(files)}, nil
+	return keras.Batch{X: x, Y: d.files.labelArray(files)}, nil
 }
 
 // OnEpochEnd reshuffles the files for the next epoch (unless NoShuffle).

@@ -1,6 +1,10 @@
-package keras
+package utils
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras"
+)
 
 // PadOptions configures PadSequences; the zero value is Keras's default
 // (pad and truncate at the start, pad with 0, length of the longest).
@@ -15,7 +19,7 @@ type PadOptions struct {
 // one (len(seqs), MaxLen) Array, like keras.utils.pad_sequences: shorter
 // rows are padded with Value, longer ones truncated. An id that float32
 // cannot hold exactly (above 2^24) is an error, as are unknown options.
-func PadSequences(seqs [][]int, o PadOptions) (Array, error) {
+func PadSequences(seqs [][]int, o PadOptions) (keras.Array, error) {
 	pre := func(name, v string) (bool, error) {
 		switch v {
 		case "", "pre":
@@ -27,14 +31,14 @@ func PadSequences(seqs [][]int, o PadOptions) (Array, error) {
 	}
 	padPre, err := pre("Padding", o.Padding)
 	if err != nil {
-		return Array{}, err
+		return keras.Array{}, err
 	}
 	truncPre, err := pre("Truncating", o.Truncating)
 	if err != nil {
-		return Array{}, err
+		return keras.Array{}, err
 	}
 	if o.MaxLen < 0 {
-		return Array{}, fmt.Errorf("PadSequences: MaxLen must be positive (or 0 for the longest sequence), got %d", o.MaxLen)
+		return keras.Array{}, fmt.Errorf("PadSequences: MaxLen must be positive (or 0 for the longest sequence), got %d", o.MaxLen)
 	}
 	n := o.MaxLen
 	if n == 0 {
@@ -43,9 +47,9 @@ func PadSequences(seqs [][]int, o PadOptions) (Array, error) {
 		}
 	}
 	if n == 0 {
-		return Array{}, fmt.Errorf("PadSequences: every sequence is empty: give MaxLen")
+		return keras.Array{}, fmt.Errorf("PadSequences: every sequence is empty: give MaxLen")
 	}
-	out := Array{Shape: []int{len(seqs), n}, Data: make([]float32, len(seqs)*n)}
+	out := keras.Array{Shape: []int{len(seqs), n}, Data: make([]float32, len(seqs)*n)}
 	for i, s := range seqs {
 		if len(s) > n {
 			if truncPre {
@@ -64,7 +68,7 @@ func PadSequences(seqs [][]int, o PadOptions) (Array, error) {
 		}
 		for j, id := range s {
 			if id < -(1<<24) || id > 1<<24 {
-				return Array{}, fmt.Errorf("PadSequences: sequence %d holds id %d, beyond what float32 holds exactly (2^24)", i, id)
+				return keras.Array{}, fmt.Errorf("PadSequences: sequence %d holds id %d, beyond what float32 holds exactly (2^24)", i, id)
 			}
 			row[start+j] = float32(id)
 		}

@@ -1,9 +1,11 @@
-package keras
+package utils
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/kerasgo/kerasgo/keras"
 )
 
 // fileOrder is the batching of a folder's files that ImageDataset and
@@ -48,24 +50,24 @@ func (f *fileOrder) batchFiles(i int, kind string) ([]int, error) {
 
 // labelArray is the labels of files in the label mode: class indices
 // ("int"), one-hot vectors ("categorical") or (n, 1) floats ("binary").
-func (f *fileOrder) labelArray(files []int) Array {
+func (f *fileOrder) labelArray(files []int) keras.Array {
 	n := len(files)
 	switch f.labelMode {
 	case "categorical":
 		k := f.classes
-		y := Array{Shape: []int{n, k}, Data: make([]float32, n*k)}
+		y := keras.Array{Shape: []int{n, k}, Data: make([]float32, n*k)}
 		for i, fi := range files {
 			y.Data[i*k+f.labels[fi]] = 1
 		}
 		return y
 	case "binary":
-		y := Array{Shape: []int{n, 1}, Data: make([]float32, n)}
+		y := keras.Array{Shape: []int{n, 1}, Data: make([]float32, n)}
 		for i, fi := range files {
 			y.Data[i] = float32(f.labels[fi])
 		}
 		return y
 	}
-	y := Array{Shape: []int{n}, Data: make([]float32, n)}
+	y := keras.Array{Shape: []int{n}, Data: make([]float32, n)}
 	for i, fi := range files {
 		y.Data[i] = float32(f.labels[fi])
 	}

@@ -1,4 +1,4 @@
-package keras
+package utils
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/kerasgo/kerasgo/keras"
 
 	"github.com/kerasgo/kerasgo/internal/nprandom"
 )
@@ -76,7 +78,7 @@ func (o directoryIndex) resolve() (directoryIndex, error) {
 
 // say prints Keras's messages unless Silent.
 func (o directoryIndex) say(format string, args ...any) {
-	if o.verbose != Silent {
+	if o.verbose != keras.Silent {
 		fmt.Fprintf(o.log, format, args...)
 	}
 }
@@ -154,12 +156,26 @@ func (o directoryIndex) index(dir string) (paths []string, labels []int, classes
 }
 
 // walk lists the files under root, Python's os.walk sorted by
-// folder, each folder's files sorted.
+// folder, each folder's files sorted. A followed link that leads back to
+// a folder it is inside (a loop, which os.walk would follow until the
+// path is too long) is an error that names it.
 func (o directoryIndex) walk(root string) ([]string, error) {
 	var folders []string
 	files := map[string][]string{}
+	var ancestors []os.FileInfo // the folders visit is inside, root first
 	var visit func(d string) error
 	visit = func(d string) error {
+		info, err := os.Stat(d)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", d, err)
+		}
+		for _, a := range ancestors {
+			if os.SameFile(a, info) {
+				return fmt.Errorf("%s is a symbolic link back to a folder it is inside (a loop): remove the link, or leave FollowLinks false", d)
+			}
+		}
+		ancestors = append(ancestors, info)
+		defer func() { ancestors = ancestors[:len(ancestors)-1] }()
 		entries, err := os.ReadDir(d)
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", d, err)

@@ -1,4 +1,4 @@
-package keras
+package utils
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"image"
 	"io"
 	"math"
+
+	"github.com/kerasgo/kerasgo/keras"
 
 	"github.com/kerasgo/kerasgo/internal/imaging"
 	"github.com/kerasgo/kerasgo/keras/saving"
@@ -24,8 +26,8 @@ type SaveImgOptions struct {
 // extension names (.png, .jpg/.jpeg, .gif, .bmp), as
 // keras.utils.save_img does. The file is written atomically: a failed
 // save leaves no half-written file.
-func SaveImg(path string, x Array, opts SaveImgOptions) error {
-	if err := x.check("the image"); err != nil {
+func SaveImg(path string, x keras.Array, opts SaveImgOptions) error {
+	if err := x.Validate("the image"); err != nil {
 		return fmt.Errorf("SaveImg: %w", err)
 	}
 	if len(x.Shape) != 3 || (x.Shape[2] != 1 && x.Shape[2] != 3 && x.Shape[2] != 4) {
@@ -71,4 +73,17 @@ func SaveImg(path string, x Array, opts SaveImgOptions) error {
 		return fmt.Errorf("SaveImg: %w", err)
 	}
 	return nil
+}
+
+// floatValues returns a's values as floats (token ids converted): what
+// SaveImg writes.
+func floatValues(a keras.Array) []float32 {
+	if a.Ints == nil {
+		return a.Data
+	}
+	out := make([]float32, len(a.Ints))
+	for i, v := range a.Ints {
+		out[i] = float32(v)
+	}
+	return out
 }

@@ -1,12 +1,16 @@
-package keras_test
+package utils_test
 
 import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kerasgo/kerasgo/internal/kerasref"
+	"github.com/kerasgo/kerasgo/keras/utils"
 
 	"github.com/kerasgo/kerasgo/keras"
 )
@@ -62,9 +66,22 @@ type loadersIndex struct {
 	} `json:"timeseries"`
 }
 
-var loadersCorpus = &kerasCorpus{script: "keras-loaders.py"}
+var loadersCorpus = &kerasref.Corpus{Script: "keras-loaders.py"}
 
-func init() { corpora = append(corpora, loadersCorpus) }
+// refArray is an array as the Keras scripts write it.
+type refArray kerasref.Array
+
+// array converts a to kerasgo's float32 Array.
+func (a refArray) array() keras.Array {
+	return keras.Array{Shape: a.Shape, Data: kerasref.Array(a).Float32()}
+}
+
+// TestMain removes the Keras corpus the tests built, if they did.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	loadersCorpus.Remove()
+	os.Exit(code)
+}
 
 // jpegTolerance is how far a JPEG's decoded values may be from PIL's:
 // Go's decoder and libjpeg round the inverse DCT and the colour
@@ -91,13 +108,13 @@ func worstDifference(got []float32, want []float64) (float64, int) {
 // within jpegTolerance, a different decoder).
 func TestImageDatasetMatchesKeras(t *testing.T) {
 	var index loadersIndex
-	dir := loadersCorpus.build(t, &index)
+	dir := loadersCorpus.Build(t, &index)
 	root := filepath.Join(dir, "images")
 	ctx := context.Background()
 	for k, ref := range index.Datasets {
 		o := ref.Options
 		t.Run(fmt.Sprint(k), func(t *testing.T) {
-			ds, err := keras.ImageDatasetFromDirectory(root, keras.ImageDatasetOptions{
+			ds, err := utils.ImageDatasetFromDirectory(root, utils.ImageDatasetOptions{
 				ImageSize: o.ImageSize, ColorMode: o.ColorMode, LabelMode: o.LabelMode, Interpolation: o.Interpolation,
 				BatchSize: o.BatchSize, CropToAspectRatio: o.CropToAspectRatio, PadToAspectRatio: o.PadToAspectRatio,
 				ClassNames: o.ClassNames, NoShuffle: true, Verbose: keras.Silent})
@@ -139,7 +156,7 @@ func TestImageDatasetMatchesKeras(t *testing.T) {
 		})
 	}
 	for _, ref := range index.Orders {
-		ds, err := keras.ImageDatasetFromDirectory(root, keras.ImageDatasetOptions{Seed: ref.Seed, ValidationSplit: ref.ValidationSplit,
+		ds, err := utils.ImageDatasetFromDirectory(root, utils.ImageDatasetOptions{Seed: ref.Seed, ValidationSplit: ref.ValidationSplit,
 			Subset: ref.Subset, ImageSize: [2]int{4, 4}, Verbose: keras.Silent})
 		if err != nil {
 			t.Fatal(err)
@@ -160,15 +177,15 @@ func TestImageDatasetMatchesKeras(t *testing.T) {
 // unit; JPEG within jpegTolerance).
 func TestLoadImgMatchesKeras(t *testing.T) {
 	var index loadersIndex
-	dir := loadersCorpus.build(t, &index)
+	dir := loadersCorpus.Build(t, &index)
 	for _, ref := range index.LoadImg {
 		o := ref.Options
-		img, err := keras.LoadImg(filepath.Join(dir, "images", ref.File), keras.LoadImgOptions{ColorMode: o.ColorMode,
+		img, err := utils.LoadImg(filepath.Join(dir, "images", ref.File), utils.LoadImgOptions{ColorMode: o.ColorMode,
 			TargetSize: o.TargetSize, Interpolation: o.Interpolation, KeepAspectRatio: o.KeepAspectRatio})
 		if err != nil {
 			t.Fatalf("%s %+v: %v", ref.File, o, err)
 		}
-		a := keras.ImgToArray(img)
+		a := utils.ImgToArray(img)
 		if fmt.Sprint(a.Shape) != fmt.Sprint(ref.Array.Shape) {
 			t.Fatalf("%s %+v: shape %v, Keras %v", ref.File, o, a.Shape, ref.Array.Shape)
 		}
@@ -187,7 +204,7 @@ func TestLoadImgMatchesKeras(t *testing.T) {
 // on the same series and targets, equal.
 func TestTimeseriesDatasetMatchesKeras(t *testing.T) {
 	var index loadersIndex
-	loadersCorpus.build(t, &index)
+	loadersCorpus.Build(t, &index)
 	series, targets := index.Series.array(), index.Targets.array()
 	ctx := context.Background()
 	for k, ref := range index.Timeseries {
@@ -196,7 +213,7 @@ func TestTimeseriesDatasetMatchesKeras(t *testing.T) {
 		if ref.Targets {
 			tp = &targets
 		}
-		ds, err := keras.TimeseriesDatasetFromArray(series, tp, keras.TimeseriesOptions{SequenceLength: o.SequenceLength,
+		ds, err := utils.TimeseriesDatasetFromArray(series, tp, utils.TimeseriesOptions{SequenceLength: o.SequenceLength,
 			SequenceStride: o.SequenceStride, SamplingRate: o.SamplingRate, BatchSize: o.BatchSize, StartIndex: o.StartIndex, EndIndex: o.EndIndex})
 		if err != nil {
 			t.Fatalf("case %d: %v", k, err)

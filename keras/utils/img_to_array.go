@@ -1,7 +1,9 @@
-package keras
+package utils
 
 import (
 	"image"
+
+	"github.com/kerasgo/kerasgo/keras"
 
 	"github.com/kerasgo/kerasgo/internal/imaging"
 )
@@ -11,7 +13,7 @@ import (
 // channel for a *image.Gray (or *image.Gray16, in [0, 65535]), 4 for a
 // *image.NRGBA (LoadImg's "rgba"), 3 for any other image (its colours,
 // alpha dropped). Stack arrays of one size into a batch for Predict.
-func ImgToArray(img image.Image) Array {
+func ImgToArray(img image.Image) keras.Array {
 	p := imaging.Floats(img)
-	return Array{Shape: []int{p.Height, p.Width, p.Channels}, Data: p.Data}
+	return keras.Array{Shape: []int{p.Height, p.Width, p.Channels}, Data: p.Data}
 }

@@ -1,9 +1,11 @@
-package keras
+package utils
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/kerasgo/kerasgo/keras"
 
 	"github.com/kerasgo/kerasgo/internal/nprandom"
 )
@@ -38,7 +40,7 @@ type TimeseriesOptions struct {
 // TimeseriesDataset is a Dataset of sliding windows over a timeseries:
 // TimeseriesDatasetFromArray makes it. It is safe for concurrent use.
 type TimeseriesDataset struct {
-	data, targets Array
+	data, targets keras.Array
 	hasTargets    bool
 	starts        []int // window starts, relative to start
 	start         int   // StartIndex
@@ -56,8 +58,8 @@ type TimeseriesDataset struct {
 // targets[i] is the target of the window that starts at timestep i.
 // Windows that would run past EndIndex are dropped, as are windows
 // without a target.
-func TimeseriesDatasetFromArray(data Array, targets *Array, opts TimeseriesOptions) (*TimeseriesDataset, error) {
-	if err := data.check("data"); err != nil {
+func TimeseriesDatasetFromArray(data keras.Array, targets *keras.Array, opts TimeseriesOptions) (*TimeseriesDataset, error) {
+	if err := data.Validate("data"); err != nil {
 		return nil, err
 	}
 	n := data.Samples()
@@ -90,7 +92,7 @@ func TimeseriesDatasetFromArray(data Array, targets *Array, opts TimeseriesOptio
 	windows := end - opts.StartIndex - (opts.SequenceLength-1)*rate
 	d := &TimeseriesDataset{data: data, start: opts.StartIndex, length: opts.SequenceLength, rate: rate, batch: batch}
 	if targets != nil {
-		if err := targets.check("targets"); err != nil {
+		if err := targets.Validate("targets"); err != nil {
 			return nil, err
 		}
 		windows = min(windows, targets.Samples()-opts.StartIndex)
@@ -120,9 +122,9 @@ func (d *TimeseriesDataset) Windows() int { return len(d.starts) }
 
 // Batch returns batch i: X holds its windows, and Y their targets when
 // the dataset has targets.
-func (d *TimeseriesDataset) Batch(_ context.Context, i int) (Batch, error) {
+func (d *TimeseriesDataset) Batch(_ context.Context, i int) (keras.Batch, error) {
 	if i < 0 || i >= d.Len() {
-		return Batch{}, fmt.Errorf("batch %d of a TimeseriesDataset of %d batches", i, d.Len())
+		return keras.Batch{}, fmt.Errorf("batch %d of a TimeseriesDataset of %d batches", i, d.Len())
 	}
 	starts := d.starts[i*d.batch : min((i+1)*d.batch, len(d.starts))]
 	steps := make([]int, 0, len(starts)*d.length)
@@ -133,7 +135,7 @@ func (d *TimeseriesDataset) Batch(_ context.Context, i int) (Batch, error) {
 	}
 	x := takeRows(d.data, steps)
 	x.Shape = append([]int{len(starts), d.length}, d.data.Shape[1:]...)
-	b := Batch{X: x}
+	b := keras.Batch{X: x}
 	if d.hasTargets {
 		at := make([]int, len(starts))
 		for k, s := range starts {
@@ -145,7 +147,7 @@ func (d *TimeseriesDataset) Batch(_ context.Context, i int) (Batch, error) {
 }
 
 // takeRows copies the rows (samples) rows of a into a new Array.
-func takeRows(a Array, rows []int) Array {
-	out, _, _ := a.gatherArray(rows, nil, nil)
+func takeRows(a keras.Array, rows []int) keras.Array {
+	out := a.Take(rows)
 	return out
 }

@@ -1,9 +1,12 @@
-package keras_test
+package utils_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/kerasgo/kerasgo/internal/testcheck"
+	"github.com/kerasgo/kerasgo/keras/utils"
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -46,7 +49,7 @@ func windowsOf(t *testing.T, d keras.Dataset) (windows [][]float32, targets []fl
 func TestTimeseriesDatasetFromArrayKerasExamples(t *testing.T) {
 	// Example 1: indices 0..98, sequence_length=10, sampling_rate=2,
 	// sequence_stride=3.
-	d, err := keras.TimeseriesDatasetFromArray(arange(99), nil, keras.TimeseriesOptions{SequenceLength: 10, SamplingRate: 2, SequenceStride: 3})
+	d, err := utils.TimeseriesDatasetFromArray(arange(99), nil, utils.TimeseriesOptions{SequenceLength: 10, SamplingRate: 2, SequenceStride: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +69,7 @@ func TestTimeseriesDatasetFromArrayKerasExamples(t *testing.T) {
 	data := arange(50)
 	input := data.Rows(0, 40)
 	tg := data.Rows(10, 50)
-	d, err = keras.TimeseriesDatasetFromArray(input, &tg, keras.TimeseriesOptions{SequenceLength: 10, BatchSize: 8})
+	d, err = utils.TimeseriesDatasetFromArray(input, &tg, utils.TimeseriesOptions{SequenceLength: 10, BatchSize: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +87,7 @@ func TestTimeseriesDatasetFromArrayKerasExamples(t *testing.T) {
 	}
 
 	// Example 3: windows of 20 that do not overlap.
-	d, err = keras.TimeseriesDatasetFromArray(arange(100), nil, keras.TimeseriesOptions{SequenceLength: 20, SequenceStride: 20})
+	d, err = utils.TimeseriesDatasetFromArray(arange(100), nil, utils.TimeseriesOptions{SequenceLength: 20, SequenceStride: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +101,7 @@ func TestTimeseriesDatasetFromArrayKerasExamples(t *testing.T) {
 	for i := range feats.Data {
 		feats.Data[i] = float32(i / 2)
 	}
-	d, err = keras.TimeseriesDatasetFromArray(feats, nil, keras.TimeseriesOptions{SequenceLength: 3, StartIndex: 5, EndIndex: 12})
+	d, err = utils.TimeseriesDatasetFromArray(feats, nil, utils.TimeseriesOptions{SequenceLength: 3, StartIndex: 5, EndIndex: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +111,7 @@ func TestTimeseriesDatasetFromArrayKerasExamples(t *testing.T) {
 		t.Errorf("steps [5, 12) in windows of 3 of 2 features: shape %v, first %v, last %v; want [5 3 2], 5, 11", x.Shape, x.Data[0], x.Data[len(x.Data)-1])
 	}
 	shuffled := func(seed int64) string {
-		d, err := keras.TimeseriesDatasetFromArray(arange(40), nil, keras.TimeseriesOptions{SequenceLength: 4, Shuffle: true, Seed: seed, BatchSize: 5})
+		d, err := utils.TimeseriesDatasetFromArray(arange(40), nil, utils.TimeseriesOptions{SequenceLength: 4, Shuffle: true, Seed: seed, BatchSize: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +123,7 @@ func TestTimeseriesDatasetFromArrayKerasExamples(t *testing.T) {
 	}
 	// Keras's order: np.random.RandomState(7).shuffle(np.arange(10))
 	// gives [8 5 0 2 1 9 7 3 6 4] (NumPy 2.4.6): the windows' starts.
-	d, err = keras.TimeseriesDatasetFromArray(arange(10), nil, keras.TimeseriesOptions{SequenceLength: 1, Shuffle: true, Seed: 7, BatchSize: 10})
+	d, err = utils.TimeseriesDatasetFromArray(arange(10), nil, utils.TimeseriesOptions{SequenceLength: 1, Shuffle: true, Seed: 7, BatchSize: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,16 +133,16 @@ func TestTimeseriesDatasetFromArrayKerasExamples(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		opts keras.TimeseriesOptions
+		opts utils.TimeseriesOptions
 		want []string
 	}{
-		{keras.TimeseriesOptions{}, []string{"SequenceLength is 0"}},
-		{keras.TimeseriesOptions{SequenceLength: 3, StartIndex: 10, EndIndex: 5}, []string{"EndIndex 5 must be higher than StartIndex 10"}},
-		{keras.TimeseriesOptions{SequenceLength: 3, EndIndex: 99}, []string{"EndIndex is 99", "lower than the length of the data, 99"}},
-		{keras.TimeseriesOptions{SequenceLength: 60, SamplingRate: 2}, []string{"no window of 60 timesteps 2 apart"}},
+		{utils.TimeseriesOptions{}, []string{"SequenceLength is 0"}},
+		{utils.TimeseriesOptions{SequenceLength: 3, StartIndex: 10, EndIndex: 5}, []string{"EndIndex 5 must be higher than StartIndex 10"}},
+		{utils.TimeseriesOptions{SequenceLength: 3, EndIndex: 99}, []string{"EndIndex is 99", "lower than the length of the data, 99"}},
+		{utils.TimeseriesOptions{SequenceLength: 60, SamplingRate: 2}, []string{"no window of 60 timesteps 2 apart"}},
 	} {
-		_, err := keras.TimeseriesDatasetFromArray(arange(99), nil, c.opts)
-		wantErr(t, err, c.want...)
+		_, err := utils.TimeseriesDatasetFromArray(arange(99), nil, c.opts)
+		testcheck.WantErr(t, err, c.want...)
 	}
 }
 
@@ -153,7 +156,7 @@ func TestFitOnTimeseriesDataset(t *testing.T) {
 	input, next := wave.Rows(0, 192), wave.Rows(8, 200)
 	next.Shape = []int{192, 1} // one target value per window, as the Dense(1) outputs
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		d, err := keras.TimeseriesDatasetFromArray(input, &next, keras.TimeseriesOptions{SequenceLength: 8, BatchSize: 32, Shuffle: true, Seed: 3})
+		d, err := utils.TimeseriesDatasetFromArray(input, &next, utils.TimeseriesOptions{SequenceLength: 8, BatchSize: 32, Shuffle: true, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,10 @@
-package keras
+package utils
 
 import (
 	"context"
 	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras"
 
 	"github.com/kerasgo/kerasgo/internal/imaging"
 )
@@ -36,31 +38,31 @@ func (d *ImageDataset) Len() int { return d.files.batches() }
 // Batch decodes and resizes the images of batch i (and makes their
 // labels). A file that cannot be read or decoded is an error that names
 // it.
-func (d *ImageDataset) Batch(ctx context.Context, i int) (Batch, error) {
+func (d *ImageDataset) Batch(ctx context.Context, i int) (keras.Batch, error) {
 	files, err := d.files.batchFiles(i, "ImageDataset")
 	if err != nil {
-		return Batch{}, err
+		return keras.Batch{}, err
 	}
 	o := d.opts
 	h, w := o.ImageSize[0], o.ImageSize[1]
-	var x Array
+	var x keras.Array
 	for k, f := range files {
 		if err := ctx.Err(); err != nil {
-			return Batch{}, err
+			return keras.Batch{}, err
 		}
 		p, err := d.load(d.FilePaths[f])
 		if err != nil {
-			return Batch{}, err
+			return keras.Batch{}, err
 		}
 		if x.Shape == nil {
-			x = Array{Shape: []int{len(files), h, w, p.Channels}, Data: make([]float32, len(files)*h*w*p.Channels)}
+			x = keras.Array{Shape: []int{len(files), h, w, p.Channels}, Data: make([]float32, len(files)*h*w*p.Channels)}
 		}
 		copy(x.Data[k*h*w*p.Channels:], p.Data)
 	}
 	if d.files.labels == nil {
-		return Batch{X: x}, nil
+		return keras.Batch{X: x}, nil
 	}
-	return Batch{X: x, Y: d.files.labelArray(files)}, nil
+	return keras.Batch{X: x, Y: d.files.labelArray(files)}, nil
 }
 
 // load reads one image as Keras's loader does: PIL's colour conversion,
