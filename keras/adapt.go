@@ -59,7 +59,7 @@ func adaptArray(layer layers.Adapter, a Array, what string) error {
 }
 
 // adaptBatches adapts on every batch of b, in order.
-func adaptBatches(ctx context.Context, layer layers.Adapter, b Batches, what string) error {
+func adaptBatches(ctx context.Context, layer layers.Adapter, b Batches, what string) (retErr error) {
 	b, err := b.check()
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -78,7 +78,11 @@ func adaptBatches(ctx context.Context, layer layers.Adapter, b Batches, what str
 	} else {
 		l = loadGenerator(ctx, b.Generator, 0, b.MaxQueueSize)
 	}
-	defer l.stop()
+	defer func() {
+		if err := l.stop(); err != nil && retErr == nil {
+			retErr = fmt.Errorf("%s: %w", what, err)
+		}
+	}()
 	var ad layers.Adaptation
 	for {
 		next, ok, err := l.next(ctx)

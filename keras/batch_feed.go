@@ -86,7 +86,7 @@ func (f *batchFeed) close() {
 	if f.l == nil {
 		return
 	}
-	f.l.stop()
+	f.l.stop() // a Dataset's loader: no generator to misuse yield
 	if e, ok := f.s.b.Dataset.(EpochEnder); ok {
 		e.OnEpochEnd()
 	}

@@ -189,11 +189,22 @@ func (s *batchSource) indexFeed(ctx context.Context, idx []int) *batchFeed {
 	return &batchFeed{s: s, n: len(idx), l: loadIndices(ctx, s.b.Dataset, idx, s.b.Workers, s.b.MaxQueueSize)}
 }
 
-// close stops a generator's pass.
-func (s *batchSource) close() {
+// close stops a generator's pass; its error is the generator's misuse
+// of yield, if it yielded after yield returned false.
+func (s *batchSource) close() error {
+	var err error
 	if s.gen != nil {
-		s.gen.stop()
+		err = s.gen.stop()
 		s.gen = nil
 	}
 	s.held = false
+	return err
+}
+
+// closeInto closes s and keeps its error in *err unless *err holds one
+// already: for a deferred close.
+func (s *batchSource) closeInto(err *error) {
+	if e := s.close(); e != nil && *err == nil {
+		*err = e
+	}
 }

@@ -1,9 +1,11 @@
 package keras
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strconv"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/distribution"
@@ -567,6 +569,9 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 				list = []any{list}
 			}
 		}
+		if len(list) == 0 {
+			return nil, fmt.Errorf("the Functional model's config has no %s (got %s): want the [layer name, node index, tensor index] of each of the model's ends, as Keras writes them", key, describeJSON(raw))
+		}
 		var out []*layers.KerasTensor
 		for _, e := range list {
 			h, _ := e.([]any)
@@ -699,10 +704,95 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 }
 
 // remarshal decodes a generic JSON value into a typed one.
+// describeJSON writes a decoded JSON value for a message: its kind and,
+// for a short one, the value.
+func describeJSON(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return fmt.Sprintf("a list of %d", len(v))
+	case map[string]any:
+		return "an object"
+	case string:
+		return fmt.Sprintf("the string %.40q", v)
+	}
+	return fmt.Sprintf("%v", v)
+}
+
 func remarshal(from, to any) error {
 	b, err := json.Marshal(from)
 	if err != nil {
 		return err
 	}
 	return json.Unmarshal(b, to)
+}
+
+// decodeSavedModel decodes config.json: an object with class_name and
+// config, as Keras writes. Anything else (a list, a string, null, a
+// number no float64 holds) is an error that says what the file holds.
+func decodeSavedModel(data []byte) (savedObject, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return savedObject{}, fmt.Errorf("%v: the file is damaged or not JSON", err)
+	}
+	if err := checkJSONNumbers(raw); err != nil {
+		return savedObject{}, err
+	}
+	obj, isObject := raw.(map[string]any)
+	if !isObject {
+		return savedObject{}, fmt.Errorf("holds %s, not a saved model: want an object with class_name and config, as Keras writes", describeJSONKind(raw))
+	}
+	if _, named := obj["class_name"].(string); !named {
+		return savedObject{}, fmt.Errorf("its class_name is %s, not a saved model: want an object with class_name (\"Sequential\", \"Functional\") and config, as Keras writes", describeJSON(obj["class_name"]))
+	}
+	var top savedObject
+	if err := json.Unmarshal(data, &top); err != nil {
+		return savedObject{}, fmt.Errorf("%v: the model's config does not have Keras's layout", err)
+	}
+	return top, nil
+}
+
+// describeJSONKind names the kind of a decoded JSON value (numbers as
+// json.Number).
+func describeJSONKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "an object"
+}
+
+// checkJSONNumbers refuses a number no float64 holds (1e999), which Go's
+// decoder would report as a field of its own types.
+func checkJSONNumbers(v any) error {
+	switch v := v.(type) {
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(v), 64); err != nil {
+			return fmt.Errorf("the number %.40s is out of range of a 64-bit float: the file is damaged or was not written by Keras", v)
+		}
+	case []any:
+		for _, e := range v {
+			if err := checkJSONNumbers(e); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for _, e := range v {
+			if err := checkJSONNumbers(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -291,7 +291,10 @@ func (m *Model) resolveData(x, y ArraySet, what string) (hostData, *compiled, er
 // error when ctx is cancelled or the loss becomes NaN, returning the history
 // so far; the weights are then those of the last good step. A callback may
 // stop training early (callbacks.Model.StopTraining).
-func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*History, error) {
+func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (_ *History, retErr error) {
+	if err := checkCallbacks(opts.Callbacks); err != nil {
+		return nil, fmt.Errorf("FitOptions.Callbacks: %w", err)
+	}
 	if opts.Epochs < 0 {
 		return nil, fmt.Errorf("FitOptions.Epochs must be 0 or more, got %d", opts.Epochs)
 	}
@@ -335,7 +338,7 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 			return nil, err
 		}
 		defer m.endFit()
-		defer src.close()
+		defer src.closeInto(&retErr)
 		if dp == nil {
 			src.warn = opts.Output
 		}
@@ -366,11 +369,15 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		c, bind = cc, bb
 	}
 	if opts.ValidationData != nil {
-		var closeVal func()
+		var closeVal func() error
 		if val, closeVal, err = m.validation(ctx, c, opts.ValidationData, batch); err != nil {
 			return nil, err
 		}
-		defer closeVal()
+		defer func() {
+			if err := closeVal(); err != nil && retErr == nil {
+				retErr = fmt.Errorf("validation data: %w", err)
+			}
+		}()
 	}
 	if !m.chief() {
 		verbose = 0 // rank 0 prints progress
@@ -382,7 +389,7 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 	m.stopRequested.Store(false)
 	run := m.newRun(bind, c, cbs)
 	m.resume = resumePoint{epoch: opts.InitialEpoch}
-	run.each(func(cb callbacks.Callback) {
+	run.each("OnTrainBegin", func(cb callbacks.Callback) {
 		cb.OnTrainBegin(callbacks.Params{Epochs: opts.Epochs, Steps: train.stepsPerEpoch()})
 	})
 	if err := run.failure(); err != nil {
@@ -416,8 +423,8 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		}
 	}
 	var last callbacks.Logs
-	for epoch := from.epoch; epoch < opts.Epochs && !m.stopRequested.Load(); epoch++ {
-		run.each(func(cb callbacks.Callback) { cb.OnEpochBegin(epoch) })
+	for epoch := from.epoch; epoch < opts.Epochs && !m.stopRequested.Load() && run.panicked == nil; epoch++ {
+		run.each("OnEpochBegin", func(cb callbacks.Callback) { cb.OnEpochBegin(epoch) })
 		lr := c.learningRate(m.iterations(c)) // the rate this epoch trains with
 		f, err := train.epoch(ctx, from.batch)
 		if err != nil {
@@ -444,14 +451,14 @@ func (m *Model) Fit(ctx context.Context, x, y ArraySet, opts FitOptions) (*Histo
 		if logLR {
 			logs = append(logs, callbacks.Log{Name: "learning_rate", Value: lr})
 		}
-		run.each(func(cb callbacks.Callback) { cb.OnEpochEnd(epoch, logs) })
+		run.each("OnEpochEnd", func(cb callbacks.Callback) { cb.OnEpochEnd(epoch, logs) })
 		hist.add(epoch, logs)
 		last = logs
 	}
 	if err := m.finalizeEMA(c); err != nil {
 		return hist, err
 	}
-	run.each(func(cb callbacks.Callback) { cb.OnTrainEnd(last) })
+	run.each("OnTrainEnd", func(cb callbacks.Callback) { cb.OnTrainEnd(last) })
 	return hist, run.failure()
 }
 
@@ -534,7 +541,7 @@ func batchesFitOptions(y ArraySet, opts FitOptions) error {
 // validation resolves FitOptions.ValidationData into the evaluation to
 // run after an epoch, and what to call when Fit ends (it stops a
 // generator's pass that no validation has read yet).
-func (m *Model) validation(ctx context.Context, c *compiled, vd *Data, batch int) (func(context.Context, *run) (callbacks.Logs, error), func(), error) {
+func (m *Model) validation(ctx context.Context, c *compiled, vd *Data, batch int) (func(context.Context, *run) (callbacks.Logs, error), func() error, error) {
 	if b, ok := vd.X.(Batches); ok {
 		if vd.Y != nil || vd.SampleWeight != nil {
 			return nil, nil, errors.New("validation data: ValidationData with keras.Batches as X takes no Y or SampleWeight: they come in the batches")
@@ -543,8 +550,8 @@ func (m *Model) validation(ctx context.Context, c *compiled, vd *Data, batch int
 		if err != nil {
 			return nil, nil, fmt.Errorf("validation data: %w", err)
 		}
-		return func(ctx context.Context, r *run) (callbacks.Logs, error) {
-			defer src.close() // each validation is a pass of its own
+		return func(ctx context.Context, r *run) (_ callbacks.Logs, retErr error) {
+			defer src.closeInto(&retErr) // each validation is a pass of its own
 			f, err := src.evalFeed(ctx)
 			if err != nil {
 				return nil, err
@@ -563,7 +570,7 @@ func (m *Model) validation(ctx context.Context, c *compiled, vd *Data, batch int
 	if v.sw, err = m.sampleWeights(c, v, vd.SampleWeight, nil); err != nil {
 		return nil, nil, fmt.Errorf("validation data: %w", err)
 	}
-	return func(ctx context.Context, r *run) (callbacks.Logs, error) { return r.evaluateArrays(ctx, v, batch) }, func() {}, nil
+	return func(ctx context.Context, r *run) (callbacks.Logs, error) { return r.evaluateArrays(ctx, v, batch) }, func() error { return nil }, nil
 }
 
 // startFit marks the model as training, so that a second Fit or a
@@ -591,6 +598,9 @@ func (m *Model) endFit() {
 // Evaluate returns the loss and metrics on (x, y), like Keras's
 // model.evaluate.
 func (m *Model) Evaluate(ctx context.Context, x, y ArraySet, opts EvaluateOptions) (callbacks.Logs, error) {
+	if err := checkCallbacks(opts.Callbacks); err != nil {
+		return nil, fmt.Errorf("EvaluateOptions.Callbacks: %w", err)
+	}
 	batch, err := batchSize(opts.BatchSize)
 	if err != nil {
 		return nil, err
@@ -634,7 +644,7 @@ func evaluateCallbacks(opts EvaluateOptions) ([]callbacks.Callback, error) {
 }
 
 // evaluateBatches evaluates the batches of b.
-func (m *Model) evaluateBatches(ctx context.Context, b Batches, y ArraySet, opts EvaluateOptions) (callbacks.Logs, error) {
+func (m *Model) evaluateBatches(ctx context.Context, b Batches, y ArraySet, opts EvaluateOptions) (_ callbacks.Logs, retErr error) {
 	switch {
 	case y != nil:
 		return nil, errors.New("Evaluate got y beside keras.Batches: the targets come in the batches (Batch.Y); give y nil")
@@ -651,7 +661,7 @@ func (m *Model) evaluateBatches(ctx context.Context, b Batches, y ArraySet, opts
 	if err != nil {
 		return nil, err
 	}
-	defer src.close()
+	defer src.closeInto(&retErr)
 	defer f.close()
 	return m.newRun(bind, src.c, cbs).evaluate(ctx, f, src.sample)
 }
@@ -673,6 +683,9 @@ func (m *Model) Predict(ctx context.Context, x ArraySet, opts PredictOptions) (A
 // model's order (OutputNames), like Keras's model.predict on a model with
 // several outputs.
 func (m *Model) PredictOutputs(ctx context.Context, x ArraySet, opts PredictOptions) ([]Array, error) {
+	if err := checkCallbacks(opts.Callbacks); err != nil {
+		return nil, fmt.Errorf("PredictOptions.Callbacks: %w", err)
+	}
 	batch, err := batchSize(opts.BatchSize)
 	if err != nil {
 		return nil, err
@@ -692,12 +705,12 @@ func (m *Model) PredictOutputs(ctx context.Context, x ArraySet, opts PredictOpti
 
 // predictBatches predicts the inputs of b's batches. In a data-parallel
 // job every process predicts every batch.
-func (m *Model) predictBatches(ctx context.Context, b Batches, opts PredictOptions) ([]Array, error) {
+func (m *Model) predictBatches(ctx context.Context, b Batches, opts PredictOptions) (_ []Array, retErr error) {
 	src, bind, f, err := m.readBatches(ctx, b, "Predict", false)
 	if err != nil {
 		return nil, err
 	}
-	defer src.close()
+	defer src.closeInto(&retErr)
 	defer f.close()
 	return m.newRun(bind, src.c, opts.Callbacks).predict(ctx, f, -1)
 }

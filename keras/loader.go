@@ -2,6 +2,7 @@ package keras
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -15,7 +16,16 @@ type loader struct {
 	cancel  context.CancelFunc
 	pending chan chan loaded // one per batch, in order
 	wg      sync.WaitGroup
+	// misuse is set when a generator yielded again after yield returned
+	// false (it was then stopped); stop returns it.
+	misuse error
 }
+
+// errYieldAfterFalse stops a generator that yields after yield returned
+// false, as Go's range-over-func does; without it, a generator that
+// ignores yield's result would never return and the run would wait for
+// it forever.
+var errYieldAfterFalse = errors.New("the generator yielded again after yield returned false")
 
 // loaded is one batch as its source returned it, or its error; index is
 // its place in the source (the Dataset's index; the generator's count).
@@ -82,19 +92,27 @@ func loadGenerator(ctx context.Context, gen func(yield func(Batch, error) bool),
 	l.wg.Go(func() {
 		defer close(l.pending)
 		i := first
+		stopped := false
 		send := func(b Batch, err error) bool {
+			if stopped {
+				panic(errYieldAfterFalse)
+			}
 			out := make(chan loaded, 1)
 			out <- loaded{index: i, batch: b, err: err}
 			i++
 			select {
 			case l.pending <- out:
-				return err == nil
+				stopped = err != nil
 			case <-ctx.Done():
-				return false
+				stopped = true
 			}
+			return !stopped
 		}
 		defer func() {
-			if p := recover(); p != nil {
+			if p := recover(); p == errYieldAfterFalse {
+				l.misuse = fmt.Errorf("%w (after %d batches): a generator must return once yield returns false (write `if !yield(batch, nil) { return }`)", errYieldAfterFalse, i-first)
+			} else if p != nil {
+				stopped = false
 				send(Batch{}, fmt.Errorf("the generator panicked after %d batches: %v", i-first, p))
 			}
 		}()
@@ -124,10 +142,12 @@ func (l *loader) next(ctx context.Context) (loaded, bool, error) {
 	}
 }
 
-// stop cancels loading and waits for the loading goroutines to return.
-func (l *loader) stop() {
+// stop cancels loading and waits for the loading goroutines to return;
+// its error is a generator's misuse of yield (errYieldAfterFalse).
+func (l *loader) stop() error {
 	l.cancel()
 	for range l.pending { // unblock a sender
 	}
 	l.wg.Wait()
+	return l.misuse
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/kerasgo/kerasgo/internal/settings"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/distribution"
@@ -19,17 +20,38 @@ type run struct {
 	bind *binding
 	c    *compiled
 	cbs  []callbacks.Callback
+
+	// panicked is the first callback panic, as an error; the callback
+	// that panicked is not called again, and the run stops.
+	panicked error
+	broken   map[int]bool // the callbacks that panicked
 }
 
-func (m *Model) newRun(bind *binding, c *compiled, cbs []callbacks.Callback) *run {
-	for _, cb := range cbs {
-		cb.SetModel(m)
+// checkCallbacks refuses a nil callback (a typed nil too): calling it
+// would panic inside the loop.
+func checkCallbacks(cbs []callbacks.Callback) error {
+	for i, cb := range cbs {
+		if settings.IsNil(cb) {
+			return fmt.Errorf("callback %d is a nil %T: give a callback made by its constructor (callbacks.NewEarlyStopping, ...), or leave it out", i, cb)
+		}
 	}
-	return &run{m: m, bind: bind, c: c, cbs: cbs}
+	return nil
 }
 
-// failure returns the first error a callback reports (callbacks.Failer).
+// newRun starts a run with the callbacks cbs (checked by
+// checkCallbacks), each told the model.
+func (m *Model) newRun(bind *binding, c *compiled, cbs []callbacks.Callback) *run {
+	r := &run{m: m, bind: bind, c: c, cbs: cbs}
+	r.each("SetModel", func(cb callbacks.Callback) { cb.SetModel(m) })
+	return r
+}
+
+// failure returns the first callback panic, else the first error a
+// callback reports (callbacks.Failer).
 func (r *run) failure() error {
+	if r.panicked != nil {
+		return r.panicked
+	}
 	for _, cb := range r.cbs {
 		if f, ok := cb.(callbacks.Failer); ok && f.Err() != nil {
 			return f.Err()
@@ -38,10 +60,32 @@ func (r *run) failure() error {
 	return nil
 }
 
-func (r *run) each(f func(callbacks.Callback)) {
-	for _, cb := range r.cbs {
-		f(cb)
+// each calls f (the callback method named method) on every callback. A
+// callback that panics is an error of the run naming it (the run stops
+// before its next step, and Fit after the epoch, and returns it), not a crash of the program: the
+// callback is not called again.
+func (r *run) each(method string, f func(callbacks.Callback)) {
+	for i, cb := range r.cbs {
+		if r.broken[i] {
+			continue
+		}
+		r.call(i, cb, method, f)
 	}
+}
+
+func (r *run) call(i int, cb callbacks.Callback, method string, f func(callbacks.Callback)) {
+	defer func() {
+		if p := recover(); p != nil {
+			if r.broken == nil {
+				r.broken = map[int]bool{}
+			}
+			r.broken[i] = true
+			if r.panicked == nil {
+				r.panicked = fmt.Errorf("callback %d (%T) panicked in %s: %v", i, cb, method, p)
+			}
+		}
+	}()
+	f(cb)
 }
 
 // batchOut is what a step returned for one batch: its size, the
@@ -88,6 +132,9 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 	for ; steps < 0 || step < steps; step++ {
 		if err := ctx.Err(); err != nil {
 			return step, fmt.Errorf("stopped at batch %d: %w", step+1, err)
+		}
+		if r.panicked != nil {
+			return step, r.panicked
 		}
 		b, ok, err := f.next(ctx, step)
 		if err != nil {
@@ -254,7 +301,9 @@ func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoin
 	if from.batch > 0 {
 		logs = acc.logs()
 	}
-	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTrainBatchBegin(step) }) }
+	begin := func(step int) {
+		r.each("OnTrainBatchBegin", func(cb callbacks.Callback) { cb.OnTrainBatchBegin(step) })
+	}
 	steps, err := r.runBatches(ctx, trainStep, f, from.batch, begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		rest := b.out[1:]
@@ -266,7 +315,7 @@ func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoin
 			// Keep the weights from before this batch; callbacks see the
 			// NaN and may stop training (TerminateOnNaN), else it is an error.
 			c.be.Release(rest...)
-			r.each(func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, callbacks.Logs{{Name: "loss", Value: loss}}) })
+			r.each("OnTrainBatchEnd", func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, callbacks.Logs{{Name: "loss", Value: loss}}) })
 			if r.m.stopRequested.Load() {
 				return nil
 			}
@@ -286,7 +335,7 @@ func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoin
 		}
 		acc.add(stats, b.size*world) // stats are the job's (averageAcrossProcesses)
 		logs = acc.logs()
-		r.each(func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, logs) })
+		r.each("OnTrainBatchEnd", func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, logs) })
 		return nil
 	})
 	if err != nil {
@@ -306,8 +355,8 @@ func (r *run) evaluate(ctx context.Context, f feed, layoutBatch hostData) (callb
 		return nil, err
 	}
 	acc := newMeans(layout)
-	r.each(func(cb callbacks.Callback) { cb.OnTestBegin(callbacks.Params{Steps: f.steps()}) })
-	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnTestBatchBegin(step) }) }
+	r.each("OnTestBegin", func(cb callbacks.Callback) { cb.OnTestBegin(callbacks.Params{Steps: f.steps()}) })
+	begin := func(step int) { r.each("OnTestBatchBegin", func(cb callbacks.Callback) { cb.OnTestBatchBegin(step) }) }
 	_, err = r.runBatches(ctx, evalStep, f, 0, begin, func(b batchOut) error {
 		stats, err := r.stats(b.out[0])
 		if err != nil {
@@ -315,7 +364,7 @@ func (r *run) evaluate(ctx context.Context, f feed, layoutBatch hostData) (callb
 		}
 		acc.add(stats, b.size)
 		logs := acc.logs()
-		r.each(func(cb callbacks.Callback) { cb.OnTestBatchEnd(b.step, logs) })
+		r.each("OnTestBatchEnd", func(cb callbacks.Callback) { cb.OnTestBatchEnd(b.step, logs) })
 		return nil
 	})
 	if err != nil {
@@ -327,7 +376,10 @@ func (r *run) evaluate(ctx context.Context, f feed, layoutBatch hostData) (callb
 		}
 	}
 	logs := acc.logs()
-	r.each(func(cb callbacks.Callback) { cb.OnTestEnd(logs) })
+	r.each("OnTestEnd", func(cb callbacks.Callback) { cb.OnTestEnd(logs) })
+	if r.panicked != nil {
+		return nil, r.panicked
+	}
 	return logs, nil
 }
 
@@ -365,8 +417,10 @@ func (r *run) predict(ctx context.Context, f feed, rows int) ([]Array, error) {
 		res[i].Shape[0] += t.Shape()[0]
 		return nil
 	}
-	r.each(func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: f.steps()}) })
-	begin := func(step int) { r.each(func(cb callbacks.Callback) { cb.OnPredictBatchBegin(step) }) }
+	r.each("OnPredictBegin", func(cb callbacks.Callback) { cb.OnPredictBegin(callbacks.Params{Steps: f.steps()}) })
+	begin := func(step int) {
+		r.each("OnPredictBatchBegin", func(cb callbacks.Callback) { cb.OnPredictBatchBegin(step) })
+	}
 	_, err := r.runBatches(ctx, predictStep, f, 0, begin, func(b batchOut) error {
 		defer be.Release(b.out...)
 		for i, t := range b.out {
@@ -379,13 +433,16 @@ func (r *run) predict(ctx context.Context, f feed, rows int) ([]Array, error) {
 			}
 			res[i].Data = append(res[i].Data, v...)
 		}
-		r.each(func(cb callbacks.Callback) { cb.OnPredictBatchEnd(b.step) })
+		r.each("OnPredictBatchEnd", func(cb callbacks.Callback) { cb.OnPredictBatchEnd(b.step) })
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	r.each(func(cb callbacks.Callback) { cb.OnPredictEnd() })
+	r.each("OnPredictEnd", func(cb callbacks.Callback) { cb.OnPredictEnd() })
+	if r.panicked != nil {
+		return nil, r.panicked
+	}
 	return res, nil
 }
 

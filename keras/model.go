@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/kerasgo/kerasgo/internal/settings"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
@@ -46,8 +47,8 @@ type Model struct {
 	inferenceEngine string
 	fitting         bool // a Fit is running (one at a time)
 
-	nameCount  map[string]int
-	sequential bool // built by NewSequential (saved as Keras's Sequential)
+	nameCount  map[string]int // the default layer names given, by base
+	sequential bool           // built by NewSequential (saved as Keras's Sequential)
 	// stopRequested is Keras's model.stop_training: set by a callback,
 	// it ends Fit after the current batch.
 	stopRequested atomic.Bool
@@ -63,6 +64,9 @@ func NewSequential(ls ...any) (*Model, error) {
 	m := &Model{sequential: true}
 	m.Name = uniqueName("sequential")
 	for i, l := range ls {
+		if settings.IsNil(l) {
+			return nil, fmt.Errorf("NewSequential: argument %d is a nil %T: pass layers made first (e.g. &layers.Dense{Units: 8})", i, l)
+		}
 		switch v := l.(type) {
 		case *layers.KerasTensor:
 			if i != 0 {
@@ -159,10 +163,9 @@ func (m *Model) BuildInput(sampleShape ...int) error {
 		m.inputs = []*layers.KerasTensor{t}
 	}
 	input := m.inputs[0]
-	m.nameLayer(input.Layer())
+	m.nameLayers(append([]layers.Layer{input.Layer()}, m.pending...))
 	seen := map[string]layers.Layer{input.Layer().Common().Name: input.Layer()}
 	for _, l := range m.pending {
-		m.nameLayer(l)
 		name := l.Common().Name
 		if other, dup := seen[name]; dup && other != l {
 			m.inputs = nil
@@ -218,15 +221,18 @@ func NewFunctional(inputs, outputs []*layers.KerasTensor) (*Model, error) {
 	}
 	m := &Model{}
 	m.Name = uniqueName("functional")
+	var all []layers.Layer
 	for _, in := range inputs {
-		m.nameLayer(in.Layer())
+		all = append(all, in.Layer())
 	}
+	m.nameLayers(all)
 	if err := m.setGraph(inputs, outputs); err != nil {
 		return nil, err
 	}
 	for _, n := range m.nodes {
-		m.nameLayer(n.Layer())
+		all = append(all, n.Layer())
 	}
+	m.nameLayers(all)
 	if err := m.checkNames(); err != nil {
 		return nil, err
 	}
@@ -325,22 +331,40 @@ func (m *Model) checkNames() error {
 	return nil
 }
 
-// nameLayer gives an unnamed layer Keras's default name: the class in
-// snake_case, with _1, _2, ... for later ones.
-func (m *Model) nameLayer(l layers.Layer) {
-	if l.Common().Name != "" {
-		return
+// nameLayers gives each unnamed layer of ls Keras's default name: the
+// class in snake_case, with _1, _2, ... for later ones, skipping the
+// names ls's named layers hold already (a layer another model named).
+// The count is the model's, not the process's as in Keras, so that two
+// models built alike get the same names and, with one Seed, the same
+// initial weights (seeded by layer name).
+func (m *Model) nameLayers(ls []layers.Layer) {
+	taken := map[string]bool{}
+	for _, l := range ls {
+		if name := l.Common().Name; name != "" {
+			taken[name] = true
+		}
 	}
 	if m.nameCount == nil {
 		m.nameCount = map[string]int{}
 	}
-	base := serialization.SnakeCase(l.ClassName())
-	n := m.nameCount[base]
-	m.nameCount[base] = n + 1
-	if n == 0 {
-		l.Common().Name = base
-	} else {
-		l.Common().Name = fmt.Sprintf("%s_%d", base, n)
+	for _, l := range ls {
+		if l.Common().Name != "" {
+			continue
+		}
+		base := serialization.SnakeCase(l.ClassName())
+		for {
+			n := m.nameCount[base]
+			m.nameCount[base] = n + 1
+			name := base
+			if n > 0 {
+				name = fmt.Sprintf("%s_%d", base, n)
+			}
+			if !taken[name] {
+				l.Common().Name = name
+				taken[name] = true
+				break
+			}
+		}
 	}
 }
 

@@ -2,6 +2,9 @@ package keras
 
 import (
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/losses"
@@ -121,6 +124,9 @@ func metricsGiven(ms []any, outputs int) perOutput[[]any] {
 // with one output), a []float64 by position, a map[string]float64 by
 // output name.
 func lossWeightsGiven(v any, names []string) (perOutput[float64], error) {
+	if err := checkLossWeightsFinite(v); err != nil {
+		return perOutput[float64]{}, err
+	}
 	switch w := v.(type) {
 	case nil:
 		return perOutput[float64]{}, nil
@@ -135,6 +141,31 @@ func lossWeightsGiven(v any, names []string) (perOutput[float64], error) {
 		return perOutput[float64]{form: byName, named: w}, nil
 	}
 	return perOutput[float64]{}, fmt.Errorf("LossWeights is a %T: give a float64 (one output), a []float64 or a map[string]float64 by output name", v)
+}
+
+// checkLossWeightsFinite refuses a NaN or infinite loss weight, naming
+// it: it would make every step's loss NaN, blamed on the data.
+func checkLossWeightsFinite(v any) error {
+	bad := func(f float64) bool { return math.IsNaN(f) || math.IsInf(f, 0) }
+	switch w := v.(type) {
+	case float64:
+		if bad(w) {
+			return fmt.Errorf("LossWeights is %v: give a finite number", w)
+		}
+	case []float64:
+		for i, f := range w {
+			if bad(f) {
+				return fmt.Errorf("LossWeights[%d] is %v: give finite numbers", i, f)
+			}
+		}
+	case map[string]float64:
+		for _, name := range slices.Sorted(maps.Keys(w)) {
+			if bad(w[name]) {
+				return fmt.Errorf("LossWeights[%q] is %v: give finite numbers", name, w[name])
+			}
+		}
+	}
+	return nil
 }
 
 // setLoss resolves one output's loss: a Keras name, a losses.Loss, a

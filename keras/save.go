@@ -187,12 +187,9 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 		return nil, err
 	}
 	defer a.Close()
-	var top savedObject
-	if err := json.Unmarshal(a.Config, &top); err != nil {
-		return nil, fmt.Errorf("%s: config.json: %v", path, err)
-	}
-	if top.ClassName == "" {
-		return nil, fmt.Errorf("%s: config.json holds %.40s, not a saved model: want an object with class_name and config, as Keras writes", path, strings.TrimSpace(string(a.Config)))
+	top, err := decodeSavedModel(a.Config)
+	if err != nil {
+		return nil, fmt.Errorf("%s: config.json: %w", path, err)
 	}
 	m, err := fromConfig(top)
 	if err != nil {

@@ -69,6 +69,25 @@ func TestLoadModelRejectsWhatItCannotHonour(t *testing.T) {
 		{"weight shape", replaceConfig(`"filters": 32,`, `"filters": 16,`), []string{`layer "conv2d" (Conv2D)`, "layers/conv2d/vars/0 has shape (3, 3, 1, 32), the layer needs (3, 3, 1, 16)"}},
 		{"zero strides", replaceConfig(`"strides": [1, 1]`, `"strides": [0, 0]`), []string{`layer "conv2d" (Conv2D)`, `option "strides"`, "want integers >= 1, got [0 0]"}},
 		{"units as a string", replaceConfig(`"units": 10`, `"units": "10"`), []string{`option "units"`, `want an integer, got the string "10"`}},
+		// Issue 39: accepted or unclear before.
+		{"zero groups", replaceConfig(`"groups": 1`, `"groups": 0`), []string{`layer "conv2d" (Conv2D)`, `option "groups"`, "got 0"}},
+		{"null strides", replaceConfig(`"strides": [1, 1]`, `"strides": null`), []string{`layer "conv2d" (Conv2D)`, `option "strides"`, "null"}},
+		{"huge units", replaceConfig(`"units": 10`, `"units": 1e12`), []string{`option "units"`, "1e+12", "too large"}},
+		{"null units", replaceConfig(`"units": 10`, `"units": null`), []string{`option "units"`, "null", "an integer"}},
+		{"overflowing number", replaceConfig(`"units": 10`, `"units": 1e999`), []string{"config.json", "1e999", "out of range"}},
+		{"null class name", replaceConfig(`"class_name": "Conv2D"`, `"class_name": null`), []string{"class_name", "null"}},
+		{"config is a list", func(name string, data []byte) []byte {
+			if name == "config.json" {
+				return []byte("[1, 2]")
+			}
+			return data
+		}, []string{"config.json", "holds a list", "not a saved model"}},
+		{"config is a string", func(name string, data []byte) []byte {
+			if name == "config.json" {
+				return []byte(`"model"`)
+			}
+			return data
+		}, []string{"config.json", "holds a string", "not a saved model"}},
 		{"null config", func(name string, data []byte) []byte {
 			if name == "config.json" {
 				return []byte("null")

@@ -38,6 +38,11 @@ cd "$(dirname "$0")/.."
 # PYPI_OMP_WAIT_POLICY is set. libgomp reads it at load time, so it must
 # come from the environment.
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
+# kerasgo's libtorch engine leaves Go's sysmon thread as it is unless
+# asked (issue 39); the benchmarks ask, as docs/benchmarks.md's numbers
+# since 2026-11-27 do (KERASGO_SYSMON=batch: sysmon under SCHED_BATCH, a
+# few % on the LSTM(64)). KERASGO_SYSMON=keep measures the default.
+export KERASGO_SYSMON="${KERASGO_SYSMON:-batch}"
 pypi_omp="${PYPI_OMP_WAIT_POLICY:-}"
 # pypi runs a command under the PyPI libtorch's wait policy.
 pypi() {
@@ -86,7 +91,7 @@ fi
 keras_env=build/keras-env/bin/python
 [ -x "$keras_env" ] || echo "# Keras 3 rows skipped: make keras-env installs it" >&2
 blas=$(readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null || echo "unknown")
-echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $threads, libblas.so.3 -> $blas, OMP_WAIT_POLICY=$OMP_WAIT_POLICY (PyPI's libtorch: ${pypi_omp:-unset, the libgomp default})"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ)  $(nproc) cores, Go threads (GOMAXPROCS) $threads, libblas.so.3 -> $blas, OMP_WAIT_POLICY=$OMP_WAIT_POLICY (PyPI's libtorch: ${pypi_omp:-unset, the libgomp default}), KERASGO_SYSMON=$KERASGO_SYSMON"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 go build -o "$out.stepbench" ./bench/stepbench

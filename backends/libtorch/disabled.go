@@ -27,3 +27,8 @@ const disabledMessage = "this program was built without the libtorch engine. " +
 // OnOpThread would run f on the libtorch engine's op thread; in a build
 // without the engine it runs nothing and says how to build with it.
 func OnOpThread(f func() error) error { return errors.New(disabledMessage) }
+
+// BatchSysmon would put Go's sysmon thread under SCHED_BATCH for the
+// libtorch engine; in a build without the engine it does nothing and says
+// how to build with it.
+func BatchSysmon() (thread int, err error) { return 0, errors.New(disabledMessage) }

@@ -22,16 +22,17 @@
 // gotch beside the engine should run on that thread too, through
 // OnOpThread.
 //
-// The first CPU engine opened puts Go's runtime monitor thread (sysmon)
-// under Linux's SCHED_BATCH for the rest of the process, at its nice
-// value: libtorch's OpenMP threads spin on every core between parallel
-// regions, and sysmon, which wakes up to every 20 µs while goroutines run,
+// With KERASGO_SYSMON=batch (set before the first CPU engine opens), or
+// after BatchSysmon, Go's runtime monitor thread (sysmon) runs under
+// Linux's SCHED_BATCH for the rest of the process, at its nice value:
+// libtorch's OpenMP threads spin on every core between parallel regions,
+// and sysmon, which wakes up to every 20 µs while goroutines run,
 // otherwise preempts one of them at each wake-up (4-6% of an LSTM(64)
 // training step against PyTorch 2 eager; docs/benchmarks.md). Under
 // SCHED_BATCH it keeps its share of the CPU but waits for a time slice to
-// end or a core to be idle. KERASGO_SYSMON=keep, set before the first CPU
-// engine opens, leaves it as it is. Elsewhere than Linux, or where /proc is
-// hidden, nothing changes.
+// end or a core to be idle. It changes the whole process, so the engine
+// leaves sysmon as it is unless asked. Elsewhere than Linux, or where
+// /proc is hidden, nothing changes.
 //
 // On a GPU the engine keeps PyTorch's defaults, TF32 in cuDNN included:
 // its LSTM and GRU, and convolutions where cuDNN picks such kernels,

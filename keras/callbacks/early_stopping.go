@@ -49,6 +49,11 @@ func NewEarlyStopping(o EarlyStoppingOptions) (*EarlyStopping, error) {
 	if o.Output == nil {
 		o.Output = os.Stdout
 	}
+	if o.Baseline != nil {
+		if err := checkFinite("Baseline", *o.Baseline); err != nil {
+			return nil, fmt.Errorf("EarlyStopping: %w", err)
+		}
+	}
 	mon, err := newMonitor(o.Monitor, o.Mode, o.MinDelta)
 	if err != nil {
 		return nil, fmt.Errorf("EarlyStopping: %w", err)

@@ -55,6 +55,14 @@ func NewModelCheckpoint(o ModelCheckpointOptions) (*ModelCheckpoint, error) {
 	if o.SaveFreq < 0 {
 		return nil, fmt.Errorf("ModelCheckpoint: SaveFreq must be 0 (every epoch) or a number of batches, got %d", o.SaveFreq)
 	}
+	if err := checkMode(o.Mode); err != nil {
+		return nil, fmt.Errorf("ModelCheckpoint: %w", err)
+	}
+	if o.InitialValueThreshold != nil {
+		if err := checkFinite("InitialValueThreshold", *o.InitialValueThreshold); err != nil {
+			return nil, fmt.Errorf("ModelCheckpoint: %w", err)
+		}
+	}
 	if o.Output == nil {
 		o.Output = os.Stdout
 	}

@@ -33,6 +33,9 @@ type monitor struct {
 }
 
 func newMonitor(name, mode string, minDelta float64) (*monitor, error) {
+	if math.IsNaN(minDelta) || math.IsInf(minDelta, 0) {
+		return nil, fmt.Errorf("MinDelta is %v: give a finite number (0 by default)", minDelta)
+	}
 	m := &monitor{name: name, minDelta: math.Abs(minDelta)}
 	switch mode {
 	case ModeMin:
@@ -52,6 +55,25 @@ func newMonitor(name, mode string, minDelta float64) (*monitor, error) {
 	}
 	m.reset()
 	return m, nil
+}
+
+// checkMode refuses a mode other than Keras's three (Keras warns and
+// falls back to "auto"; a typo such as "up" would silently watch the
+// wrong direction).
+func checkMode(mode string) error {
+	switch mode {
+	case ModeAuto, ModeMin, ModeMax, "":
+		return nil
+	}
+	return fmt.Errorf("unknown Mode %q: use %q, %q or %q", mode, ModeAuto, ModeMin, ModeMax)
+}
+
+// checkFinite refuses a NaN or infinite setting, naming it.
+func checkFinite(name string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s is %v: give a finite number", name, v)
+	}
+	return nil
 }
 
 func (m *monitor) reset() {

@@ -40,6 +40,16 @@ func NewReduceLROnPlateau(o ReduceLROnPlateauOptions) (*ReduceLROnPlateau, error
 	if o.Monitor == "" {
 		o.Monitor = "val_loss"
 	}
+	for name, v := range map[string]float64{"Factor": o.Factor, "MinLR": o.MinLR} {
+		if err := checkFinite(name, v); err != nil {
+			return nil, fmt.Errorf("ReduceLROnPlateau: %w", err)
+		}
+	}
+	if o.MinDelta != nil {
+		if err := checkFinite("MinDelta", *o.MinDelta); err != nil {
+			return nil, fmt.Errorf("ReduceLROnPlateau: %w", err)
+		}
+	}
 	if o.Factor == 0 {
 		o.Factor = 0.1
 	}

@@ -44,6 +44,13 @@ func (l *CategoryEncoding) Build(inputs []backend.Shape) (backend.Shape, error) 
 	return categoricalShape(in, l.mode(), l.NumTokens)
 }
 
+// CheckInputData checks that every index fed straight from a model input
+// is an integer in [0, NumTokens), as Keras's CategoryEncoding raises for
+// one outside it (an encoding would otherwise drop it silently).
+func (l *CategoryEncoding) CheckInputData(data []float32, ints []int32, sampleSize int) error {
+	return checkIDs(data, ints, sampleSize, l.NumTokens, "index", "num_tokens", "raise NumTokens or map the values into range first")
+}
+
 // Call encodes.
 func (l *CategoryEncoding) Call(ctx *Context, in []backend.Value) backend.Value {
 	return encodeCategorical(ctx.B, in[0], l.mode(), l.NumTokens)

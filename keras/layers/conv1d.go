@@ -161,8 +161,9 @@ func readPositiveOne(r *serialization.Reader, key string, def int) int {
 
 func init() {
 	mustRegister("Conv1D", func(r *serialization.Reader) (Layer, error) {
-		c := &Conv1D{Filters: r.Int("filters", 0), KernelSize: readPositiveOne(r, "kernel_size", 0), Strides: readPositiveOne(r, "strides", 1),
-			Padding: r.String("padding", "valid"), DilationRate: readPositiveOne(r, "dilation_rate", 1), Groups: r.Int("groups", 1),
+		r.NotNull("kernel_size", "strides", "padding", "dilation_rate")
+		c := &Conv1D{Filters: r.PositiveInt("filters", 0), KernelSize: readPositiveOne(r, "kernel_size", 0), Strides: readPositiveOne(r, "strides", 1),
+			Padding: r.String("padding", "valid"), DilationRate: readPositiveOne(r, "dilation_rate", 1), Groups: r.PositiveInt("groups", 1),
 			Activation: readActivation(r, "activation")}
 		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
 		c.setKernelAndBias(readKernelAndBias(r))

@@ -155,11 +155,12 @@ func (*Conv2D) takesUnknownDims() {}
 
 func init() {
 	mustRegister("Conv2D", func(r *serialization.Reader) (Layer, error) {
-		c := &Conv2D{Filters: r.Int("filters", 0), KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}),
+		r.NotNull("kernel_size", "strides", "padding", "dilation_rate")
+		c := &Conv2D{Filters: r.PositiveInt("filters", 0), KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}),
 			Padding: r.String("padding", "valid"), Activation: readActivation(r, "activation")}
 		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
 		c.DilationRate = r.PositivePair("dilation_rate", [2]int{1, 1})
-		c.Groups = r.Int("groups", 1)
+		c.Groups = r.PositiveInt("groups", 1)
 		c.setKernelAndBias(readKernelAndBias(r))
 		return c, nil
 	})

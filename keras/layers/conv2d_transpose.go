@@ -170,7 +170,8 @@ func (c *Conv2DTranspose) GetConfig() (serialization.Config, error) {
 
 func init() {
 	mustRegister("Conv2DTranspose", func(r *serialization.Reader) (Layer, error) {
-		c := &Conv2DTranspose{Filters: r.Int("filters", 0), KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}),
+		r.NotNull("kernel_size", "strides", "padding", "dilation_rate")
+		c := &Conv2DTranspose{Filters: r.PositiveInt("filters", 0), KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}),
 			Padding: r.String("padding", "valid"), Activation: readActivation(r, "activation")}
 		r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")
 		r.Expect("dilation_rate", []any{1.0, 1.0}, "dilated convolutions are not implemented yet")

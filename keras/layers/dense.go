@@ -91,7 +91,7 @@ func (*Dense) takesUnknownDims() {}
 
 func init() {
 	mustRegister("Dense", func(r *serialization.Reader) (Layer, error) {
-		d := &Dense{Units: r.Int("units", 0), Activation: readActivation(r, "activation")}
+		d := &Dense{Units: r.PositiveInt("units", 0), Activation: readActivation(r, "activation")}
 		d.setKernelAndBias(readKernelAndBias(r))
 		return d, nil
 	})

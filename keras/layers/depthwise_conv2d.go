@@ -163,6 +163,7 @@ func readDepthwiseCommon(r *serialization.Reader, prefixes ...string) {
 
 func init() {
 	mustRegister("DepthwiseConv2D", func(r *serialization.Reader) (Layer, error) {
+		r.NotNull("kernel_size", "strides", "padding", "dilation_rate")
 		l := &DepthwiseConv2D{KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}), Padding: r.String("padding", "valid"),
 			DepthMultiplier: r.Int("depth_multiplier", 1), DilationRate: r.PositivePair("dilation_rate", [2]int{1, 1}),
 			Activation: readActivation(r, "activation"), NoBias: !r.Bool("use_bias", true)}

@@ -95,22 +95,29 @@ func (e *Embedding) ComputeMask(ctx *Context, in, _ []backend.Value) backend.Val
 // the ids are ints (IntInput) or floats (data), row-major; sampleSize is
 // the number of ids per sample.
 func (e *Embedding) CheckInputData(data []float32, ints []int32, sampleSize int) error {
+	return checkIDs(data, ints, sampleSize, e.InputDim, "token id", "input_dim", "raise InputDim or map unknown tokens to a reserved id")
+}
+
+// checkIDs checks that every id (ints, or floats in data) is an integer
+// in [0, limit), naming the sample and position of the first that is
+// not; what names the ids, setting the limit, and fix what to do.
+func checkIDs(data []float32, ints []int32, sampleSize, limit int, what, setting, fix string) error {
 	bad := func(i int, v any) error {
-		return fmt.Errorf("sample %d holds token id %v at position %d: ids must be integers in [0, %d) (input_dim); raise InputDim or map unknown tokens to a reserved id",
-			i/max(sampleSize, 1), v, i%max(sampleSize, 1), e.InputDim)
+		return fmt.Errorf("sample %d holds %s %v at position %d: it must be an integer in [0, %d) (%s); %s",
+			i/max(sampleSize, 1), what, v, i%max(sampleSize, 1), limit, setting, fix)
 	}
 	for i, v := range ints {
-		if v < 0 || int(v) >= e.InputDim {
+		if v < 0 || int(v) >= limit {
 			return bad(i, v)
 		}
 	}
 	for i, v := range data {
-		if v < 0 || int(v) >= e.InputDim || float32(math.Trunc(float64(v))) != v {
+		if v < 0 || int(v) >= limit || float32(math.Trunc(float64(v))) != v {
 			return bad(i, v)
 		}
 		if v >= maxFloatID {
-			return fmt.Errorf("sample %d holds token id %v at position %d, which float32 data cannot hold exactly: make the input with layers.IntInput and give the ids as Ints",
-				i/max(sampleSize, 1), v, i%max(sampleSize, 1))
+			return fmt.Errorf("sample %d holds %s %v at position %d, which float32 data cannot hold exactly: make the input with layers.IntInput and give the ids as Ints",
+				i/max(sampleSize, 1), what, v, i%max(sampleSize, 1))
 		}
 	}
 	return nil

@@ -68,7 +68,7 @@ func (l *GroupNormalization) GetConfig() (serialization.Config, error) {
 
 func init() {
 	mustRegister("GroupNormalization", func(r *serialization.Reader) (Layer, error) {
-		l := &GroupNormalization{Groups: r.Int("groups", 32), Epsilon: r.Float("epsilon", 1e-3)}
+		l := &GroupNormalization{Groups: r.PositiveInt("groups", 32), Epsilon: r.Float("epsilon", 1e-3)}
 		l.NoScale, l.NoCenter, l.GammaBetaPenalties = readAffine(r)
 		return l, nil
 	})

@@ -2,8 +2,10 @@ package layers
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/kerasgo/kerasgo/internal/settings"
+	"github.com/kerasgo/kerasgo/internal/sysmem"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
@@ -85,9 +87,51 @@ func (c *Base) AddWeight(name string, s backend.Shape, init initializers.Initial
 			return w, nil
 		}
 	}
+	if err := checkWeightFits(name, s); err != nil {
+		return nil, err
+	}
 	w := &Weight{Name: name, Shape: s.Clone(), Initializer: init, Trainable: true}
 	c.weights = append(c.weights, w)
 	return w, nil
+}
+
+// checkWeightFits refuses a weight whose values (float32, 4 bytes each)
+// cannot fit in the memory the process has left, so that Dense{Units:
+// 1 << 40} is an error when the layer is built instead of a fatal
+// out-of-memory when its value is first made.
+func checkWeightFits(name string, s backend.Shape) error {
+	n := uint64(1)
+	for _, d := range s {
+		if d < 0 {
+			return fmt.Errorf("weight %q has shape %v with a negative dimension", name, s)
+		}
+		if d != 0 && n > math.MaxUint64/4/uint64(d) {
+			return fmt.Errorf("weight %q has shape %v: more values than any memory holds; check the layer's sizes (units, filters, input shape)", name, s)
+		}
+		n *= uint64(d)
+	}
+	need := 4 * n
+	if need < 64<<20 {
+		return nil // too small to be the problem; skip reading /proc
+	}
+	if left, ok := sysmem.Available(); ok && need > left {
+		return fmt.Errorf("weight %q has shape %v: its values need %s, more than the %s of memory this process has left; check the layer's sizes (units, filters, input shape)", name, s, byteSize(need), byteSize(left))
+	}
+	return nil
+}
+
+// byteSize writes n bytes in binary units (12.0 GiB).
+func byteSize(n uint64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := uint64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
 // Context is what a layer's Call sees besides its inputs.
@@ -322,6 +366,9 @@ func NewInput(l *InputLayer) *KerasTensor {
 // errors are recorded in the result (see KerasTensor.Err) and name the
 // layer.
 func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
+	if settings.IsNil(layer) {
+		return &KerasTensor{inputs: inputs, err: fmt.Errorf("Apply: the layer is a nil %T: make it first (e.g. &layers.Dense{Units: 8})", layer)}
+	}
 	shapes := make([]backend.Shape, len(inputs))
 	for i, in := range inputs {
 		if in == nil {

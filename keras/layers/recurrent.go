@@ -345,7 +345,7 @@ type recurrentReader struct {
 
 func readRecurrent(r *serialization.Reader) recurrentReader {
 	var rr recurrentReader
-	rr.units = r.Int("units", 0)
+	rr.units = r.PositiveInt("units", 0)
 	rr.returnSequences = r.Bool("return_sequences", false)
 	rr.goBackwards = r.Bool("go_backwards", false)
 	rr.returnState = r.Bool("return_state", false)

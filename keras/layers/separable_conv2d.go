@@ -108,7 +108,8 @@ func (l *SeparableConv2D) GetConfig() (serialization.Config, error) {
 
 func init() {
 	mustRegister("SeparableConv2D", func(r *serialization.Reader) (Layer, error) {
-		l := &SeparableConv2D{Filters: r.Int("filters", 0), KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}),
+		r.NotNull("kernel_size", "strides", "padding", "dilation_rate")
+		l := &SeparableConv2D{Filters: r.PositiveInt("filters", 0), KernelSize: r.PositivePair("kernel_size", [2]int{}), Strides: r.PositivePair("strides", [2]int{1, 1}),
 			Padding: r.String("padding", "valid"), DepthMultiplier: r.Int("depth_multiplier", 1), DilationRate: r.PositivePair("dilation_rate", [2]int{1, 1}),
 			Activation: readActivation(r, "activation"), NoBias: !r.Bool("use_bias", true)}
 		readDepthwiseCommon(r, "depthwise", "pointwise")

@@ -49,9 +49,13 @@ func RateAt(o Optimizer, iterations int64) float64 {
 // from a New... constructor (where zero means zero); a learning rate is
 // not needed with a schedule. Compile calls it; afterwards the fields hold
 // the values training uses, and zero means zero.
+//
+// An optimizer resolved already (or made by a New... constructor, whose
+// settings are exact) is not written to at all, so that Serialize (Save)
+// may read it while Fit's steps do.
 func ResolveDefaults(o Optimizer) {
 	r, ok := o.(rated)
-	if !ok {
+	if !ok || r.Common().exact {
 		return
 	}
 	lr, s, def := r.rate()

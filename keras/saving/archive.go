@@ -146,6 +146,9 @@ func OpenKeras(path string) (*Archive, error) {
 	}
 	entries := map[string]*zip.File{}
 	for _, f := range zr.File {
+		if _, twice := entries[f.Name]; twice {
+			return nil, fmt.Errorf("%s holds two entries named %s: a zip with repeated names is not one Keras wrote (which one a reader takes differs), so the file is refused", path, f.Name)
+		}
 		entries[f.Name] = f
 	}
 	for _, name := range []string{metadataEntry, configEntry, weightsEntry} {

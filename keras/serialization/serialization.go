@@ -104,11 +104,52 @@ func (r *Reader) Int(key string, def int) int {
 		return def
 	}
 	f, isNum := v.(float64)
-	if !isNum || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+	if isNum && f == math.Trunc(f) && math.Abs(f) > maxInt {
+		r.Fail(key, "%s is too large: want an integer of at most %d", strconv.FormatFloat(f, 'g', -1, 64), maxInt)
+		return def
+	}
+	if !isNum || f != math.Trunc(f) {
 		r.Fail(key, "want an integer, got %v", describe(v))
 		return def
 	}
 	return int(f)
+}
+
+// maxInt is the largest integer setting kerasgo reads (2^31).
+const maxInt = 1 << 31
+
+// PositiveInt reads an integer of at least 1 that Keras requires (a
+// Dense's units, a Conv2D's filters or groups): def when absent, but null
+// or a value below 1 is an error naming the key. def 0 makes the key
+// required.
+func (r *Reader) PositiveInt(key string, def int) int {
+	v, present := r.cfg[key]
+	switch {
+	case present && v == nil:
+		r.used[key] = true
+		r.Fail(key, "is null (Python's None): want an integer >= 1")
+		return def
+	case !present && def < 1:
+		r.used[key] = true
+		r.Fail(key, "is missing: want an integer >= 1")
+		return def
+	}
+	n := r.Int(key, def)
+	if r.err == nil && n < 1 {
+		r.Fail(key, "want an integer >= 1, got %d", n)
+	}
+	return n
+}
+
+// NotNull refuses each of keys that is present with the value null, for
+// settings Keras does not accept None for (a convolution's strides):
+// reading null as the default would silently change the model.
+func (r *Reader) NotNull(keys ...string) {
+	for _, k := range keys {
+		if v, present := r.cfg[k]; present && v == nil {
+			r.Fail(k, "is null (Python's None), which Keras does not accept here: give its value")
+		}
+	}
 }
 
 // Float reads a number (def when absent or null).
