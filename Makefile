@@ -16,7 +16,9 @@ LIBTORCH_FLAGS = -tags=libtorch -modfile=$(CURDIR)/build/gotch/go.mod -overlay=$
 KERASGO = build/kerasgo
 LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch engine's tests were SKIPPED (the pure-Go engine was tested)."; \
 	echo "make test: to test the libtorch engine too: sudo apt-get install libtorch-dev libopenblas-dev libjemalloc2, then make test again."
-FIRST_LIBTORCH_BUILD = echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
+# Says, only when Go's build cache lacks gotch's C++ wrappers built with
+# the libtorch flags, that the next build compiles them (minutes, silent).
+FIRST_LIBTORCH_BUILD = [ "$$($(GO) list $(LIBTORCH_FLAGS) -f '{{.Stale}}' github.com/sugarme/gotch/libtch 2>/dev/null)" = false ] || echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
 .PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-pairs bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
 
@@ -50,7 +52,7 @@ test: $(KERASGO)
 	@$(KERASGO) libtorch; status=$$?; \
 	if [ $$status = 3 ]; then $(LIBTORCH_SKIPPED); \
 	elif [ $$status != 0 ]; then exit $$status; \
-	else $(FIRST_LIBTORCH_BUILD); set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test -timeout $(TEST_TIMEOUT) $(LIBTORCH_FLAGS) ./... || exit 1; set +x; \
+	else set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test -timeout $(TEST_TIMEOUT) $(LIBTORCH_FLAGS) ./... || exit 1; set +x; \
 	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
 
 ## test-race: a Model's concurrency contract (TestConcurrent*, shared
@@ -155,7 +157,6 @@ $(TORCH_ENV)/.installed: scripts/torch-requirements.txt
 PYPI_LIBTORCH_FLAGS = -tags=libtorch -modfile=$(CURDIR)/build/gotch-pypi/go.mod -overlay=$(CURDIR)/build/gotch-pypi/overlay.json
 cuda-build: torch-env $(KERASGO)
 	LIBTORCH=$$(ls -d $(CURDIR)/$(TORCH_ENV)/lib/python3*/site-packages/torch | head -1) $(KERASGO) libtorch -out build/gotch-pypi
-	@$(FIRST_LIBTORCH_BUILD)
 	CGO_ENABLED=1 $(GO) test $(PYPI_LIBTORCH_FLAGS) -c -o build/cuda-bin/ ./backends/libtorch ./keras/distribution/c10d
 	KERASGO_EXPECT_NCCL=1 build/cuda-bin/c10d.test -test.run '^TestNCCLCompiled$$' -test.v
 

@@ -3,7 +3,8 @@
 # as a newcomer would: a throwaway module that requires kerasgo (through a
 # replace directive pointing at this checkout), a program that trains one
 # step, then
-#   go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo
+#   go mod edit -tool github.com/kerasgo/kerasgo/cmd/kerasgo && go mod tidy
+#   (the README's form when go.mod replaces kerasgo with a checkout)
 #   go tool kerasgo libtorch -flags
 #   go run $flags .
 # It also checks that the program built without those flags fails with the
@@ -71,19 +72,13 @@ fi
 cat plain.txt
 grep -q "go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo" plain.txt && grep -q "go tool kerasgo libtorch" plain.txt || {
   echo "user-module-test: FAIL: the error does not give the commands for a user's module"; exit 1; }
-echo "user-module-test: go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo"
+echo "user-module-test: go mod edit -tool github.com/kerasgo/kerasgo/cmd/kerasgo && go mod tidy"
 # kerasgo comes from this checkout (the replace above), not from the module
-# proxy: without GOPROXY=off, go get would also ask the proxy whether
-# modules named github.com/kerasgo/kerasgo/cmd/kerasgo or .../cmd exist, and
-# the proxy refuses (403) for an unpublished module. The modules the tool
-# needs are in Go's module cache (kerasgo's own go mod download fetched them).
-# With the proxy off, go cannot ask the checksum database (through the
-# proxy) about the modules the tool adds (Prometheus's client, for kerasgo
-# serve), and sum.golang.org itself may be out of reach: their checksums
-# are taken from kerasgo's go.sum, checked when they went in, and go mod
-# tidy below drops the lines this module does not need.
-cat "$repo/go.sum" >> go.sum
-GOPROXY=off go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo
+# proxy, so this is the README's form for a replaced kerasgo: go get -tool
+# would also ask the proxy whether modules named
+# github.com/kerasgo/kerasgo/cmd/kerasgo or .../cmd exist, and the proxy
+# refuses (403) for an unpublished module.
+go mod edit -tool github.com/kerasgo/kerasgo/cmd/kerasgo
 echo "user-module-test: go mod tidy keeps the tool's modules"
 go mod tidy
 echo "user-module-test: go tool kerasgo libtorch -flags"

@@ -18,7 +18,7 @@ func init() {
 // kerasgo's repository and in a user's own module.
 const disabledMessage = "this program was built without the libtorch engine. " +
 	"In your own module (one that requires github.com/kerasgo/kerasgo), run in its directory " +
-	"`go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo` once, then `go tool kerasgo libtorch`: it finds libtorch, writes ./build/gotch " +
+	"`go get -tool github.com/kerasgo/kerasgo/cmd/kerasgo` once (with kerasgo replaced by a local checkout: `go mod edit -tool github.com/kerasgo/kerasgo/cmd/kerasgo && go mod tidy`), then `go tool kerasgo libtorch`: it finds libtorch, writes ./build/gotch " +
 	"and prints the flags; then build with them, e.g. " +
 	"`go run $(go tool kerasgo libtorch -flags) .` " +
 	"(run it again after changing go.mod or go.sum; the first build compiles libtorch's C++ wrappers for a few minutes). " +

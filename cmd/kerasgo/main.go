@@ -144,11 +144,28 @@ func setupLibtorch(args []string) error {
 		}
 		fmt.Fprintf(log, "wrote %s (from %s's go.mod and go.sum: run kerasgo libtorch again after changing them)\n", ov.File, moduleRoot)
 	}
+	compiled := gotchCompiled(ov)
 	if *flagsOnly {
-		fmt.Fprintln(os.Stderr, "kerasgo:", firstBuildNote)
+		if !compiled {
+			fmt.Fprintln(os.Stderr, "kerasgo:", firstBuildNote)
+		}
 		fmt.Println(ov.GoFlags())
 		return nil
 	}
-	fmt.Printf("build with: go build %s ./...\nnote: %s\n", ov.GoFlags(), firstBuildNote)
+	fmt.Printf("build with: go build %s ./...\n", ov.GoFlags())
+	if !compiled {
+		fmt.Printf("note: %s\n", firstBuildNote)
+	}
 	return nil
+}
+
+// gotchCompiled reports whether Go's build cache holds gotch's C++
+// wrappers built with ov's flags (go list's Stale is false), so that the
+// first-build note is said only before the build that needs it. Anything
+// that stops the check counts as not compiled: the note is then said.
+func gotchCompiled(ov *libtorchbuild.Overlay) bool {
+	args := append([]string{"list"}, strings.Fields(ov.GoFlags())...)
+	args = append(args, "-f", "{{.Stale}}", "github.com/sugarme/gotch/libtch")
+	out, err := exec.Command("go", args...).Output()
+	return err == nil && strings.TrimSpace(string(out)) == "false"
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/kerasgo/kerasgo/keras/saving"
 )
@@ -144,6 +145,25 @@ func (b *BackupAndRestore) backup(st backupState, name string) {
 		os.Remove(filepath.Join(b.Dir, old.Weights))
 		os.Remove(filepath.Join(b.Dir, old.Weights+saving.DigestSuffix))
 	}
+	b.removeOrphans(name)
+}
+
+// removeOrphans deletes, once the backup keep is complete and named by
+// the metadata, what killed runs left in Dir: backups that a kill stopped
+// before the metadata named them, their digests, and the temporary files
+// of interrupted writes. Files of other names in Dir are kept.
+func (b *BackupAndRestore) removeOrphans(keep string) {
+	for _, pattern := range []string{"backup-epoch*.weights.h5", "backup-epoch*.weights.h5" + saving.DigestSuffix} {
+		found, _ := filepath.Glob(filepath.Join(b.Dir, pattern))
+		for _, f := range found {
+			if base := filepath.Base(f); base != keep && base != keep+saving.DigestSuffix {
+				os.Remove(f)
+			}
+		}
+	}
+	saving.RemoveAbandonedTemps(b.Dir, func(name string) bool {
+		return name == backupMetadata || strings.HasPrefix(name, "backup-epoch") && strings.Contains(name, ".weights.h5")
+	})
 }
 
 // logsToJSON keeps the logs' order-free values; NaN and infinities, which

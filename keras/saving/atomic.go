@@ -103,16 +103,29 @@ func resolveLinks(path string) (string, error) {
 // removeStaleTemps removes the temporary files of earlier saves to base
 // in dir that no save holds any more (a save killed before its rename).
 func removeStaleTemps(dir, base string) {
+	RemoveAbandonedTemps(dir, func(target string) bool { return target == base })
+}
+
+// RemoveAbandonedTemps removes the temporary files WriteAtomic left in dir
+// for the files whose names match (a save killed before its rename), that
+// no save in progress holds (on Unix, each holds a lock on its file; where
+// that cannot be told, none is removed). A caller that writes a series of
+// files (BackupAndRestore's backups) calls it once a later one succeeded.
+func RemoveAbandonedTemps(dir string, match func(name string) bool) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
-	prefix := tempPrefix(base)
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasPrefix(name, ".") {
 			continue
 		}
-		p := filepath.Join(dir, e.Name())
+		i := strings.LastIndex(name, ".tmp-")
+		if i < 0 || !match(name[1:i]) {
+			continue
+		}
+		p := filepath.Join(dir, name)
 		if abandoned(p) {
 			os.Remove(p)
 		}
