@@ -41,7 +41,10 @@ func serve(args []string) error {
 	fs.DurationVar(&o.RequestTimeout, "timeout", 30*time.Second, "longest a request may take, queueing included (504 past it)")
 	fs.BoolVar(&o.AllowNonFinite, "allow-nonfinite", false, "pass NaN and infinite inputs to the model instead of refusing them with 400")
 	fs.DurationVar(&o.ReloadInterval, "reload-interval", 2*time.Second, "how often to check the files for a new version (negative: never)")
-	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM, how long to wait for the requests in flight")
+	fs.DurationVar(&o.BodyTimeout, "body-timeout", 10*time.Second, "longest a request's body may take to arrive (408 past it, and the connection is closed)")
+	idle := fs.Duration("idle-timeout", 120*time.Second, "how long an idle keep-alive connection is kept open")
+	drain := fs.Duration("drain-delay", 5*time.Second, "on SIGTERM, how long to keep answering after /readyz turns 503 (time for load balancers to stop sending), before the listener closes")
+	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM, after the drain delay, how long to wait for the requests in flight")
 	pprofAddr := fs.String("pprof", "", "also serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060 (off by default: never expose it)")
 	fs.Parse(args)
 	if fs.NArg() == 0 {
@@ -72,7 +75,7 @@ func serve(args []string) error {
 		srv.Close()
 		return err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: *idle}
 	log.Info("listening", "addr", ln.Addr().String(), "api", "http://"+ln.Addr().String()+"/v1/models/<name>")
 	stop, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer cancel()
@@ -84,8 +87,19 @@ func serve(args []string) error {
 		return err
 	case <-stop.Done():
 	}
-	log.Info("shutting down: answering the requests in flight", "grace", grace.String())
+	// Readiness goes 503 first; the server keeps answering (each answer
+	// closing its connection) through the drain window, so that a request
+	// sent before readiness changed is never cut; then the listener
+	// closes and the requests in flight are answered.
 	srv.Drain()
+	log.Info("draining: /readyz answers 503, requests are still answered", "drain-delay", drain.String())
+	select {
+	case <-time.After(*drain):
+	case err := <-served:
+		srv.Close()
+		return err
+	}
+	log.Info("shutting down: answering the requests in flight", "grace", grace.String())
 	ctx, cancelGrace := context.WithTimeout(context.Background(), *grace)
 	defer cancelGrace()
 	err = hs.Shutdown(ctx)

@@ -201,7 +201,17 @@ func (b *batcher) run(batch []*task) {
 	if len(live) == 0 {
 		return
 	}
-	outs, err := b.predict(live)
+	ctx, stop := batchContext(live)
+	outs, err := b.predict(ctx, live)
+	stop()
+	if err != nil && ctx.Err() != nil {
+		// Every request of the batch was cancelled or timed out (their
+		// handlers answered already): the engine stopped between batches.
+		for _, t := range live {
+			t.done <- taskResult{err: t.ctx.Err()}
+		}
+		return
+	}
 	if err != nil && len(live) > 1 {
 		for _, t := range live {
 			b.run([]*task{t})
@@ -223,9 +233,35 @@ func (b *batcher) run(batch []*task) {
 	}
 }
 
+// batchContext returns a context that is cancelled once every task's
+// context is done (each request timed out or its client went away), so
+// that the engine stops between batches instead of computing answers
+// nobody waits for, and frees the worker for the next requests. stop
+// releases it.
+func batchContext(tasks []*task) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var left atomic.Int64
+	left.Store(int64(len(tasks)))
+	stops := make([]func() bool, len(tasks))
+	for i, t := range tasks {
+		stops[i] = context.AfterFunc(t.ctx, func() {
+			if left.Add(-1) == 0 {
+				cancel()
+			}
+		})
+	}
+	return ctx, func() {
+		for _, s := range stops {
+			s()
+		}
+		cancel()
+	}
+}
+
 // predict runs the tasks' samples as one batch, padded with zero samples
 // to an allowed batch size, and returns the outputs of the real samples.
-func (b *batcher) predict(tasks []*task) ([]keras.Array, error) {
+// It stops between engine batches when ctx is done.
+func (b *batcher) predict(ctx context.Context, tasks []*task) ([]keras.Array, error) {
 	rows := 0
 	for _, t := range tasks {
 		rows += t.req.rows
@@ -236,7 +272,7 @@ func (b *batcher) predict(tasks []*task) ([]keras.Array, error) {
 	if len(tasks) > 1 || total > rows {
 		x = concatRows(tasks, total)
 	}
-	outs, err := b.model.PredictOutputs(context.Background(), keras.Arrays(x), keras.PredictOptions{BatchSize: batchSize})
+	outs, err := b.model.PredictOutputs(ctx, keras.Arrays(x), keras.PredictOptions{BatchSize: batchSize})
 	if err != nil {
 		return nil, err
 	}

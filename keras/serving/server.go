@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sort"
 	"strconv"
@@ -164,8 +165,12 @@ func (s *Server) watch() {
 }
 
 // Drain marks the server not ready (/readyz answers 503) so that a load
-// balancer stops sending it requests; it keeps answering those that come.
-// Call it on SIGTERM before http.Server.Shutdown.
+// balancer stops sending it requests; it keeps answering those that come,
+// each with "Connection: close", so that no client is left holding an
+// idle connection that the shutdown would cut under a request it is
+// sending. On SIGTERM: call Drain, keep serving for a drain window (the
+// time the load balancers take to see /readyz), then call
+// http.Server.Shutdown, then Close; kerasgo serve does (-drain-delay).
 func (s *Server) Drain() { s.draining.Store(true) }
 
 // Close stops watching files, answers the requests queued, and closes the
@@ -194,6 +199,9 @@ func (s *Server) Close() error {
 // /metrics (Prometheus), /healthz (alive) and /readyz (ready for traffic:
 // models loaded, not draining).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		w.Header().Set("Connection", "close")
+	}
 	switch path := r.URL.Path; {
 	case path == "/metrics":
 		s.metricz.ServeHTTP(w, r)
@@ -267,12 +275,26 @@ func (s *Server) servePredict(w http.ResponseWriter, r *http.Request, sm *served
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
 	defer cancel()
+	// A slow body is cut at BodyTimeout (or the request's own deadline):
+	// without it a client sending a byte a second holds a connection and
+	// a goroutine for as long as it likes.
+	deadline := start.Add(min(s.opts.BodyTimeout, s.opts.RequestTimeout))
+	rc := http.NewResponseController(w)
+	deadlineSet := rc.SetReadDeadline(deadline) == nil
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	if deadlineSet {
+		rc.SetReadDeadline(time.Time{})
+	}
 	if err != nil {
 		code, msg := http.StatusBadRequest, "reading the request: "+err.Error()
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		var netErr net.Error
+		switch {
+		case errors.As(err, &tooBig):
 			code, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d bytes: send fewer instances per request, or serve with a larger MaxBodyBytes (-max-body)", tooBig.Limit)
+		case errors.As(err, &netErr) && netErr.Timeout():
+			code, msg = http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %v (BodyTimeout, -body-timeout)", min(s.opts.BodyTimeout, s.opts.RequestTimeout))
+			w.Header().Set("Connection", "close")
 		}
 		s.answer(w, sm.name, "predict", code, msg, nil)
 		return
