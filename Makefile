@@ -20,7 +20,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 # the libtorch flags, that the next build compiles them (minutes, silent).
 FIRST_LIBTORCH_BUILD = [ "$$($(GO) list $(LIBTORCH_FLAGS) -f '{{.Stale}}' github.com/sugarme/gotch/libtch 2>/dev/null)" = false ] || echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-race test-openblas test-user-module fuzz lint lint-libtorch bench bench-pairs bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-race test-race-libtorch test-openblas test-user-module fuzz lint lint-libtorch bench bench-pairs bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -53,6 +53,7 @@ test: $(KERASGO)
 	if [ $$status = 3 ]; then $(LIBTORCH_SKIPPED); \
 	elif [ $$status != 0 ]; then exit $$status; \
 	else set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test -timeout $(TEST_TIMEOUT) $(LIBTORCH_FLAGS) ./... || exit 1; set +x; \
+	$(MAKE) --no-print-directory test-race-libtorch || exit 1; \
 	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
 
 ## test-race: a Model's concurrency contract (TestConcurrent*, shared
@@ -61,8 +62,15 @@ test: $(KERASGO)
 RACE_TESTS = Concurrent|FitWhileFitting|TransferLearning|LoadedBase|SharedBase|PredictWithoutCompile|Batches|GeneratorSteps|DatasetShards|AdaptNormalizationOverBatches|FitOnImageDataset|FitOnTextDataset
 test-race:
 	@if command -v gcc >/dev/null 2>&1 || command -v cc >/dev/null 2>&1; then \
-		set -x; CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -race -run '$(RACE_TESTS)' ./keras/ && CGO_ENABLED=1 $(GO) test -race ./keras/serving/ ./internal/parallel/; \
+		set -x; CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -race -run '$(RACE_TESTS)' ./keras/ ./keras/utils/ && CGO_ENABLED=1 $(GO) test -race ./keras/serving/ ./internal/parallel/; \
 	else echo "make test: no C compiler, so the race-detector run of the concurrency tests was SKIPPED: sudo apt-get install gcc, then make test again."; fi
+
+## test-race-libtorch: the concurrency tests under the race detector on the
+## libtorch engine too (make test runs it where libtorch is installed; the
+## first run compiles gotch's C++ wrappers again for -race: minutes)
+test-race-libtorch:
+	@[ "$$($(GO) list -race $(LIBTORCH_FLAGS) -f '{{.Stale}}' github.com/sugarme/gotch/libtch 2>/dev/null)" = false ] || echo "note: the first -race build with libtorch compiles gotch's C++ wrappers again: a few minutes on 2 cores, without output."
+	CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -race $(LIBTORCH_FLAGS) -run '$(RACE_TESTS)' ./keras/ ./keras/utils/
 
 ## demo-distributed: the demo trained data parallel by 2 processes (kerasgo launch); needs libtorch and libgloo-dev
 demo-distributed: data $(KERASGO)

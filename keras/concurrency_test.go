@@ -352,3 +352,42 @@ func (p *pauseAtFirstBatch) OnTrainBatchEnd(batch int, _ callbacks.Logs) {
 		<-p.release
 	}
 }
+
+// Save beside Fit with Adam: the libtorch engine calls Adam's Update every
+// step, and Save wrote Keras's defaults into Adam's settings (Serialize
+// resolved them again), a data race under -race (issue 39). Save now only
+// reads an optimizer that Compile resolved.
+func TestConcurrentSaveDuringFitWithAdam(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: "mse", Backend: be.Name(), Seed: 4}); err != nil {
+			t.Fatal(err)
+		}
+		x, y := concurrencyData(64)
+		done := make(chan error, 1)
+		go func() {
+			_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 20, BatchSize: 8, Verbose: keras.Silent})
+			done <- err
+		}()
+		dir := t.TempDir()
+		for i := 0; ; i++ {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i == 0 {
+					t.Log("Fit ended before the first Save")
+				}
+				return
+			default:
+			}
+			if err := m.Save(filepath.Join(dir, fmt.Sprintf("m%d.keras", i%2))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

@@ -309,6 +309,14 @@ func concatRows(tasks []*task, total int) []keras.Array {
 		for _, d := range first.Shape[1:] {
 			per *= d
 		}
+		if first.Strings != nil {
+			strs := make([]string, 0, total*per)
+			for _, t := range tasks {
+				strs = append(strs, t.req.x[i].Strings...)
+			}
+			x[i] = keras.Array{Shape: shape, Strings: strs[:total*per]}
+			continue
+		}
 		if first.Ints != nil {
 			ints := make([]int32, 0, total*per)
 			for _, t := range tasks {

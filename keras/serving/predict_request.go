@@ -67,7 +67,7 @@ func parseInstances(v *jsonValue, specs []tensorSpec, allowNonFinite bool) (*pre
 	}
 	for k := range n {
 		inst := v.elem(k)
-		if inst.kind == jsonObject {
+		if inst.kind == jsonObject && !(len(specs) == 1 && isB64(inst)) {
 			if err := checkNames(inst, specs, fmt.Sprintf("instance %d", k)); err != nil {
 				return nil, err
 			}

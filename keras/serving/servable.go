@@ -85,6 +85,9 @@ func checkModel(m *keras.Model) error {
 			n *= d
 		}
 		x[i] = keras.Array{Shape: append([]int{1}, s.shape...), Data: make([]float32, n)}
+		if s.strs {
+			x[i] = keras.Array{Shape: append([]int{1}, s.shape...), Strings: make([]string, n)}
+		}
 	}
 	if _, err := m.PredictOutputs(context.Background(), x, keras.PredictOptions{BatchSize: 1}); err != nil {
 		return fmt.Errorf("predicting one sample of zeros: %w", err)

@@ -1,6 +1,7 @@
 package serving
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -281,7 +282,7 @@ func (s *Server) servePredict(w http.ResponseWriter, r *http.Request, sm *served
 	deadline := start.Add(min(s.opts.BodyTimeout, s.opts.RequestTimeout))
 	rc := http.NewResponseController(w)
 	deadlineSet := rc.SetReadDeadline(deadline) == nil
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	body, err := s.readBody(w, r)
 	if deadlineSet {
 		rc.SetReadDeadline(time.Time{})
 	}
@@ -292,6 +293,8 @@ func (s *Server) servePredict(w http.ResponseWriter, r *http.Request, sm *served
 		switch {
 		case errors.As(err, &tooBig):
 			code, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d bytes: send fewer instances per request, or serve with a larger MaxBodyBytes (-max-body)", tooBig.Limit)
+		case errors.Is(err, errUnsupportedEncoding):
+			code, msg = http.StatusUnsupportedMediaType, err.Error()
 		case errors.As(err, &netErr) && netErr.Timeout():
 			code, msg = http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %v (BodyTimeout, -body-timeout)", min(s.opts.BodyTimeout, s.opts.RequestTimeout))
 			w.Header().Set("Connection", "close")
@@ -319,6 +322,33 @@ func (s *Server) servePredict(w http.ResponseWriter, r *http.Request, sm *served
 	}
 	s.answer(w, sm.name, "predict", http.StatusOK, "", appendPredictResponse(nil, outs, sv.outputs, req.columnar))
 	s.metrics.latency.WithLabelValues(sm.name).Observe(time.Since(start).Seconds())
+}
+
+// errUnsupportedEncoding is a Content-Encoding other than gzip.
+var errUnsupportedEncoding = errors.New("unsupported Content-Encoding")
+
+// readBody reads a request's body, at most MaxBodyBytes, as sent or, with
+// "Content-Encoding: gzip", decompressed (MaxBodyBytes then bounds the
+// compressed and the decompressed bytes alike).
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+	switch enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+		return io.ReadAll(body)
+	case "gzip", "x-gzip":
+		gz, err := gzip.NewReader(body)
+		if err != nil {
+			return nil, fmt.Errorf("the body is not gzip data, as its Content-Encoding says: %w", err)
+		}
+		defer gz.Close()
+		data, err := io.ReadAll(io.LimitReader(gz, s.opts.MaxBodyBytes+1))
+		if err == nil && int64(len(data)) > s.opts.MaxBodyBytes {
+			err = &http.MaxBytesError{Limit: s.opts.MaxBodyBytes}
+		}
+		return data, err
+	default:
+		return nil, fmt.Errorf("%w %q: send the body as it is, or gzip-compressed (Content-Encoding: gzip)", errUnsupportedEncoding, enc)
+	}
 }
 
 // answer writes a JSON body, or {"error": msg} when msg is not empty, and

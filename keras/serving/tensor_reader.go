@@ -1,6 +1,7 @@
 package serving
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"slices"
@@ -16,6 +17,7 @@ type tensorReader struct {
 	allowNonFinite bool
 	floats         []float32
 	ints           []int32
+	strs           []string
 	path           []int // the indices leading to the value being read, for errors
 }
 
@@ -44,6 +46,17 @@ func (r *tensorReader) read(v *jsonValue, shape []int, where string) error {
 
 func (r *tensorReader) fill(v *jsonValue, shape []int, level int, where string) error {
 	if level == len(shape) {
+		if r.spec.strs {
+			str, problem := stringValue(v)
+			if problem != "" {
+				return r.errorf(where, "%s", problem)
+			}
+			r.strs = append(r.strs, str)
+			return nil
+		}
+		if isB64(v) {
+			return r.errorf(where, "is a {\"b64\": ...} value, but the input takes numbers (%s): b64 is for string inputs", r.spec.dtype())
+		}
 		if v.kind != jsonNumber {
 			return r.errorf(where, "is %s, want a number", v.kind)
 		}
@@ -58,6 +71,10 @@ func (r *tensorReader) fill(v *jsonValue, shape []int, level int, where string) 
 			what = fmt.Sprintf("a list of %d", v.length())
 		}
 		return r.errorf(where, "is %s, want a list of %d (the lists must nest evenly, as a tensor's do: shape %s)", what, shape[level], formatShape(shape))
+	}
+	if v.isDense() && r.spec.strs && len(v.dense) > 0 {
+		r.path = append(r.path, unravel(0, v.shape)...)
+		return r.errorf(where, "is a number, want a string (or {\"b64\": \"<base64>\"} for binary data)")
 	}
 	if v.isDense() {
 		if !slices.Equal(v.shape, shape[level:]) {
@@ -121,8 +138,38 @@ func (r *tensorReader) errorf(where, format string, args ...any) error {
 	return fmt.Errorf("input %q: %s %s", r.spec.name, at, fmt.Sprintf(format, args...))
 }
 
+// isB64 reports whether v is TensorFlow Serving's encoding of binary
+// data: an object with the one key "b64".
+func isB64(v *jsonValue) bool {
+	return v.kind == jsonObject && len(v.keys) == 1 && v.keys[0] == "b64"
+}
+
+// stringValue reads a string input's value: a JSON string, or
+// {"b64": "<base64>"} (TensorFlow Serving's binary values, standard
+// base64 with padding); problem says what is wrong with any other.
+func stringValue(v *jsonValue) (str, problem string) {
+	switch {
+	case v.kind == jsonString:
+		return v.str, ""
+	case isB64(v):
+		b := v.vals[0]
+		if b.kind != jsonString {
+			return "", fmt.Sprintf("is {\"b64\": %s}: want a base64 string", b.kind)
+		}
+		data, err := base64.StdEncoding.DecodeString(b.str)
+		if err != nil {
+			return "", fmt.Sprintf("is {\"b64\": ...} that is not standard base64 (%v)", err)
+		}
+		return string(data), ""
+	}
+	return "", fmt.Sprintf("is %s, want a string (or {\"b64\": \"<base64>\"} for binary data)", v.kind)
+}
+
 // array returns the values read as an Array of the given shape.
 func (r *tensorReader) array(shape []int) keras.Array {
+	if r.spec.strs {
+		return keras.Array{Shape: shape, Strings: r.strs}
+	}
 	if r.spec.ints {
 		return keras.Array{Shape: shape, Ints: r.ints}
 	}

@@ -13,14 +13,16 @@ type tensorSpec struct {
 	name  string
 	shape []int // per sample, after the batch; -1 for a dimension of any length (Keras's None)
 	ints  bool  // an input that takes integers (token ids: layers.IntInput)
+	strs  bool  // an input that takes strings (text: layers.StringInput)
 }
 
 // specsOf returns the specs of a model's inputs and outputs.
 func specsOf(m *keras.Model) (inputs, outputs []tensorSpec) {
 	for i, t := range m.Inputs() {
 		s := tensorSpec{name: m.InputNames()[i], shape: t.Shape()[1:]}
-		if il, ok := t.Layer().(*layers.InputLayer); ok && strings.HasPrefix(il.KerasDType(), "int") {
-			s.ints = true
+		if il, ok := t.Layer().(*layers.InputLayer); ok {
+			s.ints = strings.HasPrefix(il.KerasDType(), "int")
+			s.strs = il.KerasDType() == "string"
 		}
 		inputs = append(inputs, s)
 	}
@@ -34,6 +36,9 @@ func specsOf(m *keras.Model) (inputs, outputs []tensorSpec) {
 func (s tensorSpec) dtype() string {
 	if s.ints {
 		return "DT_INT32"
+	}
+	if s.strs {
+		return "DT_STRING"
 	}
 	return "DT_FLOAT"
 }
