@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -26,7 +27,17 @@ import (
 func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: kerasgo serve [flags] [name=]model.keras ...\n\nServes each file at /v1/models/<name> (name defaults to the file's name without .keras), as TensorFlow Serving's REST API.\n\nflags:")
+		fmt.Fprintln(fs.Output(), `usage: kerasgo serve [flags] [name=]model.keras | name@N=model.keras | name=dir ...
+
+Serves each model at /v1/models/<name>, as TensorFlow Serving's REST API:
+  [name=]model.keras  one file, watched: a new file replaces the version serving
+                      (name defaults to the file's name without .keras)
+  name@N=model.keras  version N of the model name (several may be given)
+  name=dir            every version in dir, as TensorFlow Serving's base path:
+                      dir/N.keras or dir/N/<one file>.keras for version N
+A request naming no version gets the highest; -label name:label=N names one.
+
+flags:`)
 		fs.PrintDefaults()
 	}
 	var o serving.Options
@@ -44,6 +55,11 @@ func serve(args []string) error {
 	fs.DurationVar(&o.BodyTimeout, "body-timeout", 10*time.Second, "longest a request's body may take to arrive (408 past it, and the connection is closed)")
 	idle := fs.Duration("idle-timeout", 120*time.Second, "how long an idle keep-alive connection is kept open")
 	drain := fs.Duration("drain-delay", 5*time.Second, "on SIGTERM, how long to keep answering after /readyz turns 503 (time for load balancers to stop sending), before the listener closes")
+	var labels []string
+	fs.Func("label", "a version label, name:label=N (repeat for more): /v1/models/<name>/labels/<label> reaches version N", func(v string) error {
+		labels = append(labels, v)
+		return nil
+	})
 	grace := fs.Duration("grace", 30*time.Second, "on SIGTERM, after the drain delay, how long to wait for the requests in flight")
 	pprofAddr := fs.String("pprof", "", "also serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060 (off by default: never expose it)")
 	fs.Parse(args)
@@ -58,11 +74,13 @@ func serve(args []string) error {
 		return err
 	}
 	for _, arg := range fs.Args() {
-		name, path, ok := strings.Cut(arg, "=")
-		if !ok {
-			path, name = arg, strings.TrimSuffix(filepath.Base(arg), ".keras")
+		if err := addModelArg(srv, arg); err != nil {
+			srv.Close()
+			return err
 		}
-		if err := srv.AddFile(name, path); err != nil {
+	}
+	for _, l := range labels {
+		if err := addLabel(srv, l); err != nil {
 			srv.Close()
 			return err
 		}
@@ -112,6 +130,84 @@ func serve(args []string) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// addModelArg serves one model argument: [name=]file (watched),
+// name@N=file (version N), or name=dir (the versions in dir).
+func addModelArg(srv *serving.Server, arg string) error {
+	name, path, ok := strings.Cut(arg, "=")
+	if !ok {
+		return srv.AddFile(strings.TrimSuffix(filepath.Base(arg), ".keras"), arg)
+	}
+	if base, v, versioned := strings.Cut(name, "@"); versioned {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return fmt.Errorf("%s: the version after @ must be a positive number", arg)
+		}
+		return srv.AddVersion(base, n, path)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		versions, err := versionFiles(path)
+		if err != nil {
+			return err
+		}
+		for _, v := range versions {
+			if err := srv.AddVersion(name, v.number, v.path); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return srv.AddFile(name, path)
+}
+
+// versionFile is one version of a model in a base directory.
+type versionFile struct {
+	number int
+	path   string
+}
+
+// versionFiles lists the versions of a base directory, as TensorFlow
+// Serving reads a model's base path: entries named by a positive number,
+// each a file N.keras or a directory N holding one .keras file.
+func versionFiles(dir string) ([]versionFile, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []versionFile
+	for _, e := range entries {
+		n, err := strconv.Atoi(strings.TrimSuffix(e.Name(), ".keras"))
+		if err != nil || n < 1 {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			files, _ := filepath.Glob(filepath.Join(p, "*.keras"))
+			if len(files) != 1 {
+				return nil, fmt.Errorf("%s: a version directory must hold one .keras file, it holds %d", p, len(files))
+			}
+			p = files[0]
+		} else if !strings.HasSuffix(e.Name(), ".keras") {
+			continue
+		}
+		out = append(out, versionFile{number: n, path: p})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s holds no versions: give N.keras files or N/ directories (N a positive number), as TensorFlow Serving's base path", dir)
+	}
+	return out, nil
+}
+
+// addLabel sets one -label name:label=N.
+func addLabel(srv *serving.Server, arg string) error {
+	nameLabel, v, ok := strings.Cut(arg, "=")
+	name, label, ok2 := strings.Cut(nameLabel, ":")
+	n, err := strconv.Atoi(v)
+	if !ok || !ok2 || err != nil {
+		return fmt.Errorf("-label %q: write name:label=N, e.g. mnist:stable=2", arg)
+	}
+	return srv.SetLabel(name, label, n)
 }
 
 // pprofMux serves Go's profiler, on an address of its own so that it is

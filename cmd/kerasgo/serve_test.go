@@ -198,3 +198,37 @@ func TestServeDrainsOnSIGTERM(t *testing.T) {
 	}
 	t.Logf("%d requests answered, %d of them after SIGTERM; %d clients refused after /readyz went 503", answered.Load(), afterSignal.Load(), refusedAfter.Load())
 }
+
+// A base directory of versions (N.keras or N/<file>.keras, as TensorFlow
+// Serving's base path) serves every version, and -label names one.
+func TestServeVersionDirectoryAndLabels(t *testing.T) {
+	dir := t.TempDir()
+	m := keras.Must(keras.NewSequential(layers.Input(4), &layers.Dense{Units: 3, Activation: "softmax"}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
+	keras.MustOK(m.Save(filepath.Join(dir, "1.keras")))
+	keras.MustOK(os.Mkdir(filepath.Join(dir, "2"), 0o755))
+	keras.MustOK(m.Save(filepath.Join(dir, "2", "model.keras")))
+	serve := startServe(t, "-label", "m:stable=1", "-reload-interval", "-1s", "-drain-delay", "0s", "m="+dir)
+	defer func() {
+		serve.cmd.Process.Signal(syscall.SIGTERM)
+		serve.wait()
+	}()
+	get := func(path string) string {
+		resp, err := http.Get("http://" + serve.addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %d %s", path, resp.StatusCode, b)
+		}
+		return string(b)
+	}
+	if got := get("/v1/models/m"); !strings.Contains(got, `"version":"1"`) || !strings.Contains(got, `"version":"2"`) {
+		t.Fatalf("status %s, want versions 1 and 2", got)
+	}
+	if got := get("/v1/models/m/labels/stable"); !strings.Contains(got, `"version":"1"`) || strings.Contains(got, `"version":"2"`) {
+		t.Fatalf("status of the stable label %s, want version 1", got)
+	}
+}

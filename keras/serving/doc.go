@@ -8,19 +8,28 @@
 //
 // The API, as TensorFlow Serving's (https://www.tensorflow.org/tfx/serving/api_rest):
 //
-//	GET  /v1/models/<name>            the version serving, AVAILABLE
+//	GET  /v1/models/<name>            the versions serving, AVAILABLE
 //	GET  /v1/models/<name>/metadata   the serving_default signature: inputs and outputs with dtypes and shapes
 //	POST /v1/models/<name>:predict    {"instances": [...]} (one entry per sample) or {"inputs": ...} (one batch per input)
+//	POST /v1/models/<name>:classify   {"examples": [{<feature>: ...}, ...], "context": {...}}: class scores
+//	POST /v1/models/<name>:regress    the same request: one value per example
 //
-// A path may name the version serving (/v1/models/<name>/versions/<n>).
-// Inputs and outputs are named after the model's input and output layers;
-// an input made with layers.IntInput takes integers (token ids). Errors
-// are {"error": "..."} with TensorFlow Serving's status codes: 400 for a
-// request the model cannot take (naming the input and the shape it
-// takes), 404 for an unknown model or version, 413 for a body over
-// Options.MaxBodyBytes, 503 when the queue is full or the server is
-// shutting down, 504 past Options.RequestTimeout. Beside the API:
-// /metrics (Prometheus), /healthz and /readyz.
+// After the name, /versions/<n> or /labels/<label> names a version
+// (AddVersion, SetLabel); without, the highest serves. Inputs and outputs
+// are named after the model's input and output layers; an input made
+// with layers.IntInput takes integers (token ids), one made with
+// layers.StringInput strings or {"b64": ...} binary values. A body may be
+// gzip-compressed (Content-Encoding: gzip). For :classify and :regress,
+// which need a tf.Example signature in TensorFlow Serving, features map
+// to inputs by name; the model has one output (scores per class; one
+// value). Errors are {"error": "..."} with TensorFlow Serving's status
+// codes: 400 for a request the model cannot take (naming the input and
+// the shape it takes), 404 for an unknown model, version, label or
+// method, 408 for a body slower than Options.BodyTimeout, 413 for a body
+// over Options.MaxBodyBytes, 415 for a Content-Encoding other than gzip,
+// 503 when the queue is full or the server is shutting down, 504 past
+// Options.RequestTimeout (the request's engine work then stops between
+// batches). Beside the API: /metrics (Prometheus), /healthz and /readyz.
 //
 // # Batching
 //
@@ -42,10 +51,12 @@
 //
 // # Differences from TensorFlow Serving
 //
-// kerasgo serves the REST API only (no gRPC), one version of each model
-// (the latest file), the predict method (:classify and :regress need a
-// tf.Example signature, which Keras models do not have), numbers only (no
-// {"b64": ...} strings), and no version labels.
+// kerasgo serves the REST API only (no gRPC); versions are given one by
+// one (AddVersion, or kerasgo serve's base directory), without TensorFlow
+// Serving's version policies; a file served with AddFile is one version,
+// replaced by its next; :classify answers each class's score with an
+// empty label, as TensorFlow Serving does for a model without class
+// names.
 //
 // # Concurrency
 //

@@ -51,11 +51,16 @@ type (
 	}
 )
 
-// appendStatus writes /v1/models/<name>: the version serving, AVAILABLE.
-func appendStatus(b []byte, sv *servable) []byte {
-	v := versionStatus{Version: strconv.Itoa(sv.version), State: "AVAILABLE"}
-	v.Status.ErrorCode = "OK"
-	out, _ := json.Marshal(statusResponse{ModelVersionStatus: []versionStatus{v}})
+// appendStatus writes /v1/models/<name>: the versions serving, each
+// AVAILABLE.
+func appendStatus(b []byte, svs ...*servable) []byte {
+	var r statusResponse
+	for _, sv := range svs {
+		v := versionStatus{Version: strconv.Itoa(sv.version), State: "AVAILABLE"}
+		v.Status.ErrorCode = "OK"
+		r.ModelVersionStatus = append(r.ModelVersionStatus, v)
+	}
+	out, _ := json.Marshal(r)
 	return append(b, out...)
 }
 

@@ -96,3 +96,42 @@ func appendFloat(b []byte, v float32) []byte {
 		return strconv.AppendFloat(b, f, 'g', -1, 32)
 	}
 }
+
+// appendClassifyResponse writes a :classify answer as TensorFlow Serving
+// does: {"result": [[[<label>, <score>], ...], ...]}, one list of (label,
+// score) pairs per example, in class order. A Keras model has no class
+// labels, so each label is "", as TensorFlow Serving writes for a model
+// without them: the class is the pair's position.
+func appendClassifyResponse(b []byte, out keras.Array) []byte {
+	b = append(b, `{"result":[`...)
+	rows, classes := out.Shape[0], out.Shape[1]
+	for r := range rows {
+		if r > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for c := range classes {
+			if c > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `["",`...)
+			b = appendFloat(b, out.Data[r*classes+c])
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
+	return append(b, "]}"...)
+}
+
+// appendRegressResponse writes a :regress answer as TensorFlow Serving
+// does: {"result": [<value>, ...]}, one value per example.
+func appendRegressResponse(b []byte, out keras.Array) []byte {
+	b = append(b, `{"result":[`...)
+	for r, v := range out.Data[:out.Shape[0]] {
+		if r > 0 {
+			b = append(b, ',')
+		}
+		b = appendFloat(b, v)
+	}
+	return append(b, "]}"...)
+}

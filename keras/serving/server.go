@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"sort"
@@ -30,6 +31,7 @@ type Server struct {
 	opts    Options
 	metrics *metrics
 	metricz http.Handler
+	mux     *http.ServeMux
 
 	mu       sync.RWMutex
 	models   map[string]*servedModel
@@ -49,8 +51,10 @@ func NewServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	met := newMetrics(o.Batching.MaxBatchSize)
-	return &Server{opts: o, metrics: met, models: map[string]*servedModel{}, stop: make(chan struct{}),
-		metricz: promhttp.HandlerFor(met.registry, promhttp.HandlerOpts{})}, nil
+	s := &Server{opts: o, metrics: met, models: map[string]*servedModel{}, stop: make(chan struct{}),
+		metricz: promhttp.HandlerFor(met.registry, promhttp.HandlerOpts{})}
+	s.mux = s.routes()
+	return s, nil
 }
 
 // AddFile loads a .keras file and serves it under name (its URL is
@@ -67,7 +71,7 @@ func (s *Server) AddFile(name, path string) error {
 		s.metrics.reloads.WithLabelValues(name, "failed").Inc()
 		return err
 	}
-	if err := s.add(&servedModel{name: name, path: path}, m, stamp, true); err != nil {
+	if err := s.add(&servedModel{name: name, path: path}, m, 1, stamp, true); err != nil {
 		m.Close()
 		return err
 	}
@@ -93,7 +97,81 @@ func (s *Server) AddModel(name string, m *keras.Model) error {
 	if err := checkModel(m); err != nil {
 		return fmt.Errorf("model %q: %w", name, err)
 	}
-	return s.add(&servedModel{name: name}, m, fileStamp{}, false)
+	return s.add(&servedModel{name: name}, m, 1, fileStamp{}, false)
+}
+
+// AddVersion loads a .keras file and serves it as version of the model
+// name, beside the versions served already, as TensorFlow Serving serves
+// the numbered versions of a model's base path: a request naming no
+// version gets the highest; /versions/<n> and labels (SetLabel) name the
+// others. Versions given so are not watched: a new model is a new
+// version. A name served with AddFile (one watched file) takes no
+// versions beside it.
+func (s *Server) AddVersion(name string, version int, path string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if version < 1 {
+		return fmt.Errorf("serving: model %q: version %d: give a positive version number", name, version)
+	}
+	s.mu.RLock()
+	sm := s.models[name]
+	s.mu.RUnlock()
+	if sm != nil && sm.path != "" {
+		return fmt.Errorf("serving: model %q is served from the watched file %s (AddFile): its new versions come from that file; serve numbered versions under another name", name, sm.path)
+	}
+	m, stamp, err := loadFile(path, s.opts.Backend)
+	if err != nil {
+		s.metrics.reloads.WithLabelValues(name, "failed").Inc()
+		return err
+	}
+	if sm == nil {
+		if err := s.add(&servedModel{name: name}, m, version, stamp, true); err != nil {
+			m.Close()
+			return err
+		}
+	} else {
+		sm.mu.Lock()
+		vs := sm.state.Load()
+		if vs.versions[version] != nil {
+			sm.mu.Unlock()
+			m.Close()
+			return fmt.Errorf("serving: model %q already serves version %d", name, version)
+		}
+		next := vs.with(s.newServable(name, m, version, stamp, true))
+		sm.state.Store(next)
+		s.metrics.version.WithLabelValues(name).Set(float64(next.latest.version))
+		sm.mu.Unlock()
+	}
+	s.metrics.reloads.WithLabelValues(name, "loaded").Inc()
+	s.opts.Logger.Info("serving", "model", name, "version", version, "file", path)
+	return nil
+}
+
+// SetLabel names a served version of a model, as TensorFlow Serving's
+// version labels do ("stable", "canary"): /v1/models/<name>/labels/<label>
+// then reaches it. A label can be moved to another version at any time;
+// it can only name a version that is served.
+func (s *Server) SetLabel(name, label string, version int) error {
+	if err := checkName(label); err != nil {
+		return fmt.Errorf("serving: label: %w", err)
+	}
+	s.mu.RLock()
+	sm := s.models[name]
+	s.mu.RUnlock()
+	if sm == nil {
+		return fmt.Errorf("serving: no model named %q is served: the models served are %v", name, s.names())
+	}
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
+	vs := sm.state.Load()
+	if vs.versions[version] == nil {
+		return fmt.Errorf("serving: model %q serves no version %d (it serves %v): a label can only name a version that is served", name, version, versionNumbers(vs))
+	}
+	next := &versionSet{versions: vs.versions, latest: vs.latest, labels: maps.Clone(vs.labels)}
+	next.labels[label] = version
+	sm.state.Store(next)
+	return nil
 }
 
 func checkName(name string) error {
@@ -103,7 +181,7 @@ func checkName(name string) error {
 	return nil
 }
 
-func (s *Server) add(sm *servedModel, m *keras.Model, stamp fileStamp, owned bool) error {
+func (s *Server) add(sm *servedModel, m *keras.Model, version int, stamp fileStamp, owned bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -112,9 +190,9 @@ func (s *Server) add(sm *servedModel, m *keras.Model, stamp fileStamp, owned boo
 	if _, ok := s.models[sm.name]; ok {
 		return fmt.Errorf("serving: a model named %q is already served", sm.name)
 	}
-	sm.current.Store(s.newServable(sm.name, m, 1, stamp, owned))
+	sm.state.Store((*versionSet)(nil).with(s.newServable(sm.name, m, version, stamp, owned)))
 	s.models[sm.name] = sm
-	s.metrics.version.WithLabelValues(sm.name).Set(1)
+	s.metrics.version.WithLabelValues(sm.name).Set(float64(version))
 	return nil
 }
 
@@ -145,7 +223,7 @@ func (s *Server) Reload() error {
 			errs = append(errs, err)
 			s.opts.Logger.Error("reload failed", "model", sm.name, "err", err)
 		} else if loaded {
-			s.opts.Logger.Info("reloaded", "model", sm.name, "file", sm.path, "version", sm.current.Load().version)
+			s.opts.Logger.Info("reloaded", "model", sm.name, "file", sm.path, "version", sm.state.Load().latest.version)
 		}
 	}
 	return errors.Join(errs...)
@@ -189,9 +267,11 @@ func (s *Server) Close() error {
 	close(s.stop)
 	s.watching.Wait()
 	for _, sm := range models {
-		sm.reloadMu.Lock()
-		retire(sm.current.Load())
-		sm.reloadMu.Unlock()
+		sm.mu.Lock()
+		for _, sv := range sm.state.Load().versions {
+			retire(sv)
+		}
+		sm.mu.Unlock()
 	}
 	return nil
 }
@@ -203,44 +283,87 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		w.Header().Set("Connection", "close")
 	}
-	switch path := r.URL.Path; {
-	case path == "/metrics":
-		s.metricz.ServeHTTP(w, r)
-	case path == "/healthz":
-		io.WriteString(w, "ok\n")
-	case path == "/readyz":
-		s.mu.RLock()
-		ready := len(s.models) > 0 && !s.closed && !s.draining.Load()
-		s.mu.RUnlock()
-		if !ready {
-			http.Error(w, "not ready", http.StatusServiceUnavailable)
-			return
-		}
-		io.WriteString(w, "ready\n")
-	case strings.HasPrefix(path, "/v1/models/"):
-		s.serveModelAPI(w, r, strings.TrimPrefix(path, "/v1/models/"))
-	default:
-		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q: the API is /v1/models/<name>, /v1/models/<name>/metadata and /v1/models/<name>:predict", path))
-	}
+	s.mux.ServeHTTP(w, r)
 }
 
-// serveModelAPI answers /v1/models/<name>[/versions/<v>][/metadata|:predict].
-func (s *Server) serveModelAPI(w http.ResponseWriter, r *http.Request, rest string) {
-	api := "status"
-	switch {
-	case strings.HasSuffix(rest, ":predict"):
-		api, rest = "predict", strings.TrimSuffix(rest, ":predict")
-	case strings.HasSuffix(rest, "/metadata"):
-		api, rest = "metadata", strings.TrimSuffix(rest, "/metadata")
-	case strings.Contains(rest, ":"):
-		i := strings.LastIndex(rest, ":")
-		s.answer(w, "", "unknown", http.StatusNotFound, fmt.Sprintf("unknown method %q: kerasgo serves :predict (TensorFlow Serving's :classify and :regress need a tf.Example signature, which Keras models do not have)", rest[i+1:]), nil)
+// routes maps TensorFlow Serving's URLs to their handlers:
+//
+//	/v1/models/<name>[/versions/<n>|/labels/<label>]            status
+//	/v1/models/<name>[/versions/<n>|/labels/<label>]/metadata   metadata
+//	/v1/models/<name>[/versions/<n>|/labels/<label>]:<method>   predict, classify, regress
+//
+// The methods are checked by the handlers, so that a wrong one gets
+// TensorFlow Serving's JSON error, not the mux's text.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", s.metricz)
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok\n") })
+	mux.HandleFunc("/readyz", s.serveReady)
+	mux.HandleFunc("/v1/models/{call}", func(w http.ResponseWriter, r *http.Request) {
+		name, method := splitCall(r.PathValue("call"))
+		s.serveModelAPI(w, r, name, selector{}, method)
+	})
+	mux.HandleFunc("/v1/models/{name}/metadata", func(w http.ResponseWriter, r *http.Request) {
+		s.serveModelAPI(w, r, r.PathValue("name"), selector{}, "metadata")
+	})
+	version := func(w http.ResponseWriter, r *http.Request, name, v, method string) {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			s.answer(w, name, method, http.StatusBadRequest, fmt.Sprintf("version %q: a version is a positive number (or name it by its label: /labels/<label>)", v), nil)
+			return
+		}
+		s.serveModelAPI(w, r, name, selector{version: n}, method)
+	}
+	mux.HandleFunc("/v1/models/{name}/versions/{call}", func(w http.ResponseWriter, r *http.Request) {
+		v, method := splitCall(r.PathValue("call"))
+		version(w, r, r.PathValue("name"), v, method)
+	})
+	mux.HandleFunc("/v1/models/{name}/versions/{v}/metadata", func(w http.ResponseWriter, r *http.Request) {
+		version(w, r, r.PathValue("name"), r.PathValue("v"), "metadata")
+	})
+	mux.HandleFunc("/v1/models/{name}/labels/{call}", func(w http.ResponseWriter, r *http.Request) {
+		label, method := splitCall(r.PathValue("call"))
+		s.serveModelAPI(w, r, r.PathValue("name"), selector{label: label}, method)
+	})
+	mux.HandleFunc("/v1/models/{name}/labels/{label}/metadata", func(w http.ResponseWriter, r *http.Request) {
+		s.serveModelAPI(w, r, r.PathValue("name"), selector{label: r.PathValue("label")}, "metadata")
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %q: the API is /v1/models/<name>, /v1/models/<name>/metadata and /v1/models/<name>:predict (or :classify, :regress), optionally with /versions/<n> or /labels/<label> after the name", r.URL.Path))
+	})
+	return mux
+}
+
+// splitCall splits the last segment of a URL into what it names and the
+// method after a colon ("mnist:predict"); no colon is the status API.
+func splitCall(seg string) (string, string) {
+	if i := strings.LastIndex(seg, ":"); i >= 0 {
+		return seg[:i], seg[i+1:]
+	}
+	return seg, "status"
+}
+
+func (s *Server) serveReady(w http.ResponseWriter, _ *http.Request) {
+	s.mu.RLock()
+	ready := len(s.models) > 0 && !s.closed && !s.draining.Load()
+	s.mu.RUnlock()
+	if !ready {
+		http.Error(w, "not ready", http.StatusServiceUnavailable)
 		return
 	}
-	name, version, _ := strings.Cut(rest, "/versions/")
-	if strings.Contains(name, "/labels/") {
-		name, _, _ = strings.Cut(name, "/labels/")
-		s.answer(w, name, api, http.StatusNotFound, "version labels are not supported: give the version number (/versions/<n>) or none", nil)
+	io.WriteString(w, "ready\n")
+}
+
+// serveModelAPI answers one API (status, metadata, predict, classify,
+// regress) of the model name, on the version sel names.
+func (s *Server) serveModelAPI(w http.ResponseWriter, r *http.Request, name string, sel selector, api string) {
+	post := false
+	switch api {
+	case "status", "metadata":
+	case "predict", "classify", "regress":
+		post = true
+	default:
+		s.answer(w, name, "unknown", http.StatusNotFound, fmt.Sprintf("unknown method %q: the methods are :predict, :classify and :regress", api), nil)
 		return
 	}
 	s.mu.RLock()
@@ -250,29 +373,35 @@ func (s *Server) serveModelAPI(w http.ResponseWriter, r *http.Request, rest stri
 		s.answer(w, "", api, http.StatusNotFound, fmt.Sprintf("Servable not found for request: Latest(%s): the models served are %v", name, s.names()), nil)
 		return
 	}
-	want := api == "predict" && r.Method == http.MethodPost || api != "predict" && r.Method == http.MethodGet
-	if !want {
-		allowed := map[bool]string{true: http.MethodPost, false: http.MethodGet}[api == "predict"]
+	if allowed := map[bool]string{true: http.MethodPost, false: http.MethodGet}[post]; r.Method != allowed {
 		w.Header().Set("Allow", allowed)
 		s.answer(w, name, api, http.StatusMethodNotAllowed, fmt.Sprintf("%s needs %s, not %s", api, allowed, r.Method), nil)
 		return
 	}
-	sv := sm.current.Load()
-	if version != "" && version != strconv.Itoa(sv.version) {
-		s.answer(w, name, api, http.StatusNotFound, fmt.Sprintf("Servable not found for request: Specific(%s, %s): version %d is serving", name, version, sv.version), nil)
+	if post {
+		s.serveInference(w, r, sm, sel, api)
 		return
 	}
-	switch api {
-	case "status":
-		s.answer(w, name, api, http.StatusOK, "", appendStatus(nil, sv))
-	case "metadata":
-		s.answer(w, name, api, http.StatusOK, "", appendMetadata(nil, name, sv))
-	case "predict":
-		s.servePredict(w, r, sm)
+	if api == "status" && sel == (selector{}) {
+		s.answer(w, name, api, http.StatusOK, "", appendStatus(nil, sm.state.Load().sorted()...))
+		return
 	}
+	sv, err := sm.resolve(sel)
+	if err != nil {
+		s.answer(w, name, api, statusOf(err), err.Error(), nil)
+		return
+	}
+	if api == "status" {
+		s.answer(w, name, api, http.StatusOK, "", appendStatus(nil, sv))
+		return
+	}
+	s.answer(w, name, api, http.StatusOK, "", appendMetadata(nil, name, sv))
 }
 
-func (s *Server) servePredict(w http.ResponseWriter, r *http.Request, sm *servedModel) {
+// serveInference answers :predict, :classify and :regress: it reads
+// the body, parses it in the method's format, runs it on the version sel
+// names and writes the method's answer.
+func (s *Server) serveInference(w http.ResponseWriter, r *http.Request, sm *servedModel, sel selector, api string) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
 	defer cancel()
@@ -299,16 +428,26 @@ func (s *Server) servePredict(w http.ResponseWriter, r *http.Request, sm *served
 			code, msg = http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %v (BodyTimeout, -body-timeout)", min(s.opts.BodyTimeout, s.opts.RequestTimeout))
 			w.Header().Set("Connection", "close")
 		}
-		s.answer(w, sm.name, "predict", code, msg, nil)
+		s.answer(w, sm.name, api, code, msg, nil)
 		return
 	}
-	sv := sm.current.Load()
-	req, err := parsePredictRequest(body, sv.inputs, s.opts.AllowNonFinite)
+	sv, err := sm.resolve(sel)
 	if err != nil {
-		s.answer(w, sm.name, "predict", http.StatusBadRequest, err.Error(), nil)
+		s.answer(w, sm.name, api, statusOf(err), err.Error(), nil)
 		return
 	}
-	outs, sv, err := sm.predict(ctx, req)
+	var req *predictRequest
+	if api == "predict" {
+		req, err = parsePredictRequest(body, sv.inputs, s.opts.AllowNonFinite)
+	} else {
+		req, err = parseExamplesRequest(body, api, sv.inputs, sv.outputs, s.opts.AllowNonFinite)
+	}
+	body = nil // the parsed request holds what is needed
+	if err != nil {
+		s.answer(w, sm.name, api, http.StatusBadRequest, err.Error(), nil)
+		return
+	}
+	outs, sv, err := sm.predict(ctx, sel, req)
 	if err != nil {
 		code := statusOf(err)
 		if code == http.StatusServiceUnavailable {
@@ -317,10 +456,19 @@ func (s *Server) servePredict(w http.ResponseWriter, r *http.Request, sm *served
 		if code == http.StatusGatewayTimeout {
 			err = fmt.Errorf("the request took longer than %v (RequestTimeout, -timeout)", s.opts.RequestTimeout)
 		}
-		s.answer(w, sm.name, "predict", code, err.Error(), nil)
+		s.answer(w, sm.name, api, code, err.Error(), nil)
 		return
 	}
-	s.answer(w, sm.name, "predict", http.StatusOK, "", appendPredictResponse(nil, outs, sv.outputs, req.columnar))
+	var answer []byte
+	switch api {
+	case "predict":
+		answer = appendPredictResponse(nil, outs, sv.outputs, req.columnar)
+	case "classify":
+		answer = appendClassifyResponse(nil, outs[0])
+	case "regress":
+		answer = appendRegressResponse(nil, outs[0])
+	}
+	s.answer(w, sm.name, api, http.StatusOK, "", answer)
 	s.metrics.latency.WithLabelValues(sm.name).Observe(time.Since(start).Seconds())
 }
 

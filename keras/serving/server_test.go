@@ -246,9 +246,13 @@ func TestBadRequestsAreNamed(t *testing.T) {
 		says              string
 	}{
 		{"POST", "/v1/models/nope:predict", `{"instances": [[1,2,3,4]]}`, 404, `Servable not found for request: Latest(nope)`},
-		{"GET", "/v1/models/mlp/versions/7", "", 404, "version 1 is serving"},
+		{"GET", "/v1/models/mlp/versions/7", "", 404, "the versions serving are [1]"},
+		{"GET", "/v1/models/mlp/versions/x7", "", 400, "a version is a positive number"},
+		{"GET", "/v1/models/mlp/labels/stable", "", 404, "Unrecognized servable version label: stable"},
+		{"POST", "/v1/models/mlp:explain", `{}`, 404, `unknown method "explain"`},
 		{"GET", "/v1/models/mlp:predict", "", 405, "predict needs POST"},
-		{"POST", "/v1/models/mlp:classify", `{}`, 404, "kerasgo serves :predict"},
+		{"POST", "/v1/models/mlp:classify", `{}`, 400, `"examples" is missing`},
+		{"POST", "/v1/models/mlp:regress", `{"examples": [{"input_layer": [1,2,3,4]}]}`, 400, ":regress needs an output of one value per sample"},
 		{"POST", "/v1/models/mlp:predict", `{"instances": [[1,2,3,4]]`, 400, "invalid JSON"},
 		{"POST", "/v1/models/mlp:predict", `{"instance": [[1,2,3,4]]}`, 400, `unknown key "instance"`},
 		{"POST", "/v1/models/mlp:predict", `{"instances": [[1,2,3]]}`, 400, `instance 0 has shape (3,), but the model takes (4,) per instance (Keras shape (None, 4))`},

@@ -6,7 +6,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"math"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -132,5 +136,150 @@ func TestGzipBodies(t *testing.T) {
 	code, out = send([]byte(`{"instances": [[1,2,3,4]]}`), "br")
 	if code != 415 || !strings.Contains(out["error"].(string), `Content-Encoding "br"`) {
 		t.Errorf("Content-Encoding br: %d %v, want 415", code, out)
+	}
+}
+
+// Several versions of a model, with version labels, as TensorFlow
+// Serving's model status API and URLs describe them: a request naming no
+// version gets the highest; /versions/<n> and /labels/<label> name one;
+// the status lists every version; a label moves without a restart.
+func TestVersionsAndLabels(t *testing.T) {
+	dir := t.TempDir()
+	models := map[int]*keras.Model{1: mlp(t, "", 1), 2: mlp(t, "", 2)}
+	for v, m := range models {
+		keras.MustOK(m.Save(filepath.Join(dir, fmt.Sprintf("v%d.keras", v))))
+	}
+	srv, err := serving.NewServer(serving.Options{ReloadInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range models {
+		keras.MustOK(srv.AddVersion("m", v, filepath.Join(dir, fmt.Sprintf("v%d.keras", v))))
+	}
+	keras.MustOK(srv.SetLabel("m", "stable", 1))
+	keras.MustOK(srv.SetLabel("m", "canary", 2))
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+
+	x := keras.Must(keras.NewArray(sampleX[:8], 2, 4))
+	want := map[int][]float32{}
+	for v, m := range models {
+		want[v] = keras.Must(m.Predict(context.Background(), x, keras.PredictOptions{})).Data
+	}
+	body := `{"instances": ` + jsonRows(sampleX[:8], 2) + `}`
+	predictIs := func(path string, version int) {
+		t.Helper()
+		code, out := call(t, "POST", hs.URL+path, body)
+		if code != 200 || maxDiff(flat(out["predictions"]), want[version]) > 1e-6 {
+			t.Fatalf("POST %s: %d %v, want version %d's answer", path, code, out, version)
+		}
+	}
+	predictIs("/v1/models/m:predict", 2)
+	predictIs("/v1/models/m/versions/1:predict", 1)
+	predictIs("/v1/models/m/versions/2:predict", 2)
+	predictIs("/v1/models/m/labels/stable:predict", 1)
+	predictIs("/v1/models/m/labels/canary:predict", 2)
+
+	code, out := call(t, "GET", hs.URL+"/v1/models/m", "")
+	if got := toJSON(out["model_version_status"]); code != 200 || !strings.Contains(got, `"version":"1"`) || !strings.Contains(got, `"version":"2"`) {
+		t.Fatalf("status of every version: %d %s", code, got)
+	}
+	code, out = call(t, "GET", hs.URL+"/v1/models/m/versions/1", "")
+	if got := toJSON(out["model_version_status"]); code != 200 || strings.Contains(got, `"version":"2"`) || !strings.Contains(got, `"state":"AVAILABLE"`) {
+		t.Fatalf("status of version 1: %d %s", code, got)
+	}
+	code, out = call(t, "GET", hs.URL+"/v1/models/m/labels/stable/metadata", "")
+	if got := toJSON(out["model_spec"]); code != 200 || !strings.Contains(got, `"version":"1"`) {
+		t.Fatalf("metadata of the stable label: %d %s", code, got)
+	}
+
+	// Moving a label moves its traffic.
+	keras.MustOK(srv.SetLabel("m", "stable", 2))
+	predictIs("/v1/models/m/labels/stable:predict", 2)
+
+	for _, c := range []struct {
+		err  error
+		says string
+	}{
+		{srv.SetLabel("m", "beta", 3), "serves no version 3"},
+		{srv.SetLabel("nope", "beta", 1), `no model named "nope"`},
+		{srv.SetLabel("m", "a/b", 1), "label"},
+		{srv.AddVersion("m", 2, filepath.Join(dir, "v1.keras")), "already serves version 2"},
+		{srv.AddVersion("m", 0, filepath.Join(dir, "v1.keras")), "positive version number"},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.says) {
+			t.Errorf("got %v, want an error saying %q", c.err, c.says)
+		}
+	}
+	keras.MustOK(srv.AddFile("watched", filepath.Join(dir, "v1.keras")))
+	if err := srv.AddVersion("watched", 2, filepath.Join(dir, "v2.keras")); err == nil || !strings.Contains(err.Error(), "watched file") {
+		t.Errorf("a version beside a watched file: %v", err)
+	}
+}
+
+// :classify and :regress in TensorFlow Serving's request format
+// (examples of features, an optional context shared by all) and response
+// format ({"result": ...}), the features mapped to the model's inputs by
+// name; the answers are Predict's.
+func TestClassifyAndRegress(t *testing.T) {
+	title := layers.NamedInput("title", 4)
+	tags := layers.NamedInput("tags", 2)
+	h := layers.Apply(&layers.Concatenate{}, title, tags)
+	classifier := keras.Must(keras.NewFunctional([]*layers.KerasTensor{title, tags}, []*layers.KerasTensor{layers.Apply(&layers.Dense{Units: 3, Activation: "softmax"}, h)}))
+	keras.MustOK(classifier.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 3}))
+	price := layers.NamedInput("features", 2, 2)
+	regressor := keras.Must(keras.NewModel(price, layers.Apply(&layers.Dense{Units: 1}, layers.Apply(&layers.Flatten{}, price))))
+	keras.MustOK(regressor.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 4}))
+	hs := newServer(t, serving.Options{}, map[string]*keras.Model{"cls": classifier, "reg": regressor, "two": twoInOut(t, "")})
+
+	titles := keras.Must(keras.NewArray([]float32{1, 0, 0, 1, 0.5, 0.5, 0, 0}, 2, 4))
+	tagsX := keras.Must(keras.NewArray([]float32{1, 0, 1, 0}, 2, 2))
+	scores := keras.Must(classifier.Predict(context.Background(), keras.Arrays{titles, tagsX}, keras.PredictOptions{}))
+	code, out := call(t, "POST", hs.URL+"/v1/models/cls:classify", `{
+		"signature_name": "serving_default",
+		"context": {"tags": [1, 0]},
+		"examples": [{"title": [1, 0, 0, 1]}, {"title": [0.5, 0.5, 0, 0]}]}`)
+	if code != 200 {
+		t.Fatalf(":classify: %d %v", code, out)
+	}
+	result := out["result"].([]any)
+	if len(result) != 2 {
+		t.Fatalf(":classify result %v, want one list per example", result)
+	}
+	for e, pairs := range result {
+		for c, pair := range pairs.([]any) {
+			p := pair.([]any)
+			if p[0] != "" || math.Abs(p[1].(float64)-float64(scores.Data[e*3+c])) > 1e-6 {
+				t.Fatalf("example %d class %d: %v, want [\"\", %v]", e, c, p, scores.Data[e*3+c])
+			}
+		}
+	}
+
+	feats := keras.Must(keras.NewArray([]float32{1, 2, 3, 4, -1, 0, 0.5, 2}, 2, 2, 2))
+	values := keras.Must(regressor.Predict(context.Background(), feats, keras.PredictOptions{}))
+	code, out = call(t, "POST", hs.URL+"/v1/models/reg:regress", `{"examples": [{"features": [[1, 2], [3, 4]]}, {"features": [-1, 0, 0.5, 2]}]}`)
+	if code != 200 || maxDiff(flat(out["result"]), values.Data) > 1e-6 {
+		t.Fatalf(":regress: %d %v, want %v", code, out, values.Data)
+	}
+
+	// A one-unit output (a sigmoid's probability) classifies with one
+	// score per example.
+	code, out = call(t, "POST", hs.URL+"/v1/models/reg:classify", `{"examples": [{"features": [1, 2, 3, 4]}]}`)
+	if pairs, ok := out["result"].([]any); code != 200 || !ok || len(pairs) != 1 || len(pairs[0].([]any)) != 1 {
+		t.Fatalf(":classify of a one-unit output: %d %v", code, out)
+	}
+
+	for _, c := range []struct{ url, body, says string }{
+		{"/v1/models/cls:classify", `{"examples": [{"title": [1, 0, 0, 1]}]}`, `example 0 has no feature "tags"`},
+		{"/v1/models/cls:classify", `{"context": {"tags": [1, 0]}, "examples": [{"title": [1, 0, 0, 1], "tags": [0, 1]}]}`, `which "context" has too`},
+		{"/v1/models/cls:classify", `{"examples": [{"title": [1, 0, 0], "tags": [0, 1]}]}`, `holds 3 values, want 4`},
+		{"/v1/models/cls:classify", `{"examples": [{"title": [1, 0, 0, 1], "tags": [0, 1], "color": 3}]}`, `feature "color", which is not an input`},
+		{"/v1/models/cls:regress", `{"examples": [{"title": [1, 0, 0, 1], "tags": [0, 1]}]}`, `:regress needs an output of one value per sample`},
+		{"/v1/models/two:classify", `{"examples": [{"title": [1, 0, 0, 1], "tags": [0, 1]}]}`, `:classify needs a model with one output; this one has 2`},
+	} {
+		code, out := call(t, "POST", hs.URL+c.url, c.body)
+		if msg, _ := out["error"].(string); code != 400 || !strings.Contains(msg, c.says) {
+			t.Errorf("%s %s: %d %v, want 400 saying %q", c.url, c.body, code, out, c.says)
+		}
 	}
 }
