@@ -12,6 +12,7 @@ require (
 	github.com/dgryski/go-farm v0.0.0-20240924180020-3414d57e47da
 	github.com/prometheus/client_golang v1.23.2
 	golang.org/x/image v0.25.0
+	golang.org/x/sync v0.16.0
 	golang.org/x/sys v0.38.0
 	gonum.org/v1/plot v0.16.0
 )

@@ -91,7 +91,7 @@ func (s *batchSource) resolve(l loaded) (hostData, error) {
 	} else if y == nil && !s.custom {
 		return fail(fmt.Errorf("it has no Y: %s needs the targets in Batch.Y", s.what))
 	}
-	d, c, err := s.m.resolveData(x, y, s.what)
+	d, c, err := s.m.resolveData(x, y, s.what, false)
 	if err != nil {
 		return fail(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/kerasgo/kerasgo/internal/inputcheck"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
@@ -175,7 +176,14 @@ func batchSize(n int) (int, error) {
 // compiled configuration (nil for a prediction on a model never
 // compiled: Keras predicts without compile) and the engine to run on.
 func (m *Model) prepare(x, y ArraySet, what string) (hostData, *compiled, *binding, error) {
-	d, c, err := m.resolveData(x, y, what)
+	return m.prepareData(x, y, what, false)
+}
+
+// prepareData is prepare; with dataChecked, the layers' checks of the
+// input data (checkInputData) are skipped: the caller ran CheckInputs on
+// every part of x (the model server, per request, before batching).
+func (m *Model) prepareData(x, y ArraySet, what string, dataChecked bool) (hostData, *compiled, *binding, error) {
+	d, c, err := m.resolveData(x, y, what, dataChecked)
 	if err != nil {
 		return hostData{}, nil, nil, err
 	}
@@ -183,7 +191,7 @@ func (m *Model) prepare(x, y ArraySet, what string) (hostData, *compiled, *bindi
 	return d, c, bind, err
 }
 
-func (m *Model) resolveData(x, y ArraySet, what string) (hostData, *compiled, error) {
+func (m *Model) resolveData(x, y ArraySet, what string, dataChecked bool) (hostData, *compiled, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	c := m.compiled
@@ -241,6 +249,9 @@ func (m *Model) resolveData(x, y ArraySet, what string) (hostData, *compiled, er
 			return hostData{}, nil, err
 		}
 		xs[i] = a
+		if dataChecked {
+			continue
+		}
 		if err := m.checkInputData(in, a, label); err != nil {
 			return hostData{}, nil, err
 		}
@@ -563,7 +574,7 @@ func (m *Model) validation(ctx context.Context, c *compiled, vd *Data, batch int
 	if vd.Y == nil {
 		return nil, nil, errors.New("ValidationData has no Y: give the validation targets")
 	}
-	v, _, err := m.resolveData(vd.X, vd.Y, "validation")
+	v, _, err := m.resolveData(vd.X, vd.Y, "validation", false)
 	if err != nil {
 		return nil, nil, fmt.Errorf("validation data: %w", err)
 	}
@@ -696,7 +707,7 @@ func (m *Model) PredictOutputs(ctx context.Context, x ArraySet, opts PredictOpti
 		}
 		return m.predictBatches(ctx, b, opts)
 	}
-	d, c, bind, err := m.prepare(x, nil, "Predict")
+	d, c, bind, err := m.prepareData(x, nil, "Predict", inputcheck.Checked(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -722,7 +733,7 @@ func (m *Model) predictBatches(ctx context.Context, b Batches, opts PredictOptio
 // takes. A server checks each request with it before batching requests
 // together (package serving).
 func (m *Model) CheckInputs(x ArraySet) error {
-	_, _, err := m.resolveData(x, nil, "Predict")
+	_, _, err := m.resolveData(x, nil, "Predict", false)
 	return err
 }
 

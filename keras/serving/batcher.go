@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kerasgo/kerasgo/internal/inputcheck"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -267,17 +268,60 @@ func (b *batcher) predict(ctx context.Context, tasks []*task) ([]keras.Array, er
 		rows += t.req.rows
 	}
 	b.batchSize.Observe(float64(rows))
+	if limit := b.opts.MaxBatchSize; len(tasks) == 1 && rows > limit && rows%limit != 0 {
+		// A large request runs its whole batches on its own arrays (no
+		// copy) and pads only its last, partial batch: padding all of it
+		// would copy the whole request once more.
+		return b.predictLarge(ctx, tasks[0], rows)
+	}
 	total, batchSize := paddedSize(rows, b.opts.MaxBatchSize)
 	x := tasks[0].req.x
 	if len(tasks) > 1 || total > rows {
 		x = concatRows(tasks, total)
 	}
-	outs, err := b.model.PredictOutputs(ctx, keras.Arrays(x), keras.PredictOptions{BatchSize: batchSize})
+	// Each request's inputs were checked when it came (CheckInputs), so
+	// the batch's are not scanned again.
+	outs, err := b.model.PredictOutputs(inputcheck.WithChecked(ctx), keras.Arrays(x), keras.PredictOptions{BatchSize: batchSize})
 	if err != nil {
 		return nil, err
 	}
 	for i, o := range outs {
 		outs[i] = o.Rows(0, rows)
+	}
+	return outs, nil
+}
+
+// predictLarge predicts a request of more than MaxBatchSize samples: the
+// whole batches on views of its arrays, then the rest padded to an
+// allowed size, and joins the outputs.
+func (b *batcher) predictLarge(ctx context.Context, t *task, rows int) ([]keras.Array, error) {
+	ctx = inputcheck.WithChecked(ctx)
+	limit := b.opts.MaxBatchSize
+	whole := rows / limit * limit
+	head := make(keras.Arrays, len(t.req.x))
+	for i, a := range t.req.x {
+		head[i] = a.Rows(0, whole)
+	}
+	outs, err := b.model.PredictOutputs(ctx, head, keras.PredictOptions{BatchSize: limit})
+	if err != nil {
+		return nil, err
+	}
+	rest := rows - whole
+	total, batchSize := paddedSize(rest, limit)
+	tail := &task{req: &predictRequest{rows: rest, x: make([]keras.Array, len(t.req.x))}}
+	for i, a := range t.req.x {
+		tail.req.x[i] = a.Rows(whole, rows)
+	}
+	tailOuts, err := b.model.PredictOutputs(ctx, keras.Arrays(concatRows([]*task{tail}, total)), keras.PredictOptions{BatchSize: batchSize})
+	if err != nil {
+		return nil, err
+	}
+	for i, o := range outs {
+		per := len(o.Data) / max(o.Shape[0], 1)
+		joined := keras.Array{Shape: append([]int{rows}, o.Shape[1:]...), Data: make([]float32, 0, rows*per)}
+		joined.Data = append(joined.Data, o.Data...)
+		joined.Data = append(joined.Data, tailOuts[i].Data[:rest*per]...)
+		outs[i] = joined
 	}
 	return outs, nil
 }

@@ -132,8 +132,8 @@ func (r *tensorReader) readFeature(v *jsonValue, want int, where string) error {
 	collect = func(v *jsonValue) {
 		switch {
 		case v.isDense():
-			dense = append(dense, v.dense...)
-			for range v.dense {
+			for i := range v.denseLen() {
+				dense = append(dense, v.denseAt(i))
 				leaves = append(leaves, nil)
 			}
 		case v.kind == jsonArray:

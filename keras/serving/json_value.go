@@ -29,14 +29,15 @@ func (k jsonKind) String() string {
 // slice, row-major, with its shape; so a request's tensors cost two
 // slices, not a value per number or per innermost list.
 type jsonValue struct {
-	kind  jsonKind
-	num   float64
-	str   string
-	elems []*jsonValue // a list that is not a tensor
-	dense []float64    // a tensor's numbers (elems is nil)
-	shape []int        // a tensor's shape (non-nil for a tensor)
-	keys  []string     // an object's keys, in the order written
-	vals  []*jsonValue // an object's values
+	kind    jsonKind
+	num     float64
+	str     string
+	elems   []*jsonValue // a list that is not a tensor
+	dense   []float64    // a tensor's numbers (elems is nil), or
+	dense32 []float32    // them as float32, when the parser was asked for float32
+	shape   []int        // a tensor's shape (non-nil for a tensor)
+	keys    []string     // an object's keys, in the order written
+	vals    []*jsonValue // an object's values
 }
 
 // isDense reports whether v is a list kept as a tensor.
@@ -56,10 +57,29 @@ func (v *jsonValue) elem(k int) *jsonValue {
 		return v.elems[k]
 	}
 	if len(v.shape) == 1 {
-		return &jsonValue{kind: jsonNumber, num: v.dense[k]}
+		return &jsonValue{kind: jsonNumber, num: v.denseAt(k)}
 	}
-	step := len(v.dense) / v.shape[0]
+	step := v.denseLen() / v.shape[0]
+	if v.dense32 != nil {
+		return &jsonValue{kind: jsonArray, dense32: v.dense32[k*step : (k+1)*step], shape: v.shape[1:]}
+	}
 	return &jsonValue{kind: jsonArray, dense: v.dense[k*step : (k+1)*step], shape: v.shape[1:]}
+}
+
+// denseLen is the number of a tensor's numbers.
+func (v *jsonValue) denseLen() int {
+	if v.dense32 != nil {
+		return len(v.dense32)
+	}
+	return len(v.dense)
+}
+
+// denseAt is a tensor's number i, row-major.
+func (v *jsonValue) denseAt(i int) float64 {
+	if v.dense32 != nil {
+		return float64(v.dense32[i])
+	}
+	return v.dense[i]
 }
 
 // field returns an object's value for key, or nil.
@@ -81,8 +101,15 @@ const maxJSONDepth = 64
 // -Infinity, so that a request holding them gets an error naming the
 // input (or passes, where non-finite values are allowed) instead of a
 // syntax error.
-func parseJSON(data []byte) (*jsonValue, error) {
-	p := jsonParser{data: data}
+func parseJSON(data []byte) (*jsonValue, error) { return parseJSONAs(data, false) }
+
+// parseJSONAs is parseJSON; with f32, tensors keep their numbers as
+// float32 (rounded as a float32 input rounds them anyway): half the
+// memory, and a float input's batch can use them as they are. A list
+// holding a number outside float32's range is kept as values, so that
+// the reader names it.
+func parseJSONAs(data []byte, f32 bool) (*jsonValue, error) {
+	p := jsonParser{data: data, f32: f32}
 	p.space()
 	v, err := p.value(0)
 	if err != nil {
@@ -98,6 +125,7 @@ func parseJSON(data []byte) (*jsonValue, error) {
 type jsonParser struct {
 	data []byte
 	pos  int
+	f32  bool // keep tensors' numbers as float32
 }
 
 func (p *jsonParser) errorf(format string, args ...any) error {
@@ -242,7 +270,13 @@ func (p *jsonParser) list(depth int) (*jsonValue, error) {
 // an object inside, lists of unequal lengths, a syntax error), and the
 // caller parses the list again as values, which names the problem.
 func (p *jsonParser) tensor(depth int) (*jsonValue, bool) {
-	v := &jsonValue{kind: jsonArray, dense: []float64{}}
+	v := &jsonValue{kind: jsonArray}
+	n := countNumbers(p.data[p.pos:])
+	if p.f32 {
+		v.dense32 = make([]float32, 0, n)
+	} else {
+		v.dense = make([]float64, 0, n)
+	}
 	var lens [maxJSONDepth + 1]int // every list's length, by nesting level
 	var seen [maxJSONDepth + 1]bool
 	levels := 0 // the levels seen
@@ -276,7 +310,14 @@ func (p *jsonParser) tensor(depth int) (*jsonValue, bool) {
 						return false
 					}
 					leaf = l
-					v.dense = append(v.dense, f)
+					if p.f32 {
+						if math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) {
+							return false // parsed again as values, which names it
+						}
+						v.dense32 = append(v.dense32, float32(f))
+					} else {
+						v.dense = append(v.dense, f)
+					}
 				}
 				n++
 				p.space()
@@ -302,11 +343,43 @@ func (p *jsonParser) tensor(depth int) (*jsonValue, bool) {
 		return nil, false
 	}
 	shape := append([]int(nil), lens[:levels]...)
-	if (leaf >= 0 && levels != leaf+1) || len(v.dense) != product(shape) {
+	if (leaf >= 0 && levels != leaf+1) || v.denseLen() != product(shape) {
 		return nil, false
 	}
 	v.shape = shape
 	return v, true
+}
+
+// countNumbers counts the number tokens of the list that data starts
+// with (up to its closing bracket), to size a tensor's slice once instead
+// of growing it by copies; it stops early at anything a tensor cannot
+// hold (a string, an object), where the count does not matter.
+func countNumbers(data []byte) int {
+	n, depth, expect := 0, 0, false
+	for _, c := range data {
+		switch c {
+		case '[':
+			depth++
+			expect = true
+		case ']':
+			depth--
+			if depth == 0 {
+				return n
+			}
+			expect = false
+		case ',':
+			expect = true
+		case ' ', '\t', '\n', '\r':
+		case '"', '{':
+			return n
+		default:
+			if expect {
+				n++
+				expect = false
+			}
+		}
+	}
+	return n
 }
 
 func product(shape []int) int {

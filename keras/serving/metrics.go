@@ -17,6 +17,10 @@ type metrics struct {
 	queued    *prometheus.GaugeVec     // requests waiting for an engine, by model
 	reloads   *prometheus.CounterVec   // by model and result (loaded, failed)
 	version   *prometheus.GaugeVec     // the version serving, by model
+	// inFlightBytes and waitingBytes are the memory the requests in
+	// flight are counted for, and that of those waiting for admission.
+	inFlightBytes prometheus.Gauge
+	waitingBytes  prometheus.Gauge
 }
 
 func newMetrics(maxBatch int) *metrics {
@@ -53,8 +57,16 @@ func newMetrics(maxBatch int) *metrics {
 			Name: "kerasgo_serving_model_version",
 			Help: "The version of each model serving (1, then one more for each reload).",
 		}, []string{"model"}),
+		inFlightBytes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "kerasgo_serving_inflight_bytes",
+			Help: "Memory the requests in flight are counted for (at most Options.MaxInFlightBytes).",
+		}),
+		waitingBytes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "kerasgo_serving_waiting_bytes",
+			Help: "Memory of the requests waiting for room under Options.MaxInFlightBytes.",
+		}),
 	}
-	m.registry.MustRegister(m.requests, m.latency, m.batchSize, m.queued, m.reloads, m.version,
+	m.registry.MustRegister(m.requests, m.latency, m.batchSize, m.queued, m.reloads, m.version, m.inFlightBytes, m.waitingBytes,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

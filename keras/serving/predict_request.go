@@ -24,7 +24,10 @@ type predictRequest struct {
 // (the columnar format: one batch per input), with an optional
 // "signature_name", which must be "serving_default" if given.
 func parsePredictRequest(body []byte, specs []tensorSpec, allowNonFinite bool) (*predictRequest, error) {
-	root, err := parseJSON(body)
+	// Tensors are kept as float32 unless an input takes integers (token
+	// ids beyond 2^24 need float64 to be read exactly).
+	f32 := !slices.ContainsFunc(specs, func(s tensorSpec) bool { return s.ints })
+	root, err := parseJSONAs(body, f32)
 	if err != nil {
 		return nil, err
 	}
@@ -59,6 +62,19 @@ func parseInstances(v *jsonValue, specs []tensorSpec, allowNonFinite bool) (*pre
 	n := v.length()
 	if n == 0 {
 		return nil, errors.New("\"instances\" is empty: give at least one sample")
+	}
+	if len(specs) == 1 && v.dense32 != nil && !specs[0].ints && !specs[0].strs {
+		// One float input, its instances one tensor: the tensor's numbers
+		// are the input's batch as they are, without a copy.
+		shape := v.shape[1:]
+		if !specs[0].fits(shape) {
+			return nil, fmt.Errorf("input %q: instance 0 has shape %s, but the model takes %s per instance (Keras shape %s)", specs[0].name, formatShape(shape), specs[0].sampleShape(), specs[0].kerasShape())
+		}
+		r := tensorReader{spec: specs[0], allowNonFinite: allowNonFinite}
+		if err := r.adopt(v, "instance"); err != nil {
+			return nil, err
+		}
+		return &predictRequest{rows: n, x: []keras.Array{r.array(v.shape)}, key: formatShape(shape)}, nil
 	}
 	// Each instance's value for each input.
 	values := make([][]*jsonValue, len(specs))

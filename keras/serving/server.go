@@ -18,6 +18,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/sync/semaphore"
 )
 
 // defaultSignature is the one signature a Keras model exports, as
@@ -32,6 +33,9 @@ type Server struct {
 	metrics *metrics
 	metricz http.Handler
 	mux     *http.ServeMux
+	// inflight holds the memory the requests in flight are counted for
+	// (MaxInFlightBytes in all).
+	inflight *semaphore.Weighted
 
 	mu       sync.RWMutex
 	models   map[string]*servedModel
@@ -52,7 +56,7 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	met := newMetrics(o.Batching.MaxBatchSize)
 	s := &Server{opts: o, metrics: met, models: map[string]*servedModel{}, stop: make(chan struct{}),
-		metricz: promhttp.HandlerFor(met.registry, promhttp.HandlerOpts{})}
+		metricz: promhttp.HandlerFor(met.registry, promhttp.HandlerOpts{}), inflight: semaphore.NewWeighted(o.MaxInFlightBytes)}
 	s.mux = s.routes()
 	return s, nil
 }
@@ -405,6 +409,19 @@ func (s *Server) serveInference(w http.ResponseWriter, r *http.Request, sm *serv
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
 	defer cancel()
+	// Admission by bytes: the request holds its estimated memory from
+	// before its body is read until it is answered, so that the requests
+	// in flight hold at most MaxInFlightBytes, whatever their number.
+	held, err := s.admit(ctx, r)
+	if err != nil {
+		code := statusOf(err)
+		if code == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", "1")
+		}
+		s.answer(w, sm.name, api, code, err.Error(), nil)
+		return
+	}
+	defer func() { s.release(held) }()
 	// A slow body is cut at BodyTimeout (or the request's own deadline):
 	// without it a client sending a byte a second holds a connection and
 	// a goroutine for as long as it likes.
@@ -431,6 +448,10 @@ func (s *Server) serveInference(w http.ResponseWriter, r *http.Request, sm *serv
 		s.answer(w, sm.name, api, code, msg, nil)
 		return
 	}
+	if cost := requestCost(int64(len(body))); cost < held { // a body shorter than announced, or decompressed
+		s.release(held - cost)
+		held = cost
+	}
 	sv, err := sm.resolve(sel)
 	if err != nil {
 		s.answer(w, sm.name, api, statusOf(err), err.Error(), nil)
@@ -445,6 +466,10 @@ func (s *Server) serveInference(w http.ResponseWriter, r *http.Request, sm *serv
 	body = nil // the parsed request holds what is needed
 	if err != nil {
 		s.answer(w, sm.name, api, http.StatusBadRequest, err.Error(), nil)
+		return
+	}
+	if req.rows > s.opts.MaxInstances {
+		s.answer(w, sm.name, api, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request has %d instances, more than MaxInstances (%d, -max-instances): send them in several requests", req.rows, s.opts.MaxInstances), nil)
 		return
 	}
 	outs, sv, err := sm.predict(ctx, sel, req)
@@ -472,6 +497,47 @@ func (s *Server) serveInference(w http.ResponseWriter, r *http.Request, sm *serv
 	s.metrics.latency.WithLabelValues(sm.name).Observe(time.Since(start).Seconds())
 }
 
+// requestCost is the memory a request of a body of n bytes is counted
+// for while it is in flight: the body, its parsed tensors (at most 4
+// bytes per value, and a value takes at least 2 bytes of JSON), the
+// padded copy of its last batch, its outputs, and Go's heap room between
+// collections (measured: bench/servemem; at 3 times the body, sixteen
+// 15.7 MB requests grew memory past the bound).
+func requestCost(n int64) int64 { return 4*n + 64<<10 }
+
+// admit reserves a request's memory (requestCost of its Content-Length,
+// or of MaxBodyBytes when the length is not announced or the body is
+// compressed) from MaxInFlightBytes, waiting while other requests hold
+// it, until the request's deadline (then 503). It returns what it
+// reserved.
+func (s *Server) admit(ctx context.Context, r *http.Request) (int64, error) {
+	n := r.ContentLength
+	if n < 0 || n > s.opts.MaxBodyBytes || r.Header.Get("Content-Encoding") != "" {
+		n = s.opts.MaxBodyBytes
+	}
+	cost := requestCost(n)
+	if cost > s.opts.MaxInFlightBytes {
+		return 0, &statusError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("a request of %d bytes is counted for %d bytes in flight, more than MaxInFlightBytes (%d, -max-inflight): send a smaller request", n, cost, s.opts.MaxInFlightBytes)}
+	}
+	if s.inflight.TryAcquire(cost) {
+		s.metrics.inFlightBytes.Add(float64(cost))
+		return cost, nil
+	}
+	s.metrics.waitingBytes.Add(float64(cost))
+	defer s.metrics.waitingBytes.Sub(float64(cost))
+	if err := s.inflight.Acquire(ctx, cost); err != nil {
+		return 0, &statusError{code: http.StatusServiceUnavailable, msg: fmt.Sprintf("the requests in flight hold MaxInFlightBytes (%d bytes, -max-inflight) and did not leave room for this one within its time: retry later", s.opts.MaxInFlightBytes)}
+	}
+	s.metrics.inFlightBytes.Add(float64(cost))
+	return cost, nil
+}
+
+// release returns n bytes of a request's reservation.
+func (s *Server) release(n int64) {
+	s.metrics.inFlightBytes.Sub(float64(n))
+	s.inflight.Release(n)
+}
+
 // errUnsupportedEncoding is a Content-Encoding other than gzip.
 var errUnsupportedEncoding = errors.New("unsupported Content-Encoding")
 
@@ -482,6 +548,15 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	body := http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 	switch enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); enc {
 	case "", "identity":
+		if n := r.ContentLength; n > 0 && n <= s.opts.MaxBodyBytes {
+			// One buffer of the announced size, not ReadAll's growing
+			// copies (which hold up to twice the body).
+			buf := make([]byte, n)
+			if _, err := io.ReadFull(body, buf); err != nil {
+				return nil, err
+			}
+			return buf, nil
+		}
 		return io.ReadAll(body)
 	case "gzip", "x-gzip":
 		gz, err := gzip.NewReader(body)

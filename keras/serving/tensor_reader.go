@@ -72,7 +72,7 @@ func (r *tensorReader) fill(v *jsonValue, shape []int, level int, where string) 
 		}
 		return r.errorf(where, "is %s, want a list of %d (the lists must nest evenly, as a tensor's do: shape %s)", what, shape[level], formatShape(shape))
 	}
-	if v.isDense() && r.spec.strs && len(v.dense) > 0 {
+	if v.isDense() && r.spec.strs && v.denseLen() > 0 {
 		r.path = append(r.path, unravel(0, v.shape)...)
 		return r.errorf(where, "is a number, want a string (or {\"b64\": \"<base64>\"} for binary data)")
 	}
@@ -80,8 +80,8 @@ func (r *tensorReader) fill(v *jsonValue, shape []int, level int, where string) 
 		if !slices.Equal(v.shape, shape[level:]) {
 			return r.errorf(where, "has shape %s, want %s (the lists must nest evenly, as a tensor's do)", formatShape(v.shape), formatShape(shape[level:]))
 		}
-		for i, f := range v.dense {
-			if problem := r.add(f); problem != "" {
+		for i := range v.denseLen() {
+			if problem := r.add(v.denseAt(i)); problem != "" {
 				r.path = append(r.path, unravel(i, v.shape)...)
 				return r.errorf(where, "%s", problem)
 			}
@@ -117,6 +117,23 @@ func (r *tensorReader) add(f float64) (problem string) {
 	}
 	r.floats = append(r.floats, float32(f))
 	return ""
+}
+
+// adopt takes a float32 tensor's numbers as a float input's values,
+// without a copy, after checking them as add does (no NaN or infinity
+// unless allowed); where names the tensor's first axis in errors.
+func (r *tensorReader) adopt(v *jsonValue, where string) error {
+	if !r.allowNonFinite {
+		for i, f := range v.dense32 {
+			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+				idx := unravel(i, v.shape)
+				r.path = append(r.path[:0], idx[1:]...)
+				return r.errorf(fmt.Sprintf("%s %d", where, idx[0]), "is %v: NaN and infinite inputs are refused (serve with AllowNonFinite, -allow-nonfinite, to pass them to the model)", f)
+			}
+		}
+	}
+	r.floats = v.dense32
+	return nil
 }
 
 // unravel returns the indices of element i of a row-major tensor.
