@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/kerasgo/kerasgo/internal/varsync"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
 )
@@ -22,7 +23,7 @@ import (
 // and no lock is held while an engine computes (callbacks may read the
 // model from inside a run).
 //
-// A binding is the layers.ValueHolder of the variables its Fit trains:
+// A binding is the holder (internal/varsync) of the variables its Fit trains:
 // their newest values stay on the engine and are copied to the host when
 // read.
 type binding struct {
@@ -147,9 +148,9 @@ func (b *binding) publish(ch stateChange, hold []int) error {
 	}
 	for _, i := range hold {
 		// Under b.mu, so that a reader of this binding sees the version
-		// and the tensor change together (Weight.Hold takes only the
+		// and the tensor change together (weightOps.Hold takes only the
 		// variable's own lock).
-		next.versions[i] = b.weights[i].Hold(b)
+		next.versions[i] = weightOps.Hold(b.weights[i], b)
 	}
 	if ch.optState != nil {
 		old.replaced = append(old.replaced, old.optState...)
@@ -170,7 +171,7 @@ func values(m map[int]backend.Tensor) []backend.Tensor {
 }
 
 // HeldValues copies the current values of ws to the host, all from one
-// snapshot (layers.ValueHolder).
+// snapshot (varsync.Holder).
 func (b *binding) HeldValues(ws []*layers.Weight) ([][]float32, error) {
 	s, err := b.acquire()
 	if err != nil {
@@ -231,18 +232,25 @@ func (b *binding) refresh() error {
 	return b.publish(ch, nil)
 }
 
+// weightOps are the variables' engine plumbing (internal/varsync), which
+// package layers keeps from layer authors.
+var weightOps = varsync.Get[*layers.Weight]()
+
+// varHolder is an engine holding variables' newest values: a binding.
+type varHolder = varsync.Holder[*layers.Weight]
+
 // readVariables returns the current values of ws and their versions,
 // reading those held by one engine from one snapshot of it.
 func readVariables(ws []*layers.Weight) ([][]float32, []uint64, error) {
 	vals := make([][]float32, len(ws))
 	vers := make([]uint64, len(ws))
-	groups := map[layers.ValueHolder][]int{}
-	var order []layers.ValueHolder
+	groups := map[varHolder][]int{}
+	var order []varHolder
 	for k, w := range ws {
-		h, v := w.HolderAndVersion()
+		h, v := weightOps.HolderAndVersion(w)
 		if h == nil || v == 0 {
 			var err error
-			if vals[k], vers[k], err = w.Current(); err != nil {
+			if vals[k], vers[k], err = weightOps.Current(w); err != nil {
 				return nil, nil, err
 			}
 			continue
@@ -264,7 +272,7 @@ func readVariables(ws []*layers.Weight) ([][]float32, []uint64, error) {
 			// The holder let go of them (it wrote them back first): read
 			// them one by one from where they are now.
 			for _, k := range idx {
-				if vals[k], vers[k], err = ws[k].Current(); err != nil {
+				if vals[k], vers[k], err = weightOps.Current(ws[k]); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -275,7 +283,7 @@ func readVariables(ws []*layers.Weight) ([][]float32, []uint64, error) {
 		}
 		for j, k := range idx {
 			vals[k] = vs[j]
-			ws[k].Settle(vs[j], vers[k], h)
+			weightOps.Settle(ws[k], vs[j], vers[k], h)
 		}
 	}
 	return vals, vers, nil
@@ -287,7 +295,7 @@ func readVariables(ws []*layers.Weight) ([][]float32, []uint64, error) {
 func (b *binding) close() error {
 	var firstErr error
 	for _, w := range b.weights {
-		if err := w.WriteBack(b); err != nil && firstErr == nil {
+		if err := weightOps.WriteBack(w, b); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("writing variable %s back before leaving the engine: %w", w.Name, err)
 		}
 	}

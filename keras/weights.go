@@ -336,8 +336,8 @@ func (m *Model) snapshot() ([][]float32, *optimizerSnapshot, error) {
 	defer bind.release(s)
 	vals := make([][]float32, len(m.weights))
 	for i, w := range m.weights {
-		h, v := w.HolderAndVersion()
-		if s.params[i] != nil && (h == layers.ValueHolder(bind) || v == s.versions[i]) {
+		h, v := weightOps.HolderAndVersion(w)
+		if s.params[i] != nil && (h == varHolder(bind) || v == s.versions[i]) {
 			// The value of this snapshot's step (the variable may have
 			// moved on since it was taken).
 			if vals[i], err = bind.be.ToFloat32(s.params[i]); err != nil {
@@ -345,7 +345,7 @@ func (m *Model) snapshot() ([][]float32, *optimizerSnapshot, error) {
 			}
 			continue
 		}
-		if vals[i], _, err = w.Current(); err != nil {
+		if vals[i], _, err = weightOps.Current(w); err != nil {
 			return nil, nil, err
 		}
 	}

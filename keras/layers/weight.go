@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/kerasgo/kerasgo/internal/varsync"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
@@ -48,18 +49,22 @@ type Weight struct {
 	Integer bool
 
 	mu      sync.Mutex
-	value   []float32   // the host copy; nil before initialisation
-	version uint64      // changes with every new value; 0: no value yet
-	holder  ValueHolder // holds a newer value than the host copy, or nil
+	value   []float32 // the host copy; nil before initialisation
+	version uint64    // changes with every new value; 0: no value yet
+	holder  holder    // holds a newer value than the host copy, or nil
 }
 
-// ValueHolder is where a variable's newest value lives while a model
-// trains it: the model's engine. kerasgo's models implement it; a layer
-// never needs to.
-type ValueHolder interface {
-	// HeldValues copies the current values of ws, which it holds, to the
-	// host; they come from one training step.
-	HeldValues(ws []*Weight) ([][]float32, error)
+// holder is where a variable's newest value lives while a model trains
+// it: the model's engine (internal/varsync).
+type holder = varsync.Holder[*Weight]
+
+// The engine plumbing of variables lives behind internal/varsync, so that
+// a layer author sees Value, Assign and Initialized.
+func init() {
+	varsync.Register(varsync.Ops[*Weight]{
+		Current: (*Weight).current, Settle: (*Weight).settle, Hold: (*Weight).hold,
+		WriteBack: (*Weight).writeBack, HolderAndVersion: (*Weight).holderAndVersion,
+	})
 }
 
 // Initialized reports whether the variable has a value.
@@ -81,17 +86,17 @@ func (w *Weight) Version() uint64 {
 // Value returns a copy of the variable's current value, initialising it
 // with a fresh random seed if it has none yet (Keras's seed=None).
 func (w *Weight) Value() ([]float32, error) {
-	v, _, err := w.Current()
+	v, _, err := w.current()
 	if err != nil {
 		return nil, err
 	}
 	return append([]float32(nil), v...), nil
 }
 
-// Current returns the variable's current value and its version, without
+// current returns the variable's current value and its version, without
 // a copy: the caller must not modify the slice. Models use it to upload
 // the value to an engine.
-func (w *Weight) Current() ([]float32, uint64, error) {
+func (w *Weight) current() ([]float32, uint64, error) {
 	w.mu.Lock()
 	if w.version == 0 {
 		w.initLocked(rand.Uint64(), rand.Uint64())
@@ -108,13 +113,13 @@ func (w *Weight) Current() ([]float32, uint64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("variable %s: reading its value from the engine: %w", w.Name, err)
 	}
-	w.Settle(vs[0], version, h)
+	w.settle(vs[0], version, h)
 	return vs[0], version, nil
 }
 
-// Settle records value, read from holder h while the variable was at
+// settle records value, read from holder h while the variable was at
 // version, as the host copy, unless the variable has moved on since.
-func (w *Weight) Settle(value []float32, version uint64, h ValueHolder) {
+func (w *Weight) settle(value []float32, version uint64, h holder) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.version == version && w.holder == h {
@@ -137,10 +142,10 @@ func (w *Weight) Assign(v []float32) error {
 	return nil
 }
 
-// Hold records that h (a model's engine) now holds the variable's newest
+// hold records that h (a model's engine) now holds the variable's newest
 // value, and returns the new version. The host copy is brought up to date
 // when the value is next read.
-func (w *Weight) Hold(h ValueHolder) uint64 {
+func (w *Weight) hold(h holder) uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.holder = h
@@ -148,9 +153,9 @@ func (w *Weight) Hold(h ValueHolder) uint64 {
 	return w.version
 }
 
-// WriteBack makes the host copy current again if h holds the newest
+// writeBack makes the host copy current again if h holds the newest
 // value, reading it from h; a model calls it before it leaves its engine.
-func (w *Weight) WriteBack(h ValueHolder) error {
+func (w *Weight) writeBack(h holder) error {
 	w.mu.Lock()
 	held := w.holder == h
 	version := w.version
@@ -162,14 +167,14 @@ func (w *Weight) WriteBack(h ValueHolder) error {
 	if err != nil {
 		return err
 	}
-	w.Settle(vs[0], version, h)
+	w.settle(vs[0], version, h)
 	return nil
 }
 
-// HolderAndVersion returns who holds the newest value (nil: the host
+// holderAndVersion returns who holds the newest value (nil: the host
 // copy is current) and the version, so that a model can read several
 // variables held by one engine at once.
-func (w *Weight) HolderAndVersion() (ValueHolder, uint64) {
+func (w *Weight) holderAndVersion() (holder, uint64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.holder, w.version
