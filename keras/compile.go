@@ -72,16 +72,14 @@ type compiled struct {
 	// trains, as they were when the optimizer state was made (Keras's
 	// trainable_variables).
 	trainable []int
-	// The training step's layout (steps.go): the optimizers it applies,
-	// each to its weights, whose states, concatenated, are optSpecs; the
-	// weights whose new values it returns after its stats, in order; and,
-	// for a custom step, its stats (its logs), learned when it was first
-	// traced (discovered).
-	slots      []*optSlot
-	optSpecs   []optimizers.StateSpec
-	updated    []int
-	trainStats []stat
-	discovered bool
+	// The optimizers the training step applies, each to its weights
+	// (step_plan.go), whose states, concatenated, are optSpecs: the
+	// built-in step's when the model is ready, a custom step's once it
+	// was planned; and the rest of the step's layout (trainPlan), planned
+	// once per Compile at the first training step.
+	slots     []*optSlot
+	optSpecs  []optimizers.StateSpec
+	trainPlan *stepPlan
 	// lrMu guards the optimizers' learning rates, which SetLearningRate
 	// may change while steps read them.
 	lrMu sync.Mutex

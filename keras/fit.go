@@ -493,7 +493,7 @@ func (m *Model) startTraining(x, y ArraySet, what string, sampleWeight ArraySet,
 			if batch <= 0 {
 				batch = d.samples()
 			}
-			err = m.discoverTrainStep(c, d.rows(0, min(batch, d.samples())))
+			err = m.planTrainStep(c, d.rows(0, min(batch, d.samples())))
 		}
 	}
 	if err != nil {
@@ -522,7 +522,7 @@ func (m *Model) startBatches(ctx context.Context, b Batches, classWeight map[int
 		return nil, nil, nil, err
 	}
 	if err = m.checkTrainable(c); err == nil {
-		err = m.discoverTrainStep(c, src.sample)
+		err = m.planTrainStep(c, src.sample)
 	}
 	if err != nil {
 		m.endFit()

@@ -325,12 +325,13 @@ func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoin
 		// The step's new state becomes the binding's newest: the updated
 		// weights (frozen ones keep their tensors), which the binding now
 		// holds for the variables, and the optimizers' state.
-		nU := len(c.updated)
+		updated := c.trainPlan.updated
+		nU := len(updated)
 		ch := stateChange{params: map[int]backend.Tensor{}, optState: rest[nU : nU+len(c.optSpecs)], steps: 1}
-		for k, i := range c.updated {
+		for k, i := range updated {
 			ch.params[i] = rest[k]
 		}
-		if err := r.bind.publish(ch, c.updated); err != nil {
+		if err := r.bind.publish(ch, updated); err != nil {
 			return err
 		}
 		acc.add(stats, b.size*world) // stats are the job's (averageAcrossProcesses)

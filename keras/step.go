@@ -73,7 +73,12 @@ type Step struct {
 	hyper    backend.Value                    // per optimizer: learning rate, iteration, flags
 	newState [][]backend.Value                // per optimizer slot: its new state
 	losses   []backend.Value                  // AddLoss terms not yet in a ComputeLoss
-	err      error
+	// averagedStats is the step's logs, packed and averaged over a
+	// data-parallel job's processes together with its gradients and the
+	// layers' assignments, in one collective (the built-in step:
+	// averageTogether); nil otherwise.
+	averagedStats backend.Value
+	err           error
 }
 
 // Model returns the model whose step this is (Keras's self).
@@ -126,8 +131,10 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 			return s.placeholders(n)
 		}
 	}
-	if len(xs) != len(model.inputs) {
-		s.fail("model %q takes %d inputs, the step gave it %d", model.Name, len(model.inputs), len(xs))
+	// A model whose first layers compute on the host (TextVectorization)
+	// takes, in a step, what they gave: its feeds.
+	if len(xs) != len(model.feeds) {
+		s.fail("model %q takes %d inputs, the step gave it %d", model.Name, len(model.feeds), len(xs))
 		return s.placeholders(n)
 	}
 	for i, x := range xs {
@@ -135,9 +142,9 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 			s.fail("input %d given to model %q is nil", i, model.Name)
 			return s.placeholders(n)
 		}
-		want := model.inputs[i].Shape()
+		want := model.feeds[i].Shape()
 		got := x.Shape()
-		if len(got) != len(want) || !got[1:].Equal(want[1:]) {
+		if !fitsShape(got, want) { // a dimension of any length (-1) takes every length
 			s.fail("model %q expects input %d of shape %v, the step gave it %v", model.Name, i, want, got)
 			return s.placeholders(n)
 		}
@@ -238,10 +245,59 @@ func (s *Step) Gradients(loss backend.Value, vars []*layers.Weight) []backend.Va
 		}
 		wrt[k] = s.values[w]
 	}
+	return s.gradients(loss, wrt, true)
+}
+
+// gradients returns the gradients of loss with respect to wrt; with
+// average, in a data-parallel job, averaged over the processes.
+func (s *Step) gradients(loss backend.Value, wrt []backend.Value, average bool) []backend.Value {
 	grads := s.Grad(loss, wrt)
-	if dp := s.m.dist(); dp != nil && len(grads) > 0 && !s.discover {
+	if dp := s.m.dist(); average && dp != nil && len(grads) > 0 && !s.discover {
 		grads = averageValues(s.Builder, dp, grads)
 	}
+	return grads
+}
+
+// localGradients is Gradients without the average over a data-parallel
+// job's processes: the built-in step averages them with its logs and the
+// layers' assignments in one collective (averageTogether).
+func (s *Step) localGradients(loss backend.Value, vars []*layers.Weight) []backend.Value {
+	if loss == nil || len(loss.Shape()) != 0 {
+		s.fail("the loss is not a scalar")
+		return s.zeros(vars)
+	}
+	wrt := make([]backend.Value, len(vars))
+	for k, w := range vars {
+		wrt[k] = s.values[w]
+	}
+	return s.gradients(loss, wrt, false)
+}
+
+// averageTogether averages, in a data-parallel job, local gradients, the
+// values layers assigned (moving statistics) and the step's logs over
+// the processes in one collective, as the built-in step needs (a custom
+// step's Gradients averages its gradients alone): it returns the
+// averaged gradients, takes the averaged assignments as the variables'
+// values, and keeps the averaged logs (averagedStats) for the step's
+// result. Outside a job, or while planning, it returns grads.
+func (s *Step) averageTogether(grads []backend.Value, logs StepLogs) []backend.Value {
+	dp := s.m.dist()
+	if dp == nil || s.discover {
+		return grads
+	}
+	var assignedWeights []*layers.Weight
+	var assigned []backend.Value
+	for _, w := range s.m.weights {
+		if s.assigned[w] {
+			assignedWeights = append(assignedWeights, w)
+			assigned = append(assigned, s.values[w])
+		}
+	}
+	grads, assigned, st := averageAcrossProcesses(s.Builder, dp, logs.layout(), grads, assigned, pack(s.Builder, logs.values()))
+	for i, w := range assignedWeights {
+		s.values[w] = assigned[i]
+	}
+	s.averagedStats = st
 	return grads
 }
 
@@ -326,7 +382,7 @@ func (s *Step) Apply(opt optimizers.Optimizer, grads []backend.Value, vars []*la
 		params[i] = s.values[w]
 	}
 	at := func(i int) backend.Value {
-		return s.Reshape(s.Slice(s.hyper, []int{4*k + i}, []int{1}), backend.Shape{})
+		return s.Reshape(s.Slice(s.hyper, []int{hyperparameters*k + i}, []int{1}), backend.Shape{})
 	}
 	hp := optimizers.Hyperparameters{LearningRate: at(0), Iteration: at(1), ApplyUpdate: at(2), OverwriteWithEMA: at(3)}
 	newP, newS := optimizers.Apply(s.Builder, opt, hp, params, grads, s.state[sl.offset:sl.offset+len(sl.specs)])

@@ -40,7 +40,7 @@ func (m *Model) ready() error {
 	c.bind = bind
 	if c.opts.TrainStep != nil {
 		// A custom step's optimizers are known once it was traced
-		// (discoverTrainStep).
+		// (planTrainStep).
 		return nil
 	}
 	c.optSpecs = optimizers.States(c.opt, trainShapes)

@@ -10,14 +10,14 @@ import (
 	"github.com/kerasgo/kerasgo/keras/saving"
 )
 
-// Custom steps (CompileOptions.TrainStep, TestStep) compile into the same
-// stateless step as the built-in ones (steps.go): the StepFunc is called
-// on a Step whose variables start as the step's param inputs; its
-// optimizers read their state and hyperparameters from the step's inputs;
-// the variables it changed and the optimizers' new state are the step's
-// outputs. Which optimizers it applies to which variables is learned once,
-// by tracing the step on shapes alone (discoverTrainStep), before the
-// optimizers' state is made.
+// A step's plan: the optimizers a training step applies, each to its
+// variables (optSlot), the variables it changes and its logs (stepPlan).
+// The StepFunc is called on a Step whose variables start as the step's
+// param inputs; its optimizers read their state and hyperparameters from
+// the step's inputs; the variables it changed and the optimizers' new
+// state are the step's outputs (step_compiler.go). The plan is learned
+// once per Compile, by tracing the step on shapes alone (planTrainStep);
+// a custom step's optimizers' state is made then.
 
 // optSlot is one optimizer a training step applies: to which weights (by
 // index), with which state (its part of the step's optimizer state).
@@ -134,84 +134,6 @@ func runStepFunc(fn StepFunc, s *Step, data StepData) (logs StepLogs, err error)
 	return logs, s.err
 }
 
-// customTrainFunc is the training step of c.opts.TrainStep for batch d.
-// Discovering (discover), it records the optimizers' slots, the updated
-// variables and the stats layout in c; afterwards it checks that the
-// step still does the same.
-func (m *Model) customTrainFunc(c *compiled, d hostData, weighted, discover bool) backend.Func {
-	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		nS := len(c.optSpecs)
-		if discover {
-			nS = 0
-		}
-		l := splitInputs(in, true, len(m.weights), nS, len(d.x), len(d.y), weighted)
-		s := m.newStep(b, c, l, true, discover)
-		s.newState = make([][]backend.Value, len(c.slots))
-		logs, err := runStepFunc(c.opts.TrainStep, s, StepData{X: l.xs, Y: l.ys, SampleWeights: l.sws})
-		if err != nil {
-			return nil, err
-		}
-		var updated []int
-		var newValues, assigned []backend.Value
-		for i, w := range m.weights {
-			if s.updated[w] {
-				updated = append(updated, i)
-				newValues = append(newValues, s.values[w])
-			}
-		}
-		stats := logs.layout()
-		if discover {
-			c.updated, c.trainStats = updated, stats
-			return []backend.Value{pack(b, logs.values())}, nil
-		}
-		if !slices.Equal(updated, c.updated) || !sameStats(stats, c.trainStats) {
-			return nil, fmt.Errorf("train step: it changed other variables or returned other logs than when it was first traced: the step must do the same thing every time it is called")
-		}
-		for k, st := range s.newState {
-			if st == nil {
-				return nil, fmt.Errorf("train step: optimizer %s was applied when the step was first traced but not now: the step must do the same thing every time it is called", c.slots[k].opt.Name())
-			}
-		}
-		st := pack(b, logs.values())
-		if dp := m.dist(); dp != nil {
-			// Layers' assignments (moving statistics) are averaged as
-			// the built-in step averages them; the gradients already were
-			// (Step.Gradients).
-			var at []int
-			for k, i := range updated {
-				if s.assigned[m.weights[i]] {
-					at = append(at, k)
-					assigned = append(assigned, newValues[k])
-				}
-			}
-			_, assigned, st = averageAcrossProcesses(b, dp, stats, nil, assigned, st)
-			for j, k := range at {
-				newValues[k] = assigned[j]
-			}
-		}
-		out := append([]backend.Value{st}, newValues...)
-		for _, ns := range s.newState {
-			out = append(out, ns...)
-		}
-		return out, nil
-	}
-}
-
-// customTestFunc is the evaluation step of c.opts.TestStep for batch d.
-// The step's stats layout is written to layout.
-func (m *Model) customTestFunc(c *compiled, d hostData, weighted bool, layout *[]stat) backend.Func {
-	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		l := splitInputs(in, false, len(m.weights), 0, len(d.x), len(d.y), weighted)
-		s := m.newStep(b, c, l, false, false)
-		logs, err := runStepFunc(c.opts.TestStep, s, StepData{X: l.xs, Y: l.ys, SampleWeights: l.sws})
-		if err != nil {
-			return nil, err
-		}
-		*layout = logs.layout()
-		return []backend.Value{pack(b, logs.values())}, nil
-	}
-}
-
 func sameStats(a, b []stat) bool {
 	if len(a) != len(b) {
 		return false
@@ -224,37 +146,82 @@ func sameStats(a, b []stat) bool {
 	return true
 }
 
-// discoverTrainStep traces the custom training step on batch d's shapes
-// (once per Compile): it learns which optimizers the step applies to which
-// variables, makes their state, and learns the step's logs.
-func (m *Model) discoverTrainStep(c *compiled, d hostData) error {
-	if c.opts.TrainStep == nil || c.discovered {
+// stepPlan is the training step's layout beyond its optimizers
+// (compiled.slots): the variables whose new values it returns after its
+// stats, by weight index in weight order, and its logs' layout. It is
+// computed once per Compile (planTrainStep) and never changed: every
+// compilation of the step checks that it still does what its plan says.
+type stepPlan struct {
+	updated []int
+	stats   []stat
+}
+
+// planTrainStep traces the training step (the custom one or the
+// built-in) on batch d's shapes, once per Compile: it learns which
+// variables the step changes and its logs (the built-in step: the
+// trained weights and the layers' assignments, such as
+// BatchNormalization's moving statistics); for a custom step, also which
+// optimizers it applies to which variables, whose state it then makes.
+func (m *Model) planTrainStep(c *compiled, d hostData) error {
+	if c.trainPlan != nil {
 		return nil
 	}
-	specs := m.stepSpecs(c, trainStep, d, d.sw != nil, true)
-	c.slots = nil
-	if _, err := backend.Trace(m.customTrainFunc(c, d, d.sw != nil, true), specs); err != nil {
+	custom := c.opts.TrainStep != nil
+	if custom {
 		c.slots = nil
+	}
+	plan := &stepPlan{}
+	// The step sees what the host stage gives (TextVectorization's token
+	// ids), as runStep gives it.
+	var err error
+	if d.x, err = m.hostFeeds(d.x); err != nil {
 		return err
 	}
-	c.optSpecs = nil
-	for _, sl := range c.slots {
-		sl.offset = len(c.optSpecs)
-		c.optSpecs = append(c.optSpecs, sl.specs...)
-	}
-	if len(c.slots) == 1 && c.slots[0].opt == c.opt {
-		c.trainable = c.slots[0].vars
-	}
-	if err := initOptimizerState(c); err != nil {
+	specs := m.stepSpecs(c, trainStep, d, d.sw != nil, true)
+	if _, err := backend.Trace(m.trainFunc(c, d, d.sw != nil, plan), specs); err != nil {
+		if custom {
+			c.slots = nil
+		}
 		return err
 	}
-	c.discovered = true
+	if custom {
+		c.optSpecs = nil
+		for _, sl := range c.slots {
+			sl.offset = len(c.optSpecs)
+			c.optSpecs = append(c.optSpecs, sl.specs...)
+		}
+		if len(c.slots) == 1 && c.slots[0].opt == c.opt {
+			c.trainable = c.slots[0].vars
+		}
+		if err := initOptimizerState(c); err != nil {
+			return err
+		}
+	}
+	c.trainPlan = plan
 	return nil
 }
 
+// trainStep is the training step Fit runs: the compiled TrainStep, or
+// the built-in one.
+func (c *compiled) trainStep() StepFunc {
+	if c.opts.TrainStep != nil {
+		return c.opts.TrainStep
+	}
+	return defaultTrainStep
+}
+
+// testStep is the evaluation step Evaluate runs: the compiled TestStep,
+// or the built-in one.
+func (c *compiled) testStep() StepFunc {
+	if c.opts.TestStep != nil {
+		return c.opts.TestStep
+	}
+	return defaultTestStep
+}
+
 // testLayout returns the stats layout of the evaluation step on batch d:
-// the built-in one, or the custom test step's logs, learned by tracing it
-// on d's shapes.
+// the built-in one's (stats), or the custom test step's logs, learned by
+// tracing it on d's shapes.
 func (m *Model) testLayout(c *compiled, d hostData) ([]stat, error) {
 	if c.opts.TestStep == nil {
 		if !hasLoss(c.heads) {
@@ -264,17 +231,12 @@ func (m *Model) testLayout(c *compiled, d hostData) ([]stat, error) {
 	}
 	var layout []stat
 	specs := m.stepSpecs(c, evalStep, d, d.sw != nil, false)
-	_, err := backend.Trace(m.customTestFunc(c, d, d.sw != nil, &layout), specs)
+	_, err := backend.Trace(m.testFunc(c, d, d.sw != nil, &layout), specs)
 	return layout, err
 }
 
 // trainLayout returns the stats layout of the training step.
-func (c *compiled) trainLayout() []stat {
-	if c.opts.TrainStep != nil {
-		return c.trainStats
-	}
-	return stats(c.heads)
-}
+func (c *compiled) trainLayout() []stat { return c.trainPlan.stats }
 
 // hasCustomStep reports whether the model is compiled with its own step
 // of kind (training or evaluation).

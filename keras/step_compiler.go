@@ -1,0 +1,279 @@
+package keras
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/losses"
+)
+
+// hyperparameters is the length of one optimizer's part of the training
+// step's settings vector: learning rate, iteration count, update flag,
+// EMA overwrite flag (see optimizers.Hyperparameters).
+const hyperparameters = 4
+
+// This file is kerasgo's one step compiler: the functions an engine
+// compiles, in the stateless form of DESIGN.md, where every tensor a
+// step reads is an input and every tensor it changes is an output
+// (stepInputs names the inputs' parts):
+//
+//	train:   (params, optState, hyper, xs, ys[, sws]) -> (stats, updated params', optState')
+//	eval:    (params, xs, ys[, sws])               -> (stats)
+//	predict: (params, xs)                          -> (yPreds)
+//
+// The training and evaluation steps are StepFuncs: the built-in ones
+// (default_steps.go) or the user's (CompileOptions.TrainStep, TestStep),
+// compiled alike by trainFunc and testFunc. xs holds one tensor per model
+// input (a custom step's: its data as given), ys one per output, and sws,
+// when the data has sample weights, one (batch,) weight vector per
+// output. stats is the step's logs in one vector, laid out as the step's
+// plan says (step_plan.go), so that the loop reads a step's scalars back
+// in one copy. The updated params are the plan's, in weight order. hyper
+// holds, for each optimizer the step applies (compiled.slots), its
+// learning rate, iteration count and step flags: inputs, not constants,
+// so that callbacks can change them between steps.
+
+// stepInputs are a compiled step's inputs by part.
+type stepInputs struct {
+	params, state []backend.Value
+	hyper         backend.Value // nil outside training
+	xs, ys, sws   []backend.Value
+}
+
+// splitInputs names the parts of a step's inputs: nP weights, nS
+// optimizer states and the hyperparameters (train steps only), nX x
+// arrays, nY y arrays and, when weighted, nY sample-weight vectors.
+func splitInputs(in []backend.Value, train bool, nP, nS, nX, nY int, weighted bool) stepInputs {
+	var l stepInputs
+	l.params, in = in[:nP], in[nP:]
+	if train {
+		l.state, l.hyper, in = in[:nS], in[nS], in[nS+1:]
+	}
+	l.xs, in = in[:nX], in[nX:]
+	l.ys, in = in[:nY], in[nY:]
+	if weighted {
+		l.sws = in[:nY]
+	}
+	return l
+}
+
+func (m *Model) predictFunc() backend.Func {
+	nP := len(m.weights)
+	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		return m.forward(b, in[:nP], in[nP:], false), nil
+	}
+}
+
+// headLosses returns each output's loss (before its loss weight), for the
+// outputs that have one.
+func headLosses(b backend.Builder, heads []*head, ys, preds, sws []backend.Value) []backend.Value {
+	var out []backend.Value
+	for i, h := range heads {
+		if h.loss == nil {
+			continue
+		}
+		if sws != nil {
+			out = append(out, losses.Reduce(b, h.loss.(losses.Weighted), ys[i], preds[i], sws[i]))
+		} else {
+			out = append(out, h.loss.Compute(b, ys[i], preds[i]))
+		}
+	}
+	return out
+}
+
+// headsLoss returns the sum of each output's loss times its weight.
+func headsLoss(b backend.Builder, heads []*head, ys, preds, sws []backend.Value) backend.Value {
+	return weightedTotal(b, heads, headLosses(b, heads, ys, preds, sws))
+}
+
+// weightedTotal returns the sum of the outputs' losses (headLosses) times
+// their weights.
+func weightedTotal(b backend.Builder, heads []*head, outputLosses []backend.Value) backend.Value {
+	var total backend.Value
+	k := 0
+	for _, h := range heads {
+		if h.loss == nil {
+			continue
+		}
+		l := outputLosses[k]
+		k++
+		if h.weight != 1 {
+			l = b.Mul(l, b.Scalar(h.weight))
+		}
+		if total == nil {
+			total = l
+		} else {
+			total = b.Add(total, l)
+		}
+	}
+	return total
+}
+
+// hasLoss reports whether any output has a compiled loss.
+func hasLoss(heads []*head) bool {
+	for _, h := range heads {
+		if h.loss != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// pack joins scalars and vectors into one vector.
+func pack(b backend.Builder, vals []backend.Value) backend.Value {
+	parts := make([]backend.Value, len(vals))
+	for i, v := range vals {
+		parts[i] = b.Reshape(v, backend.Shape{v.Shape().Size()})
+	}
+	return b.Concat(0, parts...)
+}
+
+// compileStep compiles the step of key's kind for batch d's shapes on
+// bind's engine (c is nil for a prediction without Compile). The binding
+// caches it per key (exeCache): the smaller last batch of an epoch gets
+// its own entry and is trained, not dropped.
+func (m *Model) compileStep(bind *binding, c *compiled, key exeKey, d hostData) (backend.Executable, error) {
+	specs := m.stepSpecs(c, key.kind, d, key.weighted, false)
+	var fn backend.Func
+	switch key.kind {
+	case trainStep:
+		fn = m.trainFunc(c, d, key.weighted, nil)
+	case evalStep:
+		fn = m.testFunc(c, d, key.weighted, nil)
+	default:
+		fn = m.predictFunc()
+	}
+	var seed int64
+	if c != nil {
+		seed = c.opts.Seed + int64(key.batch)*7919 + int64(key.kind)
+	}
+	if dp := m.dist(); dp != nil { // each process draws its own dropout masks
+		seed += int64(dp.Rank()) * 1000003
+	}
+	return bind.be.Compile(fn, specs, backend.CompileOptions{Seed: seed})
+}
+
+// stepSpecs returns the specs of the inputs of the step of kind for batch
+// d, in stepInputs's order. discover leaves out the optimizers' state,
+// which the step's planning trace does not read (and which does not exist
+// before a custom step was first traced).
+func (m *Model) stepSpecs(c *compiled, kind exeKind, d hostData, weighted, discover bool) []backend.Spec {
+	var specs []backend.Spec
+	for _, w := range m.weights {
+		specs = append(specs, backend.Spec{Shape: w.Shape, DType: backend.Float32})
+	}
+	if kind == trainStep {
+		if !discover {
+			for _, s := range c.optSpecs {
+				specs = append(specs, backend.Spec{Shape: s.Shape, DType: backend.Float32})
+			}
+		}
+		specs = append(specs, backend.Spec{Shape: c.hyperShape(), DType: backend.Float32})
+	}
+	// The x arrays' dtypes follow the model's inputs (resolveData), so the
+	// batch size and the kind key one executable.
+	for _, a := range d.x {
+		specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: a.dtype()})
+	}
+	if kind != predictStep {
+		for _, a := range d.y {
+			specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: backend.Float32})
+		}
+		if weighted {
+			for _, a := range d.sw {
+				specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: backend.Float32})
+			}
+		}
+	}
+	return specs
+}
+
+// trainFunc is the training step for batch d: the compiled TrainStep, or
+// the built-in one (defaultTrainStep). With plan nil it compiles the step
+// the plan describes (c.trainPlan), and fails if the step does something
+// else; with plan non-nil it is the planning trace (planTrainStep), which
+// fills plan in: the optimizers the step applies (c.slots), the
+// variables it changes, and its logs.
+func (m *Model) trainFunc(c *compiled, d hostData, weighted bool, plan *stepPlan) backend.Func {
+	planning := plan != nil
+	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		nS := len(c.optSpecs)
+		if planning {
+			nS = 0 // the planning trace reads no optimizer state
+		}
+		l := splitInputs(in, true, len(m.weights), nS, len(d.x), len(d.y), weighted)
+		s := m.newStep(b, c, l, true, planning)
+		s.newState = make([][]backend.Value, len(c.slots))
+		logs, err := runStepFunc(c.trainStep(), s, StepData{X: l.xs, Y: l.ys, SampleWeights: l.sws})
+		if err != nil {
+			return nil, err
+		}
+		var updated []int
+		var newValues []backend.Value
+		for i, w := range m.weights {
+			if s.updated[w] {
+				updated = append(updated, i)
+				newValues = append(newValues, s.values[w])
+			}
+		}
+		if planning {
+			plan.updated, plan.stats = updated, logs.layout()
+			return []backend.Value{pack(b, logs.values())}, nil
+		}
+		p := c.trainPlan
+		if !slices.Equal(updated, p.updated) || !sameStats(logs.layout(), p.stats) {
+			return nil, fmt.Errorf("train step: it changed other variables or returned other logs than when it was first traced: the step must do the same thing every time it is called")
+		}
+		for k, st := range s.newState {
+			if st == nil {
+				return nil, fmt.Errorf("train step: optimizer %s was applied when the step was first traced but not now: the step must do the same thing every time it is called", c.slots[k].opt.Name())
+			}
+		}
+		st := s.averagedStats // the built-in step averages in one collective
+		if st == nil {
+			st = pack(b, logs.values())
+			if dp := m.dist(); dp != nil {
+				// Layers' assignments (moving statistics) and the logs are
+				// averaged over the processes; the gradients already were
+				// (Step.Gradients).
+				var at []int
+				var assigned []backend.Value
+				for k, i := range updated {
+					if s.assigned[m.weights[i]] {
+						at = append(at, k)
+						assigned = append(assigned, newValues[k])
+					}
+				}
+				_, assigned, st = averageAcrossProcesses(b, dp, p.stats, nil, assigned, st)
+				for j, k := range at {
+					newValues[k] = assigned[j]
+				}
+			}
+		}
+		out := append([]backend.Value{st}, newValues...)
+		for _, ns := range s.newState {
+			out = append(out, ns...)
+		}
+		return out, nil
+	}
+}
+
+// testFunc is the evaluation step for batch d: the compiled TestStep, or
+// the built-in one (defaultTestStep). With layout non-nil (the planning
+// trace of a custom test step, testLayout) it records the step's logs
+// there.
+func (m *Model) testFunc(c *compiled, d hostData, weighted bool, layout *[]stat) backend.Func {
+	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		l := splitInputs(in, false, len(m.weights), 0, len(d.x), len(d.y), weighted)
+		s := m.newStep(b, c, l, false, false)
+		logs, err := runStepFunc(c.testStep(), s, StepData{X: l.xs, Y: l.ys, SampleWeights: l.sws})
+		if err != nil {
+			return nil, err
+		}
+		if layout != nil {
+			*layout = logs.layout()
+		}
+		return []backend.Value{pack(b, logs.values())}, nil
+	}
+}
