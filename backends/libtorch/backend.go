@@ -49,6 +49,7 @@ func Open(device string) (backend.Backend, error) {
 		switch {
 		case device == "" || device == "cpu":
 			e.device, e.devName = gotch.CPU, "cpu"
+			blasThreads()
 			return prepareSysmon()
 		case device == "cuda" || strings.HasPrefix(device, "cuda:"):
 			var cu gotch.Cuda
