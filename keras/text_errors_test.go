@@ -2,9 +2,9 @@ package keras_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/internal/testcheck"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
 )
@@ -14,17 +14,7 @@ import (
 // is an error that names the problem and the fix, never a panic.
 func TestStringLayerErrors(t *testing.T) {
 	ctx := context.Background()
-	want := func(t *testing.T, err error, parts ...string) {
-		t.Helper()
-		if err == nil {
-			t.Fatalf("no error, want one saying %q", parts)
-		}
-		for _, p := range parts {
-			if !strings.Contains(err.Error(), p) {
-				t.Fatalf("error %q does not say %q", err, p)
-			}
-		}
-	}
+	want := testcheck.WantErr
 	t.Run("string array shape", func(t *testing.T) {
 		_, err := keras.NewStringArray([]string{"a", "b", "c"}, 2, 2)
 		want(t, err, "shape [2 2]", "3 values")

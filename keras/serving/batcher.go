@@ -344,36 +344,39 @@ func paddedSize(rows, maxBatch int) (total, batchSize int) {
 }
 
 // concatRows joins the tasks' inputs into one array per input of total
-// samples, the samples past theirs zero.
+// samples, the samples past theirs zero (or "").
 func concatRows(tasks []*task, total int) []keras.Array {
 	x := make([]keras.Array, len(tasks[0].req.x))
 	for i, first := range tasks[0].req.x {
 		shape := append([]int{total}, first.Shape[1:]...)
-		per := 1
-		for _, d := range first.Shape[1:] {
-			per *= d
+		n := total * backendSize(first.Shape[1:])
+		switch {
+		case first.Strings != nil:
+			x[i] = keras.Array{Shape: shape, Strings: joinRows(tasks, i, n, func(a keras.Array) []string { return a.Strings })}
+		case first.Ints != nil:
+			x[i] = keras.Array{Shape: shape, Ints: joinRows(tasks, i, n, func(a keras.Array) []int32 { return a.Ints })}
+		default:
+			x[i] = keras.Array{Shape: shape, Data: joinRows(tasks, i, n, func(a keras.Array) []float32 { return a.Data })}
 		}
-		if first.Strings != nil {
-			strs := make([]string, 0, total*per)
-			for _, t := range tasks {
-				strs = append(strs, t.req.x[i].Strings...)
-			}
-			x[i] = keras.Array{Shape: shape, Strings: strs[:total*per]}
-			continue
-		}
-		if first.Ints != nil {
-			ints := make([]int32, 0, total*per)
-			for _, t := range tasks {
-				ints = append(ints, t.req.x[i].Ints...)
-			}
-			x[i] = keras.Array{Shape: shape, Ints: ints[:total*per]}
-			continue
-		}
-		data := make([]float32, 0, total*per)
-		for _, t := range tasks {
-			data = append(data, t.req.x[i].Data...)
-		}
-		x[i] = keras.Array{Shape: shape, Data: data[:total*per]}
 	}
 	return x
+}
+
+// joinRows joins the values of input i of every task, padded with zero
+// values to n.
+func joinRows[T any](tasks []*task, i, n int, values func(keras.Array) []T) []T {
+	out := make([]T, 0, n)
+	for _, t := range tasks {
+		out = append(out, values(t.req.x[i])...)
+	}
+	return out[:n]
+}
+
+// backendSize is the number of values of one sample of the given shape.
+func backendSize(sample []int) int {
+	n := 1
+	for _, d := range sample {
+		n *= d
+	}
+	return n
 }

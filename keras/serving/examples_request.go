@@ -23,20 +23,11 @@ func parseExamplesRequest(body []byte, api string, specs, outputs []tensorSpec, 
 	if err := checkExamplesOutput(api, outputs); err != nil {
 		return nil, err
 	}
-	root, err := parseJSON(body)
+	root, err := parseRequest(body, false, []string{"examples", "context"},
+		`an object with "examples" (a list of objects keyed by feature name)`,
+		`"examples", and optionally "context" and "signature_name"`)
 	if err != nil {
 		return nil, err
-	}
-	if root.kind != jsonObject {
-		return nil, fmt.Errorf("the request is %s: want an object with \"examples\" (a list of objects keyed by feature name)", root.kind)
-	}
-	for _, k := range root.keys {
-		if k != "examples" && k != "context" && k != "signature_name" {
-			return nil, fmt.Errorf("unknown key %q in the request: want \"examples\", and optionally \"context\" and \"signature_name\"", k)
-		}
-	}
-	if sig := root.field("signature_name"); sig != nil && (sig.kind != jsonString || sig.str != defaultSignature) {
-		return nil, fmt.Errorf("unknown signature_name: a Keras model has the one signature %q", defaultSignature)
 	}
 	examples := root.field("examples")
 	if examples == nil || examples.kind != jsonArray || examples.length() == 0 {

@@ -27,20 +27,11 @@ func parsePredictRequest(body []byte, specs []tensorSpec, allowNonFinite bool) (
 	// Tensors are kept as float32 unless an input takes integers (token
 	// ids beyond 2^24 need float64 to be read exactly).
 	f32 := !slices.ContainsFunc(specs, func(s tensorSpec) bool { return s.ints })
-	root, err := parseJSONAs(body, f32)
+	root, err := parseRequest(body, f32, []string{"instances", "inputs"},
+		`an object with "instances" (one entry per sample) or "inputs" (one batch per input)`,
+		`"instances" or "inputs", and optionally "signature_name"`)
 	if err != nil {
 		return nil, err
-	}
-	if root.kind != jsonObject {
-		return nil, fmt.Errorf("the request is %s: want an object with \"instances\" (one entry per sample) or \"inputs\" (one batch per input)", root.kind)
-	}
-	for _, k := range root.keys {
-		if k != "instances" && k != "inputs" && k != "signature_name" {
-			return nil, fmt.Errorf("unknown key %q in the request: want \"instances\" or \"inputs\", and optionally \"signature_name\"", k)
-		}
-	}
-	if sig := root.field("signature_name"); sig != nil && (sig.kind != jsonString || sig.str != defaultSignature) {
-		return nil, fmt.Errorf("unknown signature_name: a Keras model has the one signature %q", defaultSignature)
 	}
 	instances, inputs := root.field("instances"), root.field("inputs")
 	switch {
@@ -52,6 +43,30 @@ func parsePredictRequest(body []byte, specs []tensorSpec, allowNonFinite bool) (
 		return parseInputs(inputs, specs, allowNonFinite)
 	}
 	return nil, errors.New("missing \"instances\" or \"inputs\" in the request")
+}
+
+// parseRequest parses a request body (with f32, tensors as float32:
+// parseJSONAs) and checks its envelope, shared by every method: an
+// object whose keys are among keys and "signature_name", which must name
+// the one signature if given. want and allowed say, in errors, what the
+// body should be and which keys it may have.
+func parseRequest(body []byte, f32 bool, keys []string, want, allowed string) (*jsonValue, error) {
+	root, err := parseJSONAs(body, f32)
+	if err != nil {
+		return nil, err
+	}
+	if root.kind != jsonObject {
+		return nil, fmt.Errorf("the request is %s: want %s", root.kind, want)
+	}
+	for _, k := range root.keys {
+		if k != "signature_name" && !slices.Contains(keys, k) {
+			return nil, fmt.Errorf("unknown key %q in the request: want %s", k, allowed)
+		}
+	}
+	if sig := root.field("signature_name"); sig != nil && (sig.kind != jsonString || sig.str != defaultSignature) {
+		return nil, fmt.Errorf("unknown signature_name: a Keras model has the one signature %q", defaultSignature)
+	}
+	return root, nil
 }
 
 // parseInstances reads the row format.
