@@ -393,6 +393,13 @@ func decodeLayers(cfg serialization.Config) ([]savedObject, error) {
 	}
 	out := make([]savedObject, len(raw))
 	for i, r := range raw {
+		obj, isObject := r.(map[string]any)
+		if !isObject {
+			return nil, fmt.Errorf("layer %d of the model config is %s: want an object with class_name and config, as Keras writes", i, describeJSON(r))
+		}
+		if name, ok := obj["class_name"].(string); !ok || name == "" {
+			return nil, fmt.Errorf("layer %d of the model config has the class_name %s: want the layer's class name (\"Dense\", \"Conv2D\"), as Keras writes", i, describeJSON(obj["class_name"]))
+		}
 		if err := remarshal(r, &out[i]); err != nil {
 			return nil, fmt.Errorf("layer %d of the model config: %v", i, err)
 		}

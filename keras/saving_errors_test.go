@@ -75,7 +75,7 @@ func TestLoadModelRejectsWhatItCannotHonour(t *testing.T) {
 		{"huge units", replaceConfig(`"units": 10`, `"units": 1e12`), []string{`option "units"`, "1e+12", "too large"}},
 		{"null units", replaceConfig(`"units": 10`, `"units": null`), []string{`option "units"`, "null", "an integer"}},
 		{"overflowing number", replaceConfig(`"units": 10`, `"units": 1e999`), []string{"config.json", "1e999", "out of range"}},
-		{"null class name", replaceConfig(`"class_name": "Conv2D"`, `"class_name": null`), []string{"class_name", "null"}},
+		{"null class name", replaceConfig(`"class_name": "Conv2D"`, `"class_name": null`), []string{"layer 1 of the model config has the class_name null", "want the layer's class name"}},
 		{"config is a list", func(name string, data []byte) []byte {
 			if name == "config.json" {
 				return []byte("[1, 2]")
