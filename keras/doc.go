@@ -63,9 +63,14 @@
 //     a model version it replaced: package serving).
 //   - a keras.Batches source is read by its own goroutines while the run
 //     it feeds lasts: a Dataset's Batch concurrently when Workers > 1, a
-//     generator by one goroutine; none after the run returns. The
-//     Datasets kerasgo makes (ImageDataset, TimeseriesDataset) are safe
-//     for those concurrent Batch calls.
+//     generator by one goroutine; none after the run returns (a
+//     generator that yields after yield returned false is stopped and the
+//     run returns an error). The Datasets package utils makes
+//     (ImageDataset, TextDataset, TimeseriesDataset) are safe for those
+//     concurrent Batch calls.
+//   - a callback runs on the goroutine of the run it was given to; one
+//     that panics is an error of that run, naming it, and is not called
+//     again.
 //   - a model's host layers (StringLookup, TextVectorization, Hashing,
 //     IntegerLookup: see layers.HostLayer) run on each call's own
 //     goroutine, reading their vocabulary without a lock; Adapt swaps a
