@@ -1,10 +1,10 @@
 """Runs a Go program and, after its warm-up, puts Go's sysmon thread under
 SCHED_IDLE (or, with --nice, at nice 19): the experiment that found what
 sysmon's wake-ups cost a training step whose OpenMP threads spin on every
-core (docs/benchmarks.md, "Go's sysmon"). kerasgo's libtorch engine now
-puts sysmon under SCHED_BATCH itself (internal/sysmon); run the program
-with KERASGO_SYSMON=keep to compare this script's policies with the
-default one.
+core (docs/benchmarks.md, "Go's sysmon"). kerasgo's libtorch engine puts
+sysmon under SCHED_BATCH itself when asked (KERASGO_SYSMON=batch,
+internal/sysmon); run the program without it (the default since issue 39)
+to compare this script's policies with the default one.
 
     python3 bench/sysmon_idle.py [--nice] -- build/stepbench -serve -model lstm ...
 
