@@ -3,7 +3,6 @@
 package libtorch
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -61,7 +60,7 @@ type sysmonResult struct {
 var batchSysmon = sync.OnceValue(func() sysmonResult {
 	tid, err := sysmon.Batch()
 	if err != nil {
-		return sysmonResult{err: errors.Join(errors.New("Go's sysmon thread left as it is"), err)}
+		return sysmonResult{err: fmt.Errorf("the runtime's sysmon thread was left as it is: %w", err)}
 	}
 	return sysmonResult{tid: tid}
 })
