@@ -17,7 +17,7 @@ import (
 
 // generatorVersion changes whenever Generate's output would; a change
 // invalidates build files written before.
-const generatorVersion = 8
+const generatorVersion = 9
 
 // outputModule is the go.mod written beside generated files when gotch is
 // patched in place (vendored), so that kerasgo's ./... skips them.
