@@ -710,9 +710,8 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 	return m.Compile(opts)
 }
 
-// remarshal decodes a generic JSON value into a typed one.
 // describeJSON writes a decoded JSON value for a message: its kind and,
-// for a short one, the value.
+// for a list or a string, its length or the string.
 func describeJSON(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -723,10 +722,13 @@ func describeJSON(v any) string {
 		return "an object"
 	case string:
 		return fmt.Sprintf("the string %.40q", v)
+	case bool:
+		return fmt.Sprintf("the boolean %v", v)
 	}
-	return fmt.Sprintf("%v", v)
+	return fmt.Sprintf("the number %v", v)
 }
 
+// remarshal decodes a generic JSON value into a typed one.
 func remarshal(from, to any) error {
 	b, err := json.Marshal(from)
 	if err != nil {
@@ -750,7 +752,7 @@ func decodeSavedModel(data []byte) (savedObject, error) {
 	}
 	obj, isObject := raw.(map[string]any)
 	if !isObject {
-		return savedObject{}, fmt.Errorf("holds %s, not a saved model: want an object with class_name and config, as Keras writes", describeJSONKind(raw))
+		return savedObject{}, fmt.Errorf("holds %s, not a saved model: want an object with class_name and config, as Keras writes", describeJSON(raw))
 	}
 	if _, named := obj["class_name"].(string); !named {
 		return savedObject{}, fmt.Errorf("its class_name is %s, not a saved model: want an object with class_name (\"Sequential\", \"Functional\") and config, as Keras writes", describeJSON(obj["class_name"]))
@@ -760,24 +762,6 @@ func decodeSavedModel(data []byte) (savedObject, error) {
 		return savedObject{}, fmt.Errorf("%v: the model's config does not have Keras's layout", err)
 	}
 	return top, nil
-}
-
-// describeJSONKind names the kind of a decoded JSON value (numbers as
-// json.Number).
-func describeJSONKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case []any:
-		return "a list"
-	case string:
-		return "a string"
-	case json.Number:
-		return "a number"
-	case bool:
-		return "a boolean"
-	}
-	return "an object"
 }
 
 // checkJSONNumbers refuses a number no float64 holds (1e999), which Go's

@@ -19,7 +19,7 @@ func defaultTrainStep(s *Step, d StepData) (StepLogs, error) {
 	// In a data-parallel job the gradients, the layers' assignments and
 	// the logs are averaged over the processes in one collective
 	// (Gradients would average the gradients alone).
-	grads := s.averageTogether(s.localGradients(loss, vars), logs)
+	grads := s.averageTogether(s.gradients(loss, vars, false), logs)
 	s.Apply(nil, grads, vars)
 	return logs, nil
 }
@@ -43,16 +43,7 @@ func (s *Step) compiledLossAndMetrics(y, yPred, sampleWeights []backend.Value) (
 		return s.Scalar(0), StepLogs{{Name: "loss", Value: s.Scalar(0)}}
 	}
 	outputLosses := headLosses(s.Builder, s.c.heads, y, yPred, sampleWeights)
-	total := weightedTotal(s.Builder, s.c.heads, outputLosses)
-	penalties := s.m.weightPenalties(s.Builder, s.m.trainableWeights(), func(w *layers.Weight) backend.Value { return s.values[w] })
-	for _, l := range append(s.losses, penalties...) {
-		if total == nil { // no compiled loss: the model's own (AddLoss)
-			total = l
-			continue
-		}
-		total = s.Add(total, l)
-	}
-	s.losses = nil
+	total := s.withModelLosses(weightedTotal(s.Builder, s.c.heads, outputLosses))
 	if total == nil {
 		s.fail("Compile got no Loss and the model adds none (a layer's AddLoss): give CompileOptions.Loss")
 		return s.Scalar(0), StepLogs{{Name: "loss", Value: s.Scalar(0)}}

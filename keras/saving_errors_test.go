@@ -87,7 +87,7 @@ func TestLoadModelRejectsWhatItCannotHonour(t *testing.T) {
 				return []byte(`"model"`)
 			}
 			return data
-		}, []string{"config.json", "holds a string", "not a saved model"}},
+		}, []string{"config.json", `holds the string "model"`, "not a saved model"}},
 		{"null config", func(name string, data []byte) []byte {
 			if name == "config.json" {
 				return []byte("null")

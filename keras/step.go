@@ -74,9 +74,9 @@ type Step struct {
 	newState [][]backend.Value                // per optimizer slot: its new state
 	losses   []backend.Value                  // AddLoss terms not yet in a ComputeLoss
 	// averagedStats is the step's logs, packed and averaged over a
-	// data-parallel job's processes together with its gradients and the
-	// layers' assignments, in one collective (the built-in step:
-	// averageTogether); nil otherwise.
+	// data-parallel job's processes together with the layers'
+	// assignments (and the built-in step's gradients) in one collective
+	// (averageTogether); nil outside a job.
 	averagedStats backend.Value
 	err           error
 }
@@ -170,9 +170,19 @@ func (s *Step) ComputeLoss(y, yPred, sampleWeights []backend.Value) backend.Valu
 		s.fail("ComputeLoss needs the Loss given to Compile, and Compile got none: give CompileOptions.Loss, or compute the loss in the step")
 		return s.Scalar(0)
 	}
-	total := headsLoss(s.Builder, s.c.heads, y, yPred, sampleWeights)
+	return s.withModelLosses(headsLoss(s.Builder, s.c.heads, y, yPred, sampleWeights))
+}
+
+// withModelLosses adds to total (nil: none) the layers' AddLoss terms of
+// the calls since the last loss, and the weights' penalties (at their
+// current values); nil when there is nothing at all.
+func (s *Step) withModelLosses(total backend.Value) backend.Value {
 	penalties := s.m.weightPenalties(s.Builder, s.m.trainableWeights(), func(w *layers.Weight) backend.Value { return s.values[w] })
 	for _, l := range append(s.losses, penalties...) {
+		if total == nil {
+			total = l
+			continue
+		}
 		total = s.Add(total, l)
 	}
 	s.losses = nil
@@ -230,6 +240,14 @@ func (s *Step) checkHeads(what string, y, yPred, sw []backend.Value) bool {
 // vars)); in a data-parallel job, averaged over the processes. Every
 // variable must belong to the step's model.
 func (s *Step) Gradients(loss backend.Value, vars []*layers.Weight) []backend.Value {
+	return s.gradients(loss, vars, true)
+}
+
+// gradients is Gradients; without average, a data-parallel job's
+// gradients stay this process's own: the built-in step averages them
+// with its logs and the layers' assignments in one collective
+// (averageTogether).
+func (s *Step) gradients(loss backend.Value, vars []*layers.Weight, average bool) []backend.Value {
 	if loss == nil || len(loss.Shape()) != 0 {
 		var shape backend.Shape
 		if loss != nil {
@@ -245,12 +263,6 @@ func (s *Step) Gradients(loss backend.Value, vars []*layers.Weight) []backend.Va
 		}
 		wrt[k] = s.values[w]
 	}
-	return s.gradients(loss, wrt, true)
-}
-
-// gradients returns the gradients of loss with respect to wrt; with
-// average, in a data-parallel job, averaged over the processes.
-func (s *Step) gradients(loss backend.Value, wrt []backend.Value, average bool) []backend.Value {
 	grads := s.Grad(loss, wrt)
 	if dp := s.m.dist(); average && dp != nil && len(grads) > 0 && !s.discover {
 		grads = averageValues(s.Builder, dp, grads)
@@ -258,31 +270,16 @@ func (s *Step) gradients(loss backend.Value, wrt []backend.Value, average bool) 
 	return grads
 }
 
-// localGradients is Gradients without the average over a data-parallel
-// job's processes: the built-in step averages them with its logs and the
-// layers' assignments in one collective (averageTogether).
-func (s *Step) localGradients(loss backend.Value, vars []*layers.Weight) []backend.Value {
-	if loss == nil || len(loss.Shape()) != 0 {
-		s.fail("the loss is not a scalar")
-		return s.zeros(vars)
-	}
-	wrt := make([]backend.Value, len(vars))
-	for k, w := range vars {
-		wrt[k] = s.values[w]
-	}
-	return s.gradients(loss, wrt, false)
-}
-
-// averageTogether averages, in a data-parallel job, local gradients, the
-// values layers assigned (moving statistics) and the step's logs over
-// the processes in one collective, as the built-in step needs (a custom
-// step's Gradients averages its gradients alone): it returns the
-// averaged gradients, takes the averaged assignments as the variables'
-// values, and keeps the averaged logs (averagedStats) for the step's
-// result. Outside a job, or while planning, it returns grads.
+// averageTogether averages, in a data-parallel job, this process's
+// gradients grads (none for a custom step, whose Gradients averaged its
+// own), the values layers assigned (moving statistics) and the step's
+// logs over the processes in one collective: it returns the averaged
+// gradients, takes the averaged assignments as the variables' values, and
+// keeps the averaged logs (averagedStats) for the step's result. Outside
+// a job, while planning, or once done, it returns grads.
 func (s *Step) averageTogether(grads []backend.Value, logs StepLogs) []backend.Value {
 	dp := s.m.dist()
-	if dp == nil || s.discover {
+	if dp == nil || s.discover || s.averagedStats != nil {
 		return grads
 	}
 	var assignedWeights []*layers.Weight

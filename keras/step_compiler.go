@@ -209,6 +209,10 @@ func (m *Model) trainFunc(c *compiled, d hostData, weighted bool, plan *stepPlan
 		if err != nil {
 			return nil, err
 		}
+		// In a data-parallel job, the layers' assignments (moving
+		// statistics) and the logs are averaged over the processes; the
+		// built-in step did it already, with its gradients.
+		s.averageTogether(nil, logs)
 		var updated []int
 		var newValues []backend.Value
 		for i, w := range m.weights {
@@ -230,26 +234,9 @@ func (m *Model) trainFunc(c *compiled, d hostData, weighted bool, plan *stepPlan
 				return nil, fmt.Errorf("train step: optimizer %s was applied when the step was first traced but not now: the step must do the same thing every time it is called", c.slots[k].opt.Name())
 			}
 		}
-		st := s.averagedStats // the built-in step averages in one collective
-		if st == nil {
+		st := s.averagedStats
+		if st == nil { // not in a data-parallel job
 			st = pack(b, logs.values())
-			if dp := m.dist(); dp != nil {
-				// Layers' assignments (moving statistics) and the logs are
-				// averaged over the processes; the gradients already were
-				// (Step.Gradients).
-				var at []int
-				var assigned []backend.Value
-				for k, i := range updated {
-					if s.assigned[m.weights[i]] {
-						at = append(at, k)
-						assigned = append(assigned, newValues[k])
-					}
-				}
-				_, assigned, st = averageAcrossProcesses(b, dp, p.stats, nil, assigned, st)
-				for j, k := range at {
-					newValues[k] = assigned[j]
-				}
-			}
 		}
 		out := append([]backend.Value{st}, newValues...)
 		for _, ns := range s.newState {

@@ -349,7 +349,7 @@ func concatRows(tasks []*task, total int) []keras.Array {
 	x := make([]keras.Array, len(tasks[0].req.x))
 	for i, first := range tasks[0].req.x {
 		shape := append([]int{total}, first.Shape[1:]...)
-		n := total * backendSize(first.Shape[1:])
+		n := total * product(first.Shape[1:])
 		switch {
 		case first.Strings != nil:
 			x[i] = keras.Array{Shape: shape, Strings: joinRows(tasks, i, n, func(a keras.Array) []string { return a.Strings })}
@@ -370,13 +370,4 @@ func joinRows[T any](tasks []*task, i, n int, values func(keras.Array) []T) []T 
 		out = append(out, values(t.req.x[i])...)
 	}
 	return out[:n]
-}
-
-// backendSize is the number of values of one sample of the given shape.
-func backendSize(sample []int) int {
-	n := 1
-	for _, d := range sample {
-		n *= d
-	}
-	return n
 }

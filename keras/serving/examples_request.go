@@ -118,14 +118,12 @@ func checkExamplesOutput(api string, outputs []tensorSpec) error {
 func (r *tensorReader) readFeature(v *jsonValue, want int, where string) error {
 	at := fmt.Sprintf("%s, feature %q,", where, r.spec.name)
 	var leaves []*jsonValue
-	var dense []float64
 	var collect func(v *jsonValue)
 	collect = func(v *jsonValue) {
 		switch {
 		case v.isDense():
 			for i := range v.denseLen() {
-				dense = append(dense, v.denseAt(i))
-				leaves = append(leaves, nil)
+				leaves = append(leaves, &jsonValue{kind: jsonNumber, num: v.denseAt(i)})
 			}
 		case v.kind == jsonArray:
 			for _, e := range v.elems {
@@ -140,12 +138,7 @@ func (r *tensorReader) readFeature(v *jsonValue, want int, where string) error {
 		return fmt.Errorf("input %q: %s holds %d values, want %d (one sample of shape %s)", r.spec.name, strings.TrimSuffix(at, ","), len(leaves), want, r.spec.sampleShape())
 	}
 	r.path = r.path[:0]
-	d := 0
 	for _, leaf := range leaves {
-		if leaf == nil {
-			leaf = &jsonValue{kind: jsonNumber, num: dense[d]}
-			d++
-		}
 		if err := r.fill(leaf, nil, 0, at); err != nil {
 			return err
 		}
