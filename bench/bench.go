@@ -16,6 +16,8 @@ import (
 	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/metrics"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // Data returns n random 28x28x1 images and labels: step time does not
@@ -144,9 +146,9 @@ func Compiled(model, engine string) (*keras.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: engine, Seed: 1}
+	opts := keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: engine, Seed: 1}
 	if isSeed(model) {
-		opts.Optimizer, opts.Metrics = "sgd", nil
+		opts.Optimizer, opts.Metrics = &optimizers.SGD{}, keras.PerOutput[[]metrics.Metric]{}
 	}
 	err = m.Compile(opts)
 	return m, err

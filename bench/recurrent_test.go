@@ -8,6 +8,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // lstmModel is LSTM(64) + Dense(1) over sequences of `steps` steps of 8
@@ -23,7 +24,7 @@ func recurrentModel(b *testing.B, rnn layers.Layer, steps int) (*keras.Model, ke
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Seed: 1}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse"), Seed: 1}); err != nil {
 		b.Fatal(err)
 	}
 	x := keras.Array{Shape: []int{32, steps, 8}, Data: make([]float32, 32*steps*8)}

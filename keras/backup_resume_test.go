@@ -149,7 +149,7 @@ func dropoutMLP(t *testing.T, engine string) *keras.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: engine, Seed: 5}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: engine, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -237,7 +237,7 @@ func TestBackupAndRestoreResumesExactly(t *testing.T) {
 	model := func(engine string) *keras.Model {
 		m := keras.Must(keras.NewSequential(layers.Input(6), &layers.Dense{Units: 64, Activation: "relu"}, &layers.Dropout{Rate: 0.3},
 			&layers.Dense{Units: 48, Activation: "relu"}, &layers.Dense{Units: 3, Activation: "softmax"}))
-		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: "sparse_categorical_crossentropy", Backend: engine, Seed: 5}))
+		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: engine, Seed: 5}))
 		return m
 	}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {

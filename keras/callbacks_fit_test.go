@@ -17,10 +17,10 @@ import (
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
-func compiledMLP(t *testing.T, be backend.Backend, opt any) *keras.Model {
+func compiledMLP(t *testing.T, be backend.Backend, opt optimizers.Optimizer) *keras.Model {
 	t.Helper()
 	m := smallMLP(t, false)
-	if err := m.Compile(keras.CompileOptions{Optimizer: opt, Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name(), Seed: 11}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: opt, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: be.Name(), Seed: 11}); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -70,7 +70,7 @@ func TestFitOptionErrors(t *testing.T) {
 	ctx := context.Background()
 	x, y := smallData(16)
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		m := compiledMLP(t, be, "sgd")
+		m := compiledMLP(t, be, &optimizers.SGD{})
 		_, err := m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: -3})
 		wantErr(t, err, "Epochs must be 0 or more", "-3")
 		_, err = m.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: -5})
@@ -176,7 +176,7 @@ func TestTerminateOnNaN(t *testing.T) {
 	bad.Data[0] = float32(math.NaN())
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		for _, quiet := range []bool{false, true} {
-			m := compiledMLP(t, be, "sgd")
+			m := compiledMLP(t, be, &optimizers.SGD{})
 			before, _ := m.GetWeights()
 			var cbs []callbacks.Callback
 			if quiet {
@@ -208,7 +208,7 @@ func TestCSVLoggerInFit(t *testing.T) {
 	x, y := smallData(32)
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		path := filepath.Join(t.TempDir(), "log.csv")
-		m := compiledMLP(t, be, "adam")
+		m := compiledMLP(t, be, &optimizers.Adam{})
 		if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 3, BatchSize: 8, Callbacks: []callbacks.Callback{callbacks.NewCSVLogger(path, false)}}); err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,7 @@ func TestCSVLoggerInFit(t *testing.T) {
 func TestVerboseDefault(t *testing.T) {
 	x, y := smallData(32)
 	m := smallMLP(t, false)
-	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", Seed: 1}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	var out strings.Builder
@@ -267,7 +267,7 @@ func TestSeeds(t *testing.T) {
 	x, y := smallData(64)
 	train := func(compileSeed, fitSeed int64, weights [][]float32) [][]float32 {
 		m := smallMLP(t, false)
-		if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", Seed: compileSeed}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Seed: compileSeed}); err != nil {
 			t.Fatal(err)
 		}
 		if weights != nil {
@@ -283,7 +283,7 @@ func TestSeeds(t *testing.T) {
 	}
 	initial := func(seed int64) [][]float32 {
 		m := smallMLP(t, false)
-		if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: seed}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: seed}); err != nil {
 			t.Fatal(err)
 		}
 		w, _ := m.GetWeights()

@@ -10,6 +10,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // Close releases the engine, keeps the weights, and leaves the model
@@ -18,7 +19,7 @@ import (
 func TestCloseKeepsTheWeights(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
-		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: be.Name(), Seed: 1}))
+		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: be.Name(), Seed: 1}))
 		x := keras.Must(keras.NewArray([]float32{1, 2, 3, -1, 0, 1}, 2, 3))
 		y := keras.Must(keras.NewArray([]float32{1, 0, 0, 1}, 2, 2))
 		keras.Must(m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 2, Verbose: keras.Silent}))
@@ -42,7 +43,7 @@ func TestCloseKeepsTheWeights(t *testing.T) {
 func TestLoadNoCompileOnAnEngine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.keras")
 	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 	keras.MustOK(m.Save(path))
 	if _, err := keras.LoadModel(path, keras.LoadOptions{NoCompile: true, Backend: "nosuchengine"}); err == nil || !strings.Contains(err.Error(), "nosuchengine") {
 		t.Fatalf("LoadModel on an unknown engine: %v, want an error naming it", err)

@@ -4,35 +4,42 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/kerasgo/kerasgo/internal/settings"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/distribution"
+	"github.com/kerasgo/kerasgo/keras/losses"
+	"github.com/kerasgo/kerasgo/keras/metrics"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // CompileOptions configure training, like the arguments of Keras's
 // model.compile.
 type CompileOptions struct {
-	// Optimizer is a Keras name ("adam", "sgd", "rmsprop", "adadelta") or an
-	// optimizers.Optimizer. Default "rmsprop", as in Keras.
-	Optimizer any
-	// Loss is a Keras name ("categorical_crossentropy",
-	// "sparse_categorical_crossentropy", "binary_crossentropy", "mse"), a
-	// losses.Loss or a function. Required. For a model with several
-	// outputs, one loss applies to every output; a []any gives one per
-	// output (nil: that output is not trained) and a map[string]any one per
-	// output name, as Keras's list and dict forms.
-	Loss any
+	// Optimizer updates the weights from their gradients, e.g.
+	// &optimizers.Adam{} (Keras's "adam"; zero fields take Keras's
+	// defaults) or &optimizers.SGD{LearningRate: 0.1}. nil is RMSprop
+	// with Keras's defaults, as Keras's compile.
+	Optimizer optimizers.Optimizer
+	// Loss is what training minimises: keras.Loss("mse") by Keras name,
+	// keras.LossOf(losses.Huber{}) for a loss value (losses.FromFunc for
+	// a function), or, for a model with several outputs, one per output:
+	// keras.ByPosition[losses.Loss](...) in the model's output order or
+	// keras.ByName(map[string]losses.Loss{...}); an output without a loss
+	// (nil) is not trained. A single loss applies to every output, as in
+	// Keras. Required unless TrainStep computes its own.
+	Loss PerOutput[losses.Loss]
 	// LossWeights weighs each output's loss in the total that training
-	// minimises (Keras's loss_weights): a []float64 by position or a
-	// map[string]float64 by output name; default 1 each.
-	LossWeights any
-	// Metrics are Keras names ("accuracy", ...), metrics.Metric values or
-	// functions. For a model with several outputs, Keras's rule applies:
-	// one entry per output, each a metric, a []any of metrics or nil.
-	Metrics []any
-	// OutputMetrics gives metrics by output name (Keras's dict form of
-	// metrics), e.g. {"priority": {"mae"}}.
-	OutputMetrics map[string][]any
+	// minimises (Keras's loss_weights): keras.ByPosition(1.0, 0.2) or
+	// keras.ByName(map[string]float64{...}); ForAll gives every output
+	// the same weight. Default 1 each; each must be finite.
+	LossWeights PerOutput[float64]
+	// Metrics are computed and logged besides the loss, per output:
+	// keras.Metrics("accuracy") by Keras name, keras.MetricsOf(...) for
+	// metric values (metrics.FromFunc for a function), both for every
+	// output, or keras.ByPosition / keras.ByName with a []metrics.Metric
+	// per output (Keras's list and dict forms; nil: none for that
+	// output).
+	Metrics PerOutput[[]metrics.Metric]
 	// Backend selects the engine, e.g. "gorgonia" or "libtorch:cuda".
 	// Empty means $KERASGO_BACKEND, then ~/.kerasgo/kerasgo.json, then
 	// "gorgonia" (see package backend).
@@ -114,17 +121,12 @@ func (m *Model) Compile(opts CompileOptions) error {
 	c := &compiled{opts: opts}
 	c.opts.Seed = resolveSeed(opts.Seed)
 	var err error
-	switch o := opts.Optimizer.(type) {
-	case nil:
-		c.opt = &optimizers.RMSprop{}
-	case string:
-		if c.opt, err = optimizers.Get(o); err != nil {
-			return err
-		}
-	case optimizers.Optimizer:
-		c.opt = o
-	default:
-		return fmt.Errorf("the optimizer is a %T: give a name such as \"adam\" or an optimizers.Optimizer", o)
+	c.opt = opts.Optimizer
+	switch {
+	case c.opt == nil:
+		c.opt = &optimizers.RMSprop{} // Keras's default
+	case settings.IsNil(c.opt):
+		return fmt.Errorf("the optimizer is a nil %T: give one made first, e.g. &optimizers.Adam{}, or leave Optimizer out for RMSprop", c.opt)
 	}
 	optimizers.ResolveDefaults(c.opt)
 	if err := optimizers.Check(c.opt); err != nil {

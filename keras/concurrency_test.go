@@ -41,7 +41,7 @@ func concurrencyModel(t *testing.T, engine string) *keras.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.05}, Loss: "mse", Backend: engine, Seed: 4}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.05}, Loss: keras.Loss("mse"), Backend: engine, Seed: 4}); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -332,7 +332,7 @@ func TestFitWhileFitting(t *testing.T) {
 	<-started
 	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, Verbose: keras.Silent})
 	wantErr(t, err, "already training")
-	err = m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse"})
+	err = m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse")})
 	wantErr(t, err, "is training", "after Fit returns")
 	close(release)
 	if err := <-done; err != nil {
@@ -363,7 +363,7 @@ func TestConcurrentSaveDuringFitWithAdam(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: "mse", Backend: be.Name(), Seed: 4}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse"), Backend: be.Name(), Seed: 4}); err != nil {
 			t.Fatal(err)
 		}
 		x, y := concurrencyData(64)

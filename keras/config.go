@@ -260,7 +260,7 @@ func (c *compiled) compileConfig() (map[string]any, error) {
 	for i, h := range c.heads {
 		names[i], perLoss[i], perWeight[i] = h.name, h.loss, h.weight
 	}
-	loss, err := perOutput[losses.Loss]{form: lossesGiven(c.opts.Loss).form}.encode(names, perLoss, func(l losses.Loss) (any, error) {
+	loss, err := c.opts.Loss.encode(names, perLoss, func(l losses.Loss) (any, error) {
 		if l == nil {
 			return nil, nil
 		}
@@ -269,40 +269,32 @@ func (c *compiled) compileConfig() (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	weightSpec, err := lossWeightsGiven(c.opts.LossWeights, names)
-	if err != nil {
-		return nil, err
-	}
+	weightSpec := c.opts.LossWeights
 	if weightSpec.form == oneForAll {
-		weightSpec.form = byPosition // a list of one, as kerasgo has always written it
+		weightSpec.form = byPosition // a list, one per output, as kerasgo has always written it
 	}
 	weights, err := weightSpec.encode(names, perWeight, func(w float64) (any, error) { return w, nil })
 	if err != nil {
 		return nil, err
 	}
 	// Metrics are written as Keras lists: the one output's, or one list
-	// per output (OutputMetrics given by name included).
-	metricForm := perOutput[[]any]{form: byPosition}
+	// per output (metrics given by name or for all outputs included).
+	metricForm := PerOutput[[]metrics.Metric]{form: byPosition}
 	if len(c.heads) == 1 {
 		metricForm.form = oneForAll
 	}
-	perMetrics := make([][]any, len(c.heads))
+	perMetrics := make([][]metrics.Metric, len(c.heads))
 	for i, h := range c.heads {
 		perMetrics[i] = h.specs
 	}
-	ms, err := metricForm.encode(names, perMetrics, func(specs []any) (any, error) {
+	ms, err := metricForm.encode(names, perMetrics, func(specs []metrics.Metric) (any, error) {
 		out := []any{}
 		for _, mt := range specs {
-			switch v := mt.(type) {
-			case string:
-				out = append(out, v)
-			case metrics.Metric:
-				s, err := metrics.Serialize(v)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, s)
+			s, err := metrics.Serialize(mt)
+			if err != nil {
+				return nil, err
 			}
+			out = append(out, s)
 		}
 		return out, nil
 	})
@@ -629,7 +621,7 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 	}
 	opts := CompileOptions{Optimizer: opt, Backend: engine, Distribution: dp}
 	isObject := func(m map[string]any) bool { _, ok := m["class_name"]; return ok }
-	lossSpec, err := decodePerOutput(cc["loss"], isObject, func(v any) (any, error) {
+	opts.Loss, err = decodePerOutput(cc["loss"], isObject, func(v any) (losses.Loss, error) {
 		if v == nil {
 			return nil, nil // an output without a loss
 		}
@@ -638,8 +630,7 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 	if err != nil {
 		return fmt.Errorf("compile_config: loss: %w", err)
 	}
-	opts.Loss = lossSpec.option()
-	weightSpec, err := decodePerOutput(cc["loss_weights"], func(map[string]any) bool { return false }, func(v any) (float64, error) {
+	opts.LossWeights, err = decodePerOutput(cc["loss_weights"], func(map[string]any) bool { return false }, func(v any) (float64, error) {
 		f, ok := v.(float64)
 		if !ok {
 			return 0, fmt.Errorf("cannot read loss weight %v", v)
@@ -649,34 +640,34 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 	if err != nil {
 		return fmt.Errorf("compile_config: loss_weights: %w", err)
 	}
-	opts.LossWeights = weightSpec.option()
 	if cc["weighted_metrics"] != nil {
 		return fmt.Errorf("compile_config: weighted_metrics is not supported by kerasgo yet: load with LoadOptions{NoCompile: true} and compile again")
 	}
-	metricList := func(v any) ([]any, error) {
+	metricList := func(v any) ([]metrics.Metric, error) {
 		list, ok := v.([]any)
 		if !ok {
 			return nil, fmt.Errorf("cannot read metrics %v", v)
 		}
-		var out []any
+		var out []metrics.Metric
 		for _, e := range list {
-			name, err := metrics.Deserialize(e)
+			mt, err := metrics.Deserialize(e)
 			if err != nil {
 				return nil, fmt.Errorf("%w: load with LoadOptions{NoCompile: true} and compile with metrics kerasgo has", err)
 			}
-			out = append(out, name)
+			out = append(out, mt)
 		}
 		return out, nil
 	}
 	switch v := cc["metrics"].(type) {
 	case nil:
 	case map[string]any:
-		opts.OutputMetrics = map[string][]any{}
+		named := map[string][]metrics.Metric{}
 		for k, e := range v {
-			if opts.OutputMetrics[k], err = metricList(e); err != nil {
+			if named[k], err = metricList(e); err != nil {
 				return fmt.Errorf("compile_config: metrics for %q: %w", k, err)
 			}
 		}
+		opts.Metrics = ByName(named)
 	case []any:
 		nested := len(m.outputs) > 1
 		for _, e := range v {
@@ -685,25 +676,26 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 			}
 		}
 		if !nested {
-			if opts.Metrics, err = metricList(v); err != nil {
+			list, err := metricList(v)
+			if err != nil {
 				return fmt.Errorf("compile_config: %w", err)
 			}
+			opts.Metrics = ForAll(list)
 			break
 		}
-		for _, e := range v {
+		perOutput := make([][]metrics.Metric, len(v))
+		for i, e := range v {
 			if e == nil {
-				opts.Metrics = append(opts.Metrics, nil)
 				continue
 			}
 			if _, isList := e.([]any); !isList {
 				e = []any{e}
 			}
-			list, err := metricList(e)
-			if err != nil {
+			if perOutput[i], err = metricList(e); err != nil {
 				return fmt.Errorf("compile_config: %w", err)
 			}
-			opts.Metrics = append(opts.Metrics, list)
 		}
+		opts.Metrics = ByPosition(perOutput...)
 	default:
 		return fmt.Errorf("compile_config: cannot read metrics %v", v)
 	}

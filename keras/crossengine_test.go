@@ -66,7 +66,7 @@ func TestCrossEngine(t *testing.T) {
 	var losses [][]float64
 	for i, spec := range engines {
 		m := crossEngineModel(t)
-		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.05}, Loss: "sparse_categorical_crossentropy", Backend: spec, Seed: 4}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.05}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: spec, Seed: 4}); err != nil {
 			t.Fatal(err)
 		}
 		if i == 0 {
@@ -124,7 +124,7 @@ func TestCrossEngineSaveLoad(t *testing.T) {
 			}
 			t.Run(from+"->"+to, func(t *testing.T) {
 				m := crossEngineModel(t)
-				if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Backend: from, Seed: 9}); err != nil {
+				if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: from, Seed: 9}); err != nil {
 					t.Fatal(err)
 				}
 				if _, err := m.Fit(ctx, img, y, fit); err != nil {

@@ -44,7 +44,7 @@ func TestCustomStepMatchesBuiltin(t *testing.T) {
 		run := func(custom bool) ([][]float32, *keras.History) {
 			keras.ClearSession()
 			m := smallMLP(t, true)
-			opts := keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name(), Seed: 5}
+			opts := keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: be.Name(), Seed: 5}
 			if custom {
 				opts.TrainStep, opts.TestStep = builtinLikeStep, builtinLikeTestStep
 			}
@@ -226,7 +226,7 @@ func TestCustomStepErrors(t *testing.T) {
 			s.Apply(nil, s.Gradients(loss, vars), vars)
 			return keras.StepLogs{{Name: "loss", Value: loss}}, nil
 		}
-		if err := m.Compile(keras.CompileOptions{Loss: "sparse_categorical_crossentropy", TestStep: test}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Loss: keras.Loss("sparse_categorical_crossentropy"), TestStep: test}); err != nil {
 			t.Fatal(err)
 		}
 		_, err := m.Evaluate(context.Background(), x, y, keras.EvaluateOptions{Verbose: keras.Silent})

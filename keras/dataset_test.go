@@ -16,6 +16,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // pagedArrays is a keras.Dataset over arrays in memory, in batches of
@@ -117,7 +118,7 @@ func TestBatchesGiveTheArraysResults(t *testing.T) {
 	x, y := smallData(52) // 4 batches of 16, the last of 4
 	ctx := context.Background()
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		ref := compiledMLP(t, be, "adam")
+		ref := compiledMLP(t, be, &optimizers.Adam{})
 		hist, err := ref.Fit(ctx, x, y, keras.FitOptions{Epochs: 3, BatchSize: 16, NoShuffle: true, Verbose: keras.Silent})
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +140,7 @@ func TestBatchesGiveTheArraysResults(t *testing.T) {
 			"generator": func() keras.Batches { return keras.Batches{Generator: generate(x, y, 16)} },
 		}
 		for name, source := range sources {
-			m := compiledMLP(t, be, "adam")
+			m := compiledMLP(t, be, &optimizers.Adam{})
 			h, err := m.Fit(ctx, source(), nil, keras.FitOptions{Epochs: 3, NoShuffle: true, Verbose: keras.Silent})
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -185,7 +186,7 @@ func TestConcurrentDatasetLoadingIsShuffledReproducibly(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		run := func(seed int64, workers int) (*pagedArrays, [][]float32) {
 			p := &pagedArrays{x: x, y: y, batch: 8, delay: 5 * time.Millisecond}
-			m := compiledMLP(t, be, "sgd")
+			m := compiledMLP(t, be, &optimizers.SGD{})
 			if _, err := m.Fit(ctx, keras.Batches{Dataset: p, Workers: workers}, nil, keras.FitOptions{Epochs: 3, Seed: seed, Verbose: keras.Silent}); err != nil {
 				t.Fatal(err)
 			}
@@ -252,7 +253,7 @@ func generatorStepsPerEpoch(t *testing.T, be backend.Backend, x, y keras.Array) 
 		generate(x, y, 8)(yield)
 	}
 	var out bytes.Buffer
-	m := compiledMLP(t, be, "sgd")
+	m := compiledMLP(t, be, &optimizers.SGD{})
 	hist, err := m.Fit(context.Background(), keras.Batches{Generator: gen}, nil, keras.FitOptions{Epochs: 4, StepsPerEpoch: 2, Verbose: keras.OneLinePerEpoch, Output: &out})
 	if err != nil {
 		t.Fatal(err)
@@ -287,7 +288,7 @@ func batchesErrors(t *testing.T, be backend.Backend) {
 	ctx := context.Background()
 	fit := func(b keras.Batches, opts keras.FitOptions) error {
 		opts.Epochs, opts.Verbose = max(opts.Epochs, 1), keras.Silent
-		_, err := compiledMLP(t, be, "sgd").Fit(ctx, b, nil, opts)
+		_, err := compiledMLP(t, be, &optimizers.SGD{}).Fit(ctx, b, nil, opts)
 		return err
 	}
 	failing := func(f func(i int) (keras.Batch, error)) keras.Batches {
@@ -346,7 +347,7 @@ func batchesErrors(t *testing.T, be backend.Backend) {
 	// machine's slow compile cannot reach it first.
 	slow := &pagedArrays{x: x, y: y, batch: 8, delay: time.Hour}
 	dctx := &deadlineOnDemand{Context: ctx, done: make(chan struct{})}
-	_, err := compiledMLP(t, be, "sgd").Fit(dctx, keras.Batches{Dataset: &pagedArrays{x: x, y: y, batch: 8, fail: func(i int) (keras.Batch, error) {
+	_, err := compiledMLP(t, be, &optimizers.SGD{}).Fit(dctx, keras.Batches{Dataset: &pagedArrays{x: x, y: y, batch: 8, fail: func(i int) (keras.Batch, error) {
 		if i == 3 {
 			dctx.arm(50 * time.Millisecond)
 			return slow.Batch(dctx, i)
@@ -382,7 +383,7 @@ func batchesErrors(t *testing.T, be backend.Backend) {
 	}
 
 	ds := keras.Batches{Dataset: &pagedArrays{x: x, y: y, batch: 8}}
-	m := compiledMLP(t, be, "sgd")
+	m := compiledMLP(t, be, &optimizers.SGD{})
 	_, err = m.Fit(ctx, ds, y, keras.FitOptions{Epochs: 1})
 	wantErr(t, err, "got y beside keras.Batches")
 	wantErr(t, fit(ds, keras.FitOptions{BatchSize: 8}), "BatchSize does not go with keras.Batches")
@@ -413,7 +414,7 @@ func TestDatasetBuildsAndValidates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name()}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: be.Name()}); err != nil {
 			t.Fatal(err)
 		}
 		val := &keras.Data{X: keras.Batches{Generator: generate(x, y, 10)}}
@@ -443,7 +444,7 @@ func TestCustomStepFromBatches(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		run := func(fromBatches bool) ([][]float32, *keras.History) {
 			m := smallMLP(t, true)
-			if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"},
+			if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"),
 				Backend: be.Name(), Seed: 5, TrainStep: builtinLikeStep, TestStep: builtinLikeTestStep}); err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@
 //		&layers.Dense{Units: 128, Activation: "relu"},
 //		&layers.Dense{Units: 10, Activation: "softmax"},
 //	)
-//	err = model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}})
+//	err = model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy")})
 //	history, err := model.Fit(ctx, x, y, keras.FitOptions{Epochs: 5, BatchSize: 128, Verbose: 1})
 //
 // The engine underneath is chosen at Compile (see CompileOptions.Backend and

@@ -9,6 +9,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // Keras's "Embedding + LSTM" text classifier has Keras's parameter counts:
@@ -41,7 +42,7 @@ func TestEmbeddingRejectsBadIds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse"}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse")}); err != nil {
 		t.Fatal(err)
 	}
 	y := keras.Array{Shape: []int{2, 1}, Data: []float32{0, 1}}
@@ -71,7 +72,7 @@ func TestEmbeddingIdsAbove2To24(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: spec}); err != nil {
+			if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: spec}); err != nil {
 				if strings.Contains(err.Error(), "built without") {
 					t.Skip(err)
 				}
@@ -100,7 +101,7 @@ func TestEmbeddingIdsAbove2To24(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse"}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse")}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = m.Predict(context.Background(), keras.Array{Shape: []int{1, 4}, Data: []float32{1 << 24, 2, 3, 4}}, keras.PredictOptions{})
@@ -120,7 +121,7 @@ func TestIntInputSaveLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Seed: 1}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse"), Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	ids := keras.Array{Shape: []int{2, 6}, Data: []float32{1, 2, 3, 4, 5, 49, 0, 7, 7, 7, 8, 9}}

@@ -28,12 +28,13 @@ func wantErr(t *testing.T, err error, parts ...string) {
 
 func TestCompileRejectsUnknownNames(t *testing.T) {
 	m := mlp(t, 2, 3, "softmax")
-	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: "adamw9", Loss: "mse"}), `unknown optimizer "adamw9"`, "adam")
-	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "hinge9"}), `unknown loss "hinge9"`)
-	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Metrics: []any{"f1"}}), `unknown metric "f1"`)
-	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: "sgd"}), "needs a Loss")
-	wantErr(t, m.Compile(keras.CompileOptions{Loss: "mse", Backend: "tensorflow"}), `unknown kerasgo backend "tensorflow"`, "gorgonia", "import _")
-	wantErr(t, m.Compile(keras.CompileOptions{Loss: "mse", Backend: "gorgonia:cuda"}), "not supported")
+	var unmade *optimizers.AdamW
+	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: unmade, Loss: keras.Loss("mse")}), "nil *optimizers.AdamW", "&optimizers.Adam{}")
+	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("hinge9")}), `unknown loss "hinge9"`)
+	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Metrics: keras.Metrics("f1")}), `unknown metric "f1"`)
+	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}}), "needs a Loss")
+	wantErr(t, m.Compile(keras.CompileOptions{Loss: keras.Loss("mse"), Backend: "tensorflow"}), `unknown kerasgo backend "tensorflow"`, "gorgonia", "import _")
+	wantErr(t, m.Compile(keras.CompileOptions{Loss: keras.Loss("mse"), Backend: "gorgonia:cuda"}), "not supported")
 }
 
 func TestFitRejectsBadData(t *testing.T) {
@@ -42,7 +43,7 @@ func TestFitRejectsBadData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy"}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy")}); err != nil {
 		t.Fatal(err)
 	}
 	x := keras.Array{Shape: []int{2, 16}, Data: make([]float32, 32)}
@@ -81,7 +82,7 @@ func TestUncompiledAndUnbuilt(t *testing.T) {
 
 func TestNaNLossStopsTrainingAndKeepsWeights(t *testing.T) {
 	m := mlp(t, 2, 1, "")
-	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 1e30}, Loss: "mse"}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 1e30}, Loss: keras.Loss("mse")}); err != nil {
 		t.Fatal(err)
 	}
 	x := keras.Array{Shape: []int{8, 2}, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}}
@@ -106,7 +107,7 @@ func TestNaNLossStopsTrainingAndKeepsWeights(t *testing.T) {
 
 func TestFitStopsOnCancel(t *testing.T) {
 	m := mlp(t, 2, 3, "softmax")
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy"}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy")}); err != nil {
 		t.Fatal(err)
 	}
 	x, y := blobs(64, 3, 2)
@@ -137,7 +138,7 @@ func TestFitShapeMismatchSuggestsTheRightShape(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy"}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy")}); err != nil {
 			t.Fatal(err)
 		}
 		n := 1

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // squares is a keras.Dataset of 4 batches of 8 samples made on demand:
@@ -29,7 +30,7 @@ func (squares) Batch(_ context.Context, i int) (keras.Batch, error) {
 func ExampleBatches() {
 	ctx := context.Background()
 	model := keras.Must(keras.NewSequential(layers.Input(1), &layers.Dense{Units: 16, Activation: "tanh"}, &layers.Dense{Units: 1}))
-	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Seed: 1}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse"), Seed: 1}))
 	history := keras.Must(model.Fit(ctx, keras.Batches{Dataset: squares{}, Workers: 2}, nil, keras.FitOptions{Epochs: 30, Seed: 7, Verbose: keras.Silent}))
 	firstHalf := func(yield func(keras.Batch, error) bool) {
 		for i := range 2 {

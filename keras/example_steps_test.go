@@ -30,7 +30,7 @@ func ExampleCompileOptions_trainStep() {
 	x, y := xor()
 	model := keras.Must(keras.NewSequential(layers.Input(2), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 1, Activation: "sigmoid"}))
 	keras.MustOK(model.Compile(keras.CompileOptions{
-		Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: "binary_crossentropy", Metrics: []any{"accuracy"},
+		Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy"),
 		TrainStep: trainStep, Seed: 3,
 	}))
 	history := keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 300, BatchSize: 4}))
@@ -48,7 +48,7 @@ func ExampleModel_TrainOnBatch() {
 	ctx := context.Background()
 	x, y := xor()
 	model := keras.Must(keras.NewSequential(layers.Input(2), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 1, Activation: "sigmoid"}))
-	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Seed: 3}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy"), Seed: 3}))
 	for epoch := range 300 {
 		for from := 0; from < 4; from += 2 { // batches of 2
 			logs := keras.Must(model.TrainOnBatch(ctx, x.Rows(from, from+2), y.Rows(from, from+2), keras.OnBatchOptions{}))
@@ -74,7 +74,7 @@ func ExampleModel_SetTrainable() {
 	base := keras.Must(keras.NewSequential(layers.Input(2), &layers.Dense{Units: 8, Activation: "tanh"}))
 	in := layers.Input(2)
 	first := keras.Must(keras.NewModel(in, layers.Apply(&layers.Dense{Units: 1, Activation: "sigmoid"}, layers.Apply(base, in))))
-	keras.MustOK(first.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Seed: 1}))
+	keras.MustOK(first.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("binary_crossentropy"), Seed: 1}))
 	keras.Must(first.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 20, BatchSize: 4}))
 	trained := keras.Must(base.GetWeights())
 
@@ -82,13 +82,13 @@ func ExampleModel_SetTrainable() {
 	in2 := layers.Input(2)
 	model := keras.Must(keras.NewModel(in2, layers.Apply(&layers.Dense{Units: 1, Activation: "sigmoid"}, layers.Apply(base, in2))))
 	base.SetTrainable(false)
-	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Seed: 2}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("binary_crossentropy"), Seed: 2}))
 	keras.Must(model.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 20, BatchSize: 4}))
 	fmt.Println("frozen base unchanged:", equalWeights(keras.Must(base.GetWeights()), trained))
 
 	// Fine-tuning: unfreeze, compile again (as Keras requires), low rate.
 	base.SetTrainable(true)
-	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 1e-5}, Loss: "binary_crossentropy", Seed: 2}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 1e-5}, Loss: keras.Loss("binary_crossentropy"), Seed: 2}))
 	keras.Must(model.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 5, BatchSize: 4}))
 	fmt.Println("fine-tuned base unchanged:", equalWeights(keras.Must(base.GetWeights()), trained))
 	// Output:

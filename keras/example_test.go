@@ -8,6 +8,8 @@ import (
 	"github.com/kerasgo/kerasgo/datasets/mnist"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/losses"
+	"github.com/kerasgo/kerasgo/keras/metrics"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
@@ -29,7 +31,7 @@ func Example_mnistConvnet() {
 		&layers.Dropout{Rate: 0.5},
 		&layers.Dense{Units: 10, Activation: "softmax"},
 	))
-	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy")}))
 	keras.Must(model.Fit(ctx, xTrain, yTrain, keras.FitOptions{BatchSize: 128, Epochs: 15, ValidationSplit: 0.1, Verbose: 1}))
 	score := keras.Must(model.Evaluate(ctx, xTest, yTest, keras.EvaluateOptions{Verbose: keras.Silent}))
 	fmt.Printf("Test loss: %.4f\n", score[0].Value)
@@ -45,7 +47,7 @@ func ExampleModel_Fit() {
 		&layers.Dense{Units: 8, Activation: "tanh"},
 		&layers.Dense{Units: 1, Activation: "sigmoid"},
 	))
-	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Seed: 3}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy"), Seed: 3}))
 	history := keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 300, BatchSize: 4}))
 	acc := history.Logs["accuracy"]
 	fmt.Println("final accuracy:", acc[len(acc)-1])
@@ -64,11 +66,14 @@ func ExampleNewFunctional() {
 	department := layers.Apply(layers.Named("department", &layers.Dense{Units: 2, Activation: "softmax"}), h)
 	model := keras.Must(keras.NewFunctional([]*layers.KerasTensor{title, tags}, []*layers.KerasTensor{priority, department}))
 	keras.MustOK(model.Compile(keras.CompileOptions{
-		Optimizer:     "adam",
-		Loss:          map[string]any{"priority": "mse", "department": "sparse_categorical_crossentropy"},
-		LossWeights:   map[string]float64{"priority": 1, "department": 0.2},
-		OutputMetrics: map[string][]any{"department": {"accuracy"}},
-		Seed:          1,
+		Optimizer: &optimizers.Adam{},
+		Loss: keras.ByName(map[string]losses.Loss{
+			"priority":   losses.MeanSquaredError{},
+			"department": losses.SparseCategoricalCrossentropy{},
+		}),
+		LossWeights: keras.ByName(map[string]float64{"priority": 1, "department": 0.2}),
+		Metrics:     keras.ByName(map[string][]metrics.Metric{"department": {metrics.Named("accuracy")}}),
+		Seed:        1,
 	}))
 	x := keras.NamedArrays{
 		"title": keras.Must(keras.NewArray([]float32{1, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 1}, 4, 4)),

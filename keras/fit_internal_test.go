@@ -7,6 +7,7 @@ import (
 	_ "github.com/kerasgo/kerasgo/backends/gorgonia"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // The last, smaller batch is trained with its own compiled step, not
@@ -16,7 +17,7 @@ func TestLastSmallBatchIsTrained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(CompileOptions{Optimizer: "sgd", Loss: "mse"}); err != nil {
+	if err := m.Compile(CompileOptions{Optimizer: &optimizers.SGD{}, Loss: Loss("mse")}); err != nil {
 		t.Fatal(err)
 	}
 	x := Array{Shape: []int{10, 3}, Data: make([]float32, 30)}

@@ -9,6 +9,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // With sample weights, Evaluate's loss is sum(loss_i * w_i) / n as
@@ -30,7 +31,7 @@ func TestSampleAndClassWeights(t *testing.T) {
 		}
 	}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		m := compiledMLP(t, be, "adam")
+		m := compiledMLP(t, be, &optimizers.Adam{})
 		pred, err := m.Predict(context.Background(), x, keras.PredictOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +52,7 @@ func TestSampleAndClassWeights(t *testing.T) {
 		for name, opts := range map[string]keras.FitOptions{
 			"sample": {SampleWeight: w}, "class": {ClassWeight: classWeight},
 		} {
-			m := compiledMLP(t, be, "adam")
+			m := compiledMLP(t, be, &optimizers.Adam{})
 			opts.Epochs, opts.BatchSize, opts.Seed, opts.Verbose = 2, 16, 3, keras.Silent
 			if _, err := m.Fit(context.Background(), x, y, opts); err != nil {
 				t.Fatal(err)
@@ -63,12 +64,12 @@ func TestSampleAndClassWeights(t *testing.T) {
 				t.Errorf("weight %d: ClassWeight trained differently from the equivalent SampleWeight (%g)", i, d)
 			}
 		}
-		_, err = compiledMLP(t, be, "adam").Fit(context.Background(), x, y, keras.FitOptions{SampleWeight: w, ClassWeight: classWeight, Epochs: 1, Verbose: keras.Silent})
+		_, err = compiledMLP(t, be, &optimizers.Adam{}).Fit(context.Background(), x, y, keras.FitOptions{SampleWeight: w, ClassWeight: classWeight, Epochs: 1, Verbose: keras.Silent})
 		wantErr(t, err, "SampleWeight or ClassWeight, not both")
 		bad := keras.Array{Shape: []int{48}, Data: append([]float32{-1}, w.Data[1:]...)}
-		_, err = compiledMLP(t, be, "adam").Fit(context.Background(), x, y, keras.FitOptions{SampleWeight: bad, Epochs: 1, Verbose: keras.Silent})
+		_, err = compiledMLP(t, be, &optimizers.Adam{}).Fit(context.Background(), x, y, keras.FitOptions{SampleWeight: bad, Epochs: 1, Verbose: keras.Silent})
 		wantErr(t, err, "SampleWeight[0] = -1", ">= 0")
-		_, err = compiledMLP(t, be, "adam").Fit(context.Background(), x, y, keras.FitOptions{SampleWeight: keras.Array{Shape: []int{40}, Data: w.Data[:40]}, Epochs: 1, Verbose: keras.Silent})
+		_, err = compiledMLP(t, be, &optimizers.Adam{}).Fit(context.Background(), x, y, keras.FitOptions{SampleWeight: keras.Array{Shape: []int{40}, Data: w.Data[:40]}, Epochs: 1, Verbose: keras.Silent})
 		wantErr(t, err, "one weight per sample, shape (48,)")
 	})
 }
@@ -79,7 +80,7 @@ func TestSampleAndClassWeights(t *testing.T) {
 func TestStepsPerEpochAndValidationFreq(t *testing.T) {
 	x, y := smallData(40) // 10 batches of 4
 	m := smallMLP(t, false)
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy"}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy")}); err != nil {
 		t.Fatal(err)
 	}
 	var perEpoch []int

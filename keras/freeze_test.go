@@ -10,6 +10,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // Transfer learning: with the base frozen (SetTrainable(false)), Fit
@@ -26,7 +27,7 @@ func TestFreezing(t *testing.T) {
 			t.Fatal(err)
 		}
 		base.SetTrainable(false)
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Backend: be.Name(), Seed: 3}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: be.Name(), Seed: 3}); err != nil {
 			t.Fatal(err)
 		}
 		summary, _ := m.Summary()
@@ -65,7 +66,7 @@ func TestFreezing(t *testing.T) {
 
 		m2, _ := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16}, &layers.Dense{Units: 3, Activation: "softmax"})
 		m2.Layers()[1].Common().Weights()[1].Trainable = false // the first bias
-		if err := m2.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", Backend: be.Name(), Seed: 3}); err != nil {
+		if err := m2.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: be.Name(), Seed: 3}); err != nil {
 			t.Fatal(err)
 		}
 		b0, _ := m2.GetWeights()
@@ -95,7 +96,7 @@ func TestBatchNormalizationSaveLoad(t *testing.T) {
 			return m
 		}
 		m := build()
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Backend: be.Name(), Seed: 4}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: be.Name(), Seed: 4}); err != nil {
 			t.Fatal(err)
 		}
 		fit := keras.FitOptions{Epochs: 2, BatchSize: 16, NoShuffle: true, Verbose: keras.Silent}

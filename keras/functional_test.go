@@ -12,6 +12,9 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/losses"
+	"github.com/kerasgo/kerasgo/keras/metrics"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // ticketModel has two named inputs and two named outputs, like Keras's
@@ -72,11 +75,17 @@ func TestTwoInputsTwoOutputs(t *testing.T) {
 			t.Errorf("CountParams = %d, Keras gives 140 (8*8+8, 3*8+8, 8+1, 8*3+3)", n)
 		}
 		opts := keras.CompileOptions{
-			Optimizer:     "adam",
-			Loss:          map[string]any{"priority": "mse", "department": "sparse_categorical_crossentropy"},
-			LossWeights:   map[string]float64{"priority": 2, "department": 0.5},
-			OutputMetrics: map[string][]any{"priority": {"mae"}, "department": {"accuracy"}},
-			Backend:       be.Name(), Seed: 3,
+			Optimizer: &optimizers.Adam{},
+			Loss: keras.ByName(map[string]losses.Loss{
+				"priority":   losses.MeanSquaredError{},
+				"department": losses.SparseCategoricalCrossentropy{},
+			}),
+			LossWeights: keras.ByName(map[string]float64{"priority": 2, "department": 0.5}),
+			Metrics: keras.ByName(map[string][]metrics.Metric{
+				"priority":   {metrics.Named("mae")},
+				"department": {metrics.Named("accuracy")},
+			}),
+			Backend: be.Name(), Seed: 3,
 		}
 		if err := m.Compile(opts); err != nil {
 			t.Fatal(err)
@@ -215,7 +224,7 @@ func TestSharedLayer(t *testing.T) {
 		}
 	}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name(), Seed: 1}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: be.Name(), Seed: 1}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := m.Fit(context.Background(), keras.Arrays{xl, xr}, y, keras.FitOptions{Epochs: 2, BatchSize: 16, Verbose: keras.Silent}); err != nil {
@@ -274,7 +283,7 @@ func TestFunctionalErrors(t *testing.T) {
 	y := keras.Arrays{priority, department}
 	compiled := func() *keras.Model {
 		m := ticketModel(t)
-		if err := m.Compile(keras.CompileOptions{Loss: []any{"mse", "sparse_categorical_crossentropy"}}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Loss: keras.ByPosition[losses.Loss](losses.MeanSquaredError{}, losses.SparseCategoricalCrossentropy{})}); err != nil {
 			t.Fatal(err)
 		}
 		return m
@@ -297,11 +306,14 @@ func TestFunctionalErrors(t *testing.T) {
 		opts keras.CompileOptions
 		want []string
 	}{
-		{keras.CompileOptions{Loss: "mse", Metrics: []any{"accuracy"}}, []string{"one entry per output", "got 1 entries for 2 outputs"}},
-		{keras.CompileOptions{Loss: []any{"mse"}}, []string{"Loss list has 1 losses", "2 outputs"}},
-		{keras.CompileOptions{Loss: map[string]any{"priority": "mse", "dept": "mse"}}, []string{`names output "dept"`, "[priority department]"}},
-		{keras.CompileOptions{Loss: []any{nil, nil}}, []string{"no output has a loss"}},
-		{keras.CompileOptions{Loss: "mse", LossWeights: []float64{1}}, []string{"LossWeights list has 1 weights", "2 outputs"}},
+		{keras.CompileOptions{Loss: keras.Loss("mse"), Metrics: keras.Metrics("accuracy")}, []string{"one entry per output", "every output of the 2 outputs"}},
+		{keras.CompileOptions{Loss: keras.Loss("mse"), Metrics: keras.ByPosition([]metrics.Metric{metrics.Named("mae")})}, []string{"Metrics list has 1 entries", "2 outputs"}},
+		{keras.CompileOptions{Loss: keras.ByPosition[losses.Loss](losses.MeanSquaredError{})}, []string{"Loss list has 1 losses", "2 outputs"}},
+		{keras.CompileOptions{Loss: keras.ByName(map[string]losses.Loss{"priority": losses.MeanSquaredError{}, "dept": losses.MeanSquaredError{}})}, []string{`names output "dept"`, "[priority department]"}},
+		{keras.CompileOptions{Loss: keras.ByPosition[losses.Loss](nil, nil)}, []string{"no output has a loss"}},
+		{keras.CompileOptions{Loss: keras.Loss("mse"), LossWeights: keras.ByPosition(1.0)}, []string{"LossWeights list has 1 weights", "2 outputs"}},
+		{keras.CompileOptions{Loss: keras.Loss("mse"), LossWeights: keras.ForAll(0.5)}, []string{"LossWeights is one number", "2 outputs"}},
+		{keras.CompileOptions{Loss: keras.Loss("mse"), LossWeights: keras.ByName(map[string]float64{"priority": math.NaN()})}, []string{`output "priority" the weight NaN`}},
 	} {
 		wantErr(t, ticketModel(t).Compile(c.opts), c.want...)
 	}
@@ -322,7 +334,7 @@ func TestFunctionalErrors(t *testing.T) {
 
 	// An output that is not trained (loss nil) is still predicted.
 	m = ticketModel(t)
-	if err := m.Compile(keras.CompileOptions{Loss: []any{"mse", nil}, Metrics: []any{nil, []any{"accuracy"}}}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Loss: keras.ByPosition[losses.Loss](losses.MeanSquaredError{}, nil), Metrics: keras.ByPosition(nil, []metrics.Metric{metrics.Named("accuracy")})}); err != nil {
 		t.Fatal(err)
 	}
 	var names []string

@@ -22,7 +22,7 @@ func TestBadSettingsAreRefused(t *testing.T) {
 	y := keras.Must(keras.NewArray([]float32{0, 1, 2, 1}, 4))
 	model := func() *keras.Model {
 		m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 3, Activation: "softmax"}))
-		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy"}))
+		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy")}))
 		return m
 	}
 	fit := func(opts keras.FitOptions) error {
@@ -53,7 +53,7 @@ func TestBadSettingsAreRefused(t *testing.T) {
 		}, "Epsilon is +Inf"},
 		{"Adam beta NaN", func() error {
 			m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 1}))
-			return m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{Beta1: math.NaN()}, Loss: "mse"})
+			return m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{Beta1: math.NaN()}, Loss: keras.Loss("mse")})
 		}, "Beta1 is NaN"},
 		{"Sequential layers with one name", func() error {
 			_, err := keras.NewSequential(layers.Input(3), layers.Named("d", &layers.Dense{Units: 2}), layers.Named("d", &layers.Dense{Units: 2}))
@@ -80,7 +80,7 @@ func TestOutOfRangeIndexNamesTheLayer(t *testing.T) {
 		ids := layers.Apply(&layers.Rescaling{Scale: 10}, in)
 		out := layers.Apply(&layers.Flatten{}, layers.Apply(layers.Named("tokens", &layers.Embedding{InputDim: 5, OutputDim: 2}), ids))
 		m := keras.Must(keras.NewModel(in, out))
-		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: be.Name()}))
+		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: be.Name()}))
 		ok := keras.Must(keras.NewArray([]float32{0, 0.1, 0.4}, 1, 3))
 		if _, err := m.Predict(context.Background(), ok, keras.PredictOptions{}); err != nil {
 			t.Fatalf("ids in range: %v", err)

@@ -59,7 +59,7 @@ func TestKerasCatalogue(t *testing.T) {
 					refused[c.Name] = err.Error()
 					return
 				}
-				if err := m.Compile(keras.CompileOptions{Loss: "mse", Backend: be.Name()}); err != nil {
+				if err := m.Compile(keras.CompileOptions{Loss: keras.Loss("mse"), Backend: be.Name()}); err != nil {
 					t.Fatal(err)
 				}
 				var ref struct {

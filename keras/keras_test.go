@@ -8,6 +8,7 @@ import (
 	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // blobs returns n samples of 2-D points in `classes` separable clusters.
@@ -33,7 +34,7 @@ func TestFitLearnsBlobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: "gorgonia", Seed: 1}); err != nil {
+	if err := model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: "gorgonia", Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	hist, err := model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 30, BatchSize: 32, Seed: 1})

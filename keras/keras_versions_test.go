@@ -60,7 +60,7 @@ func TestKerasVersionsLoad(t *testing.T) {
 					xs = append(xs, in.array())
 				}
 				if name == "attention" { // saved uncompiled
-					if err := m.Compile(keras.CompileOptions{Loss: "mse", Backend: be.Name()}); err != nil {
+					if err := m.Compile(keras.CompileOptions{Loss: keras.Loss("mse"), Backend: be.Name()}); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -54,7 +54,7 @@ func TestLayerLossInEvaluateAndFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Backend: be.Name(), Seed: 2}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: be.Name(), Seed: 2}); err != nil {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
@@ -87,7 +87,7 @@ func TestLayerLossInEvaluateAndFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m2.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: "mse", Backend: be.Name(), Seed: 2}); err != nil {
+		if err := m2.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: keras.Loss("mse"), Backend: be.Name(), Seed: 2}); err != nil {
 			t.Fatal(err)
 		}
 		// The compiled loss pulls the activations towards 1, the penalty

@@ -8,6 +8,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // Masks travel as in Keras: with Embedding(MaskZero), a model fed
@@ -40,7 +41,7 @@ func TestMaskedPaddingChangesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: spec, Seed: 7}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: spec, Seed: 7}); err != nil {
 			if strings.Contains(err.Error(), "built without") {
 				t.Skip(err)
 			}
@@ -99,7 +100,7 @@ func TestMaskingLayer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 2}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 2}); err != nil {
 			t.Fatal(err)
 		}
 		return m
@@ -139,7 +140,7 @@ func TestBidirectionalZeroOutputForMask(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := m.Compile(keras.CompileOptions{Loss: "mse", Backend: spec, Seed: 3}); err != nil {
+			if err := m.Compile(keras.CompileOptions{Loss: keras.Loss("mse"), Backend: spec, Seed: 3}); err != nil {
 				if strings.Contains(err.Error(), "built without") {
 					t.Skip(err)
 				}

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/keras/losses"
+	"github.com/kerasgo/kerasgo/keras/metrics"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/utils"
 
 	"github.com/kerasgo/kerasgo/keras"
@@ -24,7 +27,11 @@ func TestKerasNamesAndFunctions(t *testing.T) {
 	for _, opt := range []string{"Adam", "SGD", "RMSprop", "Adadelta", "adam"} {
 		for _, loss := range []string{"mae", "huber", "mse", "MeanSquaredError", "categorical_crossentropy"} {
 			m := smallMLP(t, false)
-			if err := m.Compile(keras.CompileOptions{Optimizer: opt, Loss: loss, Metrics: []any{"mae", "mse", "accuracy"}, Seed: 1}); err != nil {
+			o, err := optimizers.Get(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Compile(keras.CompileOptions{Optimizer: o, Loss: keras.Loss(loss), Metrics: keras.Metrics("mae", "mse", "accuracy"), Seed: 1}); err != nil {
 				t.Fatalf("%s/%s: %v", opt, loss, err)
 			}
 			h, err := m.Fit(context.Background(), x, yHot, keras.FitOptions{Epochs: 1, BatchSize: 8, Verbose: keras.Silent})
@@ -43,7 +50,7 @@ func TestKerasNamesAndFunctions(t *testing.T) {
 	largestProb := func(b backend.Builder, _, yPred backend.Value) backend.Value {
 		return b.Mean(b.Mul(yPred, yPred), 1)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: squaredError, Metrics: []any{largestProb}, Seed: 1}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.LossOf(losses.FromFunc(squaredError)), Metrics: keras.MetricsOf(metrics.FromFunc(largestProb)), Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	h, err := m.Fit(context.Background(), x, yHot, keras.FitOptions{Epochs: 1, BatchSize: 8, Verbose: keras.Silent})
@@ -54,7 +61,7 @@ func TestKerasNamesAndFunctions(t *testing.T) {
 		t.Errorf("logs %v (closures are named custom_metric)", got)
 	}
 	m2 := smallMLP(t, false)
-	if err := m2.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: namedLoss, Metrics: []any{namedLoss}, Seed: 1}); err != nil {
+	if err := m2.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.LossOf(losses.FromFunc(namedLoss)), Metrics: keras.MetricsOf(metrics.FromFunc(namedLoss)), Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	h, err = m2.Fit(context.Background(), x, yHot, keras.FitOptions{Epochs: 1, BatchSize: 8, Verbose: keras.Silent})

@@ -10,6 +10,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // baseModel is a small "pretrained" feature extractor, used as a layer.
@@ -51,7 +52,7 @@ func TestNestedModel(t *testing.T) {
 			}
 		}
 		compile := func() {
-			if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Backend: be.Name(), Seed: 4}); err != nil {
+			if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: be.Name(), Seed: 4}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // Keras's "Writing a training loop from scratch": a hand-written loop of
@@ -25,7 +26,7 @@ func TestTrainOnBatchLoopMatchesFit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name(), Seed: 9}); err != nil {
+			if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: be.Name(), Seed: 9}); err != nil {
 				t.Fatal(err)
 			}
 			return m

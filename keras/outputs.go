@@ -2,10 +2,10 @@ package keras
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 
+	"github.com/kerasgo/kerasgo/internal/settings"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/losses"
 	"github.com/kerasgo/kerasgo/keras/metrics"
@@ -19,66 +19,62 @@ type head struct {
 	name    string // the output layer's name
 	loss    losses.Loss
 	weight  float64
-	specs   []any            // metrics as given (names resolved in ready)
+	specs   []metrics.Metric // metrics as given (Named ones resolved in ready)
 	metrics []metrics.Metric // resolved once the output shape is known
 }
 
-// resolveHeads turns CompileOptions' Loss, LossWeights, Metrics and
-// OutputMetrics into one head per output, following Keras 3's rules: a
-// single loss applies to every output; a list is by position and a map by
-// output name; with several outputs, Metrics must have one entry per
-// output.
+// resolveHeads turns CompileOptions' Loss, LossWeights and Metrics into
+// one head per output, following Keras 3's rules: a single value applies
+// to every output; a list is by position and a map by output name.
 func resolveHeads(opts CompileOptions, names []string) ([]*head, error) {
 	heads := make([]*head, len(names))
 	for i, n := range names {
 		heads[i] = &head{name: n, weight: 1}
 	}
 	// Losses.
-	lossSpec := lossesGiven(opts.Loss)
-	if lossSpec.form == notGiven && opts.TrainStep == nil {
-		return nil, fmt.Errorf("Compile needs a Loss, e.g. \"sparse_categorical_crossentropy\" (or a TrainStep that computes its own)")
+	if !opts.Loss.Given() && opts.TrainStep == nil {
+		return nil, fmt.Errorf("Compile needs a Loss, e.g. keras.Loss(\"sparse_categorical_crossentropy\") (or a TrainStep that computes its own)")
 	}
-	perLoss, err := lossSpec.resolve("Loss", "losses", names, nil)
+	perLoss, err := opts.Loss.resolve("Loss", "losses", names, nil)
 	if err != nil {
 		return nil, err
 	}
 	trained := false
 	for i, h := range heads {
-		if err := h.setLoss(perLoss[i]); err != nil {
-			return nil, err
+		if settings.IsNil(perLoss[i]) && perLoss[i] != nil {
+			return nil, fmt.Errorf("the loss of output %q is a nil %T: give a loss made first, or nil to leave the output untrained", h.name, perLoss[i])
 		}
+		h.loss = perLoss[i]
 		trained = trained || h.loss != nil
 	}
 	if !trained && opts.TrainStep == nil {
 		return nil, fmt.Errorf("no output has a loss: give a loss for at least one output")
 	}
-	// Loss weights.
-	weightSpec, err := lossWeightsGiven(opts.LossWeights, names)
-	if err != nil {
-		return nil, err
+	// Loss weights: Keras takes one number only for a model with one
+	// output.
+	if opts.LossWeights.form == oneForAll && len(names) != 1 {
+		return nil, fmt.Errorf("LossWeights is one number but the model has %d outputs %v: give keras.ByPosition(...) or keras.ByName(...)", len(names), names)
 	}
-	perWeight, err := weightSpec.resolve("LossWeights", "weights", names, 1)
+	perWeight, err := opts.LossWeights.resolve("LossWeights", "weights", names, 1)
 	if err != nil {
 		return nil, err
 	}
 	for i, h := range heads {
+		if w := perWeight[i]; math.IsNaN(w) || math.IsInf(w, 0) {
+			return nil, fmt.Errorf("LossWeights gives output %q the weight %v: give finite numbers", h.name, w)
+		}
 		h.weight = perWeight[i]
 	}
-	// Metrics: by position (Metrics) and by name (OutputMetrics), both
-	// added to the output's list.
-	if len(names) > 1 && len(opts.Metrics) > 0 && len(opts.Metrics) != len(names) {
-		return nil, fmt.Errorf("for a model with several outputs, Metrics given as a list must have one entry per output (a metric, a []any of metrics, or nil), as in Keras: got %d entries for %d outputs %v; or use OutputMetrics by output name", len(opts.Metrics), len(names), names)
+	// Metrics: with several outputs, Keras wants them per output.
+	if opts.Metrics.form == oneForAll && len(names) > 1 && len(opts.Metrics.all) > 0 {
+		return nil, fmt.Errorf("for a model with several outputs, Metrics must give one entry per output, as in Keras: got metrics for every output of the %d outputs %v; use keras.ByPosition with a []metrics.Metric per output, or keras.ByName", len(names), names)
 	}
-	for _, spec := range []perOutput[[]any]{metricsGiven(opts.Metrics, len(names)), {form: byName, named: opts.OutputMetrics}} {
-		per, err := spec.resolve("OutputMetrics", "entries", names, nil)
-		if err != nil {
-			return nil, err
-		}
-		for i, h := range heads {
-			h.specs = append(h.specs, per[i]...)
-		}
+	perMetrics, err := opts.Metrics.resolve("Metrics", "entries", names, nil)
+	if err != nil {
+		return nil, err
 	}
-	for _, h := range heads {
+	for i, h := range heads {
+		h.specs = slices.Clone(perMetrics[i])
 		if err := h.checkMetrics(); err != nil {
 			return nil, err
 		}
@@ -86,126 +82,17 @@ func resolveHeads(opts CompileOptions, names []string) ([]*head, error) {
 	return heads, nil
 }
 
-// lossesGiven reads CompileOptions.Loss in Keras's forms: one loss for
-// every output, a []any by position, a map[string]any by output name.
-func lossesGiven(v any) perOutput[any] {
-	switch l := v.(type) {
-	case nil:
-		return perOutput[any]{}
-	case []any:
-		return perOutput[any]{form: byPosition, list: l}
-	case map[string]any:
-		return perOutput[any]{form: byName, named: l}
-	}
-	return perOutput[any]{form: oneForAll, all: v}
-}
-
-// metricsGiven reads CompileOptions.Metrics: for a model with one output,
-// its metrics; with several, one entry per output (a metric, a []any of
-// metrics, or nil), as Keras's list form.
-func metricsGiven(ms []any, outputs int) perOutput[[]any] {
-	if outputs == 1 || len(ms) == 0 {
-		return perOutput[[]any]{form: oneForAll, all: ms}
-	}
-	list := make([][]any, len(ms))
-	for i, e := range ms {
-		switch v := e.(type) {
-		case nil:
-		case []any:
-			list[i] = v
-		default:
-			list[i] = []any{v}
-		}
-	}
-	return perOutput[[]any]{form: byPosition, list: list}
-}
-
-// lossWeightsGiven reads CompileOptions.LossWeights: a float64 (a model
-// with one output), a []float64 by position, a map[string]float64 by
-// output name.
-func lossWeightsGiven(v any, names []string) (perOutput[float64], error) {
-	if err := checkLossWeightsFinite(v); err != nil {
-		return perOutput[float64]{}, err
-	}
-	switch w := v.(type) {
-	case nil:
-		return perOutput[float64]{}, nil
-	case float64:
-		if len(names) != 1 {
-			return perOutput[float64]{}, fmt.Errorf("LossWeights is one number but the model has %d outputs %v: give a []float64 or a map[string]float64", len(names), names)
-		}
-		return perOutput[float64]{form: oneForAll, all: w}, nil
-	case []float64:
-		return perOutput[float64]{form: byPosition, list: w}, nil
-	case map[string]float64:
-		return perOutput[float64]{form: byName, named: w}, nil
-	}
-	return perOutput[float64]{}, fmt.Errorf("LossWeights is a %T: give a float64 (one output), a []float64 or a map[string]float64 by output name", v)
-}
-
-// checkLossWeightsFinite refuses a NaN or infinite loss weight, naming
-// it: it would make every step's loss NaN, blamed on the data.
-func checkLossWeightsFinite(v any) error {
-	bad := func(f float64) bool { return math.IsNaN(f) || math.IsInf(f, 0) }
-	switch w := v.(type) {
-	case float64:
-		if bad(w) {
-			return fmt.Errorf("LossWeights is %v: give a finite number", w)
-		}
-	case []float64:
-		for i, f := range w {
-			if bad(f) {
-				return fmt.Errorf("LossWeights[%d] is %v: give finite numbers", i, f)
-			}
-		}
-	case map[string]float64:
-		for _, name := range slices.Sorted(maps.Keys(w)) {
-			if bad(w[name]) {
-				return fmt.Errorf("LossWeights[%q] is %v: give finite numbers", name, w[name])
-			}
-		}
-	}
-	return nil
-}
-
-// setLoss resolves one output's loss: a Keras name, a losses.Loss, a
-// function, or nil (not trained).
-func (h *head) setLoss(v any) error {
-	var err error
-	switch l := v.(type) {
-	case nil:
-		h.loss = nil
-	case string:
-		h.loss, err = losses.Get(l)
-	case losses.Loss:
-		h.loss = l
-	case func(backend.Builder, backend.Value, backend.Value) backend.Value:
-		h.loss = losses.FromFunc(l)
-	case losses.Func:
-		h.loss = losses.FromFunc(l)
-	default:
-		err = fmt.Errorf("the loss is a %T: give a name such as \"mse\", a losses.Loss or a function", l)
-	}
-	return err
-}
-
-// checkMetrics checks the metrics' names (with a placeholder shape: they
-// are resolved in ready, when the output shape is known) and wraps
-// functions.
+// checkMetrics checks the metrics' names (they are resolved in ready,
+// when the output shape is known) and refuses nil ones.
 func (h *head) checkMetrics() error {
 	for i, mt := range h.specs {
-		switch v := mt.(type) {
-		case string:
-			if _, err := metrics.Get(v, backend.Shape{-1, 2}, backend.Shape{-1, 2}); err != nil {
+		if settings.IsNil(mt) {
+			return fmt.Errorf("metric %d of output %q is nil: give metrics made first, e.g. metrics.Named(\"accuracy\")", i, h.name)
+		}
+		if n, ok := mt.(metrics.Named); ok {
+			if err := n.Check(); err != nil {
 				return err
 			}
-		case metrics.Metric:
-		case func(backend.Builder, backend.Value, backend.Value) backend.Value:
-			h.specs[i] = metrics.FromFunc(v)
-		case metrics.Func:
-			h.specs[i] = metrics.FromFunc(v)
-		default:
-			return fmt.Errorf("metric %d is a %T: give a name such as \"accuracy\", a metrics.Metric or a function", i, mt)
 		}
 	}
 	return nil
@@ -220,21 +107,9 @@ func (h *head) resolveMetrics(yTrue, yPred backend.Shape) error {
 	}
 	var out []metrics.Metric
 	for _, mt := range h.specs {
-		var m metrics.Metric
-		switch v := mt.(type) {
-		case string:
-			r, err := metrics.Get(v, yTrue, yPred)
-			if err != nil {
-				return err
-			}
-			m = r
-		case metrics.Metric:
-			m = v
-		}
-		if f, ok := m.(interface {
-			ForOutput(backend.Shape) metrics.Metric
-		}); ok {
-			m = f.ForOutput(yPred)
+		m, err := metrics.Resolve(mt, yTrue, yPred)
+		if err != nil {
+			return err
 		}
 		if err := metrics.Check(m, yPred); err != nil {
 			return fmt.Errorf("metric %s: %w", m.Name(), err)

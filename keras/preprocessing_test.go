@@ -10,6 +10,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/regularizers"
 )
 
@@ -79,7 +80,7 @@ func TestPreprocessingModelTrainsSavesAndMovesEngines(t *testing.T) {
 	}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		m, norm := augmentedModel(t, x)
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Backend: be.Name(), Seed: 3}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: be.Name(), Seed: 3}); err != nil {
 			t.Fatal(err)
 		}
 		h, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: 8, BatchSize: 16, Seed: 3, Verbose: keras.Silent})

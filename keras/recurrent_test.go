@@ -58,8 +58,8 @@ func TestRecurrentLayersLearn(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.02, 0.9, 0.999, 1e-7), Loss: "binary_crossentropy",
-					Metrics: []any{"accuracy"}, Backend: spec, Seed: 3}); err != nil {
+				if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.02, 0.9, 0.999, 1e-7), Loss: keras.Loss("binary_crossentropy"),
+					Metrics: keras.Metrics("accuracy"), Backend: spec, Seed: 3}); err != nil {
 					if strings.Contains(err.Error(), "built without") {
 						t.Skip(err)
 					}
@@ -98,7 +98,7 @@ func TestRecurrentCrossEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.1}, Loss: "binary_crossentropy", Backend: spec, Seed: 4}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.1}, Loss: keras.Loss("binary_crossentropy"), Backend: spec, Seed: 4}); err != nil {
 			t.Fatal(err)
 		}
 		if i == 0 {
@@ -149,7 +149,7 @@ func TestBidirectionalSummaryAndSave(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, s)
 		}
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Seed: 1}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse"), Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "bi.keras")
@@ -195,7 +195,7 @@ func TestTimeDistributedSave(t *testing.T) {
 	if got := m.CountParams(); got != 21+48+3 {
 		t.Errorf("CountParams = %d, want 21 + 48 + 3", got)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Seed: 1}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse"), Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "td.keras")

@@ -10,6 +10,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/initializers"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -62,7 +63,7 @@ func ExampleRegisterLayer() {
 		&Scale{Gain: 2},
 		&layers.Dense{Units: 1},
 	))
-	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 
 	dir, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(dir)

@@ -13,6 +13,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/regularizers"
 )
 
@@ -26,7 +27,7 @@ func regularizedModel(t *testing.T, be string) (*keras.Model, *layers.Dense, *la
 		Base: layers.Base{ActivityRegularizer: regularizers.L1L2{L1: 0.01, L2: 0.02}}}
 	out := &layers.Dense{Units: 3}
 	m := keras.Must(keras.NewSequential(layers.Input(6), hidden, &layers.ActivityRegularization{L1: 0.05, L2: 0.1}, out))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: be, Seed: 4}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: be, Seed: 4}))
 	return m, hidden, out
 }
 
@@ -94,7 +95,7 @@ func TestRegularizersAndConstraintsInEvaluateAndFit(t *testing.T) {
 				d.KernelConstraint, d.BiasConstraint = nil, nil
 			}
 		}
-		keras.MustOK(free.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: be.Name(), Seed: 4}))
+		keras.MustOK(free.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: be.Name(), Seed: 4}))
 		keras.MustOK(free.SetWeights(w))
 		for _, model := range []*keras.Model{m, free} {
 			if _, err := model.TrainOnBatch(ctx, keras.Arrays{x}, keras.Arrays{y}, keras.OnBatchOptions{}); err != nil {
@@ -154,7 +155,7 @@ func TestFrozenWeightsAreNotPenalised(t *testing.T) {
 		base := &layers.Dense{Units: 4, KernelRegularizer: regularizers.L2{L2: 10}}
 		m := keras.Must(keras.NewSequential(layers.Input(6), base, &layers.Dense{Units: 3, Activation: "softmax"}))
 		base.SetTrainable(!freeze)
-		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", Seed: 1}))
+		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Seed: 1}))
 		logs := keras.Must(m.Evaluate(ctx, keras.Arrays{x}, keras.Arrays{y}, keras.EvaluateOptions{}))
 		return lossOf(t, logs)
 	}

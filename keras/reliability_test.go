@@ -16,6 +16,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // The reliability review of issue 39 found these crashes, hangs and
@@ -29,7 +30,7 @@ func (*panicky) OnEpochEnd(int, callbacks.Logs) { panic("boom") }
 func smallModel(t *testing.T) (*keras.Model, keras.Array, keras.Array) {
 	t.Helper()
 	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2, Activation: "softmax"}))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy"}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy")}))
 	x := keras.Must(keras.NewArray([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 4, 3))
 	y := keras.Must(keras.NewArray([]float32{0, 1, 1, 0}, 4))
 	return m, x, y
@@ -112,10 +113,10 @@ func TestLayerSharedByTwoModelsKeepsUniqueNames(t *testing.T) {
 func TestMoreBadSettingsAreRefused(t *testing.T) {
 	ctx := context.Background()
 	m, x, y := smallModel(t)
-	err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", LossWeights: math.NaN()})
-	wantErr(t, err, "LossWeights is NaN")
-	err = m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", LossWeights: []float64{math.Inf(1)}})
-	wantErr(t, err, "LossWeights[0] is +Inf")
+	err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), LossWeights: keras.ForAll(math.NaN())})
+	wantErr(t, err, "LossWeights gives output", "the weight NaN")
+	err = m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), LossWeights: keras.ByPosition(math.Inf(1))})
+	wantErr(t, err, "the weight +Inf")
 	m, _, _ = smallModel(t)
 	_, err = m.Fit(ctx, x, y, keras.FitOptions{Verbose: 7})
 	wantErr(t, err, "Verbose 7")

@@ -10,6 +10,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // smallResNet is a residual block: Conv2D + BatchNormalization, added to
@@ -54,7 +55,7 @@ func TestResidualBlock(t *testing.T) {
 				t.Errorf("Summary lacks %q:\n%s", want, summary)
 			}
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name(), Seed: 2}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: be.Name(), Seed: 2}); err != nil {
 			t.Fatal(err)
 		}
 		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, BatchSize: 8, Seed: 1, Verbose: keras.Silent})

@@ -61,7 +61,7 @@ func TestReturnStateEncoderDecoder(t *testing.T) {
 	for _, spec := range backendtest.Engines() {
 		t.Run(spec, func(t *testing.T) {
 			m := seq2seq(t, 5)
-			if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.01, 0.9, 0.999, 1e-7), Loss: "mse", Backend: spec, Seed: 1}); err != nil {
+			if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.01, 0.9, 0.999, 1e-7), Loss: keras.Loss("mse"), Backend: spec, Seed: 1}); err != nil {
 				if strings.Contains(err.Error(), "built without") {
 					t.Skip(err)
 				}
@@ -123,7 +123,7 @@ func TestReturnStateOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 3}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := m.Summary()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // rewriteArchive copies a .keras file, letting edit change each entry.
@@ -143,7 +144,7 @@ func TestLoadModelRefusesBombsAndFlippedBytes(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "m.keras")
 	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse"}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse")}))
 	keras.MustOK(m.Save(src))
 	entries := unzip(t, src)
 
@@ -185,7 +186,7 @@ func TestLoadModelRefusesBombsAndFlippedBytes(t *testing.T) {
 func TestLoadWeightsChecksTheDigest(t *testing.T) {
 	dir := t.TempDir()
 	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse"}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse")}))
 	for _, name := range []string{"w.weights.h5", "w.safetensors"} {
 		path := filepath.Join(dir, name)
 		keras.MustOK(m.SaveWeights(path))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 type pyTensor struct {
@@ -47,7 +48,7 @@ func inspect(t *testing.T, path, module string) map[string]pyTensor {
 // shapes and the exact values.
 func TestPythonReadsSavedFiles(t *testing.T) {
 	m := smallMLP(t, false)
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Seed: 3}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
 	x, y := smallData(32)

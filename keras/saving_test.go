@@ -18,6 +18,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // fixtureCNN is the architecture of the Keras fixture
@@ -158,7 +159,7 @@ func diff(a, b []string) (onlyA, onlyB []string) {
 func TestSaveMatchesKerasLayout(t *testing.T) {
 	ref := unzip(t, fixture(t, "Aman-21k__cnn-fashion-mnist-classifier.keras"))
 	m := fixtureCNN(t)
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy")}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "cnn.keras")
@@ -242,7 +243,11 @@ func TestSaveLoadContinuesTraining(t *testing.T) {
 			name := fmt.Sprintf("%s/functional=%v", opt, functional)
 			t.Run(name, func(t *testing.T) {
 				backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-					compile := keras.CompileOptions{Optimizer: opt, Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name(), Seed: 7}
+					o, err := optimizers.Get(opt)
+					if err != nil {
+						t.Fatal(err)
+					}
+					compile := keras.CompileOptions{Optimizer: o, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: be.Name(), Seed: 7}
 					whole := smallMLP(t, functional)
 					if err := whole.Compile(compile); err != nil {
 						t.Fatal(err)
@@ -305,7 +310,7 @@ func TestSaveLoadWeights(t *testing.T) {
 	for _, ext := range []string{".weights.h5", ".safetensors"} {
 		t.Run(ext, func(t *testing.T) {
 			src := smallMLP(t, false)
-			if err := src.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Seed: 5}); err != nil {
+			if err := src.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Seed: 5}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := src.Fit(ctx, x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 1, BatchSize: 16}); err != nil {
@@ -356,7 +361,7 @@ func TestSaveFunctionalMatchesKerasLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Metrics: []any{"accuracy"}}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy")}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "f.keras")

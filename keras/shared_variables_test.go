@@ -38,9 +38,9 @@ func underNewHead(t *testing.T, base *keras.Model) (*keras.Model, *layers.Dense)
 	return m, head
 }
 
-func compileOn(t *testing.T, m *keras.Model, engine string, opt any, seed int64) {
+func compileOn(t *testing.T, m *keras.Model, engine string, opt optimizers.Optimizer, seed int64) {
 	t.Helper()
-	if err := m.Compile(keras.CompileOptions{Optimizer: opt, Loss: "sparse_categorical_crossentropy", Backend: engine, Seed: seed}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: opt, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: engine, Seed: seed}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -93,7 +93,7 @@ func TestTransferLearningRecipe(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		base := transferBase(t)
 		a, _ := underNewHead(t, base)
-		compileOn(t, a, be.Name(), "adam", 1)
+		compileOn(t, a, be.Name(), &optimizers.Adam{}, 1)
 		untrained := mustWeights(t, base)
 		fitSilently(t, a, x, y, 2)
 		trained := mustWeights(t, base)
@@ -110,7 +110,7 @@ func TestTransferLearningRecipe(t *testing.T) {
 
 		b, headB := underNewHead(t, base)
 		base.SetTrainable(false)
-		compileOn(t, b, be.Name(), "adam", 2)
+		compileOn(t, b, be.Name(), &optimizers.Adam{}, 2)
 		if got := mustWeights(t, base); !sameWeights(got, trained) {
 			t.Fatal("compiling B re-initialised the trained base")
 		}
@@ -150,7 +150,7 @@ func TestLoadedBaseUnderNewHead(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		pre := transferBase(t)
 		a, _ := underNewHead(t, pre)
-		compileOn(t, a, be.Name(), "adam", 1)
+		compileOn(t, a, be.Name(), &optimizers.Adam{}, 1)
 		fitSilently(t, a, x, y, 2)
 		path := filepath.Join(t.TempDir(), "base.keras")
 		if err := pre.Save(path); err != nil {
@@ -165,7 +165,7 @@ func TestLoadedBaseUnderNewHead(t *testing.T) {
 			t.Fatal("the loaded base does not hold the saved values")
 		}
 		b, _ := underNewHead(t, base)
-		compileOn(t, b, be.Name(), "adam", 9)
+		compileOn(t, b, be.Name(), &optimizers.Adam{}, 9)
 		if !sameWeights(mustWeights(t, b)[:2], pretrained) {
 			t.Error("compiling the new model replaced the loaded base's values")
 		}
@@ -181,11 +181,11 @@ func TestSharedBaseAcrossEngines(t *testing.T) {
 		t.Run(pair[0]+"_then_"+pair[1], func(t *testing.T) {
 			base := transferBase(t)
 			a, _ := underNewHead(t, base)
-			compileOn(t, a, pair[0], "adam", 1)
+			compileOn(t, a, pair[0], &optimizers.Adam{}, 1)
 			fitSilently(t, a, x, y, 2)
 			trained := mustWeights(t, base)
 			b, _ := underNewHead(t, base)
-			compileOn(t, b, pair[1], "adam", 2)
+			compileOn(t, b, pair[1], &optimizers.Adam{}, 2)
 			if !sameWeights(mustWeights(t, b)[:2], trained) {
 				t.Fatal("compiling B on the other engine replaced the trained base")
 			}
@@ -216,7 +216,7 @@ func TestPredictWithoutCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", Backend: be.Name()}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: be.Name()}); err != nil {
 			t.Fatal(err)
 		}
 		if d := maxDiff(mustPredict(t, m, x), uncompiled); d > 1e-6 {
@@ -241,7 +241,7 @@ func TestFeatureExtraction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compileOn(t, base, "", "adam", 1)
+	compileOn(t, base, "", &optimizers.Adam{}, 1)
 	fitSilently(t, base, x, y, 1)
 	hidden, err := base.GetLayer("hidden")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/utils"
 
 	"github.com/kerasgo/kerasgo/keras"
@@ -88,7 +89,7 @@ func TestTextModelTrainsSavesAndPredictsFromStrings(t *testing.T) {
 	for _, seqLen := range []int{12, 0} { // fixed, and padded to each batch's longest
 		backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 			m, tv := textModel(t, x, seqLen)
-			if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Backend: be.Name(), Seed: 5}); err != nil {
+			if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: be.Name(), Seed: 5}); err != nil {
 				t.Fatal(err)
 			}
 			h, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: 30, BatchSize: 16, Seed: 5, Verbose: keras.Silent})
@@ -198,7 +199,7 @@ func TestFitOnTextDataset(t *testing.T) {
 	}
 	ctx := context.Background()
 	m, _ := textModel(t, keras.Batches{Dataset: train, Workers: 2}, 10)
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Metrics: []any{"accuracy"}, Seed: 2}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy"), Seed: 2}); err != nil {
 		t.Fatal(err)
 	}
 	hist, err := m.Fit(ctx, keras.Batches{Dataset: train, Workers: 2}, nil, keras.FitOptions{Epochs: 40, Verbose: keras.Silent, ValidationData: &keras.Data{X: keras.Batches{Dataset: val}}})

@@ -10,6 +10,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // A model over sequences of any length (Keras's Input((None, 3))): it
@@ -25,7 +26,7 @@ func TestUnknownLengths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Backend: be.Name(), Seed: 1}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse"), Backend: be.Name(), Seed: 1}); err != nil {
 			t.Fatal(err)
 		}
 		for _, steps := range []int{5, 7} {

@@ -16,6 +16,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -59,7 +60,7 @@ func TestProgressOutputFormat(t *testing.T) {
 	x, y := blobs(100, 3, 3)
 	for _, verbose := range []int{1, 2} {
 		m := mlp(t, 2, 3, "softmax")
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy")}); err != nil {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
@@ -119,7 +120,7 @@ func TestValidationAndHistory(t *testing.T) {
 	x, y := blobs(200, 3, 4)
 	vx, vy := blobs(50, 3, 5)
 	m := mlp(t, 2, 3, "softmax")
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy")}); err != nil {
 		t.Fatal(err)
 	}
 	h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 3, ValidationData: &keras.Data{X: vx, Y: vy}})
@@ -158,7 +159,7 @@ func TestFunctionalModelAndWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 7}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	w, err := m.GetWeights()
@@ -194,7 +195,7 @@ func TestFunctionalModelAndWeights(t *testing.T) {
 		t.Error("SetWeights with too few arrays: no error")
 	}
 	// Compiling again keeps the weights.
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse"}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse")}); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := m.Predict(context.Background(), x, keras.PredictOptions{})
@@ -212,7 +213,7 @@ func TestSameSeedSameTraining(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Seed: 5}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Seed: 5}); err != nil {
 			t.Fatal(err)
 		}
 		h, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 3, BatchSize: 16, Seed: 9})
@@ -286,7 +287,7 @@ func TestUNetSummaryCounts(t *testing.T) {
 		}
 	}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		if err := model.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Backend: be.Name(), Seed: 1}); err != nil {
+		if err := model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("binary_crossentropy"), Backend: be.Name(), Seed: 1}); err != nil {
 			t.Fatal(err)
 		}
 		h, err := model.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 5, BatchSize: 4, Verbose: keras.Silent})

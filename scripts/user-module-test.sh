@@ -37,6 +37,7 @@ import (
 	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 func main() {
@@ -44,7 +45,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := model.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy"}); err != nil {
+	if err := model.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy")}); err != nil {
 		log.Fatal(err)
 	}
 	x := keras.Array{Shape: []int{8, 4}, Data: make([]float32, 32)}

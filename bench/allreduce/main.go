@@ -28,6 +28,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/distribution"
 	_ "github.com/kerasgo/kerasgo/keras/distribution/c10d"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 func main() {
@@ -101,7 +102,7 @@ func mlpStep(dp *distribution.DataParallel, engine string, steps int) (float64, 
 	if err != nil {
 		return 0, err
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", Backend: engine, Seed: 1, Distribution: dp}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: engine, Seed: 1, Distribution: dp}); err != nil {
 		return 0, err
 	}
 	world := 1

@@ -173,7 +173,7 @@ func buildOrLoad(o options) (*keras.Model, error) {
 	if err := printSummary(model); err != nil {
 		return nil, err
 	}
-	var optimizer any = "adam"
+	var optimizer optimizers.Optimizer = &optimizers.Adam{}
 	if o.model == "resnet" && o.epochs > 0 {
 		// Keras's ResNet examples anneal the learning rate; a cosine decay
 		// over the run's steps (54000 training samples after the 10%
@@ -187,8 +187,8 @@ func buildOrLoad(o options) (*keras.Model, error) {
 	}
 	return model, model.Compile(keras.CompileOptions{
 		Optimizer:    optimizer,
-		Loss:         "sparse_categorical_crossentropy",
-		Metrics:      []any{"accuracy"},
+		Loss:         keras.Loss("sparse_categorical_crossentropy"),
+		Metrics:      keras.Metrics("accuracy"),
 		Backend:      o.backend,
 		Seed:         o.seed,
 		Distribution: o.dist,

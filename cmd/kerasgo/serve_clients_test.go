@@ -11,6 +11,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // clientModels saves a Sequential model, a functional model with two
@@ -20,7 +21,7 @@ func clientModels(t *testing.T, dir string) map[string][]float32 {
 	t.Helper()
 	ctx := context.Background()
 	compile := func(m *keras.Model, path string) *keras.Model {
-		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 7}))
+		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 7}))
 		keras.MustOK(m.Save(filepath.Join(dir, path)))
 		return m
 	}

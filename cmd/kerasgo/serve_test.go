@@ -19,6 +19,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // TestMain lets a test run this command: the test binary, started with
@@ -106,7 +107,7 @@ func startServe(t *testing.T, args ...string) *serveProcess {
 func TestServeDrainsOnSIGTERM(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mlp.keras")
 	m := keras.Must(keras.NewSequential(layers.Input(4), &layers.Dense{Units: 3, Activation: "softmax"}))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 	keras.MustOK(m.Save(path))
 	// A batch timeout keeps requests waiting in the batcher, so that some
 	// are in flight when the listener closes.
@@ -204,7 +205,7 @@ func TestServeDrainsOnSIGTERM(t *testing.T) {
 func TestServeVersionDirectoryAndLabels(t *testing.T) {
 	dir := t.TempDir()
 	m := keras.Must(keras.NewSequential(layers.Input(4), &layers.Dense{Units: 3, Activation: "softmax"}))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 	keras.MustOK(m.Save(filepath.Join(dir, "1.keras")))
 	keras.MustOK(os.Mkdir(filepath.Join(dir, "2"), 0o755))
 	keras.MustOK(m.Save(filepath.Join(dir, "2", "model.keras")))

@@ -104,7 +104,7 @@ func run(ctx context.Context, o example.Options) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.01, 0.9, 0.999, 1e-7), Loss: "mse", Backend: o.Backend, Seed: o.Seed}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.01, 0.9, 0.999, 1e-7), Loss: keras.Loss("mse"), Backend: o.Backend, Seed: o.Seed}); err != nil {
 		return result{}, err
 	}
 	timer := o.Timer

@@ -46,8 +46,8 @@ func run(ctx context.Context, o example.Options) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.005, 0.9, 0.999, 1e-7), Loss: "binary_crossentropy",
-		Metrics: []any{"accuracy"}, Backend: o.Backend, Seed: o.Seed}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.005, 0.9, 0.999, 1e-7), Loss: keras.Loss("binary_crossentropy"),
+		Metrics: keras.Metrics("accuracy"), Backend: o.Backend, Seed: o.Seed}); err != nil {
 		return 0, err
 	}
 	logs, err := example.FitAndEvaluate(ctx, m, o, x, y, xt, yt)

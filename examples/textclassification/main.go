@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/utils"
 
 	_ "github.com/kerasgo/kerasgo/backends/all"
@@ -144,7 +145,7 @@ func run(ctx context.Context, o example.Options, dir string) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "binary_crossentropy", Metrics: []any{"accuracy"},
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy"),
 		Backend: o.Backend, Seed: o.Seed}); err != nil {
 		return result{}, err
 	}

@@ -37,8 +37,8 @@ func newModel(o example.Options) (*keras.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 1e-3}, Loss: "sparse_categorical_crossentropy",
-		Metrics: []any{"accuracy"}, Backend: o.Backend, Seed: o.Seed})
+	err = m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 1e-3}, Loss: keras.Loss("sparse_categorical_crossentropy"),
+		Metrics: keras.Metrics("accuracy"), Backend: o.Backend, Seed: o.Seed})
 	return m, err
 }
 

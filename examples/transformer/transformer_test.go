@@ -11,6 +11,7 @@ import (
 	"github.com/kerasgo/kerasgo/examples/transformer"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // Keras's example has 657,758 parameters: the embeddings 646,400 (20,000
@@ -50,7 +51,7 @@ func TestClassifierLearnsAndSaves(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"}, Backend: spec, Seed: 2}); err != nil {
+			if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: spec, Seed: 2}); err != nil {
 				if strings.Contains(err.Error(), "built without") {
 					t.Skip(err)
 				}

@@ -24,6 +24,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/losses"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
@@ -106,7 +107,7 @@ func run(ctx context.Context, o example.Options, filters int) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 1e-3}, Loss: reconstruction, Backend: o.Backend, Seed: o.Seed}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 1e-3}, Loss: keras.LossOf(losses.FromFunc(reconstruction)), Backend: o.Backend, Seed: o.Seed}); err != nil {
 		return result{}, err
 	}
 	var r result

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/internal/models"
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/serving"
 )
 
@@ -51,7 +52,7 @@ func Run(opts serving.Options, requests, rows int) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "sparse_categorical_crossentropy", Seed: 1}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Seed: 1}); err != nil {
 		return Result{}, err
 	}
 	srv, err := serving.NewServer(opts)

@@ -287,7 +287,7 @@ func TestKerasResNet50FileLoads(t *testing.T) {
 // predictions of the script's images with Keras's.
 func checkPredictions(t *testing.T, m *keras.Model, be backend.Backend, want network) {
 	t.Helper()
-	if err := m.Compile(keras.CompileOptions{Loss: "categorical_crossentropy", Backend: be.Name()}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Loss: keras.Loss("categorical_crossentropy"), Backend: be.Name()}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := m.Predict(context.Background(), images(want.InputShape), keras.PredictOptions{})

@@ -8,6 +8,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // StopAtLoss records every batch's loss and stops training once an epoch
@@ -38,7 +39,7 @@ func Example_customCallback() {
 	x := keras.Array{Shape: []int{8, 1}, Data: []float32{-2, -1, 0, 1, 2, 3, 4, 5}}
 	y := keras.Array{Shape: []int{8, 1}, Data: []float32{-5, -3, -1, 1, 3, 5, 7, 9}}
 	model := keras.Must(keras.NewSequential(layers.Input(1), &layers.Dense{Units: 1}))
-	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 
 	stop := &StopAtLoss{Target: 0.5}
 	history := keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent,

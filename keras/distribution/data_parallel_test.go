@@ -87,8 +87,8 @@ func mlpData(n int) (keras.Array, keras.Array) {
 }
 
 func compileOpts(engine string, dp *distribution.DataParallel) keras.CompileOptions {
-	return keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.1}, Loss: "sparse_categorical_crossentropy",
-		Metrics: []any{"accuracy"}, Backend: engine, Seed: 7, Distribution: dp}
+	return keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.1}, Loss: keras.Loss("sparse_categorical_crossentropy"),
+		Metrics: keras.Metrics("accuracy"), Backend: engine, Seed: 7, Distribution: dp}
 }
 
 // rankReport is what a rank writes for the test to compare.

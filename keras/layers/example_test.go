@@ -8,6 +8,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/initializers"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // ComputeSum keeps a running sum of its inputs in a non-trainable weight,
@@ -41,7 +42,7 @@ func (c *ComputeSum) Call(ctx *layers.Context, in []backend.Value) backend.Value
 // non-trainable, and each training step adds the batch's column sums.
 func Example_nonTrainableWeight() {
 	model := keras.Must(keras.NewSequential(layers.Input(2), &ComputeSum{}, &layers.Dense{Units: 1}))
-	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 	x := keras.Must(keras.NewArray([]float32{1, 2, 3, 4}, 2, 2))
 	y := keras.Must(keras.NewArray([]float32{0, 0}, 2, 1))
 	keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 3, BatchSize: 2, Verbose: keras.Silent}))

@@ -3,7 +3,6 @@ package metrics
 import (
 	"fmt"
 
-	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -16,7 +15,7 @@ func Serialize(m Metric) (any, error) {
 		return serialization.NewObject("keras.metrics", class, cfg)
 	}
 	switch v := m.(type) {
-	case CategoricalAccuracy, SparseCategoricalAccuracy, BinaryAccuracy, MeanAbsoluteError, MeanSquaredError, RootMeanSquaredError, funcMetric:
+	case Named, CategoricalAccuracy, SparseCategoricalAccuracy, BinaryAccuracy, MeanAbsoluteError, MeanSquaredError, RootMeanSquaredError, funcMetric:
 		return m.Name(), nil
 	case TopKCategoricalAccuracy:
 		return object("TopKCategoricalAccuracy", serialization.Config{"k": v.k()}), nil
@@ -50,18 +49,18 @@ func Serialize(m Metric) (any, error) {
 }
 
 // Deserialize reads a metric of Keras's compile_config: a name
-// ("accuracy"), returned as it is for Get to resolve, or a class object,
-// returned as a Metric.
-func Deserialize(v any) (any, error) {
+// ("accuracy"), returned as a Named metric for Compile to resolve, or a
+// class object.
+func Deserialize(v any) (Metric, error) {
 	class, cfg, ok := serialization.ClassOrName(v)
 	if !ok {
 		return nil, fmt.Errorf("cannot read metric %v", v)
 	}
 	if cfg == nil {
-		if _, err := Get(class, backend.Shape{-1, 2}, backend.Shape{-1, 2}); err != nil {
+		if err := Named(class).Check(); err != nil {
 			return nil, err
 		}
-		return class, nil
+		return Named(class), nil
 	}
 	r := serialization.NewReader("metric "+class, cfg)
 	r.Ignore("dtype")
@@ -89,7 +88,7 @@ func Deserialize(v any) (any, error) {
 		if err := r.Finish(); err != nil {
 			return nil, err
 		}
-		return name, nil
+		return Named(name), nil
 	case "BinaryAccuracy":
 		m = BinaryAccuracy{Label: label, Threshold: r.Float("threshold", 0.5)}
 	case "TopKCategoricalAccuracy":

@@ -62,19 +62,9 @@ func TestMetricsMatchKerasAndPyTorch(t *testing.T) {
 				}
 				yShape := append(backend.Shape{-1}, c.YTrue.Shape[1:]...)
 				pShape := append(backend.Shape{-1}, c.YPred.Shape[1:]...)
-				var m metrics.Metric
-				switch v := spec.(type) {
-				case string:
-					if m, err = metrics.Get(v, yShape, pShape); err != nil {
-						t.Fatal(err)
-					}
-				case metrics.Metric:
-					m = v
-				}
-				if f, ok := m.(interface {
-					ForOutput(backend.Shape) metrics.Metric
-				}); ok {
-					m = f.ForOutput(pShape)
+				m, err := metrics.Resolve(spec, yShape, pShape)
+				if err != nil {
+					t.Fatal(err)
 				}
 				if err := metrics.Check(m, pShape); err != nil {
 					t.Fatal(err)

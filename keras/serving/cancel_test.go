@@ -8,6 +8,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/serving"
 )
 
@@ -20,7 +21,7 @@ func TestTimedOutRequestStopsItsWork(t *testing.T) {
 	in := layers.Input(20, 8)
 	out := layers.Apply(&layers.Dense{Units: 10}, layers.Apply(&layers.LSTM{Units: 64}, in))
 	m := keras.Must(keras.NewModel(in, out))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 1}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 	const rows = 5000
 	data := make([]float32, rows*20*8)
 	for i := range data {

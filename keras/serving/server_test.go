@@ -20,6 +20,8 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/losses"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/serving"
 )
 
@@ -27,7 +29,7 @@ import (
 func mlp(t *testing.T, engine string, seed int64) *keras.Model {
 	t.Helper()
 	m := keras.Must(keras.NewSequential(layers.Input(4), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 3, Activation: "softmax"}))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: engine, Seed: seed}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: engine, Seed: seed}))
 	return m
 }
 
@@ -41,7 +43,7 @@ func twoInOut(t *testing.T, engine string) *keras.Model {
 	priority := layers.Apply(layers.Named("priority", &layers.Dense{Units: 1}), h)
 	department := layers.Apply(layers.Named("department", &layers.Dense{Units: 2, Activation: "softmax"}), h)
 	m := keras.Must(keras.NewFunctional([]*layers.KerasTensor{title, tags}, []*layers.KerasTensor{priority, department}))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: []any{"mse", "sparse_categorical_crossentropy"}, Backend: engine, Seed: 2}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.ByPosition[losses.Loss](losses.MeanSquaredError{}, losses.SparseCategoricalCrossentropy{}), Backend: engine, Seed: 2}))
 	return m
 }
 
@@ -52,7 +54,7 @@ func textModel(t *testing.T, engine string) *keras.Model {
 	e := layers.Apply(&layers.Embedding{InputDim: 10, OutputDim: 3}, ids)
 	out := layers.Apply(&layers.Dense{Units: 2}, layers.Apply(&layers.GlobalAveragePooling1D{}, e))
 	m := keras.Must(keras.NewModel(ids, out))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Backend: engine, Seed: 3}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: engine, Seed: 3}))
 	return m
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/serving"
 )
 
@@ -30,7 +31,7 @@ func stringModel(t *testing.T) *keras.Model {
 	ids := layers.Apply(&layers.TextVectorization{Vocabulary: []string{"good", "bad", "day", "night"}, OutputSequenceLength: 4}, in)
 	h := layers.Apply(&layers.GlobalAveragePooling1D{}, layers.Apply(&layers.Embedding{InputDim: 6, OutputDim: 3}, ids))
 	m := keras.Must(keras.NewModel(in, layers.Apply(&layers.Dense{Units: 2, Activation: "softmax"}, h)))
-	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 7}))
+	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 7}))
 	return m
 }
 
@@ -226,10 +227,10 @@ func TestClassifyAndRegress(t *testing.T) {
 	tags := layers.NamedInput("tags", 2)
 	h := layers.Apply(&layers.Concatenate{}, title, tags)
 	classifier := keras.Must(keras.NewFunctional([]*layers.KerasTensor{title, tags}, []*layers.KerasTensor{layers.Apply(&layers.Dense{Units: 3, Activation: "softmax"}, h)}))
-	keras.MustOK(classifier.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 3}))
+	keras.MustOK(classifier.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 3}))
 	price := layers.NamedInput("features", 2, 2)
 	regressor := keras.Must(keras.NewModel(price, layers.Apply(&layers.Dense{Units: 1}, layers.Apply(&layers.Flatten{}, price))))
-	keras.MustOK(regressor.Compile(keras.CompileOptions{Optimizer: "sgd", Loss: "mse", Seed: 4}))
+	keras.MustOK(regressor.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 4}))
 	hs := newServer(t, serving.Options{}, map[string]*keras.Model{"cls": classifier, "reg": regressor, "two": twoInOut(t, "")})
 
 	titles := keras.Must(keras.NewArray([]float32{1, 0, 0, 1, 0.5, 0.5, 0, 0}, 2, 4))

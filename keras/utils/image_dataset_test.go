@@ -77,7 +77,7 @@ func TestFitOnImageDatasetEqualsArrays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.05}, Loss: "sparse_categorical_crossentropy", Seed: 5}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 0.05}, Loss: keras.Loss("sparse_categorical_crossentropy"), Seed: 5}); err != nil {
 			t.Fatal(err)
 		}
 		return m
@@ -210,7 +210,7 @@ func TestImageDatasetErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Compile(keras.CompileOptions{Loss: "sparse_categorical_crossentropy"}); err != nil {
+	if err := m.Compile(keras.CompileOptions{Loss: keras.Loss("sparse_categorical_crossentropy")}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = m.Fit(context.Background(), keras.Batches{Dataset: ds}, nil, keras.FitOptions{Epochs: 1, NoShuffle: true, Verbose: keras.Silent})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kerasgo/kerasgo/internal/testcheck"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/utils"
 
 	"github.com/kerasgo/kerasgo/keras"
@@ -164,7 +165,7 @@ func TestFitOnTimeseriesDataset(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "mse", Backend: be.Name(), Seed: 1}); err != nil {
+		if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse"), Backend: be.Name(), Seed: 1}); err != nil {
 			t.Fatal(err)
 		}
 		h, err := m.Fit(context.Background(), keras.Batches{Dataset: d, Workers: 2}, nil, keras.FitOptions{Epochs: 20, Seed: 2, Verbose: keras.Silent})

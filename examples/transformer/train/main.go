@@ -17,6 +17,7 @@ import (
 	"github.com/kerasgo/kerasgo/examples/internal/textdata"
 	"github.com/kerasgo/kerasgo/examples/transformer"
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // config is Keras's example with a shorter review and vocabulary.
@@ -30,7 +31,7 @@ func run(ctx context.Context, o example.Options) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := m.Compile(keras.CompileOptions{Optimizer: "adam", Loss: "sparse_categorical_crossentropy", Metrics: []any{"accuracy"},
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"),
 		Backend: o.Backend, Seed: o.Seed}); err != nil {
 		return 0, err
 	}
