@@ -136,7 +136,7 @@ func Compiled(model, engine string) (*keras.Model, error) {
 	case model == "transformer":
 		m, err = transformer.NewClassifier(transformer.KerasExample)
 	case model == "lstm":
-		m, err = keras.NewSequential(layers.Input(lstmSteps, lstmFeatures), &layers.LSTM{Units: 64},
+		m, err = keras.NewSequential(&layers.InputLayer{Shape: []int{lstmSteps, lstmFeatures}}, &layers.LSTM{Units: 64},
 			&layers.Dense{Units: 10, Activation: "softmax"})
 	case isSeed(model):
 		m, err = models.Seed(model)

@@ -20,7 +20,7 @@ func lstmModel(b *testing.B, steps int) (*keras.Model, keras.Array, keras.Array)
 // recurrentModel is the recurrent layer + Dense(1) over sequences of
 // `steps` steps of 8 features, and one batch of 32 for it.
 func recurrentModel(b *testing.B, rnn layers.Layer, steps int) (*keras.Model, keras.Array, keras.Array) {
-	m, err := keras.NewSequential(layers.Input(steps, 8), rnn, &layers.Dense{Units: 1})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{steps, 8}}, rnn, &layers.Dense{Units: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -145,7 +145,7 @@ func devNull(t *testing.T) *os.File {
 // also reproduce the dropout masks.
 func dropoutMLP(t *testing.T, engine string) *keras.Model {
 	t.Helper()
-	m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16, Activation: "relu"}, &layers.Dropout{Rate: 0.3}, &layers.Dense{Units: 3, Activation: "softmax"})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 16, Activation: "relu"}, &layers.Dropout{Rate: 0.3}, &layers.Dense{Units: 3, Activation: "softmax"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestBackupAndRestoreResumesExactly(t *testing.T) {
 	x, y := smallData(512)
 	opts := keras.FitOptions{Verbose: keras.Silent, Epochs: 6, BatchSize: 16, Seed: 3}
 	model := func(engine string) *keras.Model {
-		m := keras.Must(keras.NewSequential(layers.Input(6), &layers.Dense{Units: 64, Activation: "relu"}, &layers.Dropout{Rate: 0.3},
+		m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 64, Activation: "relu"}, &layers.Dropout{Rate: 0.3},
 			&layers.Dense{Units: 48, Activation: "relu"}, &layers.Dense{Units: 3, Activation: "softmax"}))
 		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: engine, Seed: 5}))
 		return m

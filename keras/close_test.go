@@ -18,7 +18,7 @@ import (
 // Compile again.
 func TestCloseKeepsTheWeights(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
+		m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 2}))
 		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: be.Name(), Seed: 1}))
 		x := keras.Must(keras.NewArray([]float32{1, 2, 3, -1, 0, 1}, 2, 3))
 		y := keras.Must(keras.NewArray([]float32{1, 0, 0, 1}, 2, 2))
@@ -42,7 +42,7 @@ func TestCloseKeepsTheWeights(t *testing.T) {
 // names, and an unknown engine is an error of the load.
 func TestLoadNoCompileOnAnEngine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.keras")
-	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 2}))
 	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 	keras.MustOK(m.Save(path))
 	if _, err := keras.LoadModel(path, keras.LoadOptions{NoCompile: true, Backend: "nosuchengine"}); err == nil || !strings.Contains(err.Error(), "nosuchengine") {

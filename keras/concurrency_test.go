@@ -37,7 +37,7 @@ func concurrencyDuration() time.Duration {
 // hostForward computes on the host.
 func concurrencyModel(t *testing.T, engine string) *keras.Model {
 	t.Helper()
-	m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16, Activation: "tanh"}, &layers.Dense{Units: 3})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 16, Activation: "tanh"}, &layers.Dense{Units: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func (p *pauseAtFirstBatch) OnTrainBatchEnd(batch int, _ callbacks.Logs) {
 // reads an optimizer that Compile resolved.
 func TestConcurrentSaveDuringFitWithAdam(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 3})
+		m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -407,7 +407,7 @@ func sequentialFromConfig(top savedObject) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	var args []any
+	var args []layers.Layer
 	for i, obj := range objs {
 		if obj.ClassName == "InputLayer" {
 			if i != 0 {
@@ -418,7 +418,7 @@ func sequentialFromConfig(top savedObject) (*Model, error) {
 				return nil, err
 			}
 			in.Layer().Common().Name, _ = obj.Config["name"].(string)
-			args = append(args, in)
+			args = append(args, in.Layer())
 			continue
 		}
 		l, err := layerFromConfig(obj)

@@ -19,7 +19,7 @@ import (
 func crossEngineModel(t *testing.T) *keras.Model {
 	t.Helper()
 	m, err := keras.NewSequential(
-		layers.Input(8, 8, 1),
+		&layers.InputLayer{Shape: []int{8, 8, 1}},
 		&layers.Conv2D{Filters: 4, KernelSize: [2]int{3, 3}, Activation: "relu"},
 		&layers.MaxPooling2D{},
 		&layers.Flatten{},

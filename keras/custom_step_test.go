@@ -89,11 +89,11 @@ func TestCustomStepTwoOptimizers(t *testing.T) {
 	xs := []float32{1, 2, -1, 0.5, 0.3, -2, 1.5, 1}
 	ys := []float32{1, -0.5, 0.25, 2}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		a, err := keras.NewSequential(layers.Input(2), &layers.Dense{Units: 1, NoBias: true})
+		a, err := keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &layers.Dense{Units: 1, NoBias: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := keras.NewSequential(layers.Input(1), &layers.Dense{Units: 1, NoBias: true})
+		b, err := keras.NewSequential(&layers.InputLayer{Shape: []int{1}}, &layers.Dense{Units: 1, NoBias: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +167,7 @@ func TestCustomStepTwoOptimizers(t *testing.T) {
 func TestCustomStepErrors(t *testing.T) {
 	x, y := smallData(32)
 	other := &layers.Dense{Units: 2}
-	if _, err := keras.NewSequential(layers.Input(3), other); err != nil {
+	if _, err := keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, other); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -242,11 +242,11 @@ func TestCustomStepErrors(t *testing.T) {
 func twoPartModel(t *testing.T, engine string) *keras.Model {
 	t.Helper()
 	keras.ClearSession() // the same layer names, so the same initial weights
-	a, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dropout{Rate: 0.2})
+	a, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dropout{Rate: 0.2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := keras.NewSequential(layers.Input(8), &layers.Dense{Units: 3, Activation: "softmax"})
+	b, err := keras.NewSequential(&layers.InputLayer{Shape: []int{8}}, &layers.Dense{Units: 3, Activation: "softmax"})
 	if err != nil {
 		t.Fatal(err)
 	}

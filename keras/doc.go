@@ -4,7 +4,7 @@
 // Define a model, compile it, fit it:
 //
 //	model, err := keras.NewSequential(
-//		layers.Input(28, 28, 1),
+//		&layers.InputLayer{Shape: []int{28, 28, 1}},
 //		&layers.Flatten{},
 //		&layers.Dense{Units: 128, Activation: "relu"},
 //		&layers.Dense{Units: 10, Activation: "softmax"},

@@ -16,7 +16,7 @@ import (
 // Embedding(10000, 128) 1,280,000, LSTM(64) 49,408, Dense(1) 65;
 // 1,329,473 in all.
 func TestEmbeddingLSTMSummary(t *testing.T) {
-	m, err := keras.NewSequential(layers.Input(200), &layers.Embedding{InputDim: 10000, OutputDim: 128}, &layers.LSTM{Units: 64},
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{200}}, &layers.Embedding{InputDim: 10000, OutputDim: 128}, &layers.LSTM{Units: 64},
 		&layers.Dense{Units: 1, Activation: "sigmoid"})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestEmbeddingLSTMSummary(t *testing.T) {
 // Token ids outside [0, input_dim), or not integers, are an error naming
 // the layer, the sample and the id before any step runs.
 func TestEmbeddingRejectsBadIds(t *testing.T) {
-	m, err := keras.NewSequential(layers.Input(3), &layers.Embedding{InputDim: 10, OutputDim: 2}, &layers.Flatten{}, &layers.Dense{Units: 1})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Embedding{InputDim: 10, OutputDim: 2}, &layers.Flatten{}, &layers.Dense{Units: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

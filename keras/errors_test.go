@@ -14,7 +14,7 @@ import (
 
 func mlp(t *testing.T, in, out int, act string) *keras.Model {
 	t.Helper()
-	m, err := keras.NewSequential(layers.Input(in), &layers.Dense{Units: 8, Activation: "relu"}, &layers.Dense{Units: out, Activation: act})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{in}}, &layers.Dense{Units: 8, Activation: "relu"}, &layers.Dense{Units: out, Activation: act})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestCompileRejectsUnknownNames(t *testing.T) {
 
 func TestFitRejectsBadData(t *testing.T) {
 	ctx := context.Background()
-	m, err := keras.NewSequential(layers.Input(4, 4, 1), &layers.Flatten{}, &layers.Dense{Units: 3, Activation: "softmax"})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{4, 4, 1}}, &layers.Flatten{}, &layers.Dense{Units: 3, Activation: "softmax"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestFitShapeMismatchSuggestsTheRightShape(t *testing.T) {
 		{[]int{3, 5}, []int{2, 5, 3}, "reshape the data to (samples, 3, 5)", "expected shape (None, 3, 5)"},
 	}
 	for _, c := range cases {
-		m, err := keras.NewSequential(layers.Input(c.input...), &layers.Flatten{}, &layers.Dense{Units: 2, Activation: "softmax"})
+		m, err := keras.NewSequential(&layers.InputLayer{Shape: c.input}, &layers.Flatten{}, &layers.Dense{Units: 2, Activation: "softmax"})
 		if err != nil {
 			t.Fatal(err)
 		}

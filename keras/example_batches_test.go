@@ -29,7 +29,7 @@ func (squares) Batch(_ context.Context, i int) (keras.Batch, error) {
 // PyDataset; evaluate from a generator.
 func ExampleBatches() {
 	ctx := context.Background()
-	model := keras.Must(keras.NewSequential(layers.Input(1), &layers.Dense{Units: 16, Activation: "tanh"}, &layers.Dense{Units: 1}))
+	model := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{1}}, &layers.Dense{Units: 16, Activation: "tanh"}, &layers.Dense{Units: 1}))
 	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("mse"), Seed: 1}))
 	history := keras.Must(model.Fit(ctx, keras.Batches{Dataset: squares{}, Workers: 2}, nil, keras.FitOptions{Epochs: 30, Seed: 7, Verbose: keras.Silent}))
 	firstHalf := func(yield func(keras.Batch, error) bool) {

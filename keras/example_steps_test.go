@@ -28,7 +28,7 @@ func ExampleCompileOptions_trainStep() {
 		return append(keras.StepLogs{{Name: "loss", Value: loss}}, s.ComputeMetrics(data.Y, yPred, data.SampleWeights)...), nil
 	}
 	x, y := xor()
-	model := keras.Must(keras.NewSequential(layers.Input(2), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 1, Activation: "sigmoid"}))
+	model := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 1, Activation: "sigmoid"}))
 	keras.MustOK(model.Compile(keras.CompileOptions{
 		Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy"),
 		TrainStep: trainStep, Seed: 3,
@@ -47,7 +47,7 @@ func ExampleCompileOptions_trainStep() {
 func ExampleModel_TrainOnBatch() {
 	ctx := context.Background()
 	x, y := xor()
-	model := keras.Must(keras.NewSequential(layers.Input(2), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 1, Activation: "sigmoid"}))
+	model := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 1, Activation: "sigmoid"}))
 	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.05}, Loss: keras.Loss("binary_crossentropy"), Metrics: keras.Metrics("accuracy"), Seed: 3}))
 	for epoch := range 300 {
 		for from := 0; from < 4; from += 2 { // batches of 2
@@ -71,7 +71,7 @@ func ExampleModel_TrainOnBatch() {
 func ExampleModel_SetTrainable() {
 	ctx := context.Background()
 	x, y := xor()
-	base := keras.Must(keras.NewSequential(layers.Input(2), &layers.Dense{Units: 8, Activation: "tanh"}))
+	base := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &layers.Dense{Units: 8, Activation: "tanh"}))
 	in := layers.Input(2)
 	first := keras.Must(keras.NewModel(in, layers.Apply(&layers.Dense{Units: 1, Activation: "sigmoid"}, layers.Apply(base, in))))
 	keras.MustOK(first.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("binary_crossentropy"), Seed: 1}))

@@ -21,7 +21,7 @@ func Example_mnistConvnet() {
 	xTrain, yTrain := keras.Must(keras.ArrayOf(data.Train.InputData())), keras.Must(keras.ArrayOf(data.Train.LabelData()))
 	xTest, yTest := keras.Must(keras.ArrayOf(data.Test.InputData())), keras.Must(keras.ArrayOf(data.Test.LabelData()))
 	model := keras.Must(keras.NewSequential(
-		layers.Input(28, 28, 1),
+		&layers.InputLayer{Shape: []int{28, 28, 1}},
 		&layers.Conv2D{Filters: 32, KernelSize: [2]int{3, 3}, Activation: "relu"},
 		&layers.Conv2D{Filters: 64, KernelSize: [2]int{3, 3}, Activation: "relu"},
 		&layers.MaxPooling2D{PoolSize: [2]int{2, 2}},
@@ -43,7 +43,7 @@ func ExampleModel_Fit() {
 	x := keras.Must(keras.NewArray([]float32{0, 0, 0, 1, 1, 0, 1, 1}, 4, 2))
 	y := keras.Must(keras.NewArray([]float32{0, 1, 1, 0}, 4, 1))
 	model := keras.Must(keras.NewSequential(
-		layers.Input(2),
+		&layers.InputLayer{Shape: []int{2}},
 		&layers.Dense{Units: 8, Activation: "tanh"},
 		&layers.Dense{Units: 1, Activation: "sigmoid"},
 	))

@@ -13,7 +13,7 @@ import (
 // The last, smaller batch is trained with its own compiled step, not
 // dropped: 10 samples in batches of 4 give steps of 4, 4 and 2.
 func TestLastSmallBatchIsTrained(t *testing.T) {
-	m, err := NewSequential(layers.Input(3), &layers.Dense{Units: 1})
+	m, err := NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestFreezing(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		base := &layers.Dense{Units: 16, Activation: "tanh"}
 		head := &layers.Dense{Units: 3, Activation: "softmax"}
-		m, err := keras.NewSequential(layers.Input(6), base, head)
+		m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, base, head)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func TestFreezing(t *testing.T) {
 		_, err = m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, Verbose: keras.Silent})
 		wantErr(t, err, "call Compile again")
 
-		m2, _ := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16}, &layers.Dense{Units: 3, Activation: "softmax"})
+		m2, _ := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 16}, &layers.Dense{Units: 3, Activation: "softmax"})
 		m2.Layers()[1].Common().Weights()[1].Trainable = false // the first bias
 		if err := m2.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: be.Name(), Seed: 3}); err != nil {
 			t.Fatal(err)
@@ -88,7 +88,7 @@ func TestBatchNormalizationSaveLoad(t *testing.T) {
 	x, y := smallData(64)
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		build := func() *keras.Model {
-			m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16, Activation: "relu"}, &layers.BatchNormalization{},
+			m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 16, Activation: "relu"}, &layers.BatchNormalization{},
 				&layers.Dense{Units: 8, Activation: "relu"}, &layers.Dense{Units: 3, Activation: "softmax"})
 			if err != nil {
 				t.Fatal(err)

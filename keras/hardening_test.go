@@ -21,7 +21,7 @@ func TestBadSettingsAreRefused(t *testing.T) {
 	x := keras.Must(keras.NewArray([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 4, 3))
 	y := keras.Must(keras.NewArray([]float32{0, 1, 2, 1}, 4))
 	model := func() *keras.Model {
-		m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 3, Activation: "softmax"}))
+		m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 3, Activation: "softmax"}))
 		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy")}))
 		return m
 	}
@@ -40,7 +40,7 @@ func TestBadSettingsAreRefused(t *testing.T) {
 		{"ClassWeight unknown class", func() error { return fit(keras.FitOptions{ClassWeight: map[int]float64{0: 1, 3: 2}}) }, "ClassWeight has class 3"},
 		{"ClassWeight NaN weight", func() error { return fit(keras.FitOptions{ClassWeight: map[int]float64{1: math.NaN()}}) }, "ClassWeight for class 1 is NaN"},
 		{"Dropout NaN", func() error {
-			_, err := keras.NewSequential(layers.Input(3), &layers.Dropout{Rate: math.NaN()})
+			_, err := keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dropout{Rate: math.NaN()})
 			return err
 		}, "Rate is NaN: give a finite number"},
 		{"Dropout NaN, built later", func() error {
@@ -48,15 +48,15 @@ func TestBadSettingsAreRefused(t *testing.T) {
 			return m.BuildInput(3)
 		}, "Rate is NaN"},
 		{"BatchNormalization epsilon Inf", func() error {
-			_, err := keras.NewSequential(layers.Input(3), &layers.BatchNormalization{Epsilon: math.Inf(1)})
+			_, err := keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.BatchNormalization{Epsilon: math.Inf(1)})
 			return err
 		}, "Epsilon is +Inf"},
 		{"Adam beta NaN", func() error {
-			m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 1}))
+			m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 1}))
 			return m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{Beta1: math.NaN()}, Loss: keras.Loss("mse")})
 		}, "Beta1 is NaN"},
 		{"Sequential layers with one name", func() error {
-			_, err := keras.NewSequential(layers.Input(3), layers.Named("d", &layers.Dense{Units: 2}), layers.Named("d", &layers.Dense{Units: 2}))
+			_, err := keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, layers.Named("d", &layers.Dense{Units: 2}), layers.Named("d", &layers.Dense{Units: 2}))
 			return err
 		}, `are named "d"`},
 		{"Sequential layers with one name, built later", func() error {

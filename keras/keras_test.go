@@ -27,7 +27,7 @@ func blobs(n, classes int, seed uint64) (keras.Array, keras.Array) {
 func TestFitLearnsBlobs(t *testing.T) {
 	x, y := blobs(300, 3, 1)
 	model, err := keras.NewSequential(
-		layers.Input(2),
+		&layers.InputLayer{Shape: []int{2}},
 		&layers.Dense{Units: 16, Activation: "relu"},
 		&layers.Dense{Units: 3, Activation: "softmax"},
 	)

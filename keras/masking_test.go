@@ -96,7 +96,7 @@ func TestMaskedPaddingChangesNothing(t *testing.T) {
 // after it ignores them.
 func TestMaskingLayer(t *testing.T) {
 	build := func(steps int) *keras.Model {
-		m, err := keras.NewSequential(layers.Input(steps, 2), &layers.Masking{MaskValue: -1}, &layers.LSTM{Units: 3}, &layers.Dense{Units: 1})
+		m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{steps, 2}}, &layers.Masking{MaskValue: -1}, &layers.LSTM{Units: 3}, &layers.Dense{Units: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,46 +56,31 @@ type Model struct {
 }
 
 // NewSequential returns a linear stack of layers, like keras.Sequential.
-// If the first layer is an Input (layers.Input(...).Layer() or
-// &layers.InputLayer{...}) the model is built at once and shape errors are
-// reported here; otherwise it is built from the data's shape at the first
-// Fit, Evaluate or Predict (or by BuildInput).
-func NewSequential(ls ...any) (*Model, error) {
+// If the first layer is an InputLayer (&layers.InputLayer{Shape:
+// []int{784}}, Keras's keras.Input(shape=(784,)) at the head of the list)
+// the model is built at once and shape errors are reported here;
+// otherwise it is built from the data's shape at the first Fit, Evaluate
+// or Predict (or by BuildInput).
+func NewSequential(ls ...layers.Layer) (*Model, error) {
 	m := &Model{sequential: true}
 	m.Name = uniqueName("sequential")
 	for i, l := range ls {
 		if settings.IsNil(l) {
 			return nil, fmt.Errorf("NewSequential: argument %d is a nil %T: pass layers made first (e.g. &layers.Dense{Units: 8})", i, l)
 		}
-		switch v := l.(type) {
-		case *layers.KerasTensor:
+		if in, ok := l.(*layers.InputLayer); ok {
 			if i != 0 {
-				return nil, fmt.Errorf("NewSequential: argument %d is an Input; only the first may be", i)
+				return nil, fmt.Errorf("NewSequential: argument %d is an InputLayer; only the first may be", i)
 			}
-			if v.Err() != nil {
-				return nil, v.Err()
+			t := layers.NewInput(&layers.InputLayer{Shape: in.Shape, DType: in.DType})
+			if t.Err() != nil {
+				return nil, t.Err()
 			}
-			if _, ok := v.Layer().(*layers.InputLayer); !ok {
-				return nil, fmt.Errorf("NewSequential: argument 0 is the output of a layer; pass layers, starting with layers.Input(...)")
-			}
-			m.inputs = []*layers.KerasTensor{v}
-		case layers.Layer:
-			if in, ok := v.(*layers.InputLayer); ok {
-				if i != 0 {
-					return nil, fmt.Errorf("NewSequential: argument %d is an InputLayer; only the first may be", i)
-				}
-				t := layers.NewInput(&layers.InputLayer{Shape: in.Shape, DType: in.DType})
-				if t.Err() != nil {
-					return nil, t.Err()
-				}
-				t.Layer().Common().Name = in.Name
-				m.inputs = []*layers.KerasTensor{t}
-				continue
-			}
-			m.pending = append(m.pending, v)
-		default:
-			return nil, fmt.Errorf("NewSequential: argument %d is a %T, not a layer", i, l)
+			t.Layer().Common().Name = in.Name
+			m.inputs = []*layers.KerasTensor{t}
+			continue
 		}
+		m.pending = append(m.pending, l)
 	}
 	if len(m.pending) == 0 {
 		return nil, errors.New("NewSequential: a model needs at least one layer")

@@ -106,11 +106,11 @@ func TestToCategorical(t *testing.T) {
 // named Sequential models nest in a third, which saves and loads them.
 func TestModelNamesUniquePerProcess(t *testing.T) {
 	keras.ClearSession()
-	a, err := keras.NewSequential(layers.Input(4), &layers.Dense{Units: 3})
+	a, err := keras.NewSequential(&layers.InputLayer{Shape: []int{4}}, &layers.Dense{Units: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2})
+	b, err := keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

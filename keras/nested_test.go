@@ -16,7 +16,7 @@ import (
 // baseModel is a small "pretrained" feature extractor, used as a layer.
 func baseModel(t *testing.T) *keras.Model {
 	t.Helper()
-	m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 8, Activation: "relu"}, &layers.BatchNormalization{})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 8, Activation: "relu"}, &layers.BatchNormalization{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestTrainOnBatchLoopMatchesFit(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		build := func() *keras.Model {
 			keras.ClearSession()
-			m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16, Activation: "relu"}, &layers.Dropout{Rate: 0.3}, &layers.Dense{Units: 3, Activation: "softmax"})
+			m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 16, Activation: "relu"}, &layers.Dropout{Rate: 0.3}, &layers.Dense{Units: 3, Activation: "softmax"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,7 +21,7 @@ func augmentedModel(t *testing.T, x keras.Array) (*keras.Model, *layers.Normaliz
 	t.Helper()
 	norm := &layers.Normalization{}
 	m, err := keras.NewSequential(
-		layers.Input(8, 7, 3),
+		&layers.InputLayer{Shape: []int{8, 7, 3}},
 		&layers.Rescaling{Scale: 1.0 / 255},
 		&layers.RandomFlip{Mode: "horizontal"},
 		&layers.RandomContrast{Factor: 0.2, ValueRange: [2]float64{0, 1}},

@@ -54,7 +54,7 @@ func TestRecurrentLayersLearn(t *testing.T) {
 			{"Bidirectional", func() layers.Layer { return &layers.Bidirectional{Layer: &layers.GRU{Units: 6}, MergeMode: "sum"} }},
 		} {
 			t.Run(spec+"/"+c.name, func(t *testing.T) {
-				m, err := keras.NewSequential(layers.Input(10, 1), c.layer(), &layers.Dense{Units: 1, Activation: "sigmoid"})
+				m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{10, 1}}, c.layer(), &layers.Dense{Units: 1, Activation: "sigmoid"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -93,7 +93,7 @@ func TestRecurrentCrossEngine(t *testing.T) {
 	var preds [][]float32
 	var losses [][]float64
 	for i, spec := range engines {
-		m, err := keras.NewSequential(layers.Input(15, 1), &layers.GRU{Units: 6, ReturnSequences: true}, &layers.LSTM{Units: 5},
+		m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{15, 1}}, &layers.GRU{Units: 6, ReturnSequences: true}, &layers.LSTM{Units: 5},
 			&layers.Dense{Units: 1, Activation: "sigmoid"})
 		if err != nil {
 			t.Fatal(err)
@@ -136,7 +136,7 @@ func TestRecurrentCrossEngine(t *testing.T) {
 // does (layers/bidirectional/forward_layer/cell/vars) and loads back to
 // the same predictions.
 func TestBidirectionalSummaryAndSave(t *testing.T) {
-	m, err := keras.NewSequential(layers.Input(10, 8), &layers.Bidirectional{Layer: &layers.GRU{Units: 32}}, &layers.Dense{Units: 1})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{10, 8}}, &layers.Bidirectional{Layer: &layers.GRU{Units: 32}}, &layers.Dense{Units: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestBidirectionalSummaryAndSave(t *testing.T) {
 // Keras does (layers/time_distributed/layer/vars) and loads back to the
 // same predictions; Summary counts the Dense's parameters.
 func TestTimeDistributedSave(t *testing.T) {
-	m, err := keras.NewSequential(layers.Input(4, 6), &layers.TimeDistributed{Layer: &layers.Dense{Units: 3}}, &layers.LSTM{Units: 2}, &layers.Dense{Units: 1})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{4, 6}}, &layers.TimeDistributed{Layer: &layers.Dense{Units: 3}}, &layers.LSTM{Units: 2}, &layers.Dense{Units: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

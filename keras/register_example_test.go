@@ -59,7 +59,7 @@ func init() {
 // the layer has a GetConfig method and is registered.
 func ExampleRegisterLayer() {
 	model := keras.Must(keras.NewSequential(
-		layers.Input(3),
+		&layers.InputLayer{Shape: []int{3}},
 		&Scale{Gain: 2},
 		&layers.Dense{Units: 1},
 	))

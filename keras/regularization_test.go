@@ -26,7 +26,7 @@ func regularizedModel(t *testing.T, be string) (*keras.Model, *layers.Dense, *la
 		KernelConstraint: constraints.MaxNorm{MaxValue: 0.5}, BiasConstraint: constraints.NonNeg{},
 		Base: layers.Base{ActivityRegularizer: regularizers.L1L2{L1: 0.01, L2: 0.02}}}
 	out := &layers.Dense{Units: 3}
-	m := keras.Must(keras.NewSequential(layers.Input(6), hidden, &layers.ActivityRegularization{L1: 0.05, L2: 0.1}, out))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, hidden, &layers.ActivityRegularization{L1: 0.05, L2: 0.1}, out))
 	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: be, Seed: 4}))
 	return m, hidden, out
 }
@@ -153,7 +153,7 @@ func TestFrozenWeightsAreNotPenalised(t *testing.T) {
 	ctx := context.Background()
 	loss := func(freeze bool) float64 {
 		base := &layers.Dense{Units: 4, KernelRegularizer: regularizers.L2{L2: 10}}
-		m := keras.Must(keras.NewSequential(layers.Input(6), base, &layers.Dense{Units: 3, Activation: "softmax"}))
+		m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, base, &layers.Dense{Units: 3, Activation: "softmax"}))
 		base.SetTrainable(!freeze)
 		keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Seed: 1}))
 		logs := keras.Must(m.Evaluate(ctx, keras.Arrays{x}, keras.Arrays{y}, keras.EvaluateOptions{}))

@@ -29,7 +29,7 @@ func (*panicky) OnEpochEnd(int, callbacks.Logs) { panic("boom") }
 
 func smallModel(t *testing.T) (*keras.Model, keras.Array, keras.Array) {
 	t.Helper()
-	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2, Activation: "softmax"}))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 2, Activation: "softmax"}))
 	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("sparse_categorical_crossentropy")}))
 	x := keras.Must(keras.NewArray([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 4, 3))
 	y := keras.Must(keras.NewArray([]float32{0, 1, 1, 0}, 4))
@@ -52,7 +52,7 @@ func TestNilsAndPanicsAreErrors(t *testing.T) {
 	}
 
 	var dense *layers.Dense
-	_, err := keras.NewSequential(layers.Input(3), dense)
+	_, err := keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, dense)
 	wantErr(t, err, "argument 1 is a nil *layers.Dense")
 	out := layers.Apply(dense, layers.Input(3))
 	wantErr(t, out.Err(), "the layer is a nil *layers.Dense")
@@ -76,9 +76,9 @@ func TestImpossibleWeightIsAnError(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the memory left is read from Linux's /proc; elsewhere only sizes no memory holds are refused")
 	}
-	_, err := keras.NewSequential(layers.Input(8), &layers.Dense{Units: 1 << 40})
+	_, err := keras.NewSequential(&layers.InputLayer{Shape: []int{8}}, &layers.Dense{Units: 1 << 40})
 	wantErr(t, err, `weight "kernel" has shape (8, 1099511627776)`, "32.0 TiB", "check the layer's sizes")
-	_, err = keras.NewSequential(layers.Input(1<<40), &layers.Dense{Units: 1 << 40})
+	_, err = keras.NewSequential(&layers.InputLayer{Shape: []int{1 << 40}}, &layers.Dense{Units: 1 << 40})
 	wantErr(t, err, "more values than any memory holds")
 }
 
@@ -87,7 +87,7 @@ func TestImpossibleWeightIsAnError(t *testing.T) {
 // Keras names layers per process, so only true duplicates are refused.
 func TestLayerSharedByTwoModelsKeepsUniqueNames(t *testing.T) {
 	shared := &layers.Dense{Units: 2}
-	if _, err := keras.NewSequential(layers.Input(3), shared); err != nil {
+	if _, err := keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, shared); err != nil {
 		t.Fatal(err)
 	}
 	in := layers.Input(3)

@@ -22,7 +22,7 @@ const crashChildEnv = "KERASGO_TEST_SAVE_CHILD"
 // to be interrupted in the middle.
 func crashModel(t *testing.T, fill float32) *keras.Model {
 	t.Helper()
-	m, err := keras.NewSequential(layers.Input(256), &layers.Dense{Units: 256, Activation: "relu"}, &layers.Dense{Units: 10})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{256}}, &layers.Dense{Units: 256, Activation: "relu"}, &layers.Dense{Units: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -143,7 +143,7 @@ func TestSaveRejectsBadPaths(t *testing.T) {
 func TestLoadModelRefusesBombsAndFlippedBytes(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "m.keras")
-	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 2}))
 	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse")}))
 	keras.MustOK(m.Save(src))
 	entries := unzip(t, src)
@@ -185,7 +185,7 @@ func TestLoadModelRefusesBombsAndFlippedBytes(t *testing.T) {
 // digest (Keras's) loads as it is.
 func TestLoadWeightsChecksTheDigest(t *testing.T) {
 	dir := t.TempDir()
-	m := keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 2}))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 2}))
 	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse")}))
 	for _, name := range []string{"w.weights.h5", "w.safetensors"} {
 		path := filepath.Join(dir, name)

@@ -26,7 +26,7 @@ import (
 func fixtureCNN(t *testing.T) *keras.Model {
 	t.Helper()
 	m, err := keras.NewSequential(
-		layers.Input(28, 28, 1),
+		&layers.InputLayer{Shape: []int{28, 28, 1}},
 		&layers.Conv2D{Filters: 32, KernelSize: [2]int{3, 3}, Activation: "relu"},
 		&layers.MaxPooling2D{PoolSize: [2]int{2, 2}},
 		&layers.Conv2D{Filters: 64, KernelSize: [2]int{3, 3}, Activation: "relu"},
@@ -212,7 +212,7 @@ func smallMLP(t *testing.T, functional bool) *keras.Model {
 		}
 		return m
 	}
-	m, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16, Activation: "tanh"}, &layers.Dense{Units: 3, Activation: "softmax"})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 16, Activation: "tanh"}, &layers.Dense{Units: 3, Activation: "softmax"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,12 +331,12 @@ func TestSaveLoadWeights(t *testing.T) {
 					t.Errorf("weight %d differs by %g after the round trip", i, d)
 				}
 			}
-			other, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 8}, &layers.Dense{Units: 3})
+			other, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 8}, &layers.Dense{Units: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
 			wantErr(t, other.LoadWeights(path), `layer "dense" (Dense)`, "(6, 8)", "(6, 16)")
-			deeper, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16}, &layers.Dense{Units: 3}, &layers.Dense{Units: 3})
+			deeper, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 16}, &layers.Dense{Units: 3}, &layers.Dense{Units: 3})
 			if err != nil {
 				t.Fatal(err)
 			}

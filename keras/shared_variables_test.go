@@ -18,7 +18,7 @@ import (
 // fine-tuning" recipe: a small Sequential model used as a layer.
 func transferBase(t *testing.T) *keras.Model {
 	t.Helper()
-	base, err := keras.NewSequential(layers.Input(6), &layers.Dense{Units: 16, Activation: "tanh"})
+	base, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 16, Activation: "tanh"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestPredictWithoutCompile(t *testing.T) {
 // variables, and predicts the layer's activations without Compile.
 func TestFeatureExtraction(t *testing.T) {
 	x, y := smallData(64)
-	base, err := keras.NewSequential(layers.Input(6), layers.Named("hidden", &layers.Dense{Units: 16, Activation: "tanh"}), &layers.Dense{Units: 3, Activation: "softmax"})
+	base, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, layers.Named("hidden", &layers.Dense{Units: 16, Activation: "tanh"}), &layers.Dense{Units: 3, Activation: "softmax"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func TestStringLayerErrors(t *testing.T) {
 		}
 	})
 	t.Run("strings for a number input", func(t *testing.T) {
-		m, err := keras.NewSequential(layers.Input(2), &layers.Dense{Units: 1})
+		m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &layers.Dense{Units: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -209,7 +209,7 @@ func TestFunctionalModelAndWeights(t *testing.T) {
 func TestSameSeedSameTraining(t *testing.T) {
 	x, y := blobs(64, 3, 6)
 	run := func() []float64 {
-		m, err := keras.NewSequential(layers.Input(2), &layers.Dense{Units: 8, Activation: "relu"}, &layers.Dropout{Rate: 0.3}, &layers.Dense{Units: 3, Activation: "softmax"})
+		m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &layers.Dense{Units: 8, Activation: "relu"}, &layers.Dropout{Rate: 0.3}, &layers.Dense{Units: 3, Activation: "softmax"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -95,7 +95,7 @@ func run(sizes string, iters, mlpSteps int, engine string) error {
 // (784-512-512-10, batch 128 per process), data parallel with dp or, with
 // nil, trained alone in each process at the same time.
 func mlpStep(dp *distribution.DataParallel, engine string, steps int) (float64, error) {
-	m, err := keras.NewSequential(layers.Input(784),
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{784}},
 		&layers.Dense{Units: 512, Activation: "relu"},
 		&layers.Dense{Units: 512, Activation: "relu"},
 		&layers.Dense{Units: 10, Activation: "softmax"})

@@ -25,7 +25,7 @@ func clientModels(t *testing.T, dir string) map[string][]float32 {
 		keras.MustOK(m.Save(filepath.Join(dir, path)))
 		return m
 	}
-	seq := compile(keras.Must(keras.NewSequential(layers.Input(3), &layers.Dense{Units: 4, Activation: "relu"}, &layers.Dense{Units: 2})), "seq.keras")
+	seq := compile(keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Dense{Units: 4, Activation: "relu"}, &layers.Dense{Units: 2})), "seq.keras")
 	title, tags := layers.NamedInput("title", 4), layers.NamedInput("tags", 2)
 	merged := layers.Apply(&layers.Concatenate{}, layers.Apply(&layers.Dense{Units: 3, Activation: "tanh"}, title), tags)
 	two := compile(keras.Must(keras.NewFunctional([]*layers.KerasTensor{title, tags}, []*layers.KerasTensor{layers.Apply(&layers.Dense{Units: 1}, merged)})), "two.keras")

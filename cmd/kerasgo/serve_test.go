@@ -106,7 +106,7 @@ func startServe(t *testing.T, args ...string) *serveProcess {
 // requests being sent.
 func TestServeDrainsOnSIGTERM(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mlp.keras")
-	m := keras.Must(keras.NewSequential(layers.Input(4), &layers.Dense{Units: 3, Activation: "softmax"}))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{4}}, &layers.Dense{Units: 3, Activation: "softmax"}))
 	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 	keras.MustOK(m.Save(path))
 	// A batch timeout keeps requests waiting in the batcher, so that some
@@ -204,7 +204,7 @@ func TestServeDrainsOnSIGTERM(t *testing.T) {
 // Serving's base path) serves every version, and -label names one.
 func TestServeVersionDirectoryAndLabels(t *testing.T) {
 	dir := t.TempDir()
-	m := keras.Must(keras.NewSequential(layers.Input(4), &layers.Dense{Units: 3, Activation: "softmax"}))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{4}}, &layers.Dense{Units: 3, Activation: "softmax"}))
 	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 	keras.MustOK(m.Save(filepath.Join(dir, "1.keras")))
 	keras.MustOK(os.Mkdir(filepath.Join(dir, "2"), 0o755))

@@ -100,7 +100,7 @@ func run(ctx context.Context, o example.Options) (result, error) {
 		return result{}, err
 	}
 	xt, yt := windows(signal(o.Test+window, o.Train+window, 2))
-	m, err := keras.NewSequential(layers.Input(window, 1), &layers.LSTM{Units: 32}, &layers.Dense{Units: 1})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{window, 1}}, &layers.LSTM{Units: 32}, &layers.Dense{Units: 1})
 	if err != nil {
 		return result{}, err
 	}

@@ -49,7 +49,7 @@ type gan struct {
 
 func newGAN(s sizes) (*gan, error) {
 	f := s.filters
-	discriminator, err := keras.NewSequential(layers.Input(28, 28, 1),
+	discriminator, err := keras.NewSequential(&layers.InputLayer{Shape: []int{28, 28, 1}},
 		&layers.Conv2D{Filters: f, KernelSize: [2]int{3, 3}, Strides: [2]int{2, 2}, Padding: "same"},
 		&layers.LeakyReLU{NegativeSlope: 0.2},
 		&layers.Conv2D{Filters: 2 * f, KernelSize: [2]int{3, 3}, Strides: [2]int{2, 2}, Padding: "same"},
@@ -61,7 +61,7 @@ func newGAN(s sizes) (*gan, error) {
 		return nil, err
 	}
 	discriminator.Name = "discriminator"
-	generator, err := keras.NewSequential(layers.Input(s.latent),
+	generator, err := keras.NewSequential(&layers.InputLayer{Shape: []int{s.latent}},
 		&layers.Dense{Units: 7 * 7 * 2 * f},
 		&layers.LeakyReLU{NegativeSlope: 0.2},
 		&layers.Reshape{TargetShape: []int{7, 7, 2 * f}},

@@ -83,7 +83,7 @@ func drawFolder(dir string, n int, seed uint64) error {
 // Rescaling, then convolutions and a sigmoid unit (two classes).
 func newModel() (*keras.Model, error) {
 	return keras.NewSequential(
-		layers.Input(32, 32, 3),
+		&layers.InputLayer{Shape: []int{32, 32, 3}},
 		&layers.RandomFlip{Mode: "horizontal"},
 		&layers.RandomRotation{Factor: 0.1},
 		&layers.Rescaling{Scale: 1.0 / 255},

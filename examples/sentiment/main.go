@@ -31,7 +31,7 @@ const (
 // newModel is Keras's Embedding + LSTM classifier, smaller.
 func newModel() (*keras.Model, error) {
 	return keras.NewSequential(
-		layers.Input(steps),
+		&layers.InputLayer{Shape: []int{steps}},
 		&layers.Embedding{InputDim: vocab, OutputDim: 16},
 		&layers.LSTM{Units: 32},
 		&layers.Dense{Units: 1, Activation: "sigmoid"},

@@ -28,7 +28,7 @@ const batch = 64
 
 // newModel is the guide's model: two Dense layers of 64 and a softmax.
 func newModel(o example.Options) (*keras.Model, error) {
-	m, err := keras.NewSequential(layers.Input(784),
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{784}},
 		&layers.Dense{Units: 64, Activation: "relu"},
 		&layers.Dropout{Rate: 0.1},
 		&layers.Dense{Units: 64, Activation: "relu"},

@@ -18,7 +18,7 @@ func New(name string) (*keras.Model, error) {
 	switch name {
 	case "mlp":
 		return keras.NewSequential(
-			layers.Input(28, 28, 1),
+			&layers.InputLayer{Shape: []int{28, 28, 1}},
 			&layers.Flatten{},
 			&layers.Dense{Units: 512, Activation: "relu"},
 			&layers.Dense{Units: 512, Activation: "relu"},
@@ -26,7 +26,7 @@ func New(name string) (*keras.Model, error) {
 		)
 	case "cnn":
 		return keras.NewSequential(
-			layers.Input(28, 28, 1),
+			&layers.InputLayer{Shape: []int{28, 28, 1}},
 			&layers.Conv2D{Filters: 32, KernelSize: [2]int{3, 3}, Activation: "relu"},
 			&layers.Conv2D{Filters: 64, KernelSize: [2]int{3, 3}, Activation: "relu"},
 			&layers.MaxPooling2D{PoolSize: [2]int{2, 2}},

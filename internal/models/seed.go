@@ -61,7 +61,7 @@ func Seed(name string) (*keras.Model, error) {
 
 // fcn is a fully connected network of hidden sigmoid layers.
 func fcn(hidden int) (*keras.Model, error) {
-	ls := []any{layers.Input(FCNFeatures)}
+	ls := []layers.Layer{&layers.InputLayer{Shape: []int{FCNFeatures}}}
 	for range hidden {
 		ls = append(ls, &layers.Dense{Units: FCNHidden, Activation: "sigmoid"})
 	}
@@ -79,7 +79,7 @@ func alexNet() (*keras.Model, error) {
 		return &layers.MaxPooling2D{PoolSize: [2]int{3, 3}, Strides: [2]int{2, 2}, Padding: "same"}
 	}
 	return keras.NewSequential(
-		layers.Input(224, 224, 3),
+		&layers.InputLayer{Shape: []int{224, 224, 3}},
 		conv(96, 11, 4), pool(),
 		conv(256, 5, 1), pool(),
 		conv(384, 3, 1), conv(384, 3, 1), conv(256, 3, 1), pool(),
@@ -94,7 +94,7 @@ func alexNet() (*keras.Model, error) {
 // dropout, over steps words.
 func lstmLanguageModel(steps int) (*keras.Model, error) {
 	return keras.NewSequential(
-		layers.Input(steps),
+		&layers.InputLayer{Shape: []int{steps}},
 		&layers.Embedding{InputDim: LSTMVocabulary, OutputDim: LSTMHidden},
 		&layers.LSTM{Units: LSTMHidden, ReturnSequences: true},
 		&layers.LSTM{Units: LSTMHidden, ReturnSequences: true},

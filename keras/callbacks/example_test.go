@@ -38,7 +38,7 @@ func Example_customCallback() {
 	// y = 2x - 1, learned by one Dense unit.
 	x := keras.Array{Shape: []int{8, 1}, Data: []float32{-2, -1, 0, 1, 2, 3, 4, 5}}
 	y := keras.Array{Shape: []int{8, 1}, Data: []float32{-5, -3, -1, 1, 3, 5, 7, 9}}
-	model := keras.Must(keras.NewSequential(layers.Input(1), &layers.Dense{Units: 1}))
+	model := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{1}}, &layers.Dense{Units: 1}))
 	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 
 	stop := &StopAtLoss{Target: 0.5}

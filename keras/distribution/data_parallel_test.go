@@ -41,7 +41,7 @@ func init() { workers["train-mlp"] = trainMLPWorker }
 // mlp is the model every rank and the single-process reference train;
 // with batchNorm, a BatchNormalization follows the hidden layer.
 func mlp(batchNorm bool) (*keras.Model, error) {
-	ls := []any{layers.Input(features), &layers.Dense{Units: 16, Activation: "relu"}}
+	ls := []layers.Layer{&layers.InputLayer{Shape: []int{features}}, &layers.Dense{Units: 16, Activation: "relu"}}
 	if batchNorm {
 		ls = append(ls, &layers.BatchNormalization{})
 	}

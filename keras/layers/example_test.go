@@ -41,7 +41,7 @@ func (c *ComputeSum) Call(ctx *layers.Context, in []backend.Value) backend.Value
 // BatchNormalization's moving statistics): Summary counts it as
 // non-trainable, and each training step adds the batch's column sums.
 func Example_nonTrainableWeight() {
-	model := keras.Must(keras.NewSequential(layers.Input(2), &ComputeSum{}, &layers.Dense{Units: 1}))
+	model := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &ComputeSum{}, &layers.Dense{Units: 1}))
 	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
 	x := keras.Must(keras.NewArray([]float32{1, 2, 3, 4}, 2, 2))
 	y := keras.Must(keras.NewArray([]float32{0, 0}, 2, 1))
@@ -128,7 +128,7 @@ func ExampleRegisterLambda() {
 	if err != nil {
 		panic(err)
 	}
-	model := keras.Must(keras.NewSequential(layers.Input(3), &layers.Lambda{Function: "example_double_plus_one"}))
+	model := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{3}}, &layers.Lambda{Function: "example_double_plus_one"}))
 	x := keras.Must(keras.NewArray([]float32{0, 1, 2}, 1, 3))
 	y := keras.Must(model.Predict(context.Background(), x, keras.PredictOptions{}))
 	fmt.Println(y.Data)

@@ -24,7 +24,7 @@ func TestHistory(t *testing.T) {
 		x.Data[2*i], x.Data[2*i+1] = float32(math.Sin(float64(i))), float32(math.Cos(float64(3*i)))
 		y.Data[i] = float32(i % 3)
 	}
-	m, err := keras.NewSequential(layers.Input(2), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 3, Activation: "softmax"})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 3, Activation: "softmax"})
 	if err != nil {
 		t.Fatal(err)
 	}

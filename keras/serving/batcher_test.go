@@ -17,7 +17,7 @@ import (
 
 func newTestBatcher(t *testing.T, opts BatchingOptions) (*batcher, *predictRequest) {
 	t.Helper()
-	m := keras.Must(keras.NewSequential(layers.Input(2), &layers.Dense{Units: 1}))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &layers.Dense{Units: 1}))
 	b := newBatcher(m, opts, prometheus.NewHistogram(prometheus.HistogramOpts{Name: "b"}), prometheus.NewGauge(prometheus.GaugeOpts{Name: "q"}))
 	req := &predictRequest{x: []keras.Array{{Shape: []int{1, 2}, Data: []float32{1, 2}}}, rows: 1, key: "(2,)"}
 	return b, req
@@ -79,7 +79,7 @@ func TestExpiredRequestsDoNotRun(t *testing.T) {
 // (up to MaxBatchSize samples), and each gets back its own rows, equal to
 // what the model predicts for them alone.
 func TestQueuedRequestsRunAsOneBatch(t *testing.T) {
-	m := keras.Must(keras.NewSequential(layers.Input(2), &layers.Dense{Units: 3, Activation: "tanh"}))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{2}}, &layers.Dense{Units: 3, Activation: "tanh"}))
 	var sizes []float64 // observed by the collector's worker only
 	b := newBatcher(m, BatchingOptions{MaxBatchSize: 32, Timeout: time.Millisecond, MaxQueued: 16, Workers: 0},
 		prometheus.ObserverFunc(func(v float64) { sizes = append(sizes, v) }), prometheus.NewGauge(prometheus.GaugeOpts{Name: "q"}))

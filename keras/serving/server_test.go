@@ -28,7 +28,7 @@ import (
 // mlp returns a small Sequential model on an engine, its weights seeded.
 func mlp(t *testing.T, engine string, seed int64) *keras.Model {
 	t.Helper()
-	m := keras.Must(keras.NewSequential(layers.Input(4), &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 3, Activation: "softmax"}))
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{4}}, &layers.Dense{Units: 8, Activation: "tanh"}, &layers.Dense{Units: 3, Activation: "softmax"}))
 	keras.MustOK(m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: engine, Seed: seed}))
 	return m
 }

@@ -72,7 +72,7 @@ func TestFitOnImageDatasetEqualsArrays(t *testing.T) {
 		y.Data = append(y.Data, b.Y.(keras.Array).Data...)
 	}
 	model := func() *keras.Model {
-		m, err := keras.NewSequential(layers.Input(6, 8, 3), &layers.Rescaling{Scale: 1.0 / 255},
+		m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{6, 8, 3}}, &layers.Rescaling{Scale: 1.0 / 255},
 			&layers.Conv2D{Filters: 3, KernelSize: [2]int{3, 3}, Activation: "relu"}, &layers.Flatten{}, &layers.Dense{Units: 2, Activation: "softmax"})
 		if err != nil {
 			t.Fatal(err)
@@ -206,7 +206,7 @@ func TestImageDatasetErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := keras.NewSequential(layers.Input(3, 3, 3), &layers.Flatten{}, &layers.Dense{Units: 2, Activation: "softmax"})
+	m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{3, 3, 3}}, &layers.Flatten{}, &layers.Dense{Units: 2, Activation: "softmax"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -161,7 +161,7 @@ func TestFitOnTimeseriesDataset(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := keras.NewSequential(layers.Input(8), &layers.Dense{Units: 16, Activation: "relu"}, &layers.Dense{Units: 1})
+		m, err := keras.NewSequential(&layers.InputLayer{Shape: []int{8}}, &layers.Dense{Units: 16, Activation: "relu"}, &layers.Dense{Units: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
