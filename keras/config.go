@@ -39,23 +39,18 @@ func inputLayerObject(l layers.Layer, shape []int) map[string]any {
 	}
 }
 
-// kerasDType is the Keras dtype of a layer's output: an input's own
-// ("int32" for token ids), float32 for every other layer.
+// kerasDType is the Keras dtype name of a layer's output: an input's
+// own ("int32" for token ids), float32 for every other layer.
 func kerasDType(l layers.Layer) string {
 	if in, ok := l.(*layers.InputLayer); ok {
-		return in.KerasDType()
+		return in.DType.String()
 	}
-	return "float32"
+	return backend.Float32.String()
 }
 
-// tensorDType is the Keras dtype of a tensor a saved node reads: an
+// tensorDType is the Keras dtype name of a tensor a saved node reads: an
 // input's or a host layer's output's own, float32 for the engine's.
-func tensorDType(t *layers.KerasTensor) string {
-	if d := t.DType(); d != "" {
-		return d
-	}
-	return "float32"
-}
+func tensorDType(t *layers.KerasTensor) string { return t.DType().String() }
 
 // buildConfig is the build_config Keras records for a layer called on
 // inputs of these shapes: the shape of its one input, the list of shapes
@@ -329,11 +324,11 @@ type savedNode struct {
 func inputShape(obj savedObject) (*layers.KerasTensor, error) {
 	r := serialization.NewReader(fmt.Sprintf("layer %q (InputLayer)", obj.Config["name"]), obj.Config)
 	r.Ignore("name")
-	dtype := "float32"
+	dtype := backend.Float32
 	if v, ok := r.Value("dtype"); ok {
 		switch v {
 		case "int32", "int64", "string":
-			dtype = v.(string)
+			dtype, _ = backend.ParseDType(v.(string))
 		default:
 			r.DType("dtype")
 		}
@@ -347,7 +342,7 @@ func inputShape(obj savedObject) (*layers.KerasTensor, error) {
 	if err := r.Finish(); err != nil {
 		return nil, err
 	}
-	if len(shape) < 2 && (dtype != "string" || len(shape) == 0) {
+	if len(shape) < 2 && (dtype != backend.String || len(shape) == 0) {
 		return nil, fmt.Errorf("layer %q (InputLayer): batch_shape %v: want (None, ...) with at least one more dimension", obj.Config["name"], shape)
 	}
 	return layers.NewInput(&layers.InputLayer{Shape: shape[1:], DType: dtype}), nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
@@ -141,16 +142,19 @@ func TestIntInputSaveLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := loaded.Layers()[0].(*layers.InputLayer).KerasDType(); got != "int32" {
-		t.Errorf("loaded input dtype %q, want int32", got)
+	if got := loaded.Layers()[0].(*layers.InputLayer).DType; got != backend.Int32 {
+		t.Errorf("loaded input dtype %v, want int32", got)
 	}
 	a, _ := m.Predict(context.Background(), ids, keras.PredictOptions{})
 	b, err := loaded.Predict(context.Background(), ids, keras.PredictOptions{})
 	if err != nil || maxDiff(a.Data, b.Data) != 0 {
 		t.Errorf("loaded model predicts %v (%v), the saved one %v", b.Data, err, a.Data)
 	}
-	bad := &layers.InputLayer{Shape: []int{3}, DType: "float16"}
-	if _, err := bad.Build(nil); err == nil || !strings.Contains(err.Error(), `input dtype "float16" is not supported`) {
-		t.Errorf("float16 input: %v", err)
+	bad := &layers.InputLayer{Shape: []int{3}, DType: backend.Float64}
+	if _, err := bad.Build(nil); err == nil || !strings.Contains(err.Error(), `input dtype float64 is not supported`) {
+		t.Errorf("float64 input: %v", err)
+	}
+	if _, err := backend.ParseDType("float16"); err == nil || !strings.Contains(err.Error(), `no dtype "float16"`) {
+		t.Errorf("ParseDType(float16): %v", err)
 	}
 }

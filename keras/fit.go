@@ -782,7 +782,7 @@ func adjustRank(a Array, want backend.Shape) Array {
 // floats otherwise (integer data must be exact in float32).
 func asInputDType(a Array, in *layers.KerasTensor, label string) (Array, error) {
 	il, _ := in.Layer().(*layers.InputLayer)
-	if il != nil && il.KerasDType() == "string" {
+	if il != nil && il.DType == backend.String {
 		if a.Strings == nil {
 			return Array{}, fmt.Errorf("%s feeds the string input %q but holds numbers: give the text as strings (keras.NewStringArray)", label, il.Common().Name)
 		}
@@ -791,7 +791,7 @@ func asInputDType(a Array, in *layers.KerasTensor, label string) (Array, error) 
 	if a.Strings != nil {
 		return Array{}, fmt.Errorf("%s holds strings, but the model input %q takes numbers: map them to numbers in the model with a StringLookup or TextVectorization layer on a layers.StringInput", label, in.Layer().Common().Name)
 	}
-	if il == nil || il.KerasDType() == "float32" {
+	if il == nil || il.DType == backend.Float32 {
 		return asFloats(a, label)
 	}
 	if a.Ints != nil {

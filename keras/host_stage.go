@@ -36,7 +36,7 @@ func engineFeeds(inputs, outputs, nodes []*layers.KerasTensor) ([]*layers.KerasT
 		host = host || isHostNode(n)
 	}
 	for _, o := range outputs {
-		if o.DType() == "string" {
+		if o.DType() == backend.String {
 			return nil, fmt.Errorf("the model's output %s is strings, which kerasgo's models cannot return yet: end the model with a layer that gives numbers", layers.Describe(o.Layer()))
 		}
 	}
@@ -72,7 +72,7 @@ func engineFeeds(inputs, outputs, nodes []*layers.KerasTensor) ([]*layers.KerasT
 			if !needed[o] {
 				continue
 			}
-			if o.DType() == "string" {
+			if o.DType() == backend.String {
 				return nil, fmt.Errorf("layer %s gives strings to the engine's layers, which cannot take them", layers.Describe(n.Layer()))
 			}
 			feeds = append(feeds, o)

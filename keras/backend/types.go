@@ -5,30 +5,50 @@ import (
 	"strings"
 )
 
-// DType is the element type of a tensor.
+// DType is the element type of a tensor: kerasgo's one dtype, for the
+// engines, the layers (an input's dtype, a host layer's output) and
+// saved configs alike. The zero DType is Float32, Keras's default.
 type DType int
 
 // The element types kerasgo uses. Float32 is the training default; Float64
 // exists so gradient checks can run with enough precision. Int32 is for
 // inputs of token ids only: a Func computes in one float dtype, and its
-// int inputs go to Gather (as indices) or Cast.
+// int inputs go to Gather (as indices) or Cast. Int64 and String are host
+// dtypes: model inputs and the outputs of layers that run on the host,
+// before the engine (a lookup's int64 indices reach the engine as Int32;
+// strings never do).
 const (
 	Float32 DType = iota
 	Float64
 	Int32
+	Int64
+	String
 )
 
-// String returns the Keras name of the dtype ("float32", "float64").
+// dtypeNames are the Keras names of the dtypes, in the constants' order.
+var dtypeNames = [...]string{"float32", "float64", "int32", "int64", "string"}
+
+// String returns the Keras name of the dtype ("float32", "int64", ...).
 func (d DType) String() string {
-	switch d {
-	case Float32:
-		return "float32"
-	case Float64:
-		return "float64"
-	case Int32:
-		return "int32"
+	if d >= 0 && int(d) < len(dtypeNames) {
+		return dtypeNames[d]
 	}
 	return fmt.Sprintf("DType(%d)", int(d))
+}
+
+// IsInteger reports whether d is an integer dtype (Int32, Int64).
+func (d DType) IsInteger() bool { return d == Int32 || d == Int64 }
+
+// ParseDType returns the dtype a Keras name denotes ("float32", "int32",
+// "int64", "string", "float64"), or an error listing the names kerasgo
+// has.
+func ParseDType(name string) (DType, error) {
+	for i, n := range dtypeNames {
+		if n == name {
+			return DType(i), nil
+		}
+	}
+	return 0, fmt.Errorf("kerasgo has no dtype %q: it has %s", name, strings.Join(dtypeNames[:], ", "))
 }
 
 // Shape is the size of each dimension of a tensor. A scalar has an empty

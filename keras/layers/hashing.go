@@ -71,14 +71,14 @@ func (l *Hashing) Call(*Context, []backend.Value) backend.Value { return hostCal
 
 // OutputDType takes strings or numbers and gives int64 bins or float32
 // encodings.
-func (l *Hashing) OutputDType(in []string) (string, error) {
-	if _, isString := l.MaskValue.(string); isString && in[0] != "string" {
-		return "", fmt.Errorf("MaskValue is a string, but the input is %s", in[0])
+func (l *Hashing) OutputDType(in []backend.DType) (backend.DType, error) {
+	if _, isString := l.MaskValue.(string); isString && in[0] != backend.String {
+		return 0, fmt.Errorf("MaskValue is a string, but the input is %s", in[0])
 	}
 	if mode, _ := l.mode(); mode == "int" {
-		return "int64", nil
+		return backend.Int64, nil
 	}
-	return "float32", nil
+	return backend.Float32, nil
 }
 
 // CallHost hashes a batch.

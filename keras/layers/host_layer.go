@@ -18,14 +18,22 @@ import (
 type HostLayer interface {
 	Layer
 	// OutputDType returns the dtype of the layer's output for inputs of
-	// the given dtypes ("string", "int32", "int64" or "float32"), or an
-	// error naming the dtype the layer takes.
-	OutputDType(in []string) (string, error)
+	// the given dtypes (String, Int32, Int64 or Float32), or an error
+	// naming the dtype the layer takes.
+	OutputDType(in []backend.DType) (backend.DType, error)
 	// CallHost computes the layer's output from a batch of host data.
 	// It does not change the layer and may run on several goroutines at
 	// once.
 	CallHost(in []HostTensor) (HostTensor, error)
 }
+
+// The layers that compute on the host.
+var (
+	_ HostLayer = (*Hashing)(nil)
+	_ HostLayer = (*IntegerLookup)(nil)
+	_ HostLayer = (*StringLookup)(nil)
+	_ HostLayer = (*TextVectorization)(nil)
+)
 
 // HostTensor is a batch of host data that a HostLayer or an Adapt reads
 // or makes: its shape (samples first) and its values in row-major order,
@@ -37,15 +45,16 @@ type HostTensor struct {
 	Floats  []float32
 }
 
-// DType returns the tensor's dtype: "string", "int64" or "float32".
-func (t HostTensor) DType() string {
+// DType returns the tensor's dtype: backend.String, backend.Int64 or
+// backend.Float32.
+func (t HostTensor) DType() backend.DType {
 	switch {
 	case t.Strings != nil:
-		return "string"
+		return backend.String
 	case t.Ints != nil:
-		return "int64"
+		return backend.Int64
 	}
-	return "float32"
+	return backend.Float32
 }
 
 // Len returns the number of values the tensor holds.
@@ -59,15 +68,6 @@ func (t HostTensor) Len() int {
 	return len(t.Floats)
 }
 
-// IsInteger reports whether a Keras dtype name is an integer one.
-func IsInteger(dtype string) bool {
-	switch dtype {
-	case "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64":
-		return true
-	}
-	return false
-}
-
 // hostCall is the engine Call of a host layer. A model computes its host
 // layers before the engine runs and refuses them where the engine would
 // have to (an engine layer's output, a nested model), so reaching it is
@@ -76,28 +76,29 @@ func hostCall(l Layer) backend.Value {
 	panic(fmt.Sprintf("layer %s computes on the host, before the engine: the model should have run it there", Describe(l)))
 }
 
-// applyDType returns the Keras dtype of layer's output on inputs (""
-// for an engine layer), or why the layer cannot take them: strings reach
-// only host layers, and a host layer takes only the model's inputs and
-// other host layers' outputs (it runs before the engine).
-func applyDType(layer Layer, inputs []*KerasTensor) (string, error) {
+// applyDType returns the dtype of layer's output on inputs and whether
+// it is known on the host (a host layer's), or why the layer cannot take
+// them: strings reach only host layers, and a host layer takes only the
+// model's inputs and other host layers' outputs (it runs before the
+// engine).
+func applyDType(layer Layer, inputs []*KerasTensor) (backend.DType, bool, error) {
 	hl, host := layer.(HostLayer)
-	dtypes := make([]string, len(inputs))
+	dtypes := make([]backend.DType, len(inputs))
 	for i, in := range inputs {
 		dtypes[i] = in.dtype
-		if !host && in.dtype == "string" {
-			return "", fmt.Errorf("layer %s cannot take strings (input %d comes from %s): map them to numbers first with a TextVectorization, StringLookup or Hashing layer", Describe(layer), i, Describe(in.layer))
+		if !host && in.dtype == backend.String {
+			return 0, false, fmt.Errorf("layer %s cannot take strings (input %d comes from %s): map them to numbers first with a TextVectorization, StringLookup or Hashing layer", Describe(layer), i, Describe(in.layer))
 		}
-		if host && in.dtype == "" {
-			return "", fmt.Errorf("layer %s computes on the host, before the engine, so it takes a model input or another such layer's output, not the output of %s: apply it to the input (Keras too runs it in tf.data, before the model)", Describe(layer), Describe(in.layer))
+		if host && !in.onHost {
+			return 0, false, fmt.Errorf("layer %s computes on the host, before the engine, so it takes a model input or another such layer's output, not the output of %s: apply it to the input (Keras too runs it in tf.data, before the model)", Describe(layer), Describe(in.layer))
 		}
 	}
 	if !host {
-		return "", nil
+		return backend.Float32, false, nil
 	}
 	out, err := hl.OutputDType(dtypes)
 	if err != nil {
-		return "", fmt.Errorf("layer %s: %w", Describe(layer), err)
+		return 0, false, fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
-	return out, nil
+	return out, true, nil
 }

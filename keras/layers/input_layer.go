@@ -10,10 +10,11 @@ import (
 // the batch dimension.
 type InputLayer struct {
 	Shape []int
-	// DType is Keras's input dtype: "" or "float32", "int32"/"int64" for
-	// token ids (IntInput), which reach the engine as int32, or "string"
-	// (StringInput), which only host layers take.
-	DType string
+	// DType is the input's dtype: backend.Float32 (the zero value),
+	// backend.Int32 or backend.Int64 for token ids (IntInput), which
+	// reach the engine as Int32, or backend.String (StringInput), which
+	// only host layers take.
+	DType backend.DType
 	Base
 }
 
@@ -21,7 +22,7 @@ type InputLayer struct {
 // keras.Input(shape, dtype="int32"); saved models record the dtype, and
 // Keras models with int inputs load. The ids reach the engine as int32.
 func IntInput(shape ...int) *KerasTensor {
-	return NewInput(&InputLayer{Shape: shape, DType: "int32"})
+	return NewInput(&InputLayer{Shape: shape, DType: backend.Int32})
 }
 
 // StringInput returns a model input of strings, like keras.Input(shape,
@@ -30,15 +31,7 @@ func IntInput(shape ...int) *KerasTensor {
 // per sample. Strings never reach the engine: only host layers (see
 // HostLayer) take them, and the model feeds the engine their outputs.
 func StringInput(shape ...int) *KerasTensor {
-	return NewInput(&InputLayer{Shape: shape, DType: "string"})
-}
-
-// KerasDType returns the input's Keras dtype name ("float32" by default).
-func (l *InputLayer) KerasDType() string {
-	if l.DType == "" {
-		return "float32"
-	}
-	return l.DType
+	return NewInput(&InputLayer{Shape: shape, DType: backend.String})
 }
 
 // ClassName returns "InputLayer".
@@ -46,13 +39,13 @@ func (l *InputLayer) ClassName() string { return "InputLayer" }
 
 // Build returns (None, Shape...).
 func (l *InputLayer) Build([]backend.Shape) (backend.Shape, error) {
-	if len(l.Shape) == 0 && l.DType != "string" {
+	if len(l.Shape) == 0 && l.DType != backend.String {
 		return nil, fmt.Errorf("an Input needs a shape, e.g. Input(28, 28, 1)")
 	}
 	switch l.DType {
-	case "", "float32", "int32", "int64", "string":
+	case backend.Float32, backend.Int32, backend.Int64, backend.String:
 	default:
-		return nil, fmt.Errorf("input dtype %q is not supported: use float32, int32 for token ids, or string for text", l.DType)
+		return nil, fmt.Errorf("input dtype %v is not supported: use float32, int32 for token ids, or string for text", l.DType)
 	}
 	for _, d := range l.Shape {
 		if d == 0 || d < -1 {

@@ -80,15 +80,15 @@ func (l *IntegerLookup) Call(*Context, []backend.Value) backend.Value { return h
 
 // OutputDType takes integers and gives int64 indices (or values with
 // Invert) or float32 encodings.
-func (l *IntegerLookup) OutputDType(in []string) (string, error) {
-	if !IsInteger(in[0]) {
-		return "", fmt.Errorf("it takes integers, not %s: give the model a layers.IntInput (StringLookup takes strings)", in[0])
+func (l *IntegerLookup) OutputDType(in []backend.DType) (backend.DType, error) {
+	if !in[0].IsInteger() {
+		return 0, fmt.Errorf("it takes integers, not %s: give the model a layers.IntInput (StringLookup takes strings)", in[0])
 	}
 	mode, _ := lookupMode(l.OutputMode)
 	if mode == "int" {
-		return "int64", nil
+		return backend.Int64, nil
 	}
-	return "float32", nil
+	return backend.Float32, nil
 }
 
 // CallHost looks a batch of integers up (or inverts indices).

@@ -246,16 +246,21 @@ type KerasTensor struct {
 	head    *KerasTensor
 	outputs []*KerasTensor // on the head: every output of the call
 	mask    *KerasTensor   // the call's explicit mask argument, or nil
-	// dtype is the Keras dtype of an input's or a host layer's output
-	// ("string", "int32", "int64", "float32"); "" for a value the engine
-	// computes.
-	dtype string
+	// dtype is the tensor's dtype; onHost says it is known before the
+	// engine runs: a model input's or a host layer's output's (the
+	// engine's values are Float32).
+	dtype  backend.DType
+	onHost bool
 }
 
-// DType returns the tensor's Keras dtype when it is known before the
-// engine runs: an input's ("float32", "int32", "string", ...) or a host
-// layer's output's (see HostLayer); "" for a value the engine computes.
-func (t *KerasTensor) DType() string { return t.dtype }
+// DType returns the tensor's dtype: an input's (backend.String,
+// backend.Int32, ...) or a host layer's output's (see HostLayer), and
+// backend.Float32 for a value the engine computes.
+func (t *KerasTensor) DType() backend.DType { return t.dtype }
+
+// OnHost reports whether the tensor's values are known before the engine
+// runs: a model input, or the output of a host layer applied to inputs.
+func (t *KerasTensor) OnHost() bool { return t.onHost }
 
 // MaskArgument returns the call's explicit mask argument (Keras's
 // layer(x, mask=m)), or nil when the layer takes its input's mask.
@@ -359,7 +364,7 @@ func Input(shape ...int) *KerasTensor {
 // DType), as Input, IntInput and StringInput do.
 func NewInput(l *InputLayer) *KerasTensor {
 	out, err := l.Build(nil)
-	return &KerasTensor{shape: out, layer: l, err: err, dtype: l.KerasDType()}
+	return &KerasTensor{shape: out, layer: l, err: err, dtype: l.DType, onHost: true}
 }
 
 // Apply applies layer to inputs and returns the symbolic output. Shape
@@ -380,7 +385,7 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 		shapes[i] = in.shape
 	}
 	var out backend.Shape
-	dtype, err := applyDType(layer, inputs)
+	dtype, onHost, err := applyDType(layer, inputs)
 	if err != nil {
 	} else if field, v, bad := settings.NonFinite(layer); bad {
 		err = fmt.Errorf("%s is %v: give a finite number", field, v)
@@ -394,7 +399,7 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 	if err != nil {
 		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
-	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err, dtype: dtype}
+	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err, dtype: dtype, onHost: onHost}
 	if err == nil {
 		layer.Common().calls = append(layer.Common().calls, t)
 	}

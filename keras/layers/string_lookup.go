@@ -103,21 +103,21 @@ func (l *StringLookup) Call(*Context, []backend.Value) backend.Value { return ho
 
 // OutputDType takes strings (ints with Invert) and gives int64 indices,
 // float32 encodings, or strings with Invert.
-func (l *StringLookup) OutputDType(in []string) (string, error) {
+func (l *StringLookup) OutputDType(in []backend.DType) (backend.DType, error) {
 	if l.Invert {
-		if !IsInteger(in[0]) {
-			return "", fmt.Errorf("with Invert it takes integer indices, not %s", in[0])
+		if !in[0].IsInteger() {
+			return 0, fmt.Errorf("with Invert it takes integer indices, not %s", in[0])
 		}
-		return "string", nil
+		return backend.String, nil
 	}
-	if in[0] != "string" {
-		return "", fmt.Errorf("it takes strings, not %s: use IntegerLookup for integers, or give the model a layers.StringInput", in[0])
+	if in[0] != backend.String {
+		return 0, fmt.Errorf("it takes strings, not %s: use IntegerLookup for integers, or give the model a layers.StringInput", in[0])
 	}
 	mode, _ := lookupMode(l.OutputMode)
 	if mode == "int" {
-		return "int64", nil
+		return backend.Int64, nil
 	}
-	return "float32", nil
+	return backend.Float32, nil
 }
 
 // CallHost looks a batch of strings up (or inverts indices).

@@ -142,14 +142,14 @@ func (l *TextVectorization) Build(inputs []backend.Shape) (backend.Shape, error)
 func (l *TextVectorization) Call(*Context, []backend.Value) backend.Value { return hostCall(l) }
 
 // OutputDType takes strings and gives int64 indices or float32 vectors.
-func (l *TextVectorization) OutputDType(in []string) (string, error) {
-	if in[0] != "string" {
-		return "", fmt.Errorf("it takes strings, not %s: give the model a layers.StringInput", in[0])
+func (l *TextVectorization) OutputDType(in []backend.DType) (backend.DType, error) {
+	if in[0] != backend.String {
+		return 0, fmt.Errorf("it takes strings, not %s: give the model a layers.StringInput", in[0])
 	}
 	if mode, _ := lookupMode(l.OutputMode); mode == "int" {
-		return "int64", nil
+		return backend.Int64, nil
 	}
-	return "float32", nil
+	return backend.Float32, nil
 }
 
 // tokenRows standardizes and splits a batch of strings: the tokens of

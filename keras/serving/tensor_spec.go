@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
@@ -21,8 +22,8 @@ func specsOf(m *keras.Model) (inputs, outputs []tensorSpec) {
 	for i, t := range m.Inputs() {
 		s := tensorSpec{name: m.InputNames()[i], shape: t.Shape()[1:]}
 		if il, ok := t.Layer().(*layers.InputLayer); ok {
-			s.ints = strings.HasPrefix(il.KerasDType(), "int")
-			s.strs = il.KerasDType() == "string"
+			s.ints = il.DType.IsInteger()
+			s.strs = il.DType == backend.String
 		}
 		inputs = append(inputs, s)
 	}
