@@ -39,7 +39,7 @@ func Adapt(ctx context.Context, layer layers.Adapter, data ArraySet) error {
 
 // adaptArray adapts on one array, as one batch.
 func adaptArray(layer layers.Adapter, a Array, what string) error {
-	if err := a.check("the data"); err != nil {
+	if err := a.Validate("the data"); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if a.Samples() == 0 {
@@ -49,7 +49,7 @@ func adaptArray(layer layers.Adapter, a Array, what string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	if err := ad.Update(hostTensor(a)); err != nil {
+	if err := ad.Update(a); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if err := ad.Finish(); err != nil {
@@ -97,7 +97,7 @@ func adaptBatches(ctx context.Context, layer layers.Adapter, b Batches, what str
 		}
 		a, err := adaptX(next.batch.X)
 		if err == nil {
-			err = a.check("its X")
+			err = a.Validate("its X")
 		}
 		if err != nil {
 			return fmt.Errorf("%s: batch %d: %w", what, next.index, err)
@@ -107,7 +107,7 @@ func adaptBatches(ctx context.Context, layer layers.Adapter, b Batches, what str
 				return fmt.Errorf("%s: batch %d: %w", what, next.index, err)
 			}
 		}
-		if err := ad.Update(hostTensor(a)); err != nil {
+		if err := ad.Update(a); err != nil {
 			return fmt.Errorf("%s: batch %d: %w", what, next.index, err)
 		}
 	}

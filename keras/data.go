@@ -17,9 +17,10 @@ import (
 // Evaluate and Predict also take Batches: whole batches from a Dataset or
 // a generator, with y nil.
 type ArraySet interface {
-	// arrays returns one Array per name, in the model's order; what is
-	// "input" or "output", for errors.
-	arrays(names []string, what string) ([]Array, error)
+	// ForNames returns one Array per name (the model's inputs or
+	// outputs), in the order of names; what ("input", "output") names
+	// them in errors.
+	ForNames(names []string, what string) ([]Array, error)
 }
 
 // Arrays holds one Array per model input (or output), in the model's
@@ -30,21 +31,18 @@ type Arrays []Array
 // input (or output) layer's name: keras.NamedArrays{"title": t, "body": b}.
 type NamedArrays map[string]Array
 
-func (a Array) arrays(names []string, what string) ([]Array, error) {
-	if len(names) != 1 {
-		return nil, fmt.Errorf("the model has %d %ss %v but got one array: give keras.Arrays{...} with one array per %s, in this order, or keras.NamedArrays by name", len(names), what, names, what)
-	}
-	return []Array{a}, nil
-}
-
-func (a Arrays) arrays(names []string, what string) ([]Array, error) {
+// ForNames returns the arrays, one per name in order, or an error when
+// their count is not the names'.
+func (a Arrays) ForNames(names []string, what string) ([]Array, error) {
 	if len(a) != len(names) {
 		return nil, fmt.Errorf("the model has %d %ss %v but got %d arrays: give one per %s, in this order", len(names), what, names, len(a), what)
 	}
 	return a, nil
 }
 
-func (a NamedArrays) arrays(names []string, what string) ([]Array, error) {
+// ForNames returns the array of each name, in order, or an error naming a
+// missing or unknown name.
+func (a NamedArrays) ForNames(names []string, what string) ([]Array, error) {
 	out := make([]Array, len(names))
 	known := map[string]bool{}
 	for i, n := range names {
@@ -81,18 +79,18 @@ func (d hostData) samples() int { return d.x[0].Samples() }
 func (d hostData) rows(from, to int) hostData {
 	out := hostData{x: make([]Array, len(d.x))}
 	for i, a := range d.x {
-		out.x[i] = a.rows(from, to)
+		out.x[i] = a.Rows(from, to)
 	}
 	if d.y != nil {
 		out.y = make([]Array, len(d.y))
 		for i, a := range d.y {
-			out.y[i] = a.rows(from, to)
+			out.y[i] = a.Rows(from, to)
 		}
 	}
 	if d.sw != nil {
 		out.sw = make([]Array, len(d.sw))
 		for i, a := range d.sw {
-			out.sw[i] = a.rows(from, to)
+			out.sw[i] = a.Rows(from, to)
 		}
 	}
 	return out
@@ -112,7 +110,7 @@ func (g *gatherer) gather(d hostData, idx []int) hostData {
 	}
 	out := make([]Array, len(arrays))
 	for i, a := range arrays {
-		out[i], g.bufs[i], g.ibufs[i] = a.gatherArray(idx, g.bufs[i], g.ibufs[i])
+		out[i], g.bufs[i], g.ibufs[i] = a.TakeInto(idx, g.bufs[i], g.ibufs[i])
 	}
 	nx, ny := len(d.x), len(d.y)
 	res := hostData{x: out[:nx]}
@@ -169,7 +167,7 @@ func (m *Model) sampleWeights(c *compiled, d hostData, sampleWeight ArraySet, cl
 			return nil, fmt.Errorf("ClassWeight applies to models with one output, as in Keras; this model has %d %v: give SampleWeight per output instead", len(m.outputs), m.OutputNames())
 		}
 		y := d.y[0]
-		per := y.sampleSize()
+		per := y.SampleSize()
 		if err := checkClassWeight(classWeight, m.outputs[0].Shape()); err != nil {
 			return nil, err
 		}
@@ -194,13 +192,13 @@ func (m *Model) sampleWeights(c *compiled, d hostData, sampleWeight ArraySet, cl
 		}
 		return []Array{{Shape: []int{n}, Data: w}}, checkWeightable(c)
 	}
-	sws, err := sampleWeight.arrays(m.OutputNames(), "output")
+	sws, err := sampleWeight.ForNames(m.OutputNames(), "output")
 	if err != nil {
 		return nil, fmt.Errorf("SampleWeight: %w", err)
 	}
 	out := make([]Array, len(sws))
 	for i, a := range sws {
-		if err := a.check("SampleWeight"); err != nil {
+		if err := a.Validate("SampleWeight"); err != nil {
 			return nil, err
 		}
 		if a, err = asFloats(a, "SampleWeight"); err != nil {
@@ -235,7 +233,7 @@ func (d hostData) shapes() string {
 	var sb strings.Builder
 	for _, group := range [][]Array{d.x, d.y, d.sw} {
 		for _, a := range group {
-			fmt.Fprint(&sb, a.Shape, a.dtype())
+			fmt.Fprint(&sb, a.Shape, a.DType())
 		}
 		sb.WriteByte('|')
 	}

@@ -84,9 +84,9 @@ type Batches struct {
 	MaxQueueSize int
 }
 
-// arrays refuses Batches where only arrays go: a TrainOnBatch, a
+// ForNames refuses Batches where only arrays go: a TrainOnBatch, a
 // custom step's data, or Batches given as y or as sample weights.
-func (Batches) arrays([]string, string) ([]Array, error) {
+func (Batches) ForNames([]string, string) ([]Array, error) {
 	return nil, fmt.Errorf("keras.Batches holds whole batches: give it as x to Fit, Evaluate or Predict (with y nil), or as ValidationData.X")
 }
 

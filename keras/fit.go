@@ -211,14 +211,14 @@ func (m *Model) resolveData(x, y ArraySet, what string, dataChecked bool) (hostD
 		if !ok {
 			return hostData{}, nil, fmt.Errorf("%s: the model is not built yet, so it has one input: give x as one Array", what)
 		}
-		if err := a.check("x"); err != nil {
+		if err := a.Validate("x"); err != nil {
 			return hostData{}, nil, err
 		}
 		if err := m.BuildInput(a.Shape[1:]...); err != nil {
 			return hostData{}, nil, err
 		}
 	}
-	xs, err := x.arrays(m.InputNames(), "input")
+	xs, err := x.ForNames(m.InputNames(), "input")
 	if err != nil {
 		return hostData{}, nil, fmt.Errorf("%s: x: %w", what, err)
 	}
@@ -229,7 +229,7 @@ func (m *Model) resolveData(x, y ArraySet, what string, dataChecked bool) (hostD
 		if len(xs) > 1 {
 			label = fmt.Sprintf("x for input %q", in.Layer().Common().Name)
 		}
-		if err := a.check(label); err != nil {
+		if err := a.Validate(label); err != nil {
 			return hostData{}, nil, err
 		}
 		if a.Samples() == 0 {
@@ -258,7 +258,7 @@ func (m *Model) resolveData(x, y ArraySet, what string, dataChecked bool) (hostD
 	}
 	d := hostData{x: xs}
 	if y != nil {
-		ys, err := y.arrays(m.OutputNames(), "output")
+		ys, err := y.ForNames(m.OutputNames(), "output")
 		if err != nil {
 			return hostData{}, nil, fmt.Errorf("%s: y: %w", what, err)
 		}
@@ -268,7 +268,7 @@ func (m *Model) resolveData(x, y ArraySet, what string, dataChecked bool) (hostD
 			if len(ys) > 1 {
 				label = fmt.Sprintf("y for output %q", h.name)
 			}
-			if err := a.check(label); err != nil {
+			if err := a.Validate(label); err != nil {
 				return hostData{}, nil, err
 			}
 			if a, err = asFloats(a, label); err != nil {

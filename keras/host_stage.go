@@ -2,7 +2,6 @@ package keras
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
@@ -88,17 +87,17 @@ func (m *Model) hostFeeds(xs []Array) ([]Array, error) {
 	if !m.hostStage {
 		return xs, nil
 	}
-	vals := make(map[*layers.KerasTensor]layers.HostTensor, len(m.inputs)+len(m.nodes))
-	arrays := make(map[*layers.KerasTensor]Array, len(m.inputs))
+	vals := make(map[*layers.KerasTensor]Array, len(m.inputs)+len(m.nodes))
+	inputs := make(map[*layers.KerasTensor]bool, len(m.inputs))
 	for i, in := range m.inputs {
-		vals[in] = hostTensor(xs[i])
-		arrays[in] = xs[i]
+		vals[in] = xs[i]
+		inputs[in] = true
 	}
 	for _, n := range m.nodes {
 		if !isHostNode(n) {
 			continue
 		}
-		ins := make([]layers.HostTensor, len(n.Inputs()))
+		ins := make([]Array, len(n.Inputs()))
 		for i, t := range n.Inputs() {
 			ins[i] = vals[t]
 		}
@@ -113,15 +112,12 @@ func (m *Model) hostFeeds(xs []Array) ([]Array, error) {
 	}
 	feeds := make([]Array, len(m.feeds))
 	for i, f := range m.feeds {
-		if a, ok := arrays[f]; ok {
+		a := vals[f]
+		if inputs[f] {
 			feeds[i] = a
 			continue
 		}
-		a, err := hostArray(vals[f])
-		if err == nil {
-			err = m.checkInputData(f, a, "its output")
-		}
-		if err != nil {
+		if err := m.checkInputData(f, a, "its output"); err != nil {
 			return nil, fmt.Errorf("layer %s: %w", layers.Describe(f.Layer()), err)
 		}
 		feeds[i] = a
@@ -131,7 +127,7 @@ func (m *Model) hostFeeds(xs []Array) ([]Array, error) {
 
 // checkHostOutput checks a host layer's output against the shape the
 // model was built with (a host layer's bug, not the data's).
-func checkHostOutput(t layers.HostTensor, n *layers.KerasTensor) error {
+func checkHostOutput(t Array, n *layers.KerasTensor) error {
 	size := 1
 	for _, d := range t.Shape {
 		size *= d
@@ -140,35 +136,4 @@ func checkHostOutput(t layers.HostTensor, n *layers.KerasTensor) error {
 		return fmt.Errorf("made %d values of shape %v, but the model was built for %v", t.Len(), backend.Shape(t.Shape), n.Shape())
 	}
 	return nil
-}
-
-// hostTensor is an Array as a host layer reads it.
-func hostTensor(a Array) layers.HostTensor {
-	switch {
-	case a.Strings != nil:
-		return layers.HostTensor{Shape: a.Shape, Strings: a.Strings}
-	case a.Ints != nil:
-		ints := make([]int64, len(a.Ints))
-		for i, v := range a.Ints {
-			ints[i] = int64(v)
-		}
-		return layers.HostTensor{Shape: a.Shape, Ints: ints}
-	}
-	return layers.HostTensor{Shape: a.Shape, Floats: a.Data}
-}
-
-// hostArray is a host layer's output as the engine takes it: integers
-// as int32 (ids, indices), floats as they are.
-func hostArray(t layers.HostTensor) (Array, error) {
-	if t.Ints == nil {
-		return Array{Shape: t.Shape, Data: t.Floats}, nil
-	}
-	ints := make([]int32, len(t.Ints))
-	for i, v := range t.Ints {
-		if v < math.MinInt32 || v > math.MaxInt32 {
-			return Array{}, fmt.Errorf("value %d (%d) does not fit the engine's int32", i, v)
-		}
-		ints[i] = int32(v)
-	}
-	return Array{Shape: t.Shape, Ints: ints}, nil
 }

@@ -174,7 +174,7 @@ func (m *Model) stepSpecs(c *compiled, kind exeKind, d hostData, weighted, disco
 	// The x arrays' dtypes follow the model's inputs (resolveData), so the
 	// batch size and the kind key one executable.
 	for _, a := range d.x {
-		specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: a.dtype()})
+		specs = append(specs, backend.Spec{Shape: backend.Shape(a.Shape).Clone(), DType: a.DType()})
 	}
 	if kind != predictStep {
 		for _, a := range d.y {

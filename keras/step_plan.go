@@ -282,7 +282,7 @@ func stepData(x, y ArraySet, what string) (hostData, error) {
 	}
 	n := -1
 	check := func(a Array, label string) (Array, error) {
-		if err := a.check(label); err != nil {
+		if err := a.Validate(label); err != nil {
 			return a, err
 		}
 		if a.Samples() == 0 {

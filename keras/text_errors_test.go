@@ -63,7 +63,7 @@ func TestStringLayerErrors(t *testing.T) {
 		if out := layers.Apply(l, layers.StringInput(2)); out.Err() != nil {
 			t.Fatal(out.Err())
 		}
-		_, err := l.CallHost([]layers.HostTensor{{Shape: []int{1, 2}, Strings: []string{"a", "zebra"}}})
+		_, err := l.CallHost([]keras.Array{{Shape: []int{1, 2}, Strings: []string{"a", "zebra"}}})
 		want(t, err, `"zebra" is not in the vocabulary`, "NumOOVIndices")
 	})
 	t.Run("adapting a given vocabulary", func(t *testing.T) {

@@ -23,7 +23,7 @@ type Adapter interface {
 type Adaptation interface {
 	// Update takes one batch (samples first, then the sample shape
 	// given to StartAdapt).
-	Update(batch HostTensor) error
+	Update(batch backend.Array) error
 	// Finish sets the layer's state from every batch given to Update
 	// (at least one).
 	Finish() error
@@ -31,7 +31,7 @@ type Adaptation interface {
 
 // numbers returns a batch's values as floats, for the layers that adapt
 // on numbers (integers converted).
-func (t HostTensor) numbers(layer Layer) ([]float32, error) {
+func numbers(t backend.Array, layer Layer) ([]float32, error) {
 	switch {
 	case t.Strings != nil:
 		return nil, fmt.Errorf("%s adapts on numbers, not strings", Describe(layer))
@@ -42,5 +42,5 @@ func (t HostTensor) numbers(layer Layer) ([]float32, error) {
 		}
 		return out, nil
 	}
-	return t.Floats, nil
+	return t.Data, nil
 }

@@ -104,8 +104,8 @@ type discretizationAdaptation struct {
 }
 
 // Update merges one batch's summary.
-func (a *discretizationAdaptation) Update(batch HostTensor) error {
-	data, err := batch.numbers(a.l)
+func (a *discretizationAdaptation) Update(batch backend.Array) error {
+	data, err := numbers(batch, a.l)
 	if err != nil {
 		return err
 	}

@@ -82,14 +82,14 @@ func (l *Hashing) OutputDType(in []backend.DType) (backend.DType, error) {
 }
 
 // CallHost hashes a batch.
-func (l *Hashing) CallHost(in []HostTensor) (HostTensor, error) {
+func (l *Hashing) CallHost(in []backend.Array) (backend.Array, error) {
 	mode, err := l.mode()
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	key, err := resolveSalt(l.Salt)
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	x := in[0]
 	keys := hashKeys(x)
@@ -113,21 +113,21 @@ func (l *Hashing) CallHost(in []HostTensor) (HostTensor, error) {
 	if mode == "one_hot" && len(shape) > 0 && shape[len(shape)-1] == 1 {
 		shape = shape[:len(shape)-1]
 	}
-	return encodeIndices(mode, ids, shape, l.NumBins, nil), nil
+	return encodeIndices(mode, ids, shape, l.NumBins, nil)
 }
 
 // hashKeys returns the strings Keras hashes: the strings, or the
 // numbers' decimal forms (floats truncated to integers first).
-func hashKeys(t HostTensor) []string {
+func hashKeys(t backend.Array) []string {
 	if t.Strings != nil {
 		return t.Strings
 	}
 	out := make([]string, t.Len())
 	for i := range out {
 		if t.Ints != nil {
-			out[i] = strconv.FormatInt(t.Ints[i], 10)
+			out[i] = strconv.FormatInt(int64(t.Ints[i]), 10)
 		} else {
-			out[i] = strconv.FormatInt(int64(t.Floats[i]), 10)
+			out[i] = strconv.FormatInt(int64(t.Data[i]), 10)
 		}
 	}
 	return out
@@ -135,7 +135,7 @@ func hashKeys(t HostTensor) []string {
 
 // isMaskValue reports whether value i of t equals mask, compared before
 // hashing as Keras compares (a float 0.5 is not a mask value 0).
-func isMaskValue(t HostTensor, i int, mask any) bool {
+func isMaskValue(t backend.Array, i int, mask any) bool {
 	var m float64
 	switch x := mask.(type) {
 	case string:
@@ -150,8 +150,8 @@ func isMaskValue(t HostTensor, i int, mask any) bool {
 	switch {
 	case t.Ints != nil:
 		return float64(t.Ints[i]) == m
-	case t.Floats != nil:
-		return float64(t.Floats[i]) == m
+	case t.Data != nil:
+		return float64(t.Data[i]) == m
 	}
 	return false
 }

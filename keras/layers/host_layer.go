@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 )
@@ -21,10 +22,10 @@ type HostLayer interface {
 	// the given dtypes (String, Int32, Int64 or Float32), or an error
 	// naming the dtype the layer takes.
 	OutputDType(in []backend.DType) (backend.DType, error)
-	// CallHost computes the layer's output from a batch of host data.
-	// It does not change the layer and may run on several goroutines at
-	// once.
-	CallHost(in []HostTensor) (HostTensor, error)
+	// CallHost computes the layer's output from a batch of host data
+	// (integers come as Ints, int32). It does not change the layer and
+	// may run on several goroutines at once.
+	CallHost(in []backend.Array) (backend.Array, error)
 }
 
 // The layers that compute on the host.
@@ -35,37 +36,27 @@ var (
 	_ HostLayer = (*TextVectorization)(nil)
 )
 
-// HostTensor is a batch of host data that a HostLayer or an Adapt reads
-// or makes: its shape (samples first) and its values in row-major order,
-// in exactly one of Strings, Ints and Floats.
-type HostTensor struct {
-	Shape   []int
-	Strings []string
-	Ints    []int64
-	Floats  []float32
+// int32IDs returns ids (lookup indices, hash bins, int64 as Keras gives
+// them) as the host array's Int32, the engine's integer type, or an
+// error naming a value that does not fit.
+func int32IDs(ids []int64) ([]int32, error) {
+	out := make([]int32, len(ids))
+	for i, v := range ids {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("value %d (%d) does not fit kerasgo's int32 integers", i, v)
+		}
+		out[i] = int32(v)
+	}
+	return out, nil
 }
 
-// DType returns the tensor's dtype: backend.String, backend.Int64 or
-// backend.Float32.
-func (t HostTensor) DType() backend.DType {
-	switch {
-	case t.Strings != nil:
-		return backend.String
-	case t.Ints != nil:
-		return backend.Int64
+// int64s widens a host array's integers to the int64 keys lookups use.
+func int64s(ints []int32) []int64 {
+	out := make([]int64, len(ints))
+	for i, v := range ints {
+		out[i] = int64(v)
 	}
-	return backend.Float32
-}
-
-// Len returns the number of values the tensor holds.
-func (t HostTensor) Len() int {
-	switch {
-	case t.Strings != nil:
-		return len(t.Strings)
-	case t.Ints != nil:
-		return len(t.Ints)
-	}
-	return len(t.Floats)
+	return out
 }
 
 // hostCall is the engine Call of a host layer. A model computes its host

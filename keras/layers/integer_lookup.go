@@ -92,7 +92,7 @@ func (l *IntegerLookup) OutputDType(in []backend.DType) (backend.DType, error) {
 }
 
 // CallHost looks a batch of integers up (or inverts indices).
-func (l *IntegerLookup) CallHost(in []HostTensor) (HostTensor, error) {
+func (l *IntegerLookup) CallHost(in []backend.Array) (backend.Array, error) {
 	s, err := l.spec()
 	return l.state.callHost(s, err, in[0])
 }
@@ -115,15 +115,15 @@ func (l *IntegerLookup) StartAdapt(backend.Shape) (Adaptation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.state.startAdapt(l, *s, l.Vocabulary != nil, func(t HostTensor) ([]int64, error) {
+	return l.state.startAdapt(l, *s, l.Vocabulary != nil, func(t backend.Array) ([]int64, error) {
 		switch {
 		case t.Ints != nil:
-			return t.Ints, nil
+			return int64s(t.Ints), nil
 		case t.Strings != nil:
 			return nil, fmt.Errorf("IntegerLookup %q adapts on integers, not strings", l.Name)
 		}
-		out := make([]int64, len(t.Floats))
-		for i, v := range t.Floats {
+		out := make([]int64, len(t.Data))
+		for i, v := range t.Data {
 			if v != float32(math.Trunc(float64(v))) {
 				return nil, fmt.Errorf("IntegerLookup %q adapts on integers, but value %d is %v", l.Name, i, v)
 			}

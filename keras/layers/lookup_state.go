@@ -89,26 +89,26 @@ func (st *lookupState[K]) current() (*lookupVocab[K], error) {
 }
 
 // call looks keys (of shape in) up and encodes them.
-func (st *lookupState[K]) call(s *lookupSpec[K], keys []K, in []int) (HostTensor, error) {
+func (st *lookupState[K]) call(s *lookupSpec[K], keys []K, in []int) (backend.Array, error) {
 	v, err := st.current()
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	ids, err := v.lookup(s, keys, quoteKey[K])
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	if s.mode == "int" {
-		return HostTensor{Shape: slices.Clone(in), Ints: ids}, nil
+		return encodeIndices(s.mode, ids, in, 0, nil)
 	}
 	if _, err := encodedShape(in, s.mode, 0); err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	d, err := st.depth(s)
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
-	return encodeIndices(s.mode, ids, in, d, v.idf), nil
+	return encodeIndices(s.mode, ids, in, d, v.idf)
 }
 
 // adopt makes v the vocabulary, refusing a size that would change an
@@ -130,12 +130,12 @@ type lookupAdaptation[K lookupKey] struct {
 	st     *lookupState[K]
 	spec   lookupSpec[K]
 	counts *lookupCounts[K]
-	keys   func(HostTensor) ([]K, error) // a batch's terms
+	keys   func(backend.Array) ([]K, error) // a batch's terms
 	built  bool
 }
 
 // Update counts a batch's terms, each sample a document.
-func (a *lookupAdaptation[K]) Update(batch HostTensor) error {
+func (a *lookupAdaptation[K]) Update(batch backend.Array) error {
 	keys, err := a.keys(batch)
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (a *lookupAdaptation[K]) Finish() error {
 }
 
 // startAdapt begins an Adapt, which a layer given a vocabulary refuses.
-func (st *lookupState[K]) startAdapt(l Layer, s lookupSpec[K], given bool, keys func(HostTensor) ([]K, error)) (Adaptation, error) {
+func (st *lookupState[K]) startAdapt(l Layer, s lookupSpec[K], given bool, keys func(backend.Array) ([]K, error)) (Adaptation, error) {
 	if given {
 		return nil, fmt.Errorf("%s was given a Vocabulary, so it cannot be adapted: leave Vocabulary empty to learn one", Describe(l))
 	}
@@ -384,34 +384,35 @@ func (st *lookupState[K]) build(inputs []backend.Shape, s *lookupSpec[K], err er
 
 // callHost is a lookup layer's CallHost: the keys of x looked up, or
 // with Invert its indices mapped back to terms.
-func (st *lookupState[K]) callHost(s *lookupSpec[K], err error, x HostTensor) (HostTensor, error) {
+func (st *lookupState[K]) callHost(s *lookupSpec[K], err error, x backend.Array) (backend.Array, error) {
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	if s.invert {
 		v, err := st.current()
 		if err != nil {
-			return HostTensor{}, err
+			return backend.Array{}, err
 		}
-		return hostOf(x.Shape, v.invertIDs(s, x.Ints)), nil
+		return hostOf(x.Shape, v.invertIDs(s, int64s(x.Ints)))
 	}
 	var keys []K
 	switch k := any(&keys).(type) {
 	case *[]string:
 		*k = x.Strings
 	case *[]int64:
-		*k = x.Ints
+		*k = int64s(x.Ints)
 	}
 	return st.call(s, keys, x.Shape)
 }
 
-// hostOf is terms of shape as a host tensor.
-func hostOf[K lookupKey](shape []int, terms []K) HostTensor {
+// hostOf is terms of shape as a host array.
+func hostOf[K lookupKey](shape []int, terms []K) (backend.Array, error) {
 	switch t := any(terms).(type) {
 	case []string:
-		return HostTensor{Shape: shape, Strings: t}
+		return backend.Array{Shape: shape, Strings: t}, nil
 	case []int64:
-		return HostTensor{Shape: shape, Ints: t}
+		ints, err := int32IDs(t)
+		return backend.Array{Shape: shape, Ints: ints}, err
 	}
 	panic("unreachable: a lookup key is a string or an int64")
 }

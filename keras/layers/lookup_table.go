@@ -12,6 +12,7 @@ import (
 
 	"github.com/dchest/siphash"
 	farm "github.com/dgryski/go-farm"
+	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
 // This file is Keras's IndexLookup (keras/src/layers/preprocessing/
@@ -344,9 +345,10 @@ func encodeRows(mode string, ids []int64, rowLen []int, depth int, idf []float32
 // ids of shape in: the indices themselves ("int"), one-hot vectors on a
 // new last axis (or on a last axis of 1), or one encoded vector per row
 // of the last axis.
-func encodeIndices(mode string, ids []int64, in []int, depth int, idf []float32) HostTensor {
+func encodeIndices(mode string, ids []int64, in []int, depth int, idf []float32) (backend.Array, error) {
 	if mode == "int" {
-		return HostTensor{Shape: slices.Clone(in), Ints: ids}
+		ints, err := int32IDs(ids)
+		return backend.Array{Shape: slices.Clone(in), Ints: ints}, err
 	}
 	if mode == "one_hot" {
 		shape := slices.Clone(in)
@@ -357,13 +359,13 @@ func encodeIndices(mode string, ids []int64, in []int, depth int, idf []float32)
 		for i := range rows {
 			rows[i] = 1
 		}
-		return HostTensor{Shape: append(shape, depth), Floats: encodeRows(mode, ids, rows, depth, idf)}
+		return backend.Array{Shape: append(shape, depth), Data: encodeRows(mode, ids, rows, depth, idf)}, nil
 	}
 	rows := make([]int, in[0]) // encodedShape allows (batch, values) only
 	for i := range rows {
 		rows[i] = in[1]
 	}
-	return HostTensor{Shape: []int{in[0], depth}, Floats: encodeRows(mode, ids, rows, depth, idf)}
+	return backend.Array{Shape: []int{in[0], depth}, Data: encodeRows(mode, ids, rows, depth, idf)}, nil
 }
 
 // encodedShape is the output shape of a lookup or Hashing layer of input

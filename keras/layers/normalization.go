@@ -202,8 +202,8 @@ type normalizationAdaptation struct {
 }
 
 // Update folds one batch's statistics into the running ones.
-func (a *normalizationAdaptation) Update(data HostTensor) error {
-	values, err := data.numbers(a.l)
+func (a *normalizationAdaptation) Update(data backend.Array) error {
+	values, err := numbers(data, a.l)
 	if err != nil {
 		return err
 	}

@@ -121,7 +121,7 @@ func (l *StringLookup) OutputDType(in []backend.DType) (backend.DType, error) {
 }
 
 // CallHost looks a batch of strings up (or inverts indices).
-func (l *StringLookup) CallHost(in []HostTensor) (HostTensor, error) {
+func (l *StringLookup) CallHost(in []backend.Array) (backend.Array, error) {
 	s, err := l.spec()
 	return l.state.callHost(s, err, in[0])
 }
@@ -144,7 +144,7 @@ func (l *StringLookup) StartAdapt(backend.Shape) (Adaptation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.state.startAdapt(l, *s, l.Vocabulary != nil, func(t HostTensor) ([]string, error) {
+	return l.state.startAdapt(l, *s, l.Vocabulary != nil, func(t backend.Array) ([]string, error) {
 		if t.Strings == nil {
 			return nil, fmt.Errorf("StringLookup %q adapts on strings, not %s", l.Name, t.DType())
 		}

@@ -154,7 +154,7 @@ func (l *TextVectorization) OutputDType(in []backend.DType) (backend.DType, erro
 
 // tokenRows standardizes and splits a batch of strings: the tokens of
 // each sample, in order.
-func (l *TextVectorization) tokenRows(t HostTensor) ([][]string, error) {
+func (l *TextVectorization) tokenRows(t backend.Array) ([][]string, error) {
 	if t.Strings == nil {
 		return nil, fmt.Errorf("TextVectorization %q takes strings, not %s", l.Name, t.DType())
 	}
@@ -256,18 +256,18 @@ func ngrams(tokens []string, widths []int) []string {
 }
 
 // CallHost vectorizes a batch of strings.
-func (l *TextVectorization) CallHost(in []HostTensor) (HostTensor, error) {
+func (l *TextVectorization) CallHost(in []backend.Array) (backend.Array, error) {
 	s, err := l.spec()
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	rows, err := l.tokenRows(in[0])
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	v, err := l.state.current()
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	var flat []string
 	lens := make([]int, len(rows))
@@ -277,14 +277,14 @@ func (l *TextVectorization) CallHost(in []HostTensor) (HostTensor, error) {
 	}
 	ids, err := v.lookup(s, flat, quoteKey[string])
 	if err != nil {
-		return HostTensor{}, err
+		return backend.Array{}, err
 	}
 	if s.mode != "int" {
 		d, err := l.state.depth(s)
 		if err != nil {
-			return HostTensor{}, err
+			return backend.Array{}, err
 		}
-		return HostTensor{Shape: []int{len(rows), d}, Floats: encodeRows(s.mode, ids, lens, d, v.idf)}, nil
+		return backend.Array{Shape: []int{len(rows), d}, Data: encodeRows(s.mode, ids, lens, d, v.idf)}, nil
 	}
 	width := l.OutputSequenceLength
 	if width == 0 {
@@ -292,13 +292,17 @@ func (l *TextVectorization) CallHost(in []HostTensor) (HostTensor, error) {
 			width = max(width, n)
 		}
 	}
-	out := make([]int64, len(rows)*width)
+	ints, err := int32IDs(ids)
+	if err != nil {
+		return backend.Array{}, err
+	}
+	out := make([]int32, len(rows)*width)
 	at := 0
 	for i, n := range lens {
-		copy(out[i*width:(i+1)*width], ids[at:at+min(n, width)])
+		copy(out[i*width:(i+1)*width], ints[at:at+min(n, width)])
 		at += n
 	}
-	return HostTensor{Shape: []int{len(rows), width}, Ints: out}, nil
+	return backend.Array{Shape: []int{len(rows), width}, Ints: out}, nil
 }
 
 // GetVocabulary returns the vocabulary with the padding token "" and the
@@ -332,7 +336,7 @@ type textAdaptation struct {
 	a *lookupAdaptation[string]
 }
 
-func (t *textAdaptation) Update(batch HostTensor) error {
+func (t *textAdaptation) Update(batch backend.Array) error {
 	rows, err := t.l.tokenRows(batch)
 	if err != nil {
 		return err
