@@ -21,7 +21,9 @@ func (n Named) Check() error {
 
 // Resolve returns the metric n denotes for targets of shape yTrue and an
 // output of shape yPred (batch dimension first), as Get.
-func (n Named) Resolve(yTrue, yPred backend.Shape) (Metric, error) { return Get(string(n), yTrue, yPred) }
+func (n Named) Resolve(yTrue, yPred backend.Shape) (Metric, error) {
+	return Get(string(n), yTrue, yPred)
+}
 
 // placeholderShape stands for an output's shape before it is known: every
 // name Get knows resolves for it.
