@@ -16,6 +16,8 @@ import (
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
 // openRequests is what scripts/keras-open.py reads: files kerasgo wrote
@@ -164,6 +166,27 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 				predictions[c.Name] = kerasgoPrediction{outputs: outs, rows: keras.SummaryRows(m), total: m.CountParams(), tol: tol}
 				req.Predict = append(req.Predict, predictRequest{Name: c.Name, Keras: path, Inputs: ref.Inputs})
 			}
+		}
+		if _, done := predictions["mlp_block"]; !done { // a layer holding layers (sublayers_test.go), trained a little
+			in := layers.Input(6)
+			m := keras.Must(keras.NewModel(in, layers.Apply(newMLPBlock(), in)))
+			if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.Adam{LearningRate: 0.01}, Loss: keras.Loss("sparse_categorical_crossentropy"), Backend: be.Name(), Seed: 2}); err != nil {
+				t.Fatal(err)
+			}
+			x, y := smallData(32)
+			if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 2, BatchSize: 8, Verbose: keras.Silent}); err != nil {
+				t.Fatal(err)
+			}
+			outs, err := m.PredictOutputs(context.Background(), x, keras.PredictOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(out, "mlp_block.keras")
+			if err := m.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			predictions["mlp_block"] = kerasgoPrediction{outputs: outs, rows: keras.SummaryRows(m), total: m.CountParams(), tol: openTol}
+			req.Predict = append(req.Predict, predictRequest{Name: "mlp_block", Keras: path, Inputs: []refArray{toRef(x)}})
 		}
 		for _, c := range trainIndex.Cases {
 			name := be.Name() + "/" + c.Name

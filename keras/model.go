@@ -332,9 +332,9 @@ func (m *Model) nameLayers(ls []layers.Layer) {
 	if m.nameCount == nil {
 		m.nameCount = map[string]int{}
 	}
-	for _, l := range ls {
+	name := func(l layers.Layer) {
 		if l.Common().Name != "" {
-			continue
+			return
 		}
 		base := serialization.SnakeCase(l.ClassName())
 		for {
@@ -347,9 +347,29 @@ func (m *Model) nameLayers(ls []layers.Layer) {
 			if !taken[name] {
 				l.Common().Name = name
 				taken[name] = true
-				break
+				return
 			}
 		}
+	}
+	for _, l := range ls {
+		name(l)
+	}
+	// Then the layers they hold (a nested model has named its own, and a
+	// wrapper such as Bidirectional names its layers as Keras does), so
+	// that messages name them; their place in files is their attribute.
+	var nameHeld func(l layers.Layer)
+	nameHeld = func(l layers.Layer) {
+		switch l.(type) {
+		case *Model, layers.SavedGrouper:
+			return
+		}
+		for _, s := range layers.Sublayers(l) {
+			name(s.Layer)
+			nameHeld(s.Layer)
+		}
+	}
+	for _, l := range ls {
+		nameHeld(l)
 	}
 }
 
@@ -445,12 +465,32 @@ func (m *Model) CountParams() int {
 	return n
 }
 
-// layerWeights returns a layer's weights, a nested model's all of them.
+// layerWeights returns a layer's weights: its own and those of the
+// layers it holds (layers.WeightsOf), a nested model's all of them.
 func layerWeights(l layers.Layer) []*layers.Weight {
 	if inner, ok := l.(*Model); ok {
 		return inner.weights
 	}
-	return l.Common().Weights()
+	return layers.WeightsOf(l)
+}
+
+// Sublayers returns the model's layers with their paths in Keras's
+// weights file ("layers/dense"), so that a model held by a custom layer
+// is a layers.Container.
+func (m *Model) Sublayers() []layers.Sublayer {
+	if !m.Built() { // a Sequential model waiting for its input shape
+		out := make([]layers.Sublayer, len(m.pending))
+		for i, l := range m.pending {
+			out[i] = layers.Sublayer{Path: "layers/" + l.Common().Name, Layer: l}
+		}
+		return out
+	}
+	ls, paths := m.layerPaths(kerasOrder)
+	out := make([]layers.Sublayer, len(ls))
+	for i, l := range ls {
+		out[i] = layers.Sublayer{Path: paths[i], Layer: l}
+	}
+	return out
 }
 
 // ClassName returns Keras's class of the model: "Sequential" or
@@ -463,17 +503,10 @@ func (m *Model) ClassName() string {
 }
 
 // SetTrainable freezes (false) or unfreezes (true) every layer of the
-// model, as setting Keras's model.trainable does; compile the model that
-// trains it again afterwards.
-func (m *Model) SetTrainable(trainable bool) {
-	m.Base.SetTrainable(trainable)
-	for _, l := range m.Layers() {
-		l.Common().SetTrainable(trainable)
-		if inner, ok := l.(*Model); ok {
-			inner.SetTrainable(trainable)
-		}
-	}
-}
+// model, as setting Keras's model.trainable does (see
+// layers.Base.SetTrainable: a layer unfrozen afterwards trains inside the
+// frozen model); compile the model that trains it again afterwards.
+func (m *Model) SetTrainable(trainable bool) { layers.SetTrainable(m, trainable) }
 
 // Build makes the model usable as a layer of another model (layers.Apply
 // calls it): it checks the inputs against the model's and returns its

@@ -450,22 +450,32 @@ func (m *Model) weightGroupsIn(order layerOrder) []weightGroup {
 	var out []weightGroup
 	ls, paths := m.layerPaths(order)
 	for i, l := range ls {
-		if inner, ok := l.(*Model); ok {
-			out = append(out, weightGroup{layer: l, path: paths[i]})
-			for _, g := range inner.weightGroupsIn(order) {
-				g.path = paths[i] + "/" + g.path
-				out = append(out, g)
-			}
-			continue
+		out = append(out, heldGroups(l, paths[i], order)...)
+	}
+	return out
+}
+
+// heldGroups lists a layer's place in the weights file and, under it,
+// the places of the layers it holds (layers.Sublayers: "layers/block/
+// dense1"), as Keras saves a layer's tracked attributes.
+func heldGroups(l layers.Layer, path string, order layerOrder) []weightGroup {
+	out := []weightGroup{{layer: l, path: path}}
+	switch v := l.(type) {
+	case *Model:
+		for _, g := range v.weightGroupsIn(order) {
+			g.path = path + "/" + g.path
+			out = append(out, g)
 		}
-		if g, ok := l.(layers.SavedGrouper); ok { // an RNN's cell
-			out = append(out, weightGroup{layer: l, path: paths[i]})
-			for _, sg := range g.SavedGroups() {
-				out = append(out, weightGroup{layer: l, path: paths[i] + "/" + sg.Path, vars: sg.Weights})
-			}
-			continue
+		return out
+	case layers.SavedGrouper: // an RNN's cell
+		for _, sg := range v.SavedGroups() {
+			out = append(out, weightGroup{layer: l, path: path + "/" + sg.Path, vars: sg.Weights})
 		}
-		out = append(out, weightGroup{layer: l, path: paths[i], vars: l.Common().Weights()})
+		return out
+	}
+	out[0].vars = l.Common().Weights()
+	for _, s := range layers.Sublayers(l) {
+		out = append(out, heldGroups(s.Layer, path+"/"+s.Path, order)...)
 	}
 	return out
 }

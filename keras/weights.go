@@ -142,22 +142,39 @@ func (m *Model) trainableWeights() []int {
 	return out
 }
 
-// frozenWeights returns the weights of frozen layers, inside nested
-// models too.
+// frozenWeights returns the weights training leaves alone, as Keras 3's
+// trainable_weights leaves them out: every weight of a frozen model, and
+// otherwise the weights of each frozen layer, however deep (a nested
+// model's layers, the layers a layer holds). SetTrainable has passed a
+// setting down to the layers below, so each layer's own flag decides for
+// its own weights: a layer unfrozen inside a frozen base trains.
 func (m *Model) frozenWeights() map[*layers.Weight]bool {
 	frozen := map[*layers.Weight]bool{}
-	for _, l := range m.Layers() {
-		switch {
-		case !l.Common().Trainable():
-			for _, w := range layerWeights(l) {
+	if !m.Trainable() {
+		for _, w := range m.weights {
+			frozen[w] = true
+		}
+		return frozen
+	}
+	seen := map[layers.Layer]bool{}
+	var walk func(l layers.Layer)
+	walk = func(l layers.Layer) {
+		if seen[l] {
+			return
+		}
+		seen[l] = true
+		if !l.Common().Trainable() {
+			for _, w := range l.Common().Weights() {
 				frozen[w] = true
 			}
-		case l != layers.Layer(m):
-			if inner, ok := l.(*Model); ok {
-				for w := range inner.frozenWeights() {
-					frozen[w] = true
-				}
-			}
+		}
+		for _, s := range layers.Sublayers(l) {
+			walk(s.Layer)
+		}
+	}
+	for _, l := range m.Layers() {
+		if l != layers.Layer(m) {
+			walk(l)
 		}
 	}
 	return frozen
@@ -249,11 +266,44 @@ func (m *Model) weightOwners() map[*layers.Weight]string {
 			}
 			continue
 		}
-		for _, w := range l.Common().Weights() {
-			owner[w] = l.Common().Name
+		for w, path := range heldWeights(l) {
+			owner[w] = l.Common().Name + path
 		}
 	}
 	return owner
+}
+
+// heldWeights names each weight of a layer by where it is held: "" for
+// the layer's own, "/dense1" for a sublayer's (see layers.Sublayers), each
+// weight at its first place.
+func heldWeights(l layers.Layer) map[*layers.Weight]string {
+	out := map[*layers.Weight]string{}
+	seen := map[layers.Layer]bool{}
+	var walk func(l layers.Layer, path string)
+	walk = func(l layers.Layer, path string) {
+		if seen[l] {
+			return
+		}
+		seen[l] = true
+		if inner, ok := l.(*Model); ok && path != "" {
+			for w, name := range inner.weightOwners() {
+				if _, done := out[w]; !done {
+					out[w] = path + "/" + name
+				}
+			}
+			return
+		}
+		for _, w := range l.Common().Weights() {
+			if _, done := out[w]; !done {
+				out[w] = path
+			}
+		}
+		for _, s := range layers.Sublayers(l) {
+			walk(s.Layer, path+"/"+s.Path)
+		}
+	}
+	walk(l, "")
+	return out
 }
 
 // Weights returns the model's variables (its layers', each once, in layer

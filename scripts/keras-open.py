@@ -59,11 +59,36 @@ def double_plus_one(x):
     return x * 2.0 + 1.0
 
 
+class MLPBlock(keras.layers.Layer):
+    """The MLPBlock of Keras's guide "Making new layers and models via
+    subclassing", as keras/sublayers_test.go writes it in Go: a layer
+    holding three Dense layers in its attributes."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.linear_1 = keras.layers.Dense(32)
+        self.linear_2 = keras.layers.Dense(32)
+        self.linear_3 = keras.layers.Dense(3)
+
+    def build(self, input_shape):
+        self.linear_1.build(input_shape)
+        self.linear_2.build((None, 32))
+        self.linear_3.build((None, 32))
+
+    def call(self, x):
+        x = keras.activations.relu(self.linear_1(x))
+        x = keras.activations.relu(self.linear_2(x))
+        return keras.activations.softmax(self.linear_3(x))
+
+    def compute_output_shape(self, input_shape):
+        return input_shape[:-1] + (3,)
+
+
 def predict(req):
     # safe_mode=False: the catalogue's Python lambda comes back as Keras
     # wrote it (kerasgo keeps a Lambda's function object), and Keras
     # deserializes lambdas only when told the file is trusted.
-    model = keras.saving.load_model(req["keras"], safe_mode=False, custom_objects={"double_plus_one": double_plus_one})
+    model = keras.saving.load_model(req["keras"], safe_mode=False, custom_objects={"double_plus_one": double_plus_one, "MLPBlock": MLPBlock})
     xs = [array(a) for a in req["inputs"]]
     pred = model.predict(xs if len(xs) > 1 else xs[0], verbose=0)
     outs = list(pred) if isinstance(pred, (list, tuple)) else [pred]  # a tuple for a layer with two outputs

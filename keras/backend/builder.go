@@ -203,4 +203,10 @@ type Builder interface {
 
 	// Err returns the first error any op met, or nil.
 	Err() error
+
+	// Fail records err (prefixed with the layer being built, if any) as
+	// the builder's error unless it has one, and returns a placeholder
+	// of shape s: for a layer or a step that finds its inputs unusable,
+	// so that the error reaches the caller as an op's would.
+	Fail(s Shape, err error) Value
 }

@@ -46,6 +46,10 @@ func (f failed) DType() DType { return f.dtype }
 func (c *checked) DType() DType { return c.ops.DType() }
 func (c *checked) Err() error   { return c.err }
 
+// Fail records err as the builder's first error and returns a
+// placeholder of shape s.
+func (c *checked) Fail(s Shape, err error) Value { return c.fail(s, "%w", err) }
+
 func (c *checked) fail(s Shape, format string, args ...any) Value {
 	if c.err == nil {
 		c.err = fmt.Errorf(format, args...)

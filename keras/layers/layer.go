@@ -3,6 +3,7 @@ package layers
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/kerasgo/kerasgo/internal/settings"
 	"github.com/kerasgo/kerasgo/internal/sysmem"
@@ -39,8 +40,17 @@ type Base struct {
 
 	weights []*Weight
 	frozen  bool
-	calls   []*KerasTensor // the outputs of each Apply of the layer, in order
-	policy  string         // a reduced-precision dtype policy read from a config ("" is float32)
+	// trainableAt orders SetTrainable calls (trainableClock), so that
+	// the latest setting of a layer or of a layer holding it wins, as in
+	// Keras 3, whose setter sets the flag of every layer below at once.
+	trainableAt uint64
+	// self is the layer that embeds this Base, once known (Apply, or a
+	// layer holding it); until then a setting waits (trainablePending)
+	// to be passed on to the layers it holds.
+	self             Layer
+	trainablePending bool
+	calls            []*KerasTensor // the outputs of each Apply of the layer, in order
+	policy           string         // a reduced-precision dtype policy read from a config ("" is float32)
 }
 
 // DTypePolicy returns the Keras dtype policy the layer's config named
@@ -61,13 +71,64 @@ func (c *Base) Output() *KerasTensor {
 }
 
 // Trainable reports whether training updates the layer's weights (Keras's
-// layer.trainable; true unless SetTrainable(false) was called).
+// layer.trainable; true unless SetTrainable(false) was called on it or on
+// a layer holding it).
 func (c *Base) Trainable() bool { return !c.frozen }
 
-// SetTrainable freezes (false) or unfreezes (true) the layer's weights,
-// like setting Keras's layer.trainable, e.g. to fine-tune only a new head
-// on a pretrained base. As in Keras, compile the model again afterwards.
-func (c *Base) SetTrainable(trainable bool) { c.frozen = !trainable }
+// SetTrainable freezes (false) or unfreezes (true) the layer's weights
+// and those of every layer it holds (see Sublayers; a model's layers),
+// like setting Keras 3's layer.trainable, e.g. to fine-tune only a new
+// head on a pretrained base. As in Keras, a later setting of an inner
+// layer wins: freeze a base, then unfreeze one of its layers, and that
+// layer trains. Compile the model again afterwards, as Keras requires.
+func (c *Base) SetTrainable(trainable bool) {
+	c.frozen, c.trainableAt = !trainable, trainableClock.Add(1)
+	if c.self == nil {
+		c.trainablePending = true
+		return
+	}
+	passTrainable(c.self)
+}
+
+// SetTrainable is l.Common().SetTrainable(trainable) for a layer that may
+// not be applied yet (a model, a layer that holds others): it reaches the
+// layers l holds at once.
+func SetTrainable(l Layer, trainable bool) {
+	bindSelf(l)
+	l.Common().SetTrainable(trainable)
+}
+
+// trainableClock numbers SetTrainable calls.
+var trainableClock atomic.Uint64
+
+// passTrainable gives the layers l holds l's setting, unless they were
+// set later themselves, and so on down.
+func passTrainable(l Layer) {
+	c := l.Common()
+	for _, s := range Sublayers(l) {
+		sc := s.Layer.Common()
+		if sc.trainableAt < c.trainableAt {
+			sc.frozen, sc.trainableAt = c.frozen, c.trainableAt
+			bindSelf(s.Layer)
+			passTrainable(s.Layer)
+		}
+	}
+}
+
+// bindSelf records l as the layer that embeds its Base, so that
+// SetTrainable reaches the layers it holds, and passes on a setting made
+// before.
+func bindSelf(l Layer) {
+	c := l.Common()
+	if c.self == l {
+		return
+	}
+	c.self = l
+	if c.trainablePending {
+		c.trainablePending = false
+		passTrainable(l)
+	}
+}
 
 // Common returns c; it lets *Base's embedders satisfy Layer.
 func (c *Base) Common() *Base { return c }
@@ -211,8 +272,17 @@ func (ctx *Context) Losses() []backend.Value {
 	return *ctx.losses
 }
 
-// Weight returns the value of w in this computation.
-func (ctx *Context) Weight(w *Weight) backend.Value { return ctx.Values[w] }
+// Weight returns the value of w in this computation. A weight the
+// computation does not have (created after the model was built: a
+// sublayer made or first built inside Call) fails the builder with an
+// error that says how to hold it.
+func (ctx *Context) Weight(w *Weight) backend.Value {
+	v, ok := ctx.Values[w]
+	if !ok || v == nil {
+		return ctx.B.Fail(w.Shape, fmt.Errorf("the variable %q (shape %v) is not a variable of the model: a sublayer made or first built inside Call has variables the model never saw; hold sublayers in the layer's fields (see layers.Sublayers) and build them in its Build", w.Name, w.Shape))
+	}
+	return v
+}
 
 // Assign gives a non-trainable weight a new value at the end of a
 // training step, as Keras's variable.assign in a layer's call
@@ -374,6 +444,7 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 	if settings.IsNil(layer) {
 		return &KerasTensor{inputs: inputs, err: fmt.Errorf("Apply: the layer is a nil %T: make it first (e.g. &layers.Dense{Units: 8})", layer)}
 	}
+	bindSelf(layer)
 	shapes := make([]backend.Shape, len(inputs))
 	for i, in := range inputs {
 		if in == nil {
