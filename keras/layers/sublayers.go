@@ -29,8 +29,9 @@ type Container interface {
 // Sublayers returns the layers l holds, as Keras tracks a layer's
 // attributes: the fields of l's struct (exported or not) that hold a
 // layer, or a slice, an array or a map (by sorted key) of layers, each
-// once, in the order Keras saves them (by attribute name, names starting
-// with "_" last). A field's attribute name is its `keras:"name"` tag or
+// once, in the fields' order (Keras's tracking order is the order
+// __init__ assigns the attributes, which a struct declares; it orders
+// layer.weights). A field's attribute name is its `keras:"name"` tag or
 // its name in snake_case (Dense1: "dense1", projLayer: "proj_layer"). A
 // Container lists its own.
 func Sublayers(l Layer) []Sublayer {
@@ -69,7 +70,6 @@ func Sublayers(l Layer) []Sublayer {
 		}
 		fields = append(fields, field{attr, fv})
 	}
-	sort.SliceStable(fields, func(i, j int) bool { return attrKey(fields[i].attr) < attrKey(fields[j].attr) })
 	seen := map[Layer]bool{l: true}
 	var out []Sublayer
 	add := func(path string, x reflect.Value) {
@@ -141,15 +141,6 @@ func layerIn(x reflect.Value) Layer {
 		return nil
 	}
 	return l
-}
-
-// attrKey orders attribute names as Keras's saving does: names starting
-// with "_" after the others.
-func attrKey(name string) string {
-	if strings.HasPrefix(name, "_") {
-		return "~" + name
-	}
-	return name
 }
 
 // uniqueName returns name the first time, then name_1, name_2, ... as

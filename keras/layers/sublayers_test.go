@@ -28,7 +28,7 @@ func TestSublayersFollowKerasTracking(t *testing.T) {
 	s := &stack{Head: head, blocks: []Layer{b0, b1, nil, b0}, byName: map[string]*Dense{"x": named}, skipped: &Dense{}}
 	s.self = s
 	got := Sublayers(s)
-	want := []Sublayer{{"blocks/dense", b0}, {"blocks/dropout", b1}, {"by_name/dense", named}, {"head", head}}
+	want := []Sublayer{{"head", head}, {"blocks/dense", b0}, {"blocks/dropout", b1}, {"by_name/dense", named}}
 	if len(got) != len(want) {
 		t.Fatalf("Sublayers = %v, want %v", got, want)
 	}
