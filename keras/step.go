@@ -207,11 +207,27 @@ func (s *Step) ComputeMetrics(y, yPred, sampleWeights []backend.Value) StepLogs 
 			case metrics.Accumulator:
 				out = append(out, StepLog{Name: name, Value: v.Totals(s.Builder, y[i], yPred[i]), acc: v})
 			case metrics.Sample:
-				out = append(out, StepLog{Name: name, Value: s.Sum(v.Compute(s.Builder, y[i], yPred[i])), sum: true})
+				out = append(out, StepLog{Name: name, Value: s.Sum(s.perSample(v.Compute(s.Builder, y[i], yPred[i]))), sum: true})
 			}
 		}
 	}
 	return out
+}
+
+// perSample reduces a per-sample metric's values to one per sample: the
+// mean over every axis after the batch's, as Keras's Mean metrics do
+// (reduce_to_samplewise_values), so that an accuracy over (batch, steps)
+// targets is the mean over the steps, not their sum.
+func (s *Step) perSample(v backend.Value) backend.Value {
+	rank := len(v.Shape())
+	if rank <= 1 {
+		return v
+	}
+	axes := make([]int, rank-1)
+	for i := range axes {
+		axes[i] = i + 1
+	}
+	return s.Mean(v, axes...)
 }
 
 func (s *Step) checkHeads(what string, y, yPred, sw []backend.Value) bool {
