@@ -199,6 +199,17 @@ func (r *run) runStep(kind exeKind, b hostData, s *stateSet) ([]backend.Tensor, 
 	}
 	if kind == trainStep {
 		exe.SetStep(s.iterations + 1) // its random draws depend on the step alone
+		// The variables of models outside this one that the step calls
+		// (a teacher) are read as they are now, for this step only.
+		for _, w := range c.trainPlan.outside {
+			v, err := w.Value()
+			if err != nil {
+				return nil, fmt.Errorf("the step calls a model outside %q whose variable %q has no value: %w", r.m.Name, w.Name, err)
+			}
+			if err := add(bind.be.FromFloat32(v, w.Shape)); err != nil {
+				return nil, err
+			}
+		}
 		in = append(in, s.optState...)
 		if err := add(bind.be.FromFloat32(c.hyperValues(s.iterations), c.hyperShape())); err != nil {
 			return nil, err

@@ -72,7 +72,10 @@ type Step struct {
 	state    []backend.Value                  // every optimizer's state, as inputs
 	hyper    backend.Value                    // per optimizer: learning rate, iteration, flags
 	newState [][]backend.Value                // per optimizer slot: its new state
-	losses   []backend.Value                  // AddLoss terms not yet in a ComputeLoss
+	// outside lists, while the planning trace runs, the variables of
+	// models outside the step's own that it calls (read, never changed).
+	outside []*layers.Weight
+	losses  []backend.Value // AddLoss terms not yet in a ComputeLoss
 	// averagedStats is the step's logs, packed and averaged over a
 	// data-parallel job's processes together with the layers'
 	// assignments (and the built-in step's gradients) in one collective
@@ -109,8 +112,12 @@ func (s *Step) placeholders(n int) []backend.Value {
 // Call runs model on xs in training or inference mode (Keras's
 // model(x, training=...)) with the variables' current values in this
 // step: after an optimizer was applied to some, their new values. The
-// model must be the step's model or one whose variables all belong to it
-// (a part of it, such as a GAN's generator inside the combined model).
+// model is the step's model, a part of it (a GAN's generator inside the
+// combined model), or, in a train step, a model outside it (a
+// Distiller's teacher): the step reads such a model's variables as they
+// are when it runs and does not change them, so calling it in training
+// mode where that changes its variables (moving statistics), or
+// applying an optimizer to them, is an error.
 // Layers' assignments (BatchNormalization's moving statistics in training
 // mode) become the variables' new values, and their AddLoss terms are
 // added by the next ComputeLoss.
@@ -125,8 +132,24 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 	}
 	n := len(model.outputs)
 	for _, w := range model.weights {
-		if _, ok := s.index[w]; !ok {
-			s.fail("model %q has the variable %q, which is not a variable of model %q whose step this is: build %q from every model its step calls (e.g. the combined model of a GAN)",
+		if _, mine := s.index[w]; mine {
+			continue
+		}
+		if _, given := s.values[w]; given { // an outside model's variable the step reads
+			continue
+		}
+		switch {
+		case s.discover:
+			// The planning trace computes nothing: a value of the
+			// variable's shape stands for it, and the compiled step
+			// takes its value as an input.
+			s.outside = append(s.outside, w)
+			s.values[w] = s.RandomUniform(w.Shape)
+		case s.training:
+			s.fail("model %q has the variable %q, which the step did not read when it was first traced: the step must call the same models every time it is called", model.Name, w.Name)
+			return s.placeholders(n)
+		default:
+			s.fail("model %q has the variable %q, which is not a variable of model %q whose test step this is: a test step cannot call a model outside its own yet (a train step can); build %q from every model its test step calls",
 				model.Name, w.Name, s.m.Name, s.m.Name)
 			return s.placeholders(n)
 		}
@@ -152,6 +175,10 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 	ctx := layers.NewContext(s.Builder, training, s.values)
 	outs := model.call(ctx, xs)
 	for w, v := range ctx.Updates() {
+		if _, mine := s.index[w]; !mine {
+			s.fail("calling model %q in training mode changes its variable %q (a layer's moving statistics), and a step cannot change a model outside %q yet: call it with training false", model.Name, w.Name, s.m.Name)
+			return s.placeholders(n)
+		}
 		s.values[w], s.updated[w], s.assigned[w] = v, true, true
 	}
 	s.losses = append(s.losses, ctx.Losses()...)

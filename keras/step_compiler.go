@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/losses"
 )
 
@@ -37,17 +38,22 @@ const hyperparameters = 4
 // stepInputs are a compiled step's inputs by part.
 type stepInputs struct {
 	params, state []backend.Value
-	hyper         backend.Value // nil outside training
-	xs, ys, sws   []backend.Value
+	// outside are the values of the variables of models outside the
+	// step's own that a custom train step calls (stepPlan.outside).
+	outside     []backend.Value
+	hyper       backend.Value // nil outside training
+	xs, ys, sws []backend.Value
 }
 
-// splitInputs names the parts of a step's inputs: nP weights, nS
-// optimizer states and the hyperparameters (train steps only), nX x
-// arrays, nY y arrays and, when weighted, nY sample-weight vectors.
-func splitInputs(in []backend.Value, train bool, nP, nS, nX, nY int, weighted bool) stepInputs {
+// splitInputs names the parts of a step's inputs: nP weights, then (train
+// steps only) nO variables of outside models, nS optimizer states and the
+// hyperparameters, nX x arrays, nY y arrays and, when weighted, nY
+// sample-weight vectors.
+func splitInputs(in []backend.Value, train bool, nP, nO, nS, nX, nY int, weighted bool) stepInputs {
 	var l stepInputs
 	l.params, in = in[:nP], in[nP:]
 	if train {
+		l.outside, in = in[:nO], in[nO:]
 		l.state, l.hyper, in = in[:nS], in[nS], in[nS+1:]
 	}
 	l.xs, in = in[:nX], in[nX:]
@@ -165,6 +171,9 @@ func (m *Model) stepSpecs(c *compiled, kind exeKind, d hostData, weighted, disco
 	}
 	if kind == trainStep {
 		if !discover {
+			for _, w := range c.trainPlan.outside {
+				specs = append(specs, backend.Spec{Shape: w.Shape, DType: backend.Float32})
+			}
 			for _, s := range c.optSpecs {
 				specs = append(specs, backend.Spec{Shape: s.Shape, DType: backend.Float32})
 			}
@@ -198,12 +207,17 @@ func (m *Model) stepSpecs(c *compiled, kind exeKind, d hostData, weighted, disco
 func (m *Model) trainFunc(c *compiled, d hostData, weighted bool, plan *stepPlan) backend.Func {
 	planning := plan != nil
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		nS := len(c.optSpecs)
+		nS, outside := len(c.optSpecs), []*layers.Weight(nil)
 		if planning {
-			nS = 0 // the planning trace reads no optimizer state
+			nS = 0 // the planning trace reads no optimizer state, and finds the outside variables
+		} else {
+			outside = c.trainPlan.outside
 		}
-		l := splitInputs(in, true, len(m.weights), nS, len(d.x), len(d.y), weighted)
+		l := splitInputs(in, true, len(m.weights), len(outside), nS, len(d.x), len(d.y), weighted)
 		s := m.newStep(b, c, l, true, planning)
+		for i, w := range outside {
+			s.values[w] = l.outside[i]
+		}
 		s.newState = make([][]backend.Value, len(c.slots))
 		logs, err := runStepFunc(c.trainStep(), s, StepData{X: l.xs, Y: l.ys, SampleWeights: l.sws})
 		if err != nil {
@@ -222,7 +236,7 @@ func (m *Model) trainFunc(c *compiled, d hostData, weighted bool, plan *stepPlan
 			}
 		}
 		if planning {
-			plan.updated, plan.stats = updated, logs.layout()
+			plan.updated, plan.stats, plan.outside = updated, logs.layout(), s.outside
 			return []backend.Value{pack(b, logs.values())}, nil
 		}
 		p := c.trainPlan
@@ -252,7 +266,7 @@ func (m *Model) trainFunc(c *compiled, d hostData, weighted bool, plan *stepPlan
 // there.
 func (m *Model) testFunc(c *compiled, d hostData, weighted bool, layout *[]stat) backend.Func {
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		l := splitInputs(in, false, len(m.weights), 0, len(d.x), len(d.y), weighted)
+		l := splitInputs(in, false, len(m.weights), 0, 0, len(d.x), len(d.y), weighted)
 		s := m.newStep(b, c, l, false, false)
 		logs, err := runStepFunc(c.testStep(), s, StepData{X: l.xs, Y: l.ys, SampleWeights: l.sws})
 		if err != nil {

@@ -154,6 +154,10 @@ func sameStats(a, b []stat) bool {
 type stepPlan struct {
 	updated []int
 	stats   []stat
+	// outside are the variables of the models outside the fitted one
+	// that the step calls (a Distiller's teacher), in the order the step
+	// takes their values, after the model's own.
+	outside []*layers.Weight
 }
 
 // planTrainStep traces the training step (the custom one or the
