@@ -1,10 +1,12 @@
 package losses
 
 import (
+	"fmt"
 	"reflect"
 	"runtime"
 	"strings"
 
+	"github.com/kerasgo/kerasgo/internal/registry"
 	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
@@ -16,6 +18,21 @@ type Func func(b backend.Builder, yTrue, yPred backend.Value) backend.Value
 // FromFunc wraps a plain function as a Loss named after the function
 // ("myLoss"), as Keras names a callable by its __name__.
 func FromFunc(f Func) Loss { return funcLoss{f: f, name: FuncName(f, "custom_loss")} }
+
+// Register makes the loss function f known by name, as Keras's
+// register_keras_serializable: keras.Loss(name) and Get give it, a model
+// compiled with it saves the name, and LoadModel finds it again. Register
+// once, in an init function; a built-in loss's name or a second
+// registration is an error. Safe for concurrent use.
+func Register(name string, f Func) error {
+	if f == nil {
+		return fmt.Errorf("losses.Register(%q): the function is nil", name)
+	}
+	return registered.Register("loss function", name, f, func(n string) bool { _, err := builtin(n); return err == nil })
+}
+
+// registered holds the loss functions given to Register.
+var registered registry.Registry[Func]
 
 type funcLoss struct {
 	f    Func

@@ -35,8 +35,21 @@ type Weighted interface {
 
 // Get returns the loss a Keras name denotes: its function name
 // ("sparse_categorical_crossentropy", "mse", "mae", "huber") or its class
-// name ("SparseCategoricalCrossentropy", "MeanSquaredError", "Huber").
+// name ("SparseCategoricalCrossentropy", "MeanSquaredError", "Huber"),
+// or a function given to Register under that name.
 func Get(name string) (Loss, error) {
+	l, err := builtin(name)
+	if err == nil {
+		return l, nil
+	}
+	if f, ok := registered.Lookup(name); ok {
+		return funcLoss{f: f, name: name}, nil
+	}
+	return nil, err
+}
+
+// builtin returns the built-in loss a Keras name denotes.
+func builtin(name string) (Loss, error) {
 	switch name {
 	case "categorical_crossentropy", "CategoricalCrossentropy":
 		return CategoricalCrossentropy{}, nil
@@ -73,7 +86,7 @@ func Get(name string) (Loss, error) {
 	case "binary_focal_crossentropy", "BinaryFocalCrossentropy":
 		return BinaryFocalCrossentropy{}, nil
 	}
-	return nil, fmt.Errorf("unknown loss %q: use one of %v (or pass a losses.Loss or a function)", name, Names())
+	return nil, fmt.Errorf("unknown loss %q: use one of %v, a function given to losses.Register, a losses.Loss or losses.FromFunc", name, Names())
 }
 
 // Names lists the losses Get knows, by Keras's function names.

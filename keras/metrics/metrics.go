@@ -55,8 +55,21 @@ func Check(m Metric, out backend.Shape) error {
 // shapes of the targets and the output (batch dimension first), by Keras
 // 3's rule (compile_utils.is_binary_or_sparse_categorical): binary when
 // the output has one value per sample, sparse when the targets have a
-// lower rank than the output or one value against several outputs.
+// lower rank than the output or one value against several outputs. A name
+// given to Register gives that function.
 func Get(name string, yTrue, yPred backend.Shape) (Metric, error) {
+	m, err := builtin(name, yTrue, yPred)
+	if err == nil {
+		return m, nil
+	}
+	if f, ok := registered.Lookup(name); ok {
+		return funcMetric{f: f, name: name}, nil
+	}
+	return nil, err
+}
+
+// builtin returns the built-in metric a Keras name denotes.
+func builtin(name string, yTrue, yPred backend.Shape) (Metric, error) {
 	switch name {
 	case "accuracy", "acc":
 		tLast, pLast := yTrue[len(yTrue)-1], yPred[len(yPred)-1]
@@ -93,7 +106,7 @@ func Get(name string, yTrue, yPred backend.Shape) (Metric, error) {
 	case "f1_score", "F1Score":
 		return F1Score{}, nil
 	}
-	return nil, fmt.Errorf("unknown metric %q: use one of %v (or pass a metrics.Metric or a function)", name, Names())
+	return nil, fmt.Errorf("unknown metric %q: use one of %v, a function given to metrics.Register, a metrics.Metric or metrics.FromFunc", name, Names())
 }
 
 // Names lists the metric names Get knows.

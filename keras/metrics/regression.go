@@ -1,8 +1,10 @@
 package metrics
 
 import (
+	"fmt"
 	"math"
 
+	"github.com/kerasgo/kerasgo/internal/registry"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/losses"
 )
@@ -39,6 +41,24 @@ type Func func(b backend.Builder, yTrue, yPred backend.Value) backend.Value
 // FromFunc wraps a plain function as a Metric named after the function
 // (Keras uses the callable's __name__).
 func FromFunc(f Func) Metric { return funcMetric{f: f, name: losses.FuncName(f, "custom_metric")} }
+
+// Register makes the metric function f known by name, as Keras's
+// register_keras_serializable: keras.Metrics(name) and Get give it, a
+// model compiled with it saves the name, and LoadModel finds it again.
+// Register once, in an init function; a built-in metric's name or a
+// second registration is an error. Safe for concurrent use.
+func Register(name string, f Func) error {
+	if f == nil {
+		return fmt.Errorf("metrics.Register(%q): the function is nil", name)
+	}
+	return registered.Register("metric function", name, f, func(n string) bool {
+		_, err := builtin(n, placeholderShape, placeholderShape)
+		return err == nil
+	})
+}
+
+// registered holds the metric functions given to Register.
+var registered registry.Registry[Func]
 
 type funcMetric struct {
 	f    Func
