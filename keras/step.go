@@ -88,8 +88,23 @@ type Step struct {
 func (s *Step) Model() *Model { return s.m }
 
 // Optimizer returns the optimizer given to Compile (Keras's
-// self.optimizer).
-func (s *Step) Optimizer() optimizers.Optimizer { return s.c.opt }
+// self.optimizer), or nil in a Function over a model never compiled.
+func (s *Step) Optimizer() optimizers.Optimizer {
+	if s.c == nil {
+		return nil
+	}
+	return s.c.opt
+}
+
+// compiledFor reports whether the model was compiled, which what needs;
+// if not, the step fails saying so.
+func (s *Step) compiledFor(what string) bool {
+	if s.c == nil {
+		s.fail("%s needs the model compiled (its loss, metrics and optimizer): call Compile first", what)
+		return false
+	}
+	return true
+}
 
 // Training reports whether this is a training step.
 func (s *Step) Training() bool { return s.training }
@@ -190,6 +205,9 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 // terms of the calls since the last ComputeLoss: Keras's
 // self.compute_loss(y=y, y_pred=y_pred, sample_weight=...).
 func (s *Step) ComputeLoss(y, yPred, sampleWeights []backend.Value) backend.Value {
+	if !s.compiledFor("ComputeLoss") {
+		return s.Scalar(0)
+	}
 	if !s.checkHeads("ComputeLoss", y, yPred, sampleWeights) {
 		return s.Scalar(0)
 	}
@@ -220,6 +238,9 @@ func (s *Step) withModelLosses(total backend.Value) backend.Value {
 // (Keras's "for metric in self.metrics: metric.update_state(y, y_pred)"):
 // Fit shows their values over the epoch as it does for the built-in step.
 func (s *Step) ComputeMetrics(y, yPred, sampleWeights []backend.Value) StepLogs {
+	if !s.compiledFor("ComputeMetrics") {
+		return nil
+	}
 	if !s.checkHeads("ComputeMetrics", y, yPred, sampleWeights) {
 		return nil
 	}
@@ -374,12 +395,12 @@ func (s *Step) zeros(vars []*layers.Weight) []backend.Value {
 // optimizer. Several optimizers may be applied in one step (a GAN's
 // discriminator and generator).
 func (s *Step) Apply(opt optimizers.Optimizer, grads []backend.Value, vars []*layers.Weight) {
+	if !s.training {
+		s.fail("an optimizer was applied in a %s: only a training step changes variables", s.kind)
+		return
+	}
 	if opt == nil {
 		opt = s.c.opt
-	}
-	if !s.training {
-		s.fail("optimizer %s applied in a test step: only a training step changes variables", opt.Name())
-		return
 	}
 	if len(grads) != len(vars) {
 		s.fail("optimizer %s got %d gradients for %d variables: give one gradient per variable", opt.Name(), len(grads), len(vars))

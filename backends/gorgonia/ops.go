@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/kerasgo/kerasgo/internal/kernels"
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -509,6 +510,17 @@ func (o *graphOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 		ns[i] = node(w)
 	}
 	grads, err := G.Grad(node(loss), ns...)
+	if err != nil && strings.Contains(err.Error(), "Can only differentiate with regards to input nodes") {
+		// A value computed in the graph (a layer's output, as grad-CAM
+		// takes): Gorgonia's Grad refuses it, its back-propagation does
+		// not, from the same seed of one that Grad gives.
+		cost := node(loss)
+		one := any(float32(1))
+		if loss.DType() == backend.Float64 {
+			one = float64(1)
+		}
+		grads, err = G.Backpropagate(G.Nodes{cost}, G.Nodes{cost.Graph().AddNode(G.NewConstant(one))}, ns)
+	}
 	if err != nil {
 		return nil, err
 	}

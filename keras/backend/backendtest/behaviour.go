@@ -395,6 +395,40 @@ func checkDropout(t *testing.T, be backend.Backend) {
 	}
 }
 
+// checkGradOfIntermediate takes the gradient with respect to a value
+// computed in the function (h = tanh(x·w), as grad-CAM takes a layer's
+// output), not an input: d sum(h·v)/dh is v, broadcast over the rows, and
+// the gradient with respect to the input is still right beside it.
+func checkGradOfIntermediate(t *testing.T, be backend.Backend) {
+	x, w, v := Random(150, -1, 1, 3, 4), Random(151, -1, 1, 4, 2), Random(152, -1, 1, 2)
+	out, err := Eval(be, backend.Float64, func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		h := b.Tanh(b.MatMul(in[0], in[1]))
+		loss := b.Sum(b.Mul(h, in[2]))
+		g := b.Grad(loss, []backend.Value{h, in[0]})
+		return []backend.Value{g[0], g[1], h}, b.Err()
+	}, []Array{x, w, v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, got := range out[0].Data {
+		if want := v.Data[i%2]; math.Abs(got-want) > 1e-12 {
+			t.Fatalf("d loss/d h [%d] = %v, want %v", i, got, want)
+		}
+	}
+	for r := range 3 {
+		for k := range 4 {
+			want := 0.0
+			for j := range 2 {
+				hv := out[2].Data[r*2+j]
+				want += v.Data[j] * (1 - hv*hv) * w.Data[k*2+j]
+			}
+			if got := out[1].Data[r*4+k]; math.Abs(got-want) > 1e-12 {
+				t.Fatalf("d loss/d x [%d,%d] = %v, want %v", r, k, got, want)
+			}
+		}
+	}
+}
+
 // mustFromFloat32 uploads data or fails the test: a tensor that did not
 // upload would make the checks after it fail for another reason.
 func mustFromFloat32(t *testing.T, be backend.Backend, data []float32, s backend.Shape) backend.Tensor {
