@@ -6,7 +6,6 @@ package registry
 
 import (
 	"fmt"
-	"sort"
 	"sync"
 )
 
@@ -46,16 +45,4 @@ func (r *Registry[T]) Lookup(name string) (T, bool) {
 	defer r.mu.RUnlock()
 	v, ok := r.m[name]
 	return v, ok
-}
-
-// Names returns the registered names, sorted.
-func (r *Registry[T]) Names() []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	out := make([]string, 0, len(r.m))
-	for n := range r.m {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -25,7 +25,7 @@ func (*stack) Call(ctx *Context, in []backend.Value) backend.Value { return in[0
 
 func TestSublayersFollowKerasTracking(t *testing.T) {
 	head, b0, b1, named := &Dense{Units: 1}, &Dense{Units: 2}, &Dropout{Rate: 0.1}, &Dense{Units: 3}
-	s := &stack{Head: head, blocks: []Layer{b0, b1, nil, b0}, byName: map[string]*Dense{"x": named}, skipped: &Dense{}}
+	s := &stack{Head: head, blocks: []Layer{b0, b1, nil, b0}, byName: map[string]*Dense{"x": named}, skipped: &Dense{}, w: &Weight{}, Units: 2}
 	s.self = s
 	got := Sublayers(s)
 	want := []Sublayer{{"head", head}, {"blocks/dense", b0}, {"blocks/dropout", b1}, {"by_name/dense", named}}
