@@ -31,7 +31,7 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 		return nil, err
 	}
 	if info.GradOther {
-		return nil, errors.New("the libtorch engine takes Grad only with respect to a Func's inputs")
+		return nil, errors.New("the libtorch engine takes Grad only with respect to a Func's inputs (the variables and the data), not yet with respect to a value computed inside it (a layer's output, as grad-CAM takes); the pure-Go engine (gorgonia) takes both")
 	}
 	return &program{e: e, fn: fn, specs: specs, info: info, seed: opts.Seed}, nil
 }
