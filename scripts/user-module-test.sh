@@ -41,7 +41,7 @@ import (
 )
 
 func main() {
-	model, err := keras.NewSequential(layers.Input(4), &layers.Dense{Units: 3, Activation: "softmax"})
+	model, err := keras.NewSequential(&layers.InputLayer{Shape: []int{4}}, &layers.Dense{Units: 3, Activation: "softmax"})
 	if err != nil {
 		log.Fatal(err)
 	}
