@@ -88,12 +88,7 @@ func (f *Function) Run(ctx context.Context, x ArraySet) ([]Array, error) {
 	var owned []backend.Tensor
 	defer func() { bind.be.Release(owned...) }()
 	for _, a := range d.x {
-		var t backend.Tensor
-		if a.Ints != nil {
-			t, err = bind.be.FromInt32(a.Ints, backend.Shape(a.Shape))
-		} else {
-			t, err = bind.be.FromFloat32(a.Data, backend.Shape(a.Shape))
-		}
+		t, err := uploadArray(bind.be, a)
 		if err != nil {
 			return nil, err
 		}

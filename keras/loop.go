@@ -220,16 +220,20 @@ func (r *run) runStep(kind exeKind, b hostData, s *stateSet) ([]backend.Tensor, 
 		arrays = append(arrays, b.sw...)
 	}
 	for _, a := range arrays {
-		if a.Ints != nil {
-			err = add(bind.be.FromInt32(a.Ints, backend.Shape(a.Shape)))
-		} else {
-			err = add(bind.be.FromFloat32(a.Data, backend.Shape(a.Shape)))
-		}
-		if err != nil {
+		if err := add(uploadArray(bind.be, a)); err != nil {
 			return nil, err
 		}
 	}
 	return exe.Run(in)
+}
+
+// uploadArray puts a batch's array on the engine: integers (token ids) as
+// int32, numbers as float32.
+func uploadArray(be backend.Backend, a Array) (backend.Tensor, error) {
+	if a.Ints != nil {
+		return be.FromInt32(a.Ints, backend.Shape(a.Shape))
+	}
+	return be.FromFloat32(a.Data, backend.Shape(a.Shape))
 }
 
 // stats reads a step's packed [loss, metric sums...] vector in one copy.
