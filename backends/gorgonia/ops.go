@@ -120,6 +120,16 @@ func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 		return wrap(G.Cos(n))
 	case backend.OpFloor:
 		return wrap(G.Floor(n))
+	case backend.OpAbs:
+		return wrap(G.Abs(n))
+	case backend.OpLog1p:
+		return wrap(G.Log1p(n))
+	case backend.OpExpm1:
+		return wrap(G.Expm1(n))
+	case backend.OpAtan:
+		return wrap(atan(n))
+	case backend.OpErfInv:
+		return wrap(erfInv(n))
 	}
 	return nil, fmt.Errorf("unary op %v is not implemented by gorgonia", op)
 }

@@ -208,6 +208,16 @@ func (o *eagerOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 		r, err = t.Cos(false)
 	case backend.OpFloor:
 		r, err = t.Floor(false)
+	case backend.OpAbs:
+		r, err = t.Abs(false)
+	case backend.OpLog1p:
+		r, err = t.Log1p(false)
+	case backend.OpExpm1:
+		r, err = t.Expm1(false)
+	case backend.OpAtan:
+		r, err = t.Atan(false)
+	case backend.OpErfInv:
+		r, err = t.Erfinv(false)
 	default:
 		return nil, fmt.Errorf("unary op %v is not implemented by libtorch", op)
 	}
@@ -484,4 +494,26 @@ func (o *eagerOps) copyGrads(wrt []backend.Value) ([]backend.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+func (o *eagerOps) Where(cond, a, b backend.Value, out backend.Shape) (backend.Value, error) {
+	c, err := o.tensor(cond)
+	if err != nil {
+		return nil, err
+	}
+	x, err := o.tensor(a)
+	if err != nil {
+		return nil, err
+	}
+	y, err := o.tensor(b)
+	if err != nil {
+		return nil, err
+	}
+	mask, err := c.Ne(o.scalar(0), false)
+	if err != nil {
+		return nil, err
+	}
+	o.arena = append(o.arena, mask)
+	r, err := x.WhereSelf(mask, y, false)
+	return o.keep(r, err, out)
 }

@@ -72,6 +72,21 @@ type Builder interface {
 	// matrix).
 	Sin(x Value) Value
 	Cos(x Value) Value
+	// Abs is |x|, elementwise (its gradient at 0 is 0, as in Keras).
+	Abs(x Value) Value
+	// Log1p is log(1+x) and Expm1 is exp(x)-1, elementwise, accurate
+	// for x near 0.
+	Log1p(x Value) Value
+	Expm1(x Value) Value
+	// Atan is the inverse tangent, elementwise, in radians.
+	Atan(x Value) Value
+	// ErfInv is the inverse of Erf, elementwise, on (-1, 1).
+	ErfInv(x Value) Value
+	// Where picks a where cond is not 0 and b elsewhere, elementwise, the
+	// three broadcast together: Keras's ops.where. A value of the branch
+	// not taken never reaches the result or its gradient (an Inf there
+	// does no harm). Differentiable in a and b, not cond.
+	Where(cond, a, b Value) Value
 
 	// MatMul multiplies two matrices: (m, k) x (k, n) -> (m, n).
 	MatMul(a, b Value) Value

@@ -184,6 +184,25 @@ func (c *checked) Erf(x Value) Value        { return c.unary(OpErf, x) }
 func (c *checked) Sin(x Value) Value        { return c.unary(OpSin, x) }
 func (c *checked) Cos(x Value) Value        { return c.unary(OpCos, x) }
 func (c *checked) Floor(x Value) Value      { return c.unary(OpFloor, x) }
+func (c *checked) Abs(x Value) Value        { return c.unary(OpAbs, x) }
+func (c *checked) Log1p(x Value) Value      { return c.unary(OpLog1p, x) }
+func (c *checked) Expm1(x Value) Value      { return c.unary(OpExpm1, x) }
+func (c *checked) Atan(x Value) Value       { return c.unary(OpAtan, x) }
+func (c *checked) ErfInv(x Value) Value     { return c.unary(OpErfInv, x) }
+
+func (c *checked) Where(cond, a, b Value) Value {
+	if !c.ok(cond, a, b) {
+		return failed{shape: shapeOf(a), dtype: c.ops.DType()}
+	}
+	ab, err := BroadcastShapes(a.Shape(), b.Shape())
+	if err == nil {
+		ab, err = BroadcastShapes(cond.Shape(), ab)
+	}
+	if err != nil {
+		return c.fail(a.Shape(), "Where: the condition %v and the operands %v and %v do not broadcast together", cond.Shape(), a.Shape(), b.Shape())
+	}
+	return c.call("Where", ab, func() (Value, error) { return c.ops.Where(cond, a, b, ab.Clone()) })
+}
 
 func (c *checked) BatchMatMul(a, b Value) Value {
 	if !c.ok(a, b) {

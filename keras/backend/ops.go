@@ -19,9 +19,18 @@ const (
 	OpSin
 	OpCos
 	OpFloor // not differentiable
+	OpAbs
+	OpLog1p  // log(1+x), exact for small x
+	OpExpm1  // exp(x)-1, exact for small x
+	OpAtan   // the inverse tangent, in radians
+	OpErfInv // the inverse of Erf, on (-1, 1)
+
+	// LastUnaryOp is the last UnaryOp, for loops over all of them.
+	LastUnaryOp = OpErfInv
 )
 
-var unaryNames = [...]string{"Neg", "Exp", "Log", "Sqrt", "Square", "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Erf", "Sin", "Cos", "Floor"}
+var unaryNames = [...]string{"Neg", "Exp", "Log", "Sqrt", "Square", "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Erf", "Sin", "Cos", "Floor",
+	"Abs", "Log1p", "Expm1", "Atan", "ErfInv"}
 
 // String returns the op's Builder method name.
 func (o UnaryOp) String() string { return unaryNames[o] }
@@ -101,5 +110,8 @@ type Ops interface {
 	Gather(table, indices Value, out Shape) (Value, error)
 	RandomUniform(s Shape) (Value, error)
 	RandomNormal(s Shape) (Value, error)
+	// Where gets a condition (1 or 0), two operands whose shapes all
+	// broadcast to out, and the output shape.
+	Where(cond, a, b Value, out Shape) (Value, error)
 	Grad(loss Value, wrt []Value) ([]Value, error)
 }

@@ -71,6 +71,11 @@ func refUnary(op backend.UnaryOp, x Array) Array {
 		backend.OpSin:     math.Sin,
 		backend.OpCos:     math.Cos,
 		backend.OpFloor:   math.Floor,
+		backend.OpAbs:     math.Abs,
+		backend.OpLog1p:   math.Log1p,
+		backend.OpExpm1:   math.Expm1,
+		backend.OpAtan:    math.Atan,
+		backend.OpErfInv:  math.Erfinv,
 	}[op]
 	for i, v := range x.Data {
 		out.Data[i] = f(v)
@@ -105,6 +110,28 @@ func refBinary(op backend.BinaryOp, a, b Array) Array {
 	for i := range out.Data {
 		unravel(i, s, idx)
 		out.Data[i] = f(a.Data[broadcastOffset(idx, a.Shape)], b.Data[broadcastOffset(idx, b.Shape)])
+	}
+	return out
+}
+
+// refWhere picks a where cond is not 0 and b elsewhere, broadcasting.
+func refWhere(cond, a, b Array) Array {
+	s, err := backend.BroadcastShapes(a.Shape, b.Shape)
+	if err == nil {
+		s, err = backend.BroadcastShapes(cond.Shape, s)
+	}
+	if err != nil {
+		panic(err)
+	}
+	out := Array{Shape: s, Data: make([]float64, s.Size())}
+	idx := make([]int, len(s))
+	for i := range out.Data {
+		unravel(i, s, idx)
+		if cond.Data[broadcastOffset(idx, cond.Shape)] != 0 {
+			out.Data[i] = a.Data[broadcastOffset(idx, a.Shape)]
+		} else {
+			out.Data[i] = b.Data[broadcastOffset(idx, b.Shape)]
+		}
 	}
 	return out
 }

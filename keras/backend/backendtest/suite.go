@@ -122,8 +122,10 @@ func cases() []opCase {
 	unaryIn := map[backend.UnaryOp]Array{
 		backend.OpLog:  Random(1, 0.5, 2, 3, 4),
 		backend.OpSqrt: Random(2, 0.5, 2, 3, 4),
+		// erfinv is steep near ±1, where finite differences fail
+		backend.OpErfInv: Random(3, -0.8, 0.8, 3, 4),
 	}
-	for op := backend.OpNeg; op <= backend.OpFloor; op++ {
+	for op := backend.OpNeg; op <= backend.LastUnaryOp; op++ {
 		in, ok := unaryIn[op]
 		if !ok {
 			in = awayFromZero(uint64(op)+10, 3, 4)
@@ -195,6 +197,28 @@ func cases() []opCase {
 		opCase{name: "BatchMatMul/rank4", inputs: []Array{Random(64, -1, 1, 2, 3, 1, 4), Random(65, -1, 1, 2, 3, 4, 2)}, grad: yes2,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.BatchMatMul(v[0], v[1]) },
 			ref:   func(x []Array) Array { return refBatchMatMul(x[0], x[1]) }},
+		// Where broadcasts its three operands; the branch not taken holds an
+		// Inf, which reaches neither the result nor a gradient.
+		opCase{name: "Where/broadcast", inputs: []Array{{Shape: backend.Shape{3, 4}, Data: labels(81, 2, 12).Data}, Random(82, -1, 1, 3, 4), Random(83, -1, 1, 4)}, grad: []bool{false, true, true},
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Where(v[0], v[1], v[2]) },
+			ref:   func(x []Array) Array { return refWhere(x[0], x[1], x[2]) }},
+		opCase{name: "Where/infNotTaken", inputs: []Array{{Shape: backend.Shape{4}, Data: []float64{1, 0, 1, 0}}, Random(84, 0.5, 1, 4)},
+			build: func(b backend.Builder, v []backend.Value) backend.Value {
+				inf := b.Div(b.Scalar(1), b.Sub(v[0], v[0])) // 1/0: +Inf everywhere
+				return b.Where(v[0], v[1], inf)
+			},
+			ref: func(x []Array) Array {
+				out := Array{Shape: x[1].Shape, Data: append([]float64(nil), x[1].Data...)}
+				for i, c := range x[0].Data {
+					if c == 0 {
+						out.Data[i] = math.Inf(1)
+					}
+				}
+				return out
+			}},
+		opCase{name: "Where/scalars", inputs: []Array{{Shape: backend.Shape{}, Data: []float64{0}}, Random(85, -1, 1), Random(86, -1, 1)}, grad: []bool{false, true, true},
+			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Where(v[0], v[1], v[2]) },
+			ref:   func(x []Array) Array { return refWhere(x[0], x[1], x[2]) }},
 		opCase{name: "MatMul", inputs: []Array{Random(60, -1, 1, 3, 5), Random(61, -1, 1, 5, 2)}, grad: yes2,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.MatMul(v[0], v[1]) },
 			ref:   func(x []Array) Array { return refMatMul(x[0], x[1]) }},
@@ -580,6 +604,7 @@ func unary(b backend.Builder, op backend.UnaryOp, x backend.Value) backend.Value
 		backend.OpSquare: b.Square, backend.OpRelu: b.Relu, backend.OpSigmoid: b.Sigmoid,
 		backend.OpTanh: b.Tanh, backend.OpSoftmax: b.Softmax, backend.OpLogSoftmax: b.LogSoftmax, backend.OpErf: b.Erf,
 		backend.OpSin: b.Sin, backend.OpCos: b.Cos, backend.OpFloor: b.Floor,
+		backend.OpAbs: b.Abs, backend.OpLog1p: b.Log1p, backend.OpExpm1: b.Expm1, backend.OpAtan: b.Atan, backend.OpErfInv: b.ErfInv,
 	}[op](x)
 }
 
@@ -661,13 +686,20 @@ func checkForward(t *testing.T, be backend.Backend, c opCase, dt backend.DType, 
 }
 
 // AssertClose fails t unless got and want have one shape and every value
-// agrees within tol, relative to max(1, |want|).
+// agrees within tol, relative to max(1, |want|); an infinity or a NaN
+// must be matched by the same.
 func AssertClose(t *testing.T, what string, got, want Array, tol float64) {
 	t.Helper()
 	if !got.Shape.Equal(want.Shape) {
 		t.Fatalf("%s shape %v, want %v", what, got.Shape, want.Shape)
 	}
 	for i := range want.Data {
+		if math.IsInf(want.Data[i], 0) && got.Data[i] == want.Data[i] {
+			continue // the same infinity
+		}
+		if math.IsNaN(want.Data[i]) && math.IsNaN(got.Data[i]) {
+			continue
+		}
 		if d := math.Abs(got.Data[i] - want.Data[i]); !(d <= tol*math.Max(1, math.Abs(want.Data[i]))) {
 			t.Fatalf("%s[%d] = %.10g, want %.10g (|diff| %.3g > tol %.3g)", what, i, got.Data[i], want.Data[i], d, tol)
 		}
