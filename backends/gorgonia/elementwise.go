@@ -166,3 +166,26 @@ func (o *graphOps) Where(cond, a, b backend.Value, out backend.Shape) (backend.V
 	}
 	return wrap(where(node(cond), node(a), node(b), out))
 }
+
+// stopGradient is the identity as a host op without a gradient, so that
+// Gorgonia's differentiation treats its result as a constant.
+func stopGradient(x *G.Node) (*G.Node, error) {
+	if x.IsScalar() {
+		one, err := reshape(x, tensor.Shape{1})
+		if err != nil {
+			return nil, err
+		}
+		y, err := stopGradient(one)
+		if err != nil {
+			return nil, err
+		}
+		return reshape(y, tensor.ScalarShape())
+	}
+	op := newHostOp("StopGradient", x.Shape().Clone(), x.Dtype(), []*G.Node{x}, func(dst *tensor.Dense, in []*tensor.Dense) error {
+		if err := sameDType(in[0], dst); err != nil {
+			return err
+		}
+		return floats(dst, func32(func(d []float32) { copy(d, f32(in[0])) }), func64(func(d []float64) { copy(d, f64(in[0])) }))
+	})
+	return op.apply(x)
+}

@@ -130,6 +130,8 @@ func (o *graphOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 		return wrap(atan(n))
 	case backend.OpErfInv:
 		return wrap(erfInv(n))
+	case backend.OpStopGradient:
+		return wrap(stopGradient(n))
 	}
 	return nil, fmt.Errorf("unary op %v is not implemented by gorgonia", op)
 }

@@ -218,6 +218,8 @@ func (o *eagerOps) Unary(op backend.UnaryOp, x backend.Value) (backend.Value, er
 		r, err = t.Atan(false)
 	case backend.OpErfInv:
 		r, err = t.Erfinv(false)
+	case backend.OpStopGradient:
+		r, err = t.Detach(false)
 	default:
 		return nil, fmt.Errorf("unary op %v is not implemented by libtorch", op)
 	}

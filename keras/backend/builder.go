@@ -82,6 +82,9 @@ type Builder interface {
 	Atan(x Value) Value
 	// ErfInv is the inverse of Erf, elementwise, on (-1, 1).
 	ErfInv(x Value) Value
+	// StopGradient is x itself, through which no gradient flows: Keras's
+	// ops.stop_gradient.
+	StopGradient(x Value) Value
 	// Where picks a where cond is not 0 and b elsewhere, elementwise, the
 	// three broadcast together: Keras's ops.where. A value of the branch
 	// not taken never reaches the result or its gradient (an Inf there

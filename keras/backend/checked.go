@@ -189,6 +189,9 @@ func (c *checked) Log1p(x Value) Value      { return c.unary(OpLog1p, x) }
 func (c *checked) Expm1(x Value) Value      { return c.unary(OpExpm1, x) }
 func (c *checked) Atan(x Value) Value       { return c.unary(OpAtan, x) }
 func (c *checked) ErfInv(x Value) Value     { return c.unary(OpErfInv, x) }
+func (c *checked) StopGradient(x Value) Value {
+	return c.unary(OpStopGradient, x)
+}
 
 func (c *checked) Where(cond, a, b Value) Value {
 	if !c.ok(cond, a, b) {

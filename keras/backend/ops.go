@@ -24,13 +24,16 @@ const (
 	OpExpm1  // exp(x)-1, exact for small x
 	OpAtan   // the inverse tangent, in radians
 	OpErfInv // the inverse of Erf, on (-1, 1)
+	// OpStopGradient is the identity with no gradient: not
+	// differentiable, so a gradient does not flow through it.
+	OpStopGradient
 
 	// LastUnaryOp is the last UnaryOp, for loops over all of them.
-	LastUnaryOp = OpErfInv
+	LastUnaryOp = OpStopGradient
 )
 
 var unaryNames = [...]string{"Neg", "Exp", "Log", "Sqrt", "Square", "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Erf", "Sin", "Cos", "Floor",
-	"Abs", "Log1p", "Expm1", "Atan", "ErfInv"}
+	"Abs", "Log1p", "Expm1", "Atan", "ErfInv", "StopGradient"}
 
 // String returns the op's Builder method name.
 func (o UnaryOp) String() string { return unaryNames[o] }

@@ -134,6 +134,9 @@ func cases() []opCase {
 		if op == backend.OpFloor {
 			grad, in = no, Random(uint64(op)+10, -4, 4, 3, 4)
 		}
+		if op == backend.OpStopGradient {
+			grad = no
+		}
 		cs = append(cs, opCase{
 			name: op.String(), inputs: []Array{in}, grad: grad,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return unary(b, op, v[0]) },
@@ -604,7 +607,7 @@ func unary(b backend.Builder, op backend.UnaryOp, x backend.Value) backend.Value
 		backend.OpSquare: b.Square, backend.OpRelu: b.Relu, backend.OpSigmoid: b.Sigmoid,
 		backend.OpTanh: b.Tanh, backend.OpSoftmax: b.Softmax, backend.OpLogSoftmax: b.LogSoftmax, backend.OpErf: b.Erf,
 		backend.OpSin: b.Sin, backend.OpCos: b.Cos, backend.OpFloor: b.Floor,
-		backend.OpAbs: b.Abs, backend.OpLog1p: b.Log1p, backend.OpExpm1: b.Expm1, backend.OpAtan: b.Atan, backend.OpErfInv: b.ErfInv,
+		backend.OpAbs: b.Abs, backend.OpLog1p: b.Log1p, backend.OpExpm1: b.Expm1, backend.OpAtan: b.Atan, backend.OpErfInv: b.ErfInv, backend.OpStopGradient: b.StopGradient,
 	}[op](x)
 }
 
