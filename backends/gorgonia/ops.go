@@ -533,6 +533,50 @@ func (o *graphOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 		}
 		grads, err = G.Backpropagate(G.Nodes{cost}, G.Nodes{cost.Graph().AddNode(G.NewConstant(one))}, ns)
 	}
+	if err != nil && (strings.Contains(err.Error(), "Non Differentiable WRTs") || strings.Contains(err.Error(), "No gradients found for node")) {
+		// An input whose only paths to the loss go through ops without a
+		// gradient (a comparison, StopGradient): its gradient is zero, as
+		// JAX and PyTorch give it, not an error.
+		return o.gradEach(loss, wrt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]backend.Value, len(grads))
+	for i, g := range grads {
+		out[i] = value{g}
+	}
+	return out, nil
+}
+
+
+// gradEach differentiates loss + 0·Σ sum(w) instead: every w then has a
+// differentiable path, its gradient the loss's plus an exact zero (a
+// constant times 0, so an Inf in w does not reach it). Gorgonia's Grad
+// cannot be called once per value: a second call on one graph reuses
+// the first's derivatives.
+func (o *graphOps) gradEach(loss backend.Value, wrt []backend.Value) ([]backend.Value, error) {
+	total := node(loss)
+	zero := constantLike(total, 0)
+	ns := make(G.Nodes, len(wrt))
+	for i, w := range wrt {
+		n := node(w)
+		ns[i] = n
+		if !n.IsScalar() {
+			var err error
+			if n, err = G.Sum(n); err != nil {
+				return nil, err
+			}
+		}
+		term, err := G.Mul(n, zero)
+		if err != nil {
+			return nil, err
+		}
+		if total, err = G.Add(total, term); err != nil {
+			return nil, err
+		}
+	}
+	grads, err := G.Grad(total, ns...)
 	if err != nil {
 		return nil, err
 	}

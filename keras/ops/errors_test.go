@@ -1,0 +1,67 @@
+package ops_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/ops"
+)
+
+// A bad argument is an error naming the op, the argument and the shapes,
+// as Keras's ValueError, reported by the Builder, never a panic.
+func TestOpErrorsNameTheOpAndTheShapes(t *testing.T) {
+	x := backendtest.Array{Shape: backend.Shape{2, 3}, Data: make([]float64, 6)}
+	y := backendtest.Array{Shape: backend.Shape{4}, Data: make([]float64, 4)}
+	cases := []struct {
+		name  string
+		build func(b ops.Builder, x, y ops.Value) ops.Value
+		want  []string
+	}{
+		{"axis out of range", func(b ops.Builder, x, _ ops.Value) ops.Value { return ops.Sum(b, x, ops.Axis(2)) },
+			[]string{"ops.Sum", "axis [2]", "(2, 3)"}},
+		{"shapes that do not broadcast", func(b ops.Builder, x, y ops.Value) ops.Value { return ops.Power(b, x, y) },
+			[]string{"ops.Power", "(2, 3)", "(4,)", "do not broadcast"}},
+		{"matmul inner dimensions", func(b ops.Builder, x, y ops.Value) ops.Value { return ops.Matmul(b, x, y) },
+			[]string{"ops.Matmul", "(2, 3)", "(4,)", "inner dimensions"}},
+		{"reshape size", func(b ops.Builder, x, _ ops.Value) ops.Value { return ops.Reshape(b, x, 4, -1) },
+			[]string{"ops.Reshape", "(2, 3)", "[4 -1]"}},
+		{"squeeze a long axis", func(b ops.Builder, x, _ ops.Value) ops.Value { return ops.Squeeze(b, x, 1) },
+			[]string{"ops.Squeeze", "axis 1", "size 3"}},
+		{"split unevenly", func(b ops.Builder, x, _ ops.Value) ops.Value { return ops.Split(b, x, 2, 1)[0] },
+			[]string{"ops.Split", "size 3", "2 equal sections"}},
+		{"top_k beyond the axis", func(b ops.Builder, x, _ ops.Value) ops.Value { v, _ := ops.TopK(b, x, 5); return v },
+			[]string{"ops.TopK", "k = 5", "(2, 3)"}},
+		{"einsum labels", func(b ops.Builder, x, _ ops.Value) ops.Value { return ops.Einsum(b, "ijk->i", x) },
+			[]string{"ops.Einsum", "3 labels", "(2, 3)"}},
+		{"cast to int", func(b ops.Builder, x, _ ops.Value) ops.Value { return ops.Cast(b, x, backend.Int32) },
+			[]string{"ops.Cast", "int32"}},
+		{"nil argument", func(b ops.Builder, x, _ ops.Value) ops.Value { return ops.Transpose(b, nil) },
+			[]string{"ops.Transpose", "nil"}},
+		{"pad widths", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Pad(b, x, [][2]int{{1, 1}}, ops.PadConstant, 0)
+		}, []string{"ops.Pad", "1 pad widths", "rank 2"}},
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				_, err := backendtest.Eval(be, backend.Float64, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+					out := c.build(b, v[0], v[1])
+					if b.Err() == nil {
+						return []backend.Value{out}, nil
+					}
+					return nil, b.Err()
+				}, []backendtest.Array{x, y})
+				if err == nil {
+					t.Fatal("no error")
+				}
+				for _, w := range c.want {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q does not say %q", err, w)
+					}
+				}
+			})
+		}
+	})
+}

@@ -1,0 +1,46 @@
+package ops_test
+
+// Reasons shared by several ops.
+const (
+	integerOnly  = "integer-only: a kerasgo computation holds one float dtype (and int32 inputs)"
+	dataShape    = "its result's shape depends on the values, which a compiled kerasgo step cannot have"
+	complexDType = "complex tensors: kerasgo has no complex dtype"
+	linalgLater  = "linear algebra: comes with the engine primitives for factorizations (gonum's on Gorgonia, torch.linalg on libtorch)"
+	imageLater   = "image op: not written yet"
+	later        = "not written yet"
+	hostOnly     = "a host-side question about a value, not a tensor op: Go's types answer it"
+)
+
+// notDone lists each keras.ops name kerasgo does not implement, with the
+// reason (docs/ops.md shows it).
+var notDone = map[string]string{
+	"bitwise_and": integerOnly, "bitwise_invert": integerOnly, "bitwise_left_shift": integerOnly,
+	"bitwise_not": integerOnly, "bitwise_or": integerOnly, "bitwise_right_shift": integerOnly,
+	"bitwise_xor": integerOnly, "left_shift": integerOnly, "right_shift": integerOnly, "gcd": integerOnly, "lcm": integerOnly,
+	"nextafter": "needs the bits of a float, which the engines' op sets do not expose",
+	"unique":    dataShape, "nonzero": dataShape,
+	"view_as_complex": complexDType, "view_as_real": complexDType, "polar": complexDType,
+	"view":      "reinterprets the bits of a tensor as another dtype, which kerasgo's one-float-dtype computations cannot",
+	"is_tensor": hostOnly, "dtype": hostOnly, "convert_to_numpy": "reading values out is Function.Run's job (keras.Model.NewFunction)",
+	"cholesky": linalgLater, "cholesky_inverse": linalgLater, "det": linalgLater, "eig": linalgLater, "eigh": linalgLater,
+	"inv": linalgLater, "lstsq": linalgLater, "lu_factor": linalgLater, "matrix_rank": linalgLater, "pinv": linalgLater,
+	"qr": linalgLater, "slogdet": linalgLater, "logdet": linalgLater, "solve": linalgLater, "solve_triangular": linalgLater, "svd": linalgLater,
+	"image.affine_transform": imageLater, "image.crop_images": imageLater, "image.elastic_transform": imageLater,
+	"image.extract_patches": imageLater, "image.extract_patches_3d": imageLater, "image.gaussian_blur": imageLater,
+	"image.hsv_to_rgb": imageLater, "image.map_coordinates": imageLater, "image.pad_images": imageLater,
+	"image.perspective_transform": imageLater, "image.resize": imageLater, "image.rgb_to_grayscale": imageLater,
+	"image.rgb_to_hsv": imageLater, "image.scale_and_translate": imageLater, "image.sobel_edges": imageLater, "image.ssim": imageLater,
+	"adaptive_average_pool": later, "adaptive_max_pool": later, "argpartition": later, "array": later, "associative_scan": later,
+	"average_pool": later, "bincount": later, "cdist": later, "cond": later, "conv": later, "conv_transpose": later,
+	"corrcoef": later, "correlate": later, "ctc_decode": later, "ctc_loss": later, "custom_gradient": later,
+	"depth_to_space": later, "depthwise_conv": later, "dot_product_attention": later, "empty": later, "empty_like": later,
+	"extract_sequences": later, "fft": later, "fft2": later, "fold": later, "fori_loop": later, "get_item": later,
+	"histogram": later, "i0": later, "ifft2": later, "irfft": later, "isin": later, "istft": later, "jvp": later,
+	"map": later, "max_pool": later, "nanargmax": later, "nanargmin": later, "nancumprod": later, "nancumsum": later,
+	"nanmax": later, "nanmean": later, "nanmedian": later, "nanmin": later, "nanpercentile": later, "nanprod": later,
+	"nanquantile": later, "nanstd": later, "nansum": later, "nanvar": later, "ndim": later, "rearrange": later,
+	"rfft": later, "saturate_cast": later, "scan": later, "segment_max": later, "segment_min": later,
+	"segment_prod": later, "segment_sum": later, "separable_conv": later, "shape": later, "size": later,
+	"space_to_depth": later, "stft": later, "switch": later, "unfold": later, "unravel_index": later,
+	"vectorize": later, "vectorized_map": later, "while_loop": later,
+}

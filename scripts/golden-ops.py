@@ -1,0 +1,491 @@
+"""Keras's own values for keras/ops: keras/ops/testdata/golden.json.
+
+Each case calls one keras.ops function (the case's name up to its first
+"/") on fixed inputs, with Keras 3 on JAX in float64, and stores the
+inputs, the outputs and, for differentiable cases, the gradient of
+sum(output * w) with respect to each float input (w[i] = cos(1.3·i) over
+each output's flat index, summed over outputs), computed by JAX. The Go
+test (keras/ops/golden_test.go) builds the same case with kerasgo's ops
+on every engine and compares; it also checks its own gradients against
+finite differences.
+
+With --check it writes nothing and fails when the stored file is not what
+this Keras computes (the Go test runs it so, when build/keras-env exists).
+Run:
+  build/keras-env/bin/python scripts/golden-ops.py [--check]
+"""
+import json
+import os
+import sys
+
+os.environ.setdefault("KERAS_BACKEND", "jax")
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ["JAX_ENABLE_X64"] = "1"
+
+import jax  # noqa: E402
+
+# JAX compiles each primitive for each shape: keep the compiled programs
+# (build/ is not committed) so that the Go test's --check runs in 20 s,
+# not 75, after the first time.
+jax.config.update("jax_compilation_cache_dir", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "jax-cache"))
+jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+
+import keras  # noqa: E402
+import numpy as np  # noqa: E402
+from keras import ops  # noqa: E402
+
+keras.config.set_floatx("float64")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+OUT = os.path.join(ROOT, "keras/ops/testdata/golden.json")
+CHECK_TOLERANCE = 1e-9
+
+_seed = [0]
+
+
+def _rng():
+    _seed[0] += 1
+    return np.random.default_rng(_seed[0])
+
+
+def X(*shape, lo=-1.0, hi=1.0):
+    """Uniform floats; kept away from 0 so that kinks (abs, relu) are not hit."""
+    a = _rng().uniform(lo, hi, size=shape)
+    if lo < 0 < hi:
+        a = np.where(np.abs(a) < 0.05, a + np.sign(a + 1e-9) * 0.1, a)
+    return np.asarray(a, dtype="float64")
+
+
+def P(*shape):
+    return X(*shape, lo=0.5, hi=2.0)
+
+
+def U(*shape):
+    return X(*shape, lo=-0.8, hi=0.8)
+
+
+class Int:
+    def __init__(self, a):
+        self.a = np.asarray(a, dtype="int32")
+
+
+def I(*shape, n):
+    return Int(_rng().integers(0, n, size=shape))
+
+
+def V(values, shape=None):
+    a = np.asarray(values, dtype="float64")
+    return a.reshape(shape) if shape is not None else a
+
+
+CASES = []
+
+
+def C(name, fn, *inputs, grad=True):
+    CASES.append((name, fn, inputs, grad))
+
+
+def number(v):
+    """A JSON number, or the strings "NaN", "Infinity", "-Infinity" (JSON has no such numbers)."""
+    v = float(v)
+    if np.isnan(v):
+        return "NaN"
+    if np.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    return v
+
+
+def listed(x, is_int=False):
+    x = np.asarray(x)
+    out = {"shape": list(x.shape), "data": [number(v) for v in x.astype("float64").ravel()]}
+    if is_int:
+        out["int"] = True
+    return out
+
+
+def weights(shape):
+    n = int(np.prod(shape)) if shape else 1
+    return np.cos(1.3 * np.arange(n)).reshape(shape)
+
+
+def outputs_of(r):
+    if isinstance(r, (tuple, list)):
+        return [np.asarray(o) for o in r]
+    return [np.asarray(r)]
+
+
+def run(name, fn, inputs, grad):
+    args = [i.a if isinstance(i, Int) else i for i in inputs]
+    outs = [o.astype("float64") for o in outputs_of(fn(*args))]
+    case = {
+        "name": name,
+        "inputs": [listed(i.a, True) if isinstance(i, Int) else listed(i) for i in inputs],
+        "outputs": [listed(o) for o in outs],
+    }
+    floats = [k for k, i in enumerate(inputs) if not isinstance(i, Int)]
+    if grad and floats:
+        def loss(*fs):
+            a = list(args)
+            for k, f in zip(floats, fs):
+                a[k] = f
+            r = fn(*a)
+            total = 0.0
+            for o in (r if isinstance(r, (tuple, list)) else [r]):
+                total = total + jax.numpy.sum(o * weights(np.shape(o)))
+            return total
+        gs = jax.grad(loss, argnums=tuple(range(len(floats))))(*[args[k] for k in floats])
+        grads = [None] * len(inputs)
+        for k, g in zip(floats, gs):
+            grads[k] = listed(np.asarray(g))
+        case["grads"] = grads
+    return case
+
+
+# ---- numpy: elementwise ----
+for op in ["abs", "absolute", "fabs", "negative", "square", "exp", "exp2", "expm1", "sin", "cos", "tan",
+           "arctan", "sinh", "cosh", "tanh", "arcsinh", "erf", "erfc", "deg2rad", "rad2deg", "sinc",
+           "reciprocal_x", "cbrt", "conj", "conjugate", "real", "copy"]:
+    if op == "reciprocal_x":
+        continue
+    C(op, getattr(ops, op), X(3, 4))
+C("reciprocal", ops.reciprocal, P(3, 4))
+C("sqrt", ops.sqrt, P(3, 4))
+C("rsqrt", ops.rsqrt, P(3, 4))
+C("log", ops.log, P(3, 4))
+C("log2", ops.log2, P(3, 4))
+C("log10", ops.log10, P(3, 4))
+C("log1p", ops.log1p, X(3, 4))
+C("arcsin", ops.arcsin, U(3, 4))
+C("arccos", ops.arccos, U(3, 4))
+C("arctanh", ops.arctanh, U(3, 4))
+C("arccosh", ops.arccosh, X(3, 4, lo=1.2, hi=3))
+C("erfinv", ops.erfinv, U(3, 4))
+C("imag", ops.imag, X(3, 4), grad=False)
+C("angle", ops.angle, X(3, 4), grad=False)
+for op in ["sign", "floor", "ceil", "trunc", "signbit"]:
+    C(op, getattr(ops, op), X(3, 4, lo=-3, hi=3), grad=False)
+C("round", ops.round, V([0.5, 1.5, 2.5, -0.5, -1.5, 0.49, 1.2, -2.7]), grad=False)
+C("round/decimals", lambda x: ops.round(x, 1), V([0.25, 1.36, -2.71, 3.14159]), grad=False)
+SPECIAL = V([1.0, np.nan, np.inf, -np.inf, 0.0, -2.0])
+for op in ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "isreal"]:
+    C(op, getattr(ops, op), SPECIAL, grad=False)
+C("nan_to_num", lambda x: ops.nan_to_num(x, nan=0.0, posinf=9.0, neginf=-9.0), SPECIAL, grad=False)
+C("clip", lambda x: ops.clip(x, -0.5, 0.5), X(3, 4))
+
+# ---- numpy: binary ----
+for op in ["add", "subtract", "multiply", "maximum", "minimum", "logaddexp", "logaddexp2", "hypot", "arctan2"]:
+    C(op, getattr(ops, op), X(3, 4), X(4))
+C("divide", ops.divide, X(3, 4), P(3, 1))
+C("true_divide", ops.true_divide, X(3, 4), P(4))
+C("divide_no_nan", ops.divide_no_nan, X(2, 3), V([[1.5, 0.5, -2.0]]))
+# at y = 0 the quotient is 0 whatever x and y do nearby: JAX's gradient
+# there is an artifact (x/y² of the unused branch), so no gradient check
+C("divide_no_nan/zero", ops.divide_no_nan, X(2, 3), V([[1.5, 0.0, -2.0]]), grad=False)
+C("floor_divide", ops.floor_divide, X(3, 4, lo=-5, hi=5), P(4), grad=False)
+C("mod", ops.mod, X(3, 4, lo=-5, hi=5), V([1.5, 2.0, 0.7, 3.0]))
+C("fmod", ops.fmod, X(3, 4, lo=-5, hi=5), V([1.5, 2.0, 0.7, 3.0]))
+C("power", ops.power, P(3, 4), X(4))
+C("power/negative_base", ops.power, V([-2.0, -1.5, -3.0, 0.0, 0.0, 2.0]), V([2.0, 3.0, 0.5, 0.0, 2.0, -1.0]), grad=False)
+C("arctan2/axes", ops.arctan2, V([1.0, -1.0, 0.0, 0.0, 1.0, -1.0]), V([0.0, 0.0, 1.0, -1.0, -1.0, -1.0]), grad=False)
+C("fmax", ops.fmax, V([1.0, np.nan, 3.0, np.nan]), V([2.0, 1.0, np.nan, np.nan]), grad=False)
+C("fmin", ops.fmin, V([1.0, np.nan, 3.0, np.nan]), V([2.0, 1.0, np.nan, np.nan]), grad=False)
+C("ldexp", lambda x, y: ops.ldexp(x, y), X(3, 4), Int([[1, -2, 0, 3]]), grad=True)
+C("heaviside", ops.heaviside, V([-1.5, 0.0, 2.0, 0.0]), V([0.5, 0.5, 0.5, 0.25]), grad=False)
+
+# ---- comparisons and logic ----
+A = V([1.0, 2.0, 3.0, 4.0, np.nan, 0.0])
+B = V([1.0, 3.0, 2.0, 4.0, 1.0, 0.0])
+for op in ["equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
+           "logical_and", "logical_or", "logical_xor"]:
+    C(op, getattr(ops, op), A, B, grad=False)
+C("equal/broadcast", ops.equal, V([[1.0], [2.0]]), V([1.0, 2.0, 3.0]), grad=False)
+C("logical_not", ops.logical_not, B, grad=False)
+C("where", lambda c, x, y: ops.where(c > 0, x, y), X(3, 4), X(3, 4), X(4))
+C("select", lambda x: ops.select([x < -0.3, x > 0.3], [x * 2, x * 3], -x), X(3, 4))
+C("isclose", lambda x, y: ops.isclose(x, y), V([1.0, 1.0, np.inf, np.nan, 1.0]), V([1.0 + 1e-9, 1.1, np.inf, np.nan, np.nan]), grad=False)
+C("isclose/equal_nan", lambda x, y: ops.isclose(x, y, equal_nan=True), V([1.0, np.nan]), V([1.0, np.nan]), grad=False)
+C("allclose", lambda x, y: ops.allclose(x, y), V([1.0, 2.0]), V([1.0, 2.0 + 1e-9]), grad=False)
+
+# ---- reductions ----
+R = X(2, 3, 4)
+for op in ["sum", "mean", "max", "min", "amax", "amin", "prod", "var", "std"]:
+    C(op, getattr(ops, op), X(2, 3, 4))
+    C(op + "/axis1", lambda x, f=getattr(ops, op): f(x, axis=1), X(2, 3, 4))
+    C(op + "/axes_keepdims", lambda x, f=getattr(ops, op): f(x, axis=(0, 2), keepdims=True), X(2, 3, 4))
+C("sum/negative_axis", lambda x: ops.sum(x, axis=-1), X(2, 5))
+C("max/odd", lambda x: ops.max(x, axis=0), X(7, 3))
+C("any", lambda x: ops.any(x, axis=1), V([[0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]), grad=False)
+C("all", lambda x: ops.all(x, axis=1), V([[1.0, 2.0, 1.0], [1.0, 0.0, 3.0]]), grad=False)
+C("count_nonzero", lambda x: ops.count_nonzero(x, axis=0), V([[0.0, 1.0, 2.0], [0.0, 0.0, 3.0]]), grad=False)
+C("ptp", lambda x: ops.ptp(x, axis=1), X(3, 4))
+C("average", lambda x, w: ops.average(x, axis=1, weights=w), X(3, 4), P(4))
+C("logsumexp", lambda x: ops.logsumexp(x, axis=-1), X(3, 4, lo=-50, hi=50))
+C("logsumexp/all", ops.logsumexp, X(3, 4))
+C("argmax", lambda x: ops.argmax(x, axis=1), X(3, 4), grad=False)
+C("argmax/flat", ops.argmax, X(3, 4), grad=False)
+C("argmin", lambda x: ops.argmin(x, axis=0), X(3, 4), grad=False)
+C("argmin/keepdims", lambda x: ops.argmin(x, axis=-1, keepdims=True), X(3, 4), grad=False)
+C("trace", ops.trace, X(3, 4))
+C("norm", ops.norm, X(3, 4))
+C("norm/vector_l1", lambda x: ops.norm(x, ord=1, axis=-1), X(3, 4))
+C("norm/vector_inf", lambda x: ops.norm(x, ord=np.inf, axis=0), X(3, 4))
+C("norm/vector_p3", lambda x: ops.norm(x, ord=3, axis=-1, keepdims=True), X(3, 4))
+C("norm/matrix_1", lambda x: ops.norm(x, ord=1), X(3, 4))
+C("norm/matrix_inf", lambda x: ops.norm(x, ord=np.inf, axis=(0, 1)), X(3, 4))
+C("norm/fro", lambda x: ops.norm(x, ord="fro", axis=(1, 2)), X(2, 3, 4))
+C("median", lambda x: ops.median(x, axis=1), X(3, 4))
+C("median/flat", ops.median, X(3, 5))
+C("quantile", lambda x: ops.quantile(x, 0.3, axis=0), X(5, 3))
+C("percentile", lambda x: ops.percentile(x, 75.0, axis=-1, keepdims=True), X(3, 5))
+
+# ---- shapes ----
+C("reshape", lambda x: ops.reshape(x, (4, -1)), X(2, 3, 4))
+C("ravel", ops.ravel, X(2, 3))
+C("transpose", ops.transpose, X(2, 3, 4))
+C("transpose/axes", lambda x: ops.transpose(x, (1, 0, 2)), X(2, 3, 4))
+C("swapaxes", lambda x: ops.swapaxes(x, 0, 2), X(2, 3, 4))
+C("moveaxis", lambda x: ops.moveaxis(x, 0, -1), X(2, 3, 4))
+C("expand_dims", lambda x: ops.expand_dims(x, 1), X(2, 3))
+C("expand_dims/last", lambda x: ops.expand_dims(x, -1), X(2, 3))
+C("squeeze", ops.squeeze, X(1, 3, 1))
+C("squeeze/axis", lambda x: ops.squeeze(x, axis=0), X(1, 3, 1))
+C("broadcast_to", lambda x: ops.broadcast_to(x, (2, 3, 4)), X(3, 1))
+C("concatenate", lambda x, y: ops.concatenate([x, y], axis=1), X(2, 3), X(2, 2))
+C("append", lambda x, y: ops.append(x, y, axis=0), X(2, 3), X(1, 3))
+C("stack", lambda x, y: ops.stack([x, y], axis=1), X(2, 3), X(2, 3))
+C("hstack", lambda x, y: ops.hstack([x, y]), X(2, 3), X(2, 1))
+C("vstack", lambda x, y: ops.vstack([x, y]), X(3), X(3))
+C("dstack", lambda x, y: ops.dstack([x, y]), X(2, 3), X(2, 3))
+C("unstack", lambda x: ops.unstack(x, axis=1), X(2, 3))
+C("split", lambda x: ops.split(x, 2, axis=1), X(2, 4))
+C("split/indices", lambda x: ops.split(x, [1, 3], axis=0), X(5, 2))
+C("array_split", lambda x: ops.array_split(x, 3, axis=0), X(5, 2))
+C("hsplit", lambda x: ops.hsplit(x, 2), X(2, 4))
+C("vsplit", lambda x: ops.vsplit(x, 2), X(4, 2))
+C("dsplit", lambda x: ops.dsplit(x, 2), X(1, 2, 4))
+C("tile", lambda x: ops.tile(x, (2, 3)), X(2, 2))
+C("tile/more_reps", lambda x: ops.tile(x, (2, 1, 2)), X(3))
+C("repeat", lambda x: ops.repeat(x, 2, axis=1), X(2, 3))
+C("repeat/flat", lambda x: ops.repeat(x, 3), X(2, 2))
+C("flip", lambda x: ops.flip(x, axis=1), X(2, 3))
+C("flip/all", ops.flip, X(2, 3))
+C("fliplr", ops.fliplr, X(2, 3))
+C("flipud", ops.flipud, X(2, 3))
+C("roll", lambda x: ops.roll(x, 2, axis=1), X(2, 5))
+C("roll/flat", lambda x: ops.roll(x, -1), X(2, 3))
+C("rot90", lambda x: ops.rot90(x), X(2, 3))
+C("rot90/k3", lambda x: ops.rot90(x, k=3, axes=(1, 2)), X(2, 3, 4))
+C("pad", lambda x: ops.pad(x, ((1, 0), (2, 1))), X(2, 3))
+C("pad/value", lambda x: ops.pad(x, ((0, 1), (1, 1)), constant_values=1.5), X(2, 3))
+C("pad/reflect", lambda x: ops.pad(x, ((1, 2), (0, 0)), mode="reflect"), X(4, 2))
+C("pad/symmetric", lambda x: ops.pad(x, ((2, 1),), mode="symmetric"), X(4))
+C("diagonal", lambda x: ops.diagonal(x, offset=1), X(3, 4))
+C("diagonal/axes", lambda x: ops.diagonal(x, offset=-1, axis1=1, axis2=2), X(2, 3, 3))
+C("diag", ops.diag, X(3))
+C("diag/k", lambda x: ops.diag(x, k=-1), X(3))
+C("diag/of_matrix", lambda x: ops.diag(x, k=1), X(3, 3))
+C("diagflat", ops.diagflat, X(2, 2))
+C("tril", ops.tril, X(3, 4))
+C("tril/k", lambda x: ops.tril(x, k=-1), X(2, 3, 3))
+C("triu", lambda x: ops.triu(x, k=1), X(3, 4))
+C("slice", lambda x: ops.slice(x, (1, 0), (2, 2)), X(3, 4))
+C("slice_update", lambda x, u: ops.slice_update(x, (1, 1), u), X(3, 4), X(2, 2))
+C("take", lambda x, i: ops.take(x, i, axis=0), X(4, 3), Int([[0, 3], [2, 2]]))
+C("take/axis1", lambda x, i: ops.take(x, i, axis=1), X(2, 4), Int([3, 0, 1]))
+C("take/flat", lambda x, i: ops.take(x, i), X(2, 3), Int([5, 0, 2]))
+C("take/negative", lambda x, i: ops.take(x, i, axis=0), X(4, 2), Int([-1, 0]))
+C("take_along_axis", lambda x, i: ops.take_along_axis(x, i, axis=1), X(2, 4), Int([[3, 0, 0], [1, 2, 3]]))
+C("take_along_axis/axis0", lambda x, i: ops.take_along_axis(x, i, axis=0), X(3, 2), Int([[2, 0]]))
+C("scatter", lambda v: ops.scatter(np.array([[0, 1], [2, 0], [0, 1]], dtype="int32"), v, (3, 2)), X(3))
+C("scatter_update", lambda x, u: ops.scatter_update(x, np.array([[0, 1], [2, 0]], dtype="int32"), u), X(3, 2), X(2))
+
+# ---- scans and sorting ----
+C("cumsum", lambda x: ops.cumsum(x, axis=1), X(2, 5))
+C("cumsum/flat", ops.cumsum, X(2, 3))
+C("cumprod", lambda x: ops.cumprod(x, axis=0), X(5, 2))
+C("diff", lambda x: ops.diff(x), X(2, 5))
+C("diff/n2_axis0", lambda x: ops.diff(x, n=2, axis=0), X(4, 3))
+C("sort", lambda x: ops.sort(x, axis=-1), X(3, 5))
+C("sort/axis0", lambda x: ops.sort(x, axis=0), X(4, 2))
+C("sort/ties", lambda x: ops.sort(x), V([3.0, 1.0, 2.0, 1.0, 3.0]), grad=False)
+C("argsort", lambda x: ops.argsort(x, axis=-1), X(3, 5), grad=False)
+C("argsort/ties", ops.argsort, V([3.0, 1.0, 2.0, 1.0, 3.0]), grad=False)
+C("top_k", lambda x: ops.top_k(x, 3), X(2, 5))
+C("in_top_k", lambda t, p: ops.in_top_k(t, p, 2), Int([0, 3, 1]), X(3, 4), grad=False)
+C("digitize", lambda x: ops.digitize(x, np.array([-0.5, 0.0, 0.5])), X(3, 4), grad=False)
+C("searchsorted", lambda s, v: ops.searchsorted(s, v), V([-1.0, 0.0, 0.5, 2.0]), V([0.0, 0.3, -3.0, 5.0]), grad=False)
+C("searchsorted/right", lambda s, v: ops.searchsorted(s, v, side="right"), V([-1.0, 0.0, 0.5, 2.0]), V([0.0, 0.3, -3.0, 5.0]), grad=False)
+C("trapezoid", lambda y: ops.trapezoid(y, dx=0.5), X(3, 4))
+C("trapezoid/x", lambda y, x: ops.trapezoid(y, x=x, axis=0), X(4, 2), V([0.0, 0.5, 1.5, 2.0]))
+
+# ---- products ----
+C("matmul", ops.matmul, X(3, 4), X(4, 2))
+C("matmul/batch_broadcast", ops.matmul, X(2, 1, 3, 4), X(3, 4, 2))
+C("matmul/vector_left", ops.matmul, X(4), X(2, 4, 3))
+C("matmul/vector_right", ops.matmul, X(2, 3, 4), X(4))
+C("matmul/vectors", ops.matmul, X(4), X(4))
+C("dot", ops.dot, X(3, 4), X(4, 2))
+C("dot/nd", ops.dot, X(2, 3, 4), X(2, 4, 5))
+C("dot/scalar", ops.dot, X(3, 2), V(1.5))
+C("tensordot", lambda x, y: ops.tensordot(x, y, axes=([1, 2], [0, 1])), X(2, 3, 4), X(3, 4, 2))
+C("tensordot/n", lambda x, y: ops.tensordot(x, y, axes=1), X(2, 3), X(3, 4))
+C("outer", ops.outer, X(3), X(2, 2))
+C("inner", ops.inner, X(2, 3), X(4, 3))
+C("vdot", ops.vdot, X(2, 3), X(3, 2))
+C("kron", ops.kron, X(2, 3), X(2, 2))
+C("cross", ops.cross, X(2, 3), X(3))
+C("einsum", lambda x, y: ops.einsum("ij,jk->ik", x, y), X(2, 3), X(3, 4))
+C("einsum/attention", lambda q, k: ops.einsum("bqhd,bkhd->bhqk", q, k), X(2, 3, 2, 4), X(2, 5, 2, 4))
+C("einsum/implicit", lambda x, y: ops.einsum("ij,jk", x, y), X(2, 3), X(3, 4))
+C("einsum/sum", lambda x: ops.einsum("ijk->j", x), X(2, 3, 4))
+
+# ---- creation ----
+C("zeros", lambda: ops.zeros((2, 3)))
+C("ones", lambda: ops.ones((2,)))
+C("full", lambda: ops.full((2, 2), 3.5))
+C("zeros_like", ops.zeros_like, X(2, 3), grad=False)
+C("ones_like", ops.ones_like, X(2, 3), grad=False)
+C("full_like", lambda x: ops.full_like(x, -2.0), X(2, 3), grad=False)
+C("eye", lambda: ops.eye(3, 4, k=1))
+C("identity", lambda: ops.identity(3))
+C("tri", lambda: ops.tri(3, 4, k=0))
+C("arange", lambda: ops.arange(1.0, 4.0, 0.5))
+C("linspace", lambda: ops.linspace(0.0, 1.0, 5))
+C("linspace/no_endpoint", lambda: ops.linspace(-1.0, 1.0, 4, endpoint=False))
+C("logspace", lambda: ops.logspace(0.0, 2.0, 3))
+C("geomspace", lambda: ops.geomspace(1.0, 1000.0, 4))
+C("bartlett", lambda: ops.bartlett(5))
+C("blackman", lambda: ops.blackman(5))
+C("hamming", lambda: ops.hamming(5))
+C("hanning", lambda: ops.hanning(6))
+C("kaiser", lambda: ops.kaiser(5, 2.5))
+C("vander", lambda x: ops.vander(x, 3), X(4))
+C("meshgrid", lambda x, y: ops.meshgrid(x, y), X(3), X(2))
+C("meshgrid/ij", lambda x, y: ops.meshgrid(x, y, indexing="ij"), X(3), X(2))
+
+# ---- nn ----
+for op in ["relu", "relu6", "sigmoid", "softplus", "softsign", "silu", "swish", "log_sigmoid",
+           "hard_sigmoid", "hard_silu", "hard_swish", "selu", "sparse_plus", "sparse_sigmoid",
+           "hard_tanh", "tanh_shrink"]:
+    C(op, getattr(ops, op), X(3, 4, lo=-3, hi=3))
+C("leaky_relu", lambda x: ops.leaky_relu(x, negative_slope=0.1), X(3, 4))
+C("elu", lambda x: ops.elu(x, alpha=1.5), X(3, 4, lo=-3, hi=3))
+C("celu", lambda x: ops.celu(x, alpha=0.7), X(3, 4, lo=-3, hi=3))
+C("gelu", ops.gelu, X(3, 4, lo=-3, hi=3))
+C("gelu/exact", lambda x: ops.gelu(x, approximate=False), X(3, 4, lo=-3, hi=3))
+C("squareplus", lambda x: ops.squareplus(x, b=2.0), X(3, 4))
+C("soft_shrink", lambda x: ops.soft_shrink(x, threshold=0.3), X(3, 4))
+C("hard_shrink", lambda x: ops.hard_shrink(x, threshold=0.3), X(3, 4))
+C("threshold", lambda x: ops.threshold(x, 0.2, -1.0), X(3, 4))
+C("glu", lambda x: ops.glu(x, axis=-1), X(3, 4))
+C("softmax", lambda x: ops.softmax(x, axis=-1), X(3, 4))
+C("softmax/axis0", lambda x: ops.softmax(x, axis=0), X(3, 4))
+C("softmax/axes", lambda x: ops.softmax(x, axis=(1, 2)), X(2, 3, 4))
+C("log_softmax", lambda x: ops.log_softmax(x, axis=-1), X(3, 4))
+C("log_softmax/axis1", lambda x: ops.log_softmax(x, axis=1), X(2, 3, 4))
+
+
+def sparsemax(x, axis=-1):
+    """Sparsemax as Martins and Astudillo define it, which Keras 3.15.1
+    gets wrong when more than one value is in the support (it sums the
+    cumulative sums: keras-team/keras#23425, fixed by #23469 after
+    3.15.1); this is the fixed code, in Keras's ops."""
+    z = -ops.sort(-x, axis=axis)
+    cum = ops.cumsum(z, axis=axis)
+    shape = [1] * len(x.shape)
+    shape[axis] = -1
+    r = ops.reshape(ops.arange(1, x.shape[axis] + 1, dtype=x.dtype), shape)
+    support = ops.cast(z - (cum - 1) / r > 0, x.dtype)
+    k = ops.sum(support, axis=axis, keepdims=True)
+    tau = (ops.sum(z * support, axis=axis, keepdims=True) - 1) / k
+    return ops.maximum(x - tau, 0.0)
+
+
+C("sparsemax", lambda x: sparsemax(x, axis=-1), X(3, 5, lo=-2, hi=2))
+C("normalize", lambda x: ops.normalize(x, axis=-1), X(3, 4))
+C("normalize/l1", lambda x: ops.normalize(x, axis=0, order=1), X(3, 4))
+C("one_hot", lambda x: ops.one_hot(x, 4), Int([[0, 3], [1, 2]]), grad=False)
+C("multi_hot", lambda x: ops.multi_hot(x, 5), Int([[0, 3], [1, 1]]), grad=False)
+C("moments", lambda x: ops.moments(x, axes=[0, 1]), X(2, 3, 4))
+C("moments/keepdims", lambda x: ops.moments(x, axes=[-1], keepdims=True), X(2, 3))
+C("batch_normalization", lambda x, m, v, o, s: ops.batch_normalization(x, m, v, axis=-1, offset=o, scale=s, epsilon=1e-3),
+  X(2, 3, 4), X(4), P(4), X(4), P(4))
+C("batch_normalization/axis1", lambda x, m, v: ops.batch_normalization(x, m, v, axis=1), X(2, 3, 4), X(3), P(3))
+C("layer_normalization", lambda x, g, b: ops.layer_normalization(x, g, b, epsilon=1e-3), X(2, 3, 4), P(4), X(4))
+C("rms_normalization", lambda x, s: ops.rms_normalization(x, s, epsilon=1e-6), X(2, 3, 4), P(4))
+C("binary_crossentropy", ops.binary_crossentropy, X(3, 4, lo=0, hi=1), X(3, 4, lo=0.05, hi=0.95))
+C("binary_crossentropy/logits", lambda t, o: ops.binary_crossentropy(t, o, from_logits=True), X(3, 4, lo=0, hi=1), X(3, 4, lo=-3, hi=3))
+C("categorical_crossentropy", ops.categorical_crossentropy, V([[0.0, 1.0, 0.0], [0.2, 0.3, 0.5]]), P(2, 3))
+C("categorical_crossentropy/logits", lambda t, o: ops.categorical_crossentropy(t, o, from_logits=True), V([[0.0, 1.0, 0.0], [0.2, 0.3, 0.5]]), X(2, 3))
+C("sparse_categorical_crossentropy", lambda t, o: ops.sparse_categorical_crossentropy(t, o, from_logits=True), Int([2, 0]), X(2, 3))
+C("sparse_categorical_crossentropy/probs", ops.sparse_categorical_crossentropy, Int([1, 2]), P(2, 3))
+C("psnr", lambda x, y: ops.psnr(x, y, 1.0), X(3, 4, lo=0, hi=1), X(3, 4, lo=0, hi=1))
+
+# ---- core ----
+C("stop_gradient", lambda x: ops.stop_gradient(x) * x, X(3, 4))
+C("cast", lambda x: ops.cast(x, "float64"), Int([[1, 2], [3, 4]]), grad=False)
+C("convert_to_tensor", lambda: ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]))
+
+
+def close(a, b):
+    a = np.asarray([float(v) for v in a["data"]])
+    b = np.asarray([float(v) for v in b["data"]])
+    if a.shape != b.shape:
+        return False
+    same = (a == b) | (np.isnan(a) & np.isnan(b))
+    return bool(np.all(same | (np.abs(a - b) <= CHECK_TOLERANCE * np.maximum(1, np.abs(b)))))
+
+
+def op_names():
+    """keras.ops' public functions, and keras.ops.image's as "image.<name>":
+    the denominator of kerasgo's coverage."""
+    import inspect
+
+    def functions(m):
+        return {n for n in dir(m) if not n.startswith("_") and callable(getattr(m, n)) and not inspect.ismodule(getattr(m, n))}
+
+    def entry(name, f):
+        # the keras.io page of the module Keras defines it in (numpy, nn, ...)
+        return {"name": name, "module": f.__module__.rsplit(".", 1)[-1]}
+
+    top = functions(ops)
+    image = functions(ops.image) - top
+    return [entry(n, getattr(ops, n)) for n in sorted(top)] + [entry("image." + n, getattr(ops.image, n)) for n in sorted(image)]
+
+
+def same_arrays(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    if len(a) != len(b):
+        return False
+    return all((x is None and y is None) or (x is not None and y is not None and close(x, y)) for x, y in zip(a, b))
+
+
+def main():
+    cases = [run(*c) for c in CASES]
+    if "--check" in sys.argv:
+        with open(OUT) as f:
+            stored = {c["name"]: c for c in json.load(f)["cases"]}
+        stale = []
+        for c in cases:
+            s = stored.get(c["name"])
+            if s is None or not same_arrays(s["outputs"], c["outputs"]) or not same_arrays(s.get("grads"), c.get("grads")):
+                stale.append(c["name"])
+        with open(OUT) as f:
+            names = json.load(f).get("keras_ops")
+        if names != op_names():
+            print("keras/ops/testdata/golden.json lists other keras.ops names than this Keras has; rerun scripts/golden-ops.py")
+            sys.exit(1)
+        if stale or len(stored) != len(cases):
+            print("keras/ops/testdata/golden.json is stale for: %s; rerun scripts/golden-ops.py" % (stale or "the case list"))
+            sys.exit(1)
+        print("ok: %d cases" % len(cases))
+        return
+    with open(OUT, "w") as f:
+        json.dump({"keras_version": keras.__version__, "keras_ops": op_names(), "cases": cases}, f, separators=(",", ":"))
+        f.write("\n")
+    print("wrote %d cases to %s" % (len(cases), OUT))
+
+
+if __name__ == "__main__":
+    main()
