@@ -427,6 +427,86 @@ C("cast", lambda x: ops.cast(x, "float64"), Int([[1, 2], [3, 4]]), grad=False)
 C("convert_to_tensor", lambda: ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]))
 
 
+# ---- nan-skipping reductions ----
+NANS = V([[1.0, np.nan, 3.0, -2.0], [np.nan, np.nan, np.nan, np.nan], [0.5, 2.0, np.nan, -1.0]])
+for op in ["nansum", "nanmean", "nanmax", "nanmin", "nanprod", "nanvar", "nanstd"]:
+    C(op, lambda x, f=getattr(ops, op): f(x, axis=1), NANS, grad=False)
+    C(op + "/all", lambda x, f=getattr(ops, op): f(x), NANS[[0, 2]], grad=False)
+C("nansum/grad", lambda x: ops.nansum(x, axis=0), X(3, 4))
+C("nanmean/keepdims", lambda x: ops.nanmean(x, axis=-1, keepdims=True), X(3, 4))
+C("nanargmax", lambda x: ops.nanargmax(x, axis=1), NANS[[0, 2]], grad=False)
+C("nanargmin", lambda x: ops.nanargmin(x, axis=1), NANS[[0, 2]], grad=False)
+C("nancumsum", lambda x: ops.nancumsum(x, axis=1), NANS, grad=False)
+C("nancumprod", lambda x: ops.nancumprod(x, axis=1), NANS, grad=False)
+C("nanmedian", lambda x: ops.nanmedian(x, axis=1), NANS, grad=False)
+C("nanquantile", lambda x: ops.nanquantile(x, 0.3, axis=1), NANS, grad=False)
+C("nanpercentile", lambda x: ops.nanpercentile(x, 80.0, axis=1), NANS, grad=False)
+C("nanquantile/grad", lambda x: ops.nanquantile(x, 0.3, axis=0), X(5, 3))
+
+# ---- math ----
+C("segment_sum", lambda d, i: ops.segment_sum(d, i, num_segments=4), X(5, 3), Int([0, 2, 0, 3, 2]))
+C("segment_max", lambda d, i: ops.segment_max(d, i, num_segments=3), X(5, 2), Int([0, 2, 0, 1, 2]))
+# an empty segment is -Inf; JAX's gradient is NaN there, so no gradient check
+C("segment_max/empty", lambda d, i: ops.segment_max(d, i, num_segments=3), X(5, 2), Int([0, 2, 0, 2, 2]), grad=False)
+C("segment_min", lambda d, i: ops.segment_min(d, i, num_segments=3), X(5), Int([1, 1, 0, 2, 0]))
+C("segment_prod", lambda d, i: ops.segment_prod(d, i, num_segments=3), X(5, 2), Int([0, 2, 0, 1, 2]), grad=False)  # JAX has no gradient for it
+C("isin", ops.isin, V([[1.0, 2.0, 3.0], [4.0, 5.0, 1.0]]), V([1.0, 5.0, 9.0]), grad=False)
+C("correlate", lambda x, y: ops.correlate(x, y), X(6), X(3))
+C("correlate/same", lambda x, y: ops.correlate(x, y, mode="same"), X(6), X(3))
+C("correlate/full", lambda x, y: ops.correlate(x, y, mode="full"), X(5), X(3))
+C("cdist", ops.cdist, X(3, 4), X(2, 4))
+C("cdist/batch", ops.cdist, X(2, 3, 4), X(2, 2, 4))
+C("corrcoef", ops.corrcoef, X(3, 5))
+C("histogram", lambda x: ops.histogram(x, bins=4, range=(-1.0, 1.0)), V([-1.0, -0.5, 0.0, 0.2, 0.99, 1.0, 0.5]), grad=False)
+C("bincount", lambda x: ops.bincount(x, minlength=5), Int([0, 1, 1, 3, 1, 4]), grad=False)
+C("bincount/weights", lambda x, w: ops.bincount(x, weights=w, minlength=4), Int([0, 1, 1, 3]), X(4))
+C("i0", ops.i0, X(3, 4, lo=-3, hi=3))
+C("unravel_index", lambda i: ops.unravel_index(i, (3, 4)), Int([0, 5, 11, 7]), grad=False)
+
+# ---- more shapes ----
+C("get_item", lambda x: x[1], X(3, 4))
+C("get_item/negative", lambda x: x[-1], X(3, 2))
+C("depth_to_space", lambda x: ops.depth_to_space(x, 2), X(1, 2, 2, 8))
+C("space_to_depth", lambda x: ops.space_to_depth(x, 2), X(1, 4, 4, 2))
+C("extract_sequences", lambda x: ops.extract_sequences(x, 3, 2), X(2, 8))
+C("array", lambda: ops.array([[1.0, 2.0], [3.0, 4.0]]))
+C("empty", lambda: ops.empty((2, 3)))
+C("empty_like", ops.empty_like, X(2, 3), grad=False)
+C("shape", lambda x: np.array(ops.shape(x), dtype="float64"), X(2, 3, 4), grad=False)
+C("ndim", lambda x: np.array(ops.ndim(x), dtype="float64"), X(2, 3, 4), grad=False)
+C("size", lambda x: np.array(ops.size(x), dtype="float64"), X(2, 3, 4), grad=False)
+
+# ---- control flow ----
+C("cond", lambda p, x: ops.cond(p[0] > 0, lambda: x * 2, lambda: x - 1), V([1.0]), X(3))
+C("cond/false", lambda p, x: ops.cond(p[0] > 0, lambda: x * 2, lambda: x - 1), V([-1.0]), X(3))
+C("switch", lambda x: ops.switch(1, [lambda y: y + 1, lambda y: y * 3, lambda y: -y], x), X(3))
+C("fori_loop", lambda x: ops.fori_loop(0, 4, lambda i, v: v * 0.5 + i, x), X(3))
+C("while_loop", lambda x: ops.while_loop(lambda v: ops.sum(v) < 10.0, lambda v: (v * 2.0,), (x,), maximum_iterations=6), P(3), grad=False)  # JAX cannot differentiate a while loop
+C("scan", lambda c, xs: ops.scan(lambda c, x: (c + x, c * x), c, xs), X(2), X(4, 2))
+C("scan/reverse", lambda c, xs: ops.scan(lambda c, x: (c * 0.5 + x, c), c, xs, reverse=True), X(2), X(3, 2))
+C("map", lambda xs: ops.map(lambda x: ops.sum(x * x), xs), X(4, 3))
+C("vectorized_map", lambda xs: ops.vectorized_map(lambda x: x * 2.0 + 1.0, xs), X(3, 2))
+C("associative_scan", lambda x: ops.associative_scan(lambda a, b: a + b, x, axis=1), X(2, 5))
+C("associative_scan/reverse", lambda x: ops.associative_scan(lambda a, b: a * b, x, reverse=True), X(5))
+
+# ---- convolutions and pooling ----
+C("conv", lambda x, k: ops.conv(x, k), X(2, 5, 5, 3), X(3, 3, 3, 4))
+C("conv/same_strides", lambda x, k: ops.conv(x, k, strides=2, padding="same"), X(1, 5, 6, 2), X(3, 2, 2, 3))
+C("conv/dilated", lambda x, k: ops.conv(x, k, dilation_rate=2), X(1, 6, 6, 2), X(2, 2, 2, 2))
+C("conv/1d", lambda x, k: ops.conv(x, k, padding="same"), X(2, 7, 3), X(3, 3, 2))
+C("conv/groups", lambda x, k: ops.conv(x, k), X(1, 4, 4, 4), X(2, 2, 2, 6))
+C("depthwise_conv", lambda x, k: ops.depthwise_conv(x, k), X(1, 5, 5, 2), X(3, 3, 2, 2))
+C("depthwise_conv/same", lambda x, k: ops.depthwise_conv(x, k, strides=2, padding="same"), X(1, 5, 4, 3), X(2, 2, 3, 1))
+C("separable_conv", lambda x, d, p: ops.separable_conv(x, d, p), X(1, 4, 4, 2), X(2, 2, 2, 2), X(1, 1, 4, 3))
+# strides given: Keras 3.15.1 on JAX fails on strides=None (it converts the pool size twice)
+C("max_pool", lambda x: ops.max_pool(x, (2, 2), strides=(2, 2)), X(2, 4, 4, 3))
+C("max_pool/same", lambda x: ops.max_pool(x, (3, 3), strides=(2, 2), padding="same"), X(1, 5, 5, 2))
+C("max_pool/1d", lambda x: ops.max_pool(x, (2,), strides=(2,)), X(2, 6, 3))
+C("average_pool", lambda x: ops.average_pool(x, (2, 2), strides=(2, 2)), X(2, 4, 4, 3))
+C("average_pool/same", lambda x: ops.average_pool(x, (3, 3), strides=(2, 2), padding="same"), X(1, 5, 5, 2))
+C("average_pool/1d", lambda x: ops.average_pool(x, (3,), strides=(1,), padding="same"), X(2, 5, 2))
+
+
 def close(a, b):
     a = np.asarray([float(v) for v in a["data"]])
     b = np.asarray([float(v) for v in b["data"]])

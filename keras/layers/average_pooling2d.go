@@ -2,6 +2,7 @@ package layers
 
 import (
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -36,45 +37,10 @@ func (p *AveragePooling2D) Build(inputs []backend.Shape) (backend.Shape, error) 
 	return backend.Shape{in[0], rows, cols, in[3]}, nil
 }
 
-// Call sums the window's views and divides by the pixels each window
-// covers.
+// Call averages each window, padding excluded.
 func (p *AveragePooling2D) Call(ctx *Context, in []backend.Value) backend.Value {
-	b, x := ctx.B, in[0]
 	w := p.windows()
-	var sum backend.Value
-	for _, v := range w.views(b, x) {
-		if sum == nil {
-			sum = v
-		} else {
-			sum = b.Add(sum, v)
-		}
-	}
-	d := x.Shape()
-	rows, cols, _ := w.outShape(d)
-	counts := windowCounts(w, d[1], d[2], rows, cols)
-	return b.Div(sum, b.Constant(counts, backend.Shape{1, rows, cols, 1}))
-}
-
-// windowCounts is how many input pixels each output window covers.
-func windowCounts(w windows, h, wd, rows, cols int) []float64 {
-	_, top, _ := backend.ConvOutputSize(h, w.span(0), w.strides[0], w.padding)
-	_, left, _ := backend.ConvOutputSize(wd, w.span(1), w.strides[1], w.padding)
-	out := make([]float64, rows*cols)
-	for i := 0; i < rows; i++ {
-		for j := 0; j < cols; j++ {
-			n := 0
-			for a := 0; a < w.size[0]; a++ {
-				for e := 0; e < w.size[1]; e++ {
-					r, c := i*w.strides[0]+a*w.dilation[0]-top, j*w.strides[1]+e*w.dilation[1]-left
-					if r >= 0 && r < h && c >= 0 && c < wd {
-						n++
-					}
-				}
-			}
-			out[i*cols+j] = float64(n)
-		}
-	}
-	return out
+	return ops.AveragePool(ctx.B, in[0], w.size[:], ops.PoolOptions{Strides: w.strides[:], Padding: w.padding})
 }
 
 // GetConfig returns Keras's config.

@@ -6,6 +6,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/constraints"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -97,20 +98,14 @@ func (c *Conv1D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	return backend.Shape{in[0], steps, c.Filters}, nil
 }
 
-// Call convolves the sequence as a one-row image.
+// Call convolves the sequence.
 func (c *Conv1D) Call(ctx *Context, in []backend.Value) backend.Value {
 	b, x := ctx.B, in[0]
-	d := x.Shape()
 	if p := c.causalPad(); p > 0 {
-		x = padAxis(b, x, 1, p, 0)
-		d = x.Shape()
+		x = ops.PadAxis(b, x, 1, p, 0)
 	}
-	img := b.Reshape(x, backend.Shape{d[0], 1, d[1], d[2]})
-	ks := ctx.Weight(c.kernel).Shape()
-	kernel := b.Reshape(ctx.Weight(c.kernel), backend.Shape{1, ks[0], ks[1], ks[2]})
-	y := convolve(b, img, kernel, c.windows(), oneOr1(c.Groups))
-	ys := y.Shape()
-	y = b.Reshape(y, backend.Shape{ys[0], ys[2], ys[3]})
+	w := c.windows() // a one-row image's: the steps are its second axis
+	y := ops.Conv(b, x, ctx.Weight(c.kernel), ops.ConvOptions{Strides: w.strides[1:], Padding: w.padding, DilationRate: w.dilation[1:]})
 	if c.bias != nil {
 		y = b.Add(y, ctx.Weight(c.bias))
 	}

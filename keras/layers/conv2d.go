@@ -6,6 +6,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/constraints"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -93,50 +94,11 @@ func (c *Conv2D) windows() windows {
 // Call convolves, adds the bias and applies the activation.
 func (c *Conv2D) Call(ctx *Context, inputs []backend.Value) backend.Value {
 	b := ctx.B
-	y := convolve(b, inputs[0], ctx.Weight(c.kernel), c.windows(), max(c.Groups, 1))
+	y := ops.Conv(b, inputs[0], ctx.Weight(c.kernel), c.windows().convOptions())
 	if c.bias != nil {
 		y = b.Add(y, ctx.Weight(c.bias))
 	}
 	return c.act(b, y)
-}
-
-// convolve is Conv2D's convolution of images x with kernel (rows, cols,
-// channels/groups, filters): the engine's Conv2D, or, dilated, the sum of
-// each kernel tap's product with its strided view of the input; grouped
-// convolutions convolve each group's channels with its filters and join
-// the results.
-func convolve(b backend.Builder, x, kernel backend.Value, w windows, groups int) backend.Value {
-	conv := func(x, k backend.Value) backend.Value {
-		if w.dilation == [2]int{1, 1} {
-			return b.Conv2D(x, k, backend.ConvOptions{Strides: w.strides, Padding: w.padding})
-		}
-		ks := k.Shape()
-		var sum backend.Value
-		for i, v := range w.views(b, x) {
-			a, e := i/ks[1], i%ks[1]
-			tap := b.Reshape(b.Slice(k, []int{a, e, 0, 0}, []int{1, 1, ks[2], ks[3]}), backend.Shape{ks[2], ks[3]})
-			s := v.Shape()
-			term := b.Reshape(b.MatMul(b.Reshape(v, backend.Shape{s[0] * s[1] * s[2], s[3]}), tap), backend.Shape{s[0], s[1], s[2], ks[3]})
-			if sum == nil {
-				sum = term
-			} else {
-				sum = b.Add(sum, term)
-			}
-		}
-		return sum
-	}
-	if groups == 1 {
-		return conv(x, kernel)
-	}
-	xs, ks := x.Shape(), kernel.Shape()
-	perIn, perOut := xs[3]/groups, ks[3]/groups
-	parts := make([]backend.Value, groups)
-	for g := range parts {
-		xg := b.Slice(x, []int{0, 0, 0, g * perIn}, []int{xs[0], xs[1], xs[2], perIn})
-		kg := b.Slice(kernel, []int{0, 0, 0, g * perOut}, []int{ks[0], ks[1], ks[2], perOut})
-		parts[g] = conv(xg, kg)
-	}
-	return b.Concat(3, parts...)
 }
 
 // GetConfig returns Keras's Conv2D config.

@@ -7,6 +7,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -83,35 +84,10 @@ func (l *DepthwiseConv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	return backend.Shape{in[0], rows, cols, out}, nil
 }
 
-// depthwise sums each window offset's view times that offset's kernel,
-// channel by channel.
-func depthwise(b backend.Builder, w windows, x, kernel backend.Value, mult int) backend.Value {
-	c := x.Shape()[3]
-	var sum backend.Value
-	for i, v := range w.views(b, x) {
-		a, e := i/w.size[1], i%w.size[1]
-		k := b.Slice(kernel, []int{a, e, 0, 0}, []int{1, 1, c, mult})
-		s := v.Shape()
-		var term backend.Value
-		if mult == 1 {
-			term = b.Mul(v, b.Reshape(k, backend.Shape{c}))
-		} else {
-			term = b.Mul(b.Reshape(v, backend.Shape{s[0], s[1], s[2], c, 1}), b.Reshape(k, backend.Shape{c, mult}))
-			term = b.Reshape(term, backend.Shape{s[0], s[1], s[2], c * mult})
-		}
-		if sum == nil {
-			sum = term
-		} else {
-			sum = b.Add(sum, term)
-		}
-	}
-	return sum
-}
-
 // Call convolves channel by channel, adds the bias and activates.
 func (l *DepthwiseConv2D) Call(ctx *Context, in []backend.Value) backend.Value {
 	b := ctx.B
-	y := depthwise(b, l.windows(), in[0], ctx.Weight(l.kernel), l.multiplier())
+	y := ops.DepthwiseConv(b, in[0], ctx.Weight(l.kernel), l.windows().convOptions())
 	if l.bias != nil {
 		y = b.Add(y, ctx.Weight(l.bias))
 	}

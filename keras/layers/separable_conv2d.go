@@ -7,6 +7,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -80,11 +81,7 @@ func (l *SeparableConv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 // Call convolves channel by channel, then mixes channels.
 func (l *SeparableConv2D) Call(ctx *Context, in []backend.Value) backend.Value {
 	b := ctx.B
-	mult := max(l.DepthMultiplier, 1)
-	y := depthwise(b, l.windows(), in[0], ctx.Weight(l.depthwise), mult)
-	s := y.Shape()
-	mixed := b.MatMul(b.Reshape(y, backend.Shape{s[0] * s[1] * s[2], s[3]}), b.Reshape(ctx.Weight(l.pointwise), backend.Shape{s[3], l.Filters}))
-	y = b.Reshape(mixed, backend.Shape{s[0], s[1], s[2], l.Filters})
+	y := ops.SeparableConv(b, in[0], ctx.Weight(l.depthwise), ctx.Weight(l.pointwise), l.windows().convOptions())
 	if l.bias != nil {
 		y = b.Add(y, ctx.Weight(l.bias))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 )
 
 // windows describes sliding windows over images (batch, rows, cols,
@@ -62,54 +63,7 @@ func (w windows) image(in backend.Shape) (rows, cols int, err error) {
 	return w.outShape(in)
 }
 
-// views returns, for each window offset (a, b) in row-major order, the
-// strided view of x (padded with zeros for "same") at that offset.
-func (w windows) views(bl backend.Builder, x backend.Value) []backend.Value {
-	in := x.Shape()
-	rows, cols, err := w.outShape(in)
-	if err != nil {
-		panic(err) // Build checked it
-	}
-	if w.padding == backend.Same {
-		_, top, totalH := backend.ConvOutputSize(in[1], w.span(0), w.strides[0], w.padding)
-		_, left, totalW := backend.ConvOutputSize(in[2], w.span(1), w.strides[1], w.padding)
-		x = padAxis(bl, x, 1, top, totalH-top)
-		x = padAxis(bl, x, 2, left, totalW-left)
-	}
-	var out []backend.Value
-	for a := 0; a < w.size[0]; a++ {
-		rowsAt := stridedAxis(bl, x, 1, a*w.dilation[0], rows, w.strides[0])
-		for b := 0; b < w.size[1]; b++ {
-			out = append(out, stridedAxis(bl, rowsAt, 2, b*w.dilation[1], cols, w.strides[1]))
-		}
-	}
-	return out
-}
-
-// stridedAxis takes n elements along axis, from start, stride apart.
-func stridedAxis(b backend.Builder, x backend.Value, axis, start, n, stride int) backend.Value {
-	s := x.Shape()
-	have := s[axis] - start
-	need := n * stride // take n*stride, then every stride-th
-	if have < need {
-		x = padAxis(b, x, axis, 0, need-have)
-		s = x.Shape()
-	}
-	begin := make([]int, len(s))
-	begin[axis] = start
-	size := s.Clone()
-	size[axis] = need
-	x = b.Slice(x, begin, size)
-	if stride == 1 {
-		return x
-	}
-	split := append(append(s[:axis].Clone(), n, stride), s[axis+1:]...)
-	x = b.Reshape(x, split)
-	first := make([]int, len(split))
-	one := backend.Shape(split).Clone()
-	one[axis+1] = 1
-	x = b.Slice(x, first, one)
-	out := s.Clone()
-	out[axis] = n
-	return b.Reshape(x, out)
+// convOptions are the windows as ops' convolution options.
+func (w windows) convOptions() ops.ConvOptions {
+	return ops.ConvOptions{Strides: w.strides[:], Padding: w.padding, DilationRate: w.dilation[:]}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -60,20 +61,7 @@ func (l *ZeroPadding2D) Call(ctx *Context, in []backend.Value) backend.Value {
 // padAxis adds before and after zeros along axis by joining blocks of
 // zeros (the op set has no pad; Concat's gradient slices them off).
 func padAxis(b backend.Builder, x backend.Value, axis, before, after int) backend.Value {
-	parts := []backend.Value{}
-	zeros := func(n int) backend.Value {
-		s := x.Shape().Clone()
-		s[axis] = n
-		return b.Constant(make([]float64, s.Size()), s)
-	}
-	if before > 0 {
-		parts = append(parts, zeros(before))
-	}
-	parts = append(parts, x)
-	if after > 0 {
-		parts = append(parts, zeros(after))
-	}
-	return b.Concat(axis, parts...)
+	return ops.PadAxis(b, x, axis, before, after)
 }
 
 // GetConfig returns Keras's config.

@@ -145,8 +145,8 @@ func Geomspace(b Builder, start, stop float64, num int, endpoint bool) Value {
 	return b.Constant(d, Shape{num})
 }
 
-// window builds a length-m window from f(n) for n in [0, m).
-func window(b Builder, op string, m int, f func(n, m float64) float64) Value {
+// signalWindow builds a length-m window from f(n) for n in [0, m).
+func signalWindow(b Builder, op string, m int, f func(n, m float64) float64) Value {
 	if m <= 0 {
 		return failf(b, op, nil, "the window length must be positive, got %d", m)
 	}
@@ -163,29 +163,29 @@ func window(b Builder, op string, m int, f func(n, m float64) float64) Value {
 
 // Bartlett is the triangular window of length m.
 func Bartlett(b Builder, m int) Value {
-	return window(b, "Bartlett", m, func(n, m float64) float64 { return 1 - math.Abs(2*n/(m-1)-1) })
+	return signalWindow(b, "Bartlett", m, func(n, m float64) float64 { return 1 - math.Abs(2*n/(m-1)-1) })
 }
 
 // Blackman is the Blackman window of length m.
 func Blackman(b Builder, m int) Value {
-	return window(b, "Blackman", m, func(n, m float64) float64 {
+	return signalWindow(b, "Blackman", m, func(n, m float64) float64 {
 		return 0.42 - 0.5*math.Cos(2*math.Pi*n/(m-1)) + 0.08*math.Cos(4*math.Pi*n/(m-1))
 	})
 }
 
 // Hamming is the Hamming window of length m.
 func Hamming(b Builder, m int) Value {
-	return window(b, "Hamming", m, func(n, m float64) float64 { return 0.54 - 0.46*math.Cos(2*math.Pi*n/(m-1)) })
+	return signalWindow(b, "Hamming", m, func(n, m float64) float64 { return 0.54 - 0.46*math.Cos(2*math.Pi*n/(m-1)) })
 }
 
 // Hanning is the Hann window of length m.
 func Hanning(b Builder, m int) Value {
-	return window(b, "Hanning", m, func(n, m float64) float64 { return 0.5 - 0.5*math.Cos(2*math.Pi*n/(m-1)) })
+	return signalWindow(b, "Hanning", m, func(n, m float64) float64 { return 0.5 - 0.5*math.Cos(2*math.Pi*n/(m-1)) })
 }
 
 // Kaiser is the Kaiser window of length m and shape beta.
 func Kaiser(b Builder, m int, beta float64) Value {
-	return window(b, "Kaiser", m, func(n, m float64) float64 {
+	return signalWindow(b, "Kaiser", m, func(n, m float64) float64 {
 		r := 2*n/(m-1) - 1
 		return besselI0(beta*math.Sqrt(1-r*r)) / besselI0(beta)
 	})

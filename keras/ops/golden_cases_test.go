@@ -343,5 +343,8 @@ func goldenCases() map[string]opFunc {
 			c[name+suffix] = g
 		}
 	}
+	for name, f := range moreGoldenCases() {
+		c[name] = f
+	}
 	return c
 }

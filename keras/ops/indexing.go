@@ -208,13 +208,39 @@ func TakeAlongAxis(b Builder, x, indices Value, axis int) Value {
 		return b.Fail(nil, b.Err())
 	}
 	r := len(x.Shape())
-	n := x.Shape()[a]
-	idx := indicesAsFloat(b, indices, n)
-	xs := moveAxis(b, x, a, r-1)                                                          // (..., n)
-	is := moveAxis(b, idx, a, r-1)                                                        // (..., k)
-	hot := b.OneHot(is, n)                                                                // (..., k, n)
-	picked := b.Sum(b.Mul(b.Reshape(xs, append(xs.Shape().Clone()[:r-1], 1, n)), hot), r) // (..., k)
-	return moveAxis(b, picked, r-1, a)
+	idx := indicesAsFloat(b, indices, x.Shape()[a])
+	xs := moveAxis(b, x, a, r-1)   // (..., n)
+	is := moveAxis(b, idx, a, r-1) // (..., k)
+	lead, err := backendBroadcast(xs.Shape()[:r-1], is.Shape()[:r-1])
+	if err != nil {
+		return failf(b, "TakeAlongAxis", x.Shape(), "indices %v and x %v do not broadcast on the axes other than %d", indices.Shape(), x.Shape(), a)
+	}
+	xs = broadcastTo(b, xs, append(lead.Clone(), xs.Shape()[r-1]))
+	is = broadcastTo(b, is, append(lead.Clone(), is.Shape()[r-1]))
+	return moveAxis(b, takeLast(b, xs, is), r-1, a)
+}
+
+// takeLast is out[..., j] = x[..., idx[..., j]] for x (L..., n) and float
+// indices idx (L..., k) of the same leading axes: one gather from x
+// flattened, so the values not taken are never multiplied (an Inf among
+// them does no harm) and the work is O(k), not O(k·n).
+func takeLast(b Builder, x, idx Value) Value {
+	s := x.Shape()
+	r := len(s)
+	n := s[r-1]
+	rows := Shape(s[:r-1]).Size()
+	offsets := make([]float64, rows)
+	for i := range offsets {
+		offsets[i] = float64(i * n)
+	}
+	at := append(Shape(s[:r-1]).Clone(), 1)
+	var off Value
+	if len(at) == 1 {
+		off = scalar(b, 0)
+	} else {
+		off = b.Constant(offsets, at)
+	}
+	return b.Gather(b.Reshape(x, Shape{rows * n}), b.Add(idx, off))
 }
 
 // flatIndices turns indices (N, rank) of a tensor of shape s into flat

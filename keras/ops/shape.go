@@ -608,3 +608,80 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }
+
+// GetItem is x[index] along axis 0 (a negative index counts from the
+// end): Keras's x[i] on a tensor.
+func GetItem(b Builder, x Value, index int) Value {
+	if missing(b, "GetItem", []string{"x"}, x) {
+		return b.Fail(nil, b.Err())
+	}
+	s := x.Shape()
+	if len(s) == 0 {
+		return failf(b, "GetItem", s, "a scalar cannot be indexed")
+	}
+	if index < -s[0] || index >= s[0] {
+		return failf(b, "GetItem", s, "index %d is out of range for axis 0 of size %d", index, s[0])
+	}
+	if index < 0 {
+		index += s[0]
+	}
+	return b.Reshape(sliceAxis(b, x, 0, index, 1), s[1:].Clone())
+}
+
+// DepthToSpace moves blocks of channels into blockSize×blockSize
+// spatial blocks: (batch, h, w, c·bs²) to (batch, h·bs, w·bs, c), the
+// channels_last layout.
+func DepthToSpace(b Builder, x Value, blockSize int) Value {
+	if missing(b, "DepthToSpace", []string{"x"}, x) {
+		return b.Fail(nil, b.Err())
+	}
+	s := x.Shape()
+	bs := blockSize
+	if len(s) != 4 || bs < 1 || s[3]%(bs*bs) != 0 {
+		return failf(b, "DepthToSpace", s, "the input %v must be (batch, height, width, channels) with channels divisible by block_size² = %d", s, bs*bs)
+	}
+	n, h, w, c := s[0], s[1], s[2], s[3]/(bs*bs)
+	y := b.Reshape(x, Shape{n, h, w, bs, bs, c})
+	y = b.Transpose(y, 0, 1, 3, 2, 4, 5)
+	return b.Reshape(y, Shape{n, h * bs, w * bs, c})
+}
+
+// SpaceToDepth is the inverse of DepthToSpace.
+func SpaceToDepth(b Builder, x Value, blockSize int) Value {
+	if missing(b, "SpaceToDepth", []string{"x"}, x) {
+		return b.Fail(nil, b.Err())
+	}
+	s := x.Shape()
+	bs := blockSize
+	if len(s) != 4 || bs < 1 || s[1]%bs != 0 || s[2]%bs != 0 {
+		return failf(b, "SpaceToDepth", s, "the input %v must be (batch, height, width, channels) with height and width divisible by block_size %d", s, bs)
+	}
+	n, h, w, c := s[0], s[1]/bs, s[2]/bs, s[3]
+	y := b.Reshape(x, Shape{n, h, bs, w, bs, c})
+	y = b.Transpose(y, 0, 1, 3, 2, 4, 5)
+	return b.Reshape(y, Shape{n, h, w, bs * bs * c})
+}
+
+// ExtractSequences cuts the last axis of x into frames of length
+// sequenceLength every sequenceStride values: (..., n) to (..., frames,
+// sequenceLength).
+func ExtractSequences(b Builder, x Value, sequenceLength, sequenceStride int) Value {
+	if missing(b, "ExtractSequences", []string{"x"}, x) {
+		return b.Fail(nil, b.Err())
+	}
+	s := x.Shape()
+	if len(s) == 0 || sequenceLength <= 0 || sequenceStride <= 0 || sequenceLength > s[len(s)-1] {
+		return failf(b, "ExtractSequences", s, "frames of %d every %d values from an input %v: both must be positive and the frame no longer than the last axis", sequenceLength, sequenceStride, s)
+	}
+	last := len(s) - 1
+	n := s[last]
+	frames := (n-sequenceLength)/sequenceStride + 1
+	idx := make([]int, 0, frames*sequenceLength)
+	for f := 0; f < frames; f++ {
+		for j := 0; j < sequenceLength; j++ {
+			idx = append(idx, f*sequenceStride+j)
+		}
+	}
+	y := takeAxis(b, x, last, idx)
+	return b.Reshape(y, append(s[:last].Clone(), frames, sequenceLength))
+}

@@ -107,17 +107,18 @@ func sortRows(b Builder, op string, x Value, axis int, wantValues bool) (values,
 	for i := range iota {
 		iota[i] = float64(i)
 	}
-	idx := b.BatchMatMul(broadcastTo(b, b.Constant(iota, Shape{1, 1, n}), Shape{rows, 1, n}), p)
+	idx := b.Reshape(b.BatchMatMul(broadcastTo(b, b.Constant(iota, Shape{1, 1, n}), Shape{rows, 1, n}), p), Shape{rows, n})
 	indices = back(idx)
 	if wantValues {
-		values = back(b.BatchMatMul(b.Reshape(flat, Shape{rows, 1, n}), p))
+		values = back(takeLast(b, flat, idx))
 	}
 	return values, indices
 }
 
 // Sort sorts x along axis, ascending. Its gradient flows to the values
 // moved; kerasgo sorts by comparing every pair (n² work per row), which
-// suits the short axes layers sort.
+// suits the short axes layers sort. NaNs have no defined place (NumPy
+// puts them last).
 func Sort(b Builder, x Value, axis int) Value {
 	v, _ := sortRows(b, "Sort", x, axis, true)
 	return v

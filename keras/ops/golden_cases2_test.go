@@ -1,0 +1,173 @@
+package ops_test
+
+import (
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
+)
+
+// moreGoldenCases are the cases of the nan reductions, math, control
+// flow and convolutions.
+func moreGoldenCases() map[string]opFunc {
+	c := map[string]opFunc{
+		"nansum/grad":      u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nansum(b, x, ops.Axis(0)) }),
+		"nanmean/keepdims": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nanmean(b, x, ops.Axis(-1), ops.KeepDims()) }),
+		"nanargmax":        u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nanargmax(b, x, ops.Axis(1)) }),
+		"nanargmin":        u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nanargmin(b, x, ops.Axis(1)) }),
+		"nancumsum":        u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nancumsum(b, x, ops.Axis(1)) }),
+		"nancumprod":       u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nancumprod(b, x, ops.Axis(1)) }),
+		"nanmedian":        u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nanmedian(b, x, ops.Axis(1)) }),
+		"nanquantile":      u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nanquantile(b, x, 0.3, ops.Axis(1)) }),
+		"nanpercentile":    u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nanpercentile(b, x, 80, ops.Axis(1)) }),
+		"nanquantile/grad": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Nanquantile(b, x, 0.3, ops.Axis(0)) }),
+
+		"segment_sum":       bin(func(b ops.Builder, d, i ops.Value) ops.Value { return ops.SegmentSum(b, d, i, 4) }),
+		"segment_max":       bin(func(b ops.Builder, d, i ops.Value) ops.Value { return ops.SegmentMax(b, d, i, 3) }),
+		"segment_max/empty": bin(func(b ops.Builder, d, i ops.Value) ops.Value { return ops.SegmentMax(b, d, i, 3) }),
+		"segment_min":       bin(func(b ops.Builder, d, i ops.Value) ops.Value { return ops.SegmentMin(b, d, i, 3) }),
+		"segment_prod":      bin(func(b ops.Builder, d, i ops.Value) ops.Value { return ops.SegmentProd(b, d, i, 3) }),
+		"isin":              bin(ops.Isin),
+		"correlate":         bin(func(b ops.Builder, x, y ops.Value) ops.Value { return ops.Correlate(b, x, y, ops.CorrelateValid) }),
+		"correlate/same": bin(func(b ops.Builder, x, y ops.Value) ops.Value {
+			return ops.Correlate(b, x, y, ops.CorrelateSame)
+		}),
+		"correlate/full": bin(func(b ops.Builder, x, y ops.Value) ops.Value {
+			return ops.Correlate(b, x, y, ops.CorrelateFull)
+		}),
+		"cdist": bin(ops.Cdist), "cdist/batch": bin(ops.Cdist),
+		"corrcoef": u(ops.Corrcoef),
+		"histogram": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			counts, edges := ops.Histogram(b, v[0], 4, -1, 1)
+			return []ops.Value{counts, edges}
+		}),
+		"bincount":         u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Bincount(b, x, nil, 5) }),
+		"bincount/weights": bin(func(b ops.Builder, x, w ops.Value) ops.Value { return ops.Bincount(b, x, w, 4) }),
+		"i0":               u(ops.I0),
+		"unravel_index": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			return ops.UnravelIndex(b, v[0], 3, 4)
+		}),
+
+		"get_item":          u(func(b ops.Builder, x ops.Value) ops.Value { return ops.GetItem(b, x, 1) }),
+		"get_item/negative": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.GetItem(b, x, -1) }),
+		"depth_to_space":    u(func(b ops.Builder, x ops.Value) ops.Value { return ops.DepthToSpace(b, x, 2) }),
+		"space_to_depth":    u(func(b ops.Builder, x ops.Value) ops.Value { return ops.SpaceToDepth(b, x, 2) }),
+		"extract_sequences": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.ExtractSequences(b, x, 3, 2) }),
+		"array": one(func(b ops.Builder, _ []ops.Value) ops.Value {
+			return ops.Array(b, []float64{1, 2, 3, 4}, 2, 2)
+		}),
+		"empty":      one(func(b ops.Builder, _ []ops.Value) ops.Value { return ops.Empty(b, 2, 3) }),
+		"empty_like": u(ops.EmptyLike),
+		"shape": u(func(b ops.Builder, x ops.Value) ops.Value {
+			s := ops.ShapeOf(x)
+			f := make([]float64, len(s))
+			for i, d := range s {
+				f[i] = float64(d)
+			}
+			return b.Constant(f, backend.Shape{len(s)})
+		}),
+		"ndim": u(func(b ops.Builder, x ops.Value) ops.Value { return b.Scalar(float64(ops.Ndim(x))) }),
+		"size": u(func(b ops.Builder, x ops.Value) ops.Value { return b.Scalar(float64(ops.Size(x))) }),
+
+		"cond":       bin(cond),
+		"cond/false": bin(cond),
+		"switch": u(func(b ops.Builder, x ops.Value) ops.Value {
+			branches := []func([]ops.Value) []ops.Value{
+				func(v []ops.Value) []ops.Value { return []ops.Value{ops.Add(b, v[0], b.Scalar(1))} },
+				func(v []ops.Value) []ops.Value { return []ops.Value{ops.Multiply(b, v[0], b.Scalar(3))} },
+				func(v []ops.Value) []ops.Value { return []ops.Value{ops.Negative(b, v[0])} },
+			}
+			return ops.Switch(b, b.Scalar(1), branches, x)[0]
+		}),
+		"fori_loop": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ForiLoop(b, 0, 4, func(i int, s []ops.Value) []ops.Value {
+				return []ops.Value{ops.Add(b, ops.Multiply(b, s[0], b.Scalar(0.5)), b.Scalar(float64(i)))}
+			}, []ops.Value{x})[0]
+		}),
+		"while_loop": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			return ops.WhileLoop(b,
+				func(s []ops.Value) ops.Value { return ops.Less(b, ops.Sum(b, s[0]), b.Scalar(10)) },
+				func(s []ops.Value) []ops.Value { return []ops.Value{ops.Multiply(b, s[0], b.Scalar(2))} },
+				[]ops.Value{v[0]}, 6)
+		}),
+		"scan": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			c, ys := ops.Scan(b, func(c, x ops.Value) (ops.Value, ops.Value) {
+				return ops.Add(b, c, x), ops.Multiply(b, c, x)
+			}, v[0], v[1], false)
+			return []ops.Value{c, ys}
+		}),
+		"scan/reverse": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			c, ys := ops.Scan(b, func(c, x ops.Value) (ops.Value, ops.Value) {
+				return ops.Add(b, ops.Multiply(b, c, b.Scalar(0.5)), x), c
+			}, v[0], v[1], true)
+			return []ops.Value{c, ys}
+		}),
+		"map": u(func(b ops.Builder, xs ops.Value) ops.Value {
+			return ops.Map(b, func(x ops.Value) ops.Value { return ops.Sum(b, ops.Multiply(b, x, x)) }, xs)
+		}),
+		"vectorized_map": u(func(b ops.Builder, xs ops.Value) ops.Value {
+			return ops.VectorizedMap(b, func(x ops.Value) ops.Value {
+				return ops.Add(b, ops.Multiply(b, x, b.Scalar(2)), b.Scalar(1))
+			}, xs)
+		}),
+		"associative_scan": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.AssociativeScan(b, b.Add, x, false, 1)
+		}),
+		"associative_scan/reverse": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.AssociativeScan(b, b.Mul, x, true, 0)
+		}),
+
+		"conv": bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
+		"conv/same_strides": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.Conv(b, x, k, ops.ConvOptions{Strides: []int{2}, Padding: backend.Same})
+		}),
+		"conv/dilated": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.Conv(b, x, k, ops.ConvOptions{DilationRate: []int{2}})
+		}),
+		"conv/1d": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.Conv(b, x, k, ops.ConvOptions{Padding: backend.Same})
+		}),
+		"conv/groups": bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
+		"depthwise_conv": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.DepthwiseConv(b, x, k, ops.ConvOptions{})
+		}),
+		"depthwise_conv/same": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.DepthwiseConv(b, x, k, ops.ConvOptions{Strides: []int{2}, Padding: backend.Same})
+		}),
+		"separable_conv": one(func(b ops.Builder, v []ops.Value) ops.Value {
+			return ops.SeparableConv(b, v[0], v[1], v[2], ops.ConvOptions{})
+		}),
+		"max_pool": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.MaxPool(b, x, []int{2, 2}, ops.PoolOptions{Strides: []int{2, 2}})
+		}),
+		"max_pool/same": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.MaxPool(b, x, []int{3, 3}, ops.PoolOptions{Strides: []int{2, 2}, Padding: backend.Same})
+		}),
+		"max_pool/1d": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.MaxPool(b, x, []int{2}, ops.PoolOptions{Strides: []int{2}})
+		}),
+		"average_pool": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.AveragePool(b, x, []int{2, 2}, ops.PoolOptions{Strides: []int{2, 2}})
+		}),
+		"average_pool/same": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.AveragePool(b, x, []int{3, 3}, ops.PoolOptions{Strides: []int{2, 2}, Padding: backend.Same})
+		}),
+		"average_pool/1d": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.AveragePool(b, x, []int{3}, ops.PoolOptions{Strides: []int{1}, Padding: backend.Same})
+		}),
+	}
+	for name, f := range map[string]func(ops.Builder, ops.Value, ...ops.AxisOption) ops.Value{
+		"nansum": ops.Nansum, "nanmean": ops.Nanmean, "nanmax": ops.Nanmax, "nanmin": ops.Nanmin,
+		"nanprod": ops.Nanprod, "nanvar": ops.Nanvar, "nanstd": ops.Nanstd,
+	} {
+		c[name] = u(func(b ops.Builder, x ops.Value) ops.Value { return f(b, x, ops.Axis(1)) })
+		c[name+"/all"] = u(func(b ops.Builder, x ops.Value) ops.Value { return f(b, x) })
+	}
+	return c
+}
+
+// cond is Keras's ops.cond(p[0] > 0, lambda: x * 2, lambda: x - 1).
+func cond(b ops.Builder, p, x ops.Value) ops.Value {
+	pred := ops.Greater(b, ops.GetItem(b, p, 0), b.Scalar(0))
+	return ops.Cond(b, pred,
+		func() []ops.Value { return []ops.Value{ops.Multiply(b, x, b.Scalar(2))} },
+		func() []ops.Value { return []ops.Value{ops.Subtract(b, x, b.Scalar(1))} })[0]
+}
