@@ -2,87 +2,50 @@ package activations
 
 import (
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 )
 
 // Func applies an activation to x.
 type Func func(b backend.Builder, x backend.Value) backend.Value
 
-// Constants of Keras's selu (keras/src/activations/activations.py).
-const (
-	seluAlpha = 1.67326324235437728481
-	seluScale = 1.05070098735548049342
-)
-
-func abs(b backend.Builder, x backend.Value) backend.Value { return b.Maximum(x, b.Neg(x)) }
-
-// softplus is log(1 + exp(x)), computed as relu(x) + log(1 + exp(-|x|))
-// so that it never overflows.
-func softplus(b backend.Builder, x backend.Value) backend.Value {
-	return b.Add(b.Relu(x), b.Log(b.Add(b.Scalar(1), b.Exp(b.Neg(abs(b, x))))))
+// ELU is x for x > 0 and alpha·(exp(x) - 1) otherwise (ops.Elu).
+func ELU(b backend.Builder, x backend.Value, alpha float64) backend.Value {
+	return ops.Elu(b, x, alpha)
 }
 
-// ELU is x for x > 0 and alpha*(exp(x) - 1) otherwise, computed as
-// relu(x) + alpha*(exp(min(x, 0)) - 1), which never overflows.
-func ELU(b backend.Builder, x backend.Value, alpha float64) backend.Value { return elu(b, x, alpha) }
-
-func elu(b backend.Builder, x backend.Value, alpha float64) backend.Value {
-	neg := b.Sub(b.Exp(b.Minimum(x, b.Scalar(0))), b.Scalar(1))
-	return b.Add(b.Relu(x), b.Mul(neg, b.Scalar(alpha)))
-}
-
-func relu6(b backend.Builder, x backend.Value) backend.Value {
-	return b.Minimum(b.Relu(x), b.Scalar(6))
-}
-
-func hardSigmoid(b backend.Builder, x backend.Value) backend.Value {
-	return b.Mul(relu6(b, b.Add(x, b.Scalar(3))), b.Scalar(1.0/6))
-}
-
-// activations maps Keras's names to their functions, with Keras 3's
-// defaults (leaky_relu's negative slope 0.2, elu's alpha 1).
+// activations maps Keras's names to their functions, written with
+// keras/ops (one home for each formula), with Keras 3's defaults
+// (leaky_relu's negative slope 0.2, elu's alpha 1).
 var activations = map[string]Func{
 	"linear":       func(_ backend.Builder, x backend.Value) backend.Value { return x },
-	"relu":         backend.Builder.Relu,
-	"sigmoid":      backend.Builder.Sigmoid,
-	"tanh":         backend.Builder.Tanh,
-	"softmax":      backend.Builder.Softmax,
-	"log_softmax":  backend.Builder.LogSoftmax,
-	"exponential":  backend.Builder.Exp,
-	"relu6":        relu6,
-	"hard_sigmoid": hardSigmoid,
-	"softplus":     softplus,
-	"leaky_relu": func(b backend.Builder, x backend.Value) backend.Value {
-		return b.Maximum(x, b.Mul(x, b.Scalar(0.2)))
-	},
-	"elu": func(b backend.Builder, x backend.Value) backend.Value { return elu(b, x, 1) },
-	"selu": func(b backend.Builder, x backend.Value) backend.Value {
-		return b.Mul(elu(b, x, seluAlpha), b.Scalar(seluScale))
-	},
-	"silu":      func(b backend.Builder, x backend.Value) backend.Value { return b.Mul(x, b.Sigmoid(x)) },
-	"hard_silu": func(b backend.Builder, x backend.Value) backend.Value { return b.Mul(x, hardSigmoid(b, x)) },
-	"softsign": func(b backend.Builder, x backend.Value) backend.Value {
-		return b.Div(x, b.Add(abs(b, x), b.Scalar(1)))
-	},
-	"mish": func(b backend.Builder, x backend.Value) backend.Value { return b.Mul(x, b.Tanh(softplus(b, x))) },
-	"gelu": Gelu,
+	"relu":         ops.Relu,
+	"sigmoid":      ops.Sigmoid,
+	"tanh":         ops.Tanh,
+	"softmax":      func(b backend.Builder, x backend.Value) backend.Value { return ops.Softmax(b, x, -1) },
+	"log_softmax":  func(b backend.Builder, x backend.Value) backend.Value { return ops.LogSoftmax(b, x, -1) },
+	"exponential":  ops.Exp,
+	"relu6":        ops.Relu6,
+	"hard_sigmoid": ops.HardSigmoid,
+	"softplus":     ops.Softplus,
+	"leaky_relu":   func(b backend.Builder, x backend.Value) backend.Value { return ops.LeakyRelu(b, x, 0.2) },
+	"elu":          func(b backend.Builder, x backend.Value) backend.Value { return ops.Elu(b, x, 1) },
+	"selu":         ops.Selu,
+	"silu":         ops.Silu,
+	"hard_silu":    ops.HardSilu,
+	"softsign":     ops.Softsign,
+	"mish":         ops.Mish,
+	"gelu":         Gelu,
 }
 
-// Gelu is the exact Gaussian error linear unit, Keras's gelu with its
-// default approximate=False: x/2 * (1 + erf(x/sqrt(2))).
-func Gelu(b backend.Builder, x backend.Value) backend.Value {
-	return b.Mul(b.Mul(x, b.Scalar(0.5)), b.Add(b.Scalar(1), b.Erf(b.Mul(x, b.Scalar(1/math.Sqrt2)))))
-}
+// Gelu is the exact Gaussian error linear unit, Keras's gelu activation
+// with its default approximate=False (ops.Gelu).
+func Gelu(b backend.Builder, x backend.Value) backend.Value { return ops.Gelu(b, x, false) }
 
-// GeluApproximate is Keras's gelu with approximate=True:
-// x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x³))).
-func GeluApproximate(b backend.Builder, x backend.Value) backend.Value {
-	inner := b.Mul(b.Add(x, b.Mul(b.Mul(b.Square(x), x), b.Scalar(0.044715))), b.Scalar(math.Sqrt(2/math.Pi)))
-	return b.Mul(b.Mul(x, b.Scalar(0.5)), b.Add(b.Scalar(1), b.Tanh(inner)))
-}
+// GeluApproximate is Keras's gelu with approximate=True, the tanh form.
+func GeluApproximate(b backend.Builder, x backend.Value) backend.Value { return ops.Gelu(b, x, true) }
 
 // aliases are Keras's other spellings.
 var aliases = map[string]string{
