@@ -506,6 +506,12 @@ C("average_pool", lambda x: ops.average_pool(x, (2, 2), strides=(2, 2)), X(2, 4,
 C("average_pool/same", lambda x: ops.average_pool(x, (3, 3), strides=(2, 2), padding="same"), X(1, 5, 5, 2))
 C("average_pool/1d", lambda x: ops.average_pool(x, (3,), strides=(1,), padding="same"), X(2, 5, 2))
 
+C("dot_product_attention", ops.dot_product_attention, X(2, 3, 2, 4), X(2, 5, 2, 4), X(2, 5, 2, 4))
+C("dot_product_attention/causal", lambda q, k, v: ops.dot_product_attention(q, k, v, is_causal=True), X(1, 4, 2, 3), X(1, 4, 2, 3), X(1, 4, 2, 3))
+C("dot_product_attention/mask_bias_scale", lambda q, k, v, bias: ops.dot_product_attention(
+    q, k, v, bias=bias, mask=np.array([[True, False, True, True]])[None, None], scale=0.3), X(2, 2, 1, 3), X(2, 4, 1, 3), X(2, 4, 1, 3), X(1, 1, 2, 4))
+C("dot_product_attention/grouped", ops.dot_product_attention, X(1, 3, 4, 2), X(1, 3, 2, 2), X(1, 3, 2, 2))
+
 
 def close(a, b):
     a = np.asarray([float(v) for v in a["data"]])

@@ -115,6 +115,19 @@ func moreGoldenCases() map[string]opFunc {
 			return ops.AssociativeScan(b, b.Mul, x, true, 0)
 		}),
 
+		"dot_product_attention": one(func(b ops.Builder, v []ops.Value) ops.Value {
+			return ops.DotProductAttention(b, v[0], v[1], v[2], ops.AttentionOptions{})
+		}),
+		"dot_product_attention/causal": one(func(b ops.Builder, v []ops.Value) ops.Value {
+			return ops.DotProductAttention(b, v[0], v[1], v[2], ops.AttentionOptions{IsCausal: true})
+		}),
+		"dot_product_attention/mask_bias_scale": one(func(b ops.Builder, v []ops.Value) ops.Value {
+			mask := b.Constant([]float64{1, 0, 1, 1}, backend.Shape{1, 1, 1, 4})
+			return ops.DotProductAttention(b, v[0], v[1], v[2], ops.AttentionOptions{Bias: v[3], Mask: mask, Scale: 0.3})
+		}),
+		"dot_product_attention/grouped": one(func(b ops.Builder, v []ops.Value) ops.Value {
+			return ops.DotProductAttention(b, v[0], v[1], v[2], ops.AttentionOptions{})
+		}),
 		"conv": bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
 		"conv/same_strides": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
 			return ops.Conv(b, x, k, ops.ConvOptions{Strides: []int{2}, Padding: backend.Same})

@@ -32,6 +32,6 @@ var notDone = map[string]string{
 	"image.rgb_to_hsv": imageLater, "image.scale_and_translate": imageLater, "image.sobel_edges": imageLater, "image.ssim": imageLater,
 	"adaptive_average_pool": later, "adaptive_max_pool": later, "argpartition": later, "conv_transpose": later,
 	"ctc_decode": later, "ctc_loss": later, "custom_gradient": later,
-	"dot_product_attention": later, "fft": later, "fft2": later, "fold": later, "ifft2": later, "irfft": later, "istft": later, "jvp": later,
+	"fft": later, "fft2": later, "fold": later, "ifft2": later, "irfft": later, "istft": later, "jvp": later,
 	"rearrange": later,
 	"rfft":      later, "saturate_cast": later, "stft": later, "unfold": later, "vectorize": later}
