@@ -513,6 +513,27 @@ C("dot_product_attention/mask_bias_scale", lambda q, k, v, bias: ops.dot_product
 C("dot_product_attention/grouped", ops.dot_product_attention, X(1, 3, 4, 2), X(1, 3, 2, 2), X(1, 3, 2, 2))
 
 
+# ---- image ----
+IMG = lambda *s: X(*s, lo=0.05, hi=0.95)
+C("image.resize", lambda x: ops.image.resize(x, (5, 3)), X(2, 4, 6, 2))
+C("image.resize/nearest", lambda x: ops.image.resize(x, (6, 4), interpolation="nearest"), X(1, 3, 2, 1))
+C("image.resize/bicubic_antialias", lambda x: ops.image.resize(x, (3, 2), interpolation="bicubic", antialias=True), X(1, 6, 5, 1))
+C("image.resize/one_image", lambda x: ops.image.resize(x, (2, 2)), X(4, 4, 3))
+C("image.extract_patches", lambda x: ops.image.extract_patches(x, (2, 2)), X(2, 4, 6, 3))
+C("image.extract_patches/strides_same", lambda x: ops.image.extract_patches(x, (3, 2), strides=(2, 1), padding="same"), X(1, 5, 4, 2))
+C("image.crop_images", lambda x: ops.image.crop_images(x, top_cropping=1, left_cropping=2, target_height=2, target_width=3), X(2, 4, 6, 1))
+C("image.pad_images", lambda x: ops.image.pad_images(x, top_padding=1, left_padding=2, target_height=5, target_width=6), X(2, 3, 3, 2))
+C("image.rgb_to_grayscale", ops.image.rgb_to_grayscale, IMG(2, 3, 3, 3))
+C("image.rgb_to_hsv", ops.image.rgb_to_hsv, IMG(2, 3, 4, 3))
+C("image.hsv_to_rgb", ops.image.hsv_to_rgb, IMG(2, 3, 4, 3))
+# data_format given: Keras 3.15.1 on JAX leaves data_format=None as it is
+# and then treats channels_last images as channels_first (it blurs across
+# width and channels)
+C("image.gaussian_blur", lambda x: ops.image.gaussian_blur(x, data_format="channels_last"), X(2, 5, 4, 2))
+C("image.gaussian_blur/sized", lambda x: ops.image.gaussian_blur(x, kernel_size=(5, 3), sigma=(1.5, 0.7), data_format="channels_last"), X(1, 6, 6, 1))
+C("image.sobel_edges", ops.image.sobel_edges, X(2, 4, 5, 2))
+
+
 def close(a, b):
     a = np.asarray([float(v) for v in a["data"]])
     b = np.asarray([float(v) for v in b["data"]])

@@ -3,6 +3,7 @@ package layers
 import (
 	"github.com/kerasgo/kerasgo/internal/resample"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -39,7 +40,7 @@ func (l *CenterCrop) Call(ctx *Context, in []backend.Value) backend.Value {
 		return sliceImages(b, x, (s[1]-l.Height)/2, (s[2]-l.Width)/2, l.Height, l.Width)
 	}
 	top, left, h, w := resample.AspectCrop(s[1], s[2], l.Height, l.Width)
-	return resizeImages(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, "bilinear", false)
+	return ops.Resize(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, ops.ResizeOptions{})
 }
 
 // GetConfig returns Keras's config.

@@ -3,6 +3,7 @@ package layers
 import (
 	"github.com/kerasgo/kerasgo/internal/resample"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -53,10 +54,10 @@ func (l *RandomCrop) Call(ctx *Context, in []backend.Value) backend.Value {
 		// (cut at the edge), resized when that is short.
 		top, left, _, _ := resample.AspectCrop(height, width, l.Height, l.Width)
 		h, w := min(l.Height, height-top), min(l.Width, width-left)
-		return resizeImages(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, "bilinear", false)
+		return ops.Resize(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, ops.ResizeOptions{})
 	}
 	top, left, h, w := resample.AspectCrop(height, width, l.Height, l.Width)
-	return resizeImages(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, "bilinear", false)
+	return ops.Resize(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, ops.ResizeOptions{})
 }
 
 // randomWindow takes size consecutive rows of x along axis from a random
@@ -72,7 +73,7 @@ func randomWindow(b backend.Builder, x backend.Value, axis, size int) backend.Va
 	// up to k; Gather truncates start + i to start's integer part + i.
 	start := b.Minimum(b.Mul(b.RandomUniform(backend.Shape{1}), b.Scalar(float64(n-size+1))), b.Scalar(float64(n-size)+0.5))
 	idx := b.Add(b.Constant(offsets, backend.Shape{size}), start)
-	return onAxis(b, x, axis, func(v backend.Value) backend.Value { return b.Gather(v, idx) })
+	return ops.Take(b, x, idx, ops.Axis(axis))
 }
 
 // GetConfig returns Keras's config.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -62,14 +63,7 @@ func (l *RandomFlip) Call(ctx *Context, in []backend.Value) backend.Value {
 
 // reverseAxis reverses x along axis.
 func reverseAxis(b backend.Builder, x backend.Value, axis int) backend.Value {
-	n := x.Shape()[axis]
-	idx := make([]float64, n)
-	for i := range idx {
-		idx[i] = float64(n - 1 - i)
-	}
-	return onAxis(b, x, axis, func(v backend.Value) backend.Value {
-		return b.Gather(v, b.Constant(idx, backend.Shape{n}))
-	})
+	return ops.Flip(b, x, axis)
 }
 
 // GetConfig returns Keras's config.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kerasgo/kerasgo/internal/resample"
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -68,7 +69,7 @@ func (l *Resizing) Call(ctx *Context, in []backend.Value) backend.Value {
 	case l.PadToAspectRatio:
 		x = padToAspect(b, x, l.Height, l.Width, l.FillValue)
 	}
-	return resizeImages(b, x, l.Height, l.Width, l.interpolation(), l.Antialias)
+	return ops.Resize(b, x, l.Height, l.Width, ops.ResizeOptions{Interpolation: l.interpolation(), Antialias: l.Antialias})
 }
 
 // padToAspect pads images with value to the aspect ratio of (h, w), as

@@ -128,7 +128,33 @@ func moreGoldenCases() map[string]opFunc {
 		"dot_product_attention/grouped": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.DotProductAttention(b, v[0], v[1], v[2], ops.AttentionOptions{})
 		}),
-		"conv": bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
+		"image.resize": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Resize(b, x, 5, 3, ops.ResizeOptions{}) }),
+		"image.resize/nearest": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Resize(b, x, 6, 4, ops.ResizeOptions{Interpolation: "nearest"})
+		}),
+		"image.resize/bicubic_antialias": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Resize(b, x, 3, 2, ops.ResizeOptions{Interpolation: "bicubic", Antialias: true})
+		}),
+		"image.resize/one_image": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Resize(b, x, 2, 2, ops.ResizeOptions{}) }),
+		"image.extract_patches": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ExtractPatches(b, x, []int{2, 2}, ops.ConvOptions{})
+		}),
+		"image.extract_patches/strides_same": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ExtractPatches(b, x, []int{3, 2}, ops.ConvOptions{Strides: []int{2, 1}, Padding: backend.Same})
+		}),
+		"image.crop_images":      u(func(b ops.Builder, x ops.Value) ops.Value { return ops.CropImages(b, x, 1, 2, 2, 3) }),
+		"image.pad_images":       u(func(b ops.Builder, x ops.Value) ops.Value { return ops.PadImages(b, x, 1, 2, 5, 6) }),
+		"image.rgb_to_grayscale": u(ops.RgbToGrayscale),
+		"image.rgb_to_hsv":       u(ops.RgbToHsv),
+		"image.hsv_to_rgb":       u(ops.HsvToRgb),
+		"image.gaussian_blur": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.GaussianBlur(b, x, [2]int{3, 3}, [2]float64{1, 1})
+		}),
+		"image.gaussian_blur/sized": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.GaussianBlur(b, x, [2]int{5, 3}, [2]float64{1.5, 0.7})
+		}),
+		"image.sobel_edges": u(ops.SobelEdges),
+		"conv":              bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
 		"conv/same_strides": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
 			return ops.Conv(b, x, k, ops.ConvOptions{Strides: []int{2}, Padding: backend.Same})
 		}),
