@@ -53,6 +53,7 @@ var packages = map[string]string{
 	"keras":         "github.com/kerasgo/kerasgo/keras",
 	"layers":        "github.com/kerasgo/kerasgo/keras/layers",
 	"backend":       "github.com/kerasgo/kerasgo/keras/backend",
+	"ops":           "github.com/kerasgo/kerasgo/keras/ops",
 	"callbacks":     "github.com/kerasgo/kerasgo/keras/callbacks",
 	"optimizers":    "github.com/kerasgo/kerasgo/keras/optimizers",
 	"schedules":     "github.com/kerasgo/kerasgo/keras/optimizers/schedules",
