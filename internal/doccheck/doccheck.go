@@ -54,6 +54,7 @@ var packages = map[string]string{
 	"layers":        "github.com/kerasgo/kerasgo/keras/layers",
 	"backend":       "github.com/kerasgo/kerasgo/keras/backend",
 	"ops":           "github.com/kerasgo/kerasgo/keras/ops",
+	"random":        "github.com/kerasgo/kerasgo/keras/random",
 	"callbacks":     "github.com/kerasgo/kerasgo/keras/callbacks",
 	"optimizers":    "github.com/kerasgo/kerasgo/keras/optimizers",
 	"schedules":     "github.com/kerasgo/kerasgo/keras/optimizers/schedules",
