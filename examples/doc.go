@@ -15,6 +15,9 @@
 //     trained by Fit with its own step and two optimizers
 //   - examples/vae: Keras's variational autoencoder, its KL term added by
 //     a layer (layers.Context.AddLoss)
+//   - examples/distillation: Keras's "Knowledge Distillation", a
+//     Distiller train step (written with keras/ops) that calls a teacher
+//     outside the fitted student
 //   - examples/trainloop: a hand-written TrainOnBatch loop, as Keras's
 //     "Writing a training loop from scratch", that ends with Fit's weights
 //
