@@ -18,6 +18,9 @@
 //   - examples/distillation: Keras's "Knowledge Distillation", a
 //     Distiller train step (written with keras/ops) that calls a teacher
 //     outside the fitted student
+//   - examples/siamese: Keras's "Siamese Network with a contrastive
+//     loss", two towers sharing one embedding model, a distance layer and
+//     the contrastive loss written with keras/ops
 //   - examples/trainloop: a hand-written TrainOnBatch loop, as Keras's
 //     "Writing a training loop from scratch", that ends with Fit's weights
 //
