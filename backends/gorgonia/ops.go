@@ -549,7 +549,6 @@ func (o *graphOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 	return out, nil
 }
 
-
 // gradEach differentiates loss + 0·Σ sum(w) instead: every w then has a
 // differentiable path, its gradient the loss's plus an exact zero (a
 // constant times 0, so an Inf in w does not reach it). Gorgonia's Grad

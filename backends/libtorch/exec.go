@@ -3,7 +3,6 @@
 package libtorch
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/internal/recycle"
@@ -31,7 +30,13 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 		return nil, err
 	}
 	if info.GradOther {
-		return nil, errors.New("the libtorch engine takes Grad only with respect to a Func's inputs (the variables and the data), not yet with respect to a value computed inside it (a layer's output, as grad-CAM takes); the pure-Go engine (gorgonia) takes both")
+		// Grad with respect to a value computed inside the Func (a
+		// layer's output, as grad-CAM takes): every float input tracks
+		// gradients, so every value computed from them has a history to
+		// differentiate along (eagerOps.gradOfValues).
+		for i, s := range specs {
+			info.GradInputs[i] = s.DType != backend.Int32
+		}
 	}
 	return &program{e: e, fn: fn, specs: specs, info: info, seed: opts.Seed}, nil
 }

@@ -424,6 +424,13 @@ func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 	if last {
 		o.gradDone, keep = true, 0
 	}
+	if o.p.info.GradOther {
+		out, err := o.gradOfValues(loss, wrt, keep)
+		if err == nil && last {
+			_, err = ts.GradSetEnabled(false)
+		}
+		return out, err
+	}
 	lib.AtBackward(ctensor(o.tv(loss)), keep, 0)
 	if err := ts.TorchErr(); err != nil {
 		return nil, err
@@ -455,6 +462,59 @@ func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 		}
 		if out[i], err = o.keep(g, nil, w.Shape()); err != nil {
 			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// gradOfValues is Grad for a Func that differentiates with respect to
+// values computed inside it: libtorch's autograd engine run from loss to
+// each w that has a history (torch.autograd.grad), nothing accumulated
+// into a leaf's .grad. A w that does not depend on a tracked input, or
+// that loss does not use, gets zeros.
+func (o *eagerOps) gradOfValues(loss backend.Value, wrt []backend.Value, keepGraph int) ([]backend.Value, error) {
+	out := make([]backend.Value, len(wrt))
+	var live []lib.Ctensor
+	var at []int
+	for i, w := range wrt {
+		t := o.tv(w)
+		if tracks, err := t.RequiresGrad(); err != nil {
+			return nil, err
+		} else if tracks {
+			live, at = append(live, ctensor(t)), append(at, i)
+		}
+	}
+	if len(live) > 0 {
+		roots := []lib.Ctensor{ctensor(o.tv(loss))}
+		grads := make([]lib.Ctensor, len(live)) // C pointers the engine fills
+		lib.AtRunBackward(&roots[0], 1, &live[0], len(live), &grads[0], keepGraph, 0)
+		if err := ts.TorchErr(); err != nil {
+			return nil, err
+		}
+		for k, i := range at {
+			g := ts.New(grads[k])
+			defined, err := g.Defined()
+			if err != nil || !defined {
+				o.arena = append(o.arena, g) // freed with the step
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if out[i], err = o.keep(g, nil, wrt[i].Shape()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, w := range wrt {
+		if out[i] == nil {
+			z, err := ts.Zeros(dims(w.Shape()), kind(o.dtype), o.e.device)
+			if err != nil {
+				return nil, err
+			}
+			if out[i], err = o.keep(z, nil, w.Shape()); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil

@@ -407,9 +407,6 @@ func checkGradOfIntermediate(t *testing.T, be backend.Backend) {
 		g := b.Grad(loss, []backend.Value{h, in[0]})
 		return []backend.Value{g[0], g[1], h}, b.Err()
 	}, []Array{x, w, v})
-	if err != nil && strings.Contains(err.Error(), "not yet with respect to a value computed inside it") {
-		t.Skipf("this engine does not yet take gradients with respect to values computed inside a function: %v", err)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
