@@ -21,6 +21,9 @@
 //   - examples/siamese: Keras's "Siamese Network with a contrastive
 //     loss", two towers sharing one embedding model, a distance layer and
 //     the contrastive loss written with keras/ops
+//   - examples/gradcam: Keras's "Grad-CAM class activation
+//     visualization", the gradient of a class score with respect to a
+//     convolution's output inside one compiled function (keras/ops)
 //   - examples/trainloop: a hand-written TrainOnBatch loop, as Keras's
 //     "Writing a training loop from scratch", that ends with Fit's weights
 //

@@ -32,9 +32,27 @@ func TestCompileRejectsUnknownNames(t *testing.T) {
 	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: unmade, Loss: keras.Loss("mse")}), "nil *optimizers.AdamW", "&optimizers.Adam{}")
 	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("hinge9")}), `unknown loss "hinge9"`)
 	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Metrics: keras.Metrics("f1")}), `unknown metric "f1"`)
-	wantErr(t, m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}}), "needs a Loss")
 	wantErr(t, m.Compile(keras.CompileOptions{Loss: keras.Loss("mse"), Backend: "tensorflow"}), `unknown kerasgo backend "tensorflow"`, "gorgonia", "import _")
 	wantErr(t, m.Compile(keras.CompileOptions{Loss: keras.Loss("mse"), Backend: "gorgonia:cuda"}), "not supported")
+}
+
+// Compile without a loss is allowed, as Keras's compile() (a model that
+// predicts, or runs Functions); Fit and Evaluate then say what is missing.
+func TestFitWithoutALossSaysSo(t *testing.T) {
+	ctx := context.Background()
+	m := mlp(t, 2, 3, "softmax")
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}}); err != nil {
+		t.Fatal(err)
+	}
+	x := keras.Array{Shape: []int{4, 2}, Data: make([]float32, 8)}
+	y := keras.Array{Shape: []int{4}, Data: make([]float32, 4)}
+	if _, err := m.Predict(ctx, x, keras.PredictOptions{}); err != nil {
+		t.Fatalf("Predict after Compile without a loss: %v", err)
+	}
+	_, err := m.Fit(ctx, x, y, keras.FitOptions{Epochs: 1, Verbose: keras.Silent})
+	wantErr(t, err, "Compile got no Loss", "CompileOptions.Loss")
+	_, err = m.Evaluate(ctx, x, y, keras.EvaluateOptions{Verbose: keras.Silent})
+	wantErr(t, err, "Compile got no Loss", "a Loss")
 }
 
 func TestFitRejectsBadData(t *testing.T) {

@@ -31,10 +31,9 @@ func resolveHeads(opts CompileOptions, names []string) ([]*head, error) {
 	for i, n := range names {
 		heads[i] = &head{name: n, weight: 1}
 	}
-	// Losses.
-	if !opts.Loss.Given() && opts.TrainStep == nil {
-		return nil, fmt.Errorf("Compile needs a Loss, e.g. keras.Loss(\"sparse_categorical_crossentropy\") (or a TrainStep that computes its own)")
-	}
+	// Losses. None at all is allowed, as Keras's compile() without a
+	// loss: for a model that predicts, runs Functions or adds its own
+	// losses (AddLoss); Fit and Evaluate then say a loss is needed.
 	perLoss, err := opts.Loss.resolve("Loss", "losses", names, nil)
 	if err != nil {
 		return nil, err
@@ -47,7 +46,7 @@ func resolveHeads(opts CompileOptions, names []string) ([]*head, error) {
 		h.loss = perLoss[i]
 		trained = trained || h.loss != nil
 	}
-	if !trained && opts.TrainStep == nil {
+	if !trained && opts.TrainStep == nil && opts.Loss.Given() {
 		return nil, fmt.Errorf("no output has a loss: give a loss for at least one output")
 	}
 	// Loss weights: Keras takes one number only for a model with one
