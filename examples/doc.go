@@ -24,6 +24,9 @@
 //   - examples/gradcam: Keras's "Grad-CAM class activation
 //     visualization", the gradient of a class score with respect to a
 //     convolution's output inside one compiled function (keras/ops)
+//   - examples/vit: Keras's "Image classification with Vision
+//     Transformer": patches by ops.ExtractPatches, a PatchEncoder layer
+//     holding a Dense and an Embedding, transformer blocks
 //   - examples/trainloop: a hand-written TrainOnBatch loop, as Keras's
 //     "Writing a training loop from scratch", that ends with Fit's weights
 //
