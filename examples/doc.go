@@ -27,6 +27,9 @@
 //   - examples/vit: Keras's "Image classification with Vision
 //     Transformer": patches by ops.ExtractPatches, a PatchEncoder layer
 //     holding a Dense and an Embedding, transformer blocks
+//   - examples/gpt: Keras's "Text generation with a miniature GPT": a
+//     TransformerBlock layer holding its layers, causal attention, and a
+//     top-k sampling loop
 //   - examples/trainloop: a hand-written TrainOnBatch loop, as Keras's
 //     "Writing a training loop from scratch", that ends with Fit's weights
 //
