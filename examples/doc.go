@@ -30,6 +30,10 @@
 //   - examples/gpt: Keras's "Text generation with a miniature GPT": a
 //     TransformerBlock layer holding its layers, causal attention, and a
 //     top-k sampling loop
+//   - examples/seq2seq: Keras's "Character-level recurrent
+//     sequence-to-sequence model": encoder states into a decoder, then
+//     encoder and one-step decoder models sharing its layers and an
+//     inference loop
 //   - examples/trainloop: a hand-written TrainOnBatch loop, as Keras's
 //     "Writing a training loop from scratch", that ends with Fit's weights
 //
