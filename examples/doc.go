@@ -34,6 +34,9 @@
 //     sequence-to-sequence model": encoder states into a decoder, then
 //     encoder and one-step decoder models sharing its layers and an
 //     inference loop
+//   - examples/segmentation: Keras's "Image segmentation with a
+//     U-Net-like architecture" on drawn shapes (separable convolutions,
+//     residual projections, transposed convolutions, per-pixel softmax)
 //   - examples/trainloop: a hand-written TrainOnBatch loop, as Keras's
 //     "Writing a training loop from scratch", that ends with Fit's weights
 //
