@@ -51,6 +51,9 @@ type Base struct {
 	trainablePending bool
 	calls            []*KerasTensor // the outputs of each Apply of the layer, in order
 	policy           string         // a reduced-precision dtype policy read from a config ("" is float32)
+	// builtInCall is true once Context.Apply built the layer, in the
+	// shape-only run of the Call of a layer holding it (BuildByCall).
+	builtInCall bool
 }
 
 // DTypePolicy returns the Keras dtype policy the layer's config named
@@ -207,6 +210,9 @@ type Context struct {
 	updates map[*Weight]backend.Value
 	losses  *[]backend.Value // AddLoss's terms, shared by InMode's copies
 	masks   []backend.Value  // the current call's input masks (Mask)
+	// tracing is true in BuildByCall's shape-only run, where Apply
+	// builds sublayers and Weight stands in for weights made meanwhile.
+	tracing bool
 }
 
 // AddLoss adds a term to the loss the step minimises, as Keras's
@@ -278,6 +284,9 @@ func (ctx *Context) Losses() []backend.Value {
 // error that says how to hold it.
 func (ctx *Context) Weight(w *Weight) backend.Value {
 	v, ok := ctx.Values[w]
+	if (!ok || v == nil) && ctx.tracing {
+		return ctx.B.RandomUniform(w.Shape) // only its shape is read
+	}
 	if !ok || v == nil {
 		return ctx.B.Fail(w.Shape, fmt.Errorf("the variable %q (shape %v) is not a variable of the model: a sublayer made or first built inside Call has variables the model never saw; hold sublayers in the layer's fields (see layers.Sublayers) and build them in its Build", w.Name, w.Shape))
 	}

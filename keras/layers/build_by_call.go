@@ -1,0 +1,92 @@
+package layers
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
+
+// Build is the Build of a layer that defines none of its own: a layer or
+// a model written as Go code whose Call applies its sublayers with
+// Context.Apply, as Keras's subclassed Layer or Model with only a call
+// method. It runs the layer's Call once on shapes alone (BuildByCall),
+// which builds each sublayer from the shapes it receives, and returns the
+// output's shape. A layer that defines Build uses its own.
+func (c *Base) Build(in []backend.Shape) (backend.Shape, error) {
+	if c.self == nil {
+		return nil, errors.New("the layer defines no Build and was not applied with layers.Apply, which builds it from its Call: apply it, or define Build")
+	}
+	return BuildByCall(c.self, in)
+}
+
+// BuildByCall builds l by running its Call once on shape-only values
+// (nothing is computed), the batch of an unknown size taken as 1: the
+// sublayers its Call applies with Context.Apply are built on their first
+// call, from the shapes they receive, as Keras builds a layer the first
+// time it is called. It returns the output's shape, the batch as given.
+func BuildByCall(l Layer, in []backend.Shape) (backend.Shape, error) {
+	bindSelf(l)
+	specs := make([]backend.Spec, len(in))
+	for i, s := range in {
+		concrete := s.Clone()
+		for d := range concrete {
+			if concrete[d] < 0 {
+				if d > 0 {
+					return nil, fmt.Errorf("input %d has shape %v: a layer built from its Call needs every length but the batch", i, s)
+				}
+				concrete[d] = 1
+			}
+		}
+		specs[i] = backend.Spec{Shape: concrete, DType: backend.Float32}
+	}
+	info, err := backend.Trace(func(b backend.Builder, vals []backend.Value) ([]backend.Value, error) {
+		ctx := &Context{B: b, Values: map[*Weight]backend.Value{}, tracing: true}
+		y := l.Call(ctx, vals)
+		if err := b.Err(); err != nil {
+			return nil, err
+		}
+		if y == nil {
+			return nil, errors.New("Call returned nil")
+		}
+		return []backend.Value{y}, nil
+	}, specs)
+	if err != nil {
+		return nil, err
+	}
+	out := info.Outputs[0].Clone()
+	if len(in) > 0 && len(in[0]) > 0 && in[0][0] < 0 && len(out) > 0 {
+		out[0] = -1
+	}
+	return out, nil
+}
+
+// Apply calls the sublayer l on values inside a layer's Call, as calling
+// a Keras layer inside call: the first time, while the layer holding it
+// is built from its Call (BuildByCall), it builds l from the shapes it
+// receives. Hold l in a field of the layer, so that its variables are the
+// layer's (see Sublayers).
+func (ctx *Context) Apply(l Layer, inputs ...backend.Value) backend.Value {
+	if l == nil {
+		return ctx.B.Fail(nil, errors.New("Context.Apply: the layer is nil"))
+	}
+	bindSelf(l)
+	c := l.Common()
+	if ctx.tracing && !c.builtInCall {
+		shapes := make([]backend.Shape, len(inputs))
+		for i, v := range inputs {
+			if v == nil {
+				return ctx.B.Fail(nil, fmt.Errorf("Context.Apply: input %d of layer %s is nil", i, Describe(l)))
+			}
+			shapes[i] = v.Shape().Clone()
+			if len(shapes[i]) > 0 {
+				shapes[i][0] = -1 // the batch, as Keras builds with None
+			}
+		}
+		if _, err := l.Build(shapes); err != nil {
+			return ctx.B.Fail(nil, fmt.Errorf("layer %s: %w", Describe(l), err))
+		}
+		c.builtInCall = true
+	}
+	return l.Call(ctx, inputs)
+}
