@@ -38,6 +38,9 @@ func LogSigmoid(b Builder, x Value) Value { return b.Neg(Softplus(b, b.Neg(x))) 
 // LeakyRelu is x for x ≥ 0 and negativeSlope·x otherwise (Keras's default
 // slope is 0.2).
 func LeakyRelu(b Builder, x Value, negativeSlope float64) Value {
+	if negativeSlope >= 0 && negativeSlope <= 1 { // max(x, s·x): one engine op
+		return b.Maximum(x, b.Mul(x, scalar(b, negativeSlope)))
+	}
 	return b.Where(b.Greater(scalar(b, 0), x), b.Mul(x, scalar(b, negativeSlope)), x)
 }
 
