@@ -9,17 +9,18 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// elementwise applies f to every value of x as a host op (for functions
-// Gorgonia has no op for), with the gradient grad·deriv(x, y), y being
-// the result. A scalar goes through as a one-value tensor, since host
-// kernels take tensors.
-func elementwise(name string, x *G.Node, f func(float64) float64, deriv func(x, y *G.Node) (*G.Node, error)) (*G.Node, error) {
+// elementwise applies a function to every value of x as a host op (for
+// functions Gorgonia has no op for), k32 and k64 its kernels from x's
+// values to the result's, with the gradient grad·deriv(x, y), y being the
+// result. A scalar goes through as a one-value tensor, since host kernels
+// take tensors.
+func elementwise(name string, x *G.Node, k32 func(x, y []float32), k64 func(x, y []float64), deriv func(x, y *G.Node) (*G.Node, error)) (*G.Node, error) {
 	if x.IsScalar() {
 		one, err := reshape(x, tensor.Shape{1})
 		if err != nil {
 			return nil, err
 		}
-		y, err := elementwise(name, one, f, deriv)
+		y, err := elementwise(name, one, k32, k64, deriv)
 		if err != nil {
 			return nil, err
 		}
@@ -29,15 +30,7 @@ func elementwise(name string, x *G.Node, f func(float64) float64, deriv func(x, 
 		if err := sameDType(in[0], dst); err != nil {
 			return err
 		}
-		return floats(dst, func32(func(d []float32) {
-			for i, v := range f32(in[0]) {
-				d[i] = float32(f(float64(v)))
-			}
-		}), func64(func(d []float64) {
-			for i, v := range f64(in[0]) {
-				d[i] = f(v)
-			}
-		}))
+		return floats(dst, func32(func(d []float32) { k32(f32(in[0]), d) }), func64(func(d []float64) { k64(f64(in[0]), d) }))
 	})
 	op.diff = func(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 		d, err := deriv(inputs[0], output)
@@ -53,6 +46,19 @@ func elementwise(name string, x *G.Node, f func(float64) float64, deriv func(x, 
 	return op.apply(x)
 }
 
+// pointwise makes elementwise's kernels from f, computed in float64.
+func pointwise(f func(float64) float64) (func(x, y []float32), func(x, y []float64)) {
+	return func(x, y []float32) {
+			for i, v := range x {
+				y[i] = float32(f(float64(v)))
+			}
+		}, func(x, y []float64) {
+			for i, v := range x {
+				y[i] = f(v)
+			}
+		}
+}
+
 // constantLike is the scalar constant v in x's graph and dtype.
 func constantLike(x *G.Node, v float64) *G.Node {
 	var c G.Value = G.NewF64(v)
@@ -64,7 +70,8 @@ func constantLike(x *G.Node, v float64) *G.Node {
 
 // atan is the inverse tangent; its derivative is 1/(1+x²).
 func atan(x *G.Node) (*G.Node, error) {
-	return elementwise("Atan", x, math.Atan, func(x, _ *G.Node) (*G.Node, error) {
+	k32, k64 := pointwise(math.Atan)
+	return elementwise("Atan", x, k32, k64, func(x, _ *G.Node) (*G.Node, error) {
 		sq, err := G.Square(x)
 		if err != nil {
 			return nil, err
@@ -80,7 +87,8 @@ func atan(x *G.Node) (*G.Node, error) {
 // erfInv is the inverse error function; its derivative is
 // sqrt(pi)/2·exp(y²).
 func erfInv(x *G.Node) (*G.Node, error) {
-	return elementwise("ErfInv", x, math.Erfinv, func(_, y *G.Node) (*G.Node, error) {
+	k32, k64 := pointwise(math.Erfinv)
+	return elementwise("ErfInv", x, k32, k64, func(_, y *G.Node) (*G.Node, error) {
 		sq, err := G.Square(y)
 		if err != nil {
 			return nil, err

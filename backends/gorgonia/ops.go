@@ -542,11 +542,7 @@ func (o *graphOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 	if err != nil {
 		return nil, err
 	}
-	out := make([]backend.Value, len(grads))
-	for i, g := range grads {
-		out[i] = value{g}
-	}
-	return out, nil
+	return values(grads), nil
 }
 
 // gradEach differentiates loss + 0·Σ sum(w) instead: every w then has a
@@ -579,9 +575,14 @@ func (o *graphOps) gradEach(loss backend.Value, wrt []backend.Value) ([]backend.
 	if err != nil {
 		return nil, err
 	}
-	out := make([]backend.Value, len(grads))
-	for i, g := range grads {
-		out[i] = value{g}
+	return values(grads), nil
+}
+
+// values wraps nodes as Values.
+func values(ns G.Nodes) []backend.Value {
+	out := make([]backend.Value, len(ns))
+	for i, n := range ns {
+		out[i] = value{n}
 	}
-	return out, nil
+	return out
 }

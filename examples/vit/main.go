@@ -20,7 +20,6 @@ import (
 	"fmt"
 
 	_ "github.com/kerasgo/kerasgo/backends/all"
-	"github.com/kerasgo/kerasgo/datasets/mnist"
 	"github.com/kerasgo/kerasgo/examples/internal/example"
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -138,15 +137,10 @@ type result struct {
 }
 
 func run(ctx context.Context, o example.Options, c Config) (result, error) {
-	data, err := mnist.Load(ctx, "fashion", mnist.Options{})
+	x, y, xt, yt, err := example.FashionMNIST(ctx, o)
 	if err != nil {
 		return result{}, err
 	}
-	n, nt := min(o.Train, data.Train.Count), min(o.Test, data.Test.Count)
-	x := keras.Array{Shape: []int{n, 28, 28, 1}, Data: data.Train.ImagesFloat32()[:n*28*28]}
-	y := keras.Array{Shape: []int{n}, Data: data.Train.LabelsFloat32()[:n]}
-	xt := keras.Array{Shape: []int{nt, 28, 28, 1}, Data: data.Test.ImagesFloat32()[:nt*28*28]}
-	yt := keras.Array{Shape: []int{nt}, Data: data.Test.LabelsFloat32()[:nt]}
 	m, err := newViT(c)
 	if err != nil {
 		return result{}, err

@@ -127,44 +127,20 @@ func Nancumprod(b Builder, x Value, opts ...AxisOption) Value {
 // Nanquantile is Quantile of the values that are not NaN: each row's
 // count decides where its quantile lies.
 func Nanquantile(b Builder, x Value, q float64, opts ...AxisOption) Value {
-	if missing(b, "Nanquantile", []string{"x"}, x) {
-		return b.Fail(nil, b.Err())
-	}
-	if q < 0 || q > 1 {
-		return failf(b, "Nanquantile", x.Shape(), "q = %v must be in [0, 1]", q)
-	}
-	c := reduceOptions(opts)
-	a, flat, ok := oneAxis(b, "Nanquantile", x, opts)
-	if !ok {
-		return b.Fail(nil, b.Err())
-	}
-	in := x.Shape()
-	if flat {
-		x, a = Ravel(b, x), 0
-	}
-	// NaNs sort last as +Inf; each row's count of values places q
-	sorted := Sort(b, withoutNaN(b, x, math.Inf(1)), a)
-	count := b.StopGradient(Sum(b, b.Equal(x, x), Axis(a), KeepDims()))
-	pos := b.Mul(b.Maximum(b.Sub(count, scalar(b, 1)), scalar(b, 0)), scalar(b, q))
-	lo := b.Floor(pos)
-	hi := b.Minimum(b.Add(lo, scalar(b, 1)), b.Maximum(b.Sub(count, scalar(b, 1)), scalar(b, 0)))
-	frac := b.Sub(pos, lo)
-	vlo := TakeAlongAxis(b, sorted, lo, a)
-	vhi := TakeAlongAxis(b, sorted, hi, a)
-	v := b.Add(vlo, b.Mul(b.Sub(vhi, vlo), frac))
-	v = b.Where(b.Greater(count, scalar(b, 0)), v, scalar(b, math.NaN()))
-	switch {
-	case c.keepDims && flat:
-		s := make(Shape, len(in))
-		for i := range s {
-			s[i] = 1
-		}
-		return b.Reshape(v, s)
-	case c.keepDims:
-		return v
-	default:
-		return b.Reshape(v, dropAxes(v.Shape(), []int{a}))
-	}
+	return quantileOf(b, "Nanquantile", x, q, opts, func(x Value, a int) Value {
+		// NaNs sort last as +Inf; each row's count of values places q
+		sorted := Sort(b, withoutNaN(b, x, math.Inf(1)), a)
+		count := b.StopGradient(Sum(b, b.Equal(x, x), Axis(a), KeepDims()))
+		last := b.Maximum(b.Sub(count, scalar(b, 1)), scalar(b, 0))
+		pos := b.Mul(last, scalar(b, q))
+		lo := b.Floor(pos)
+		hi := b.Minimum(b.Add(lo, scalar(b, 1)), last)
+		frac := b.Sub(pos, lo)
+		vlo := TakeAlongAxis(b, sorted, lo, a)
+		vhi := TakeAlongAxis(b, sorted, hi, a)
+		v := b.Add(vlo, b.Mul(b.Sub(vhi, vlo), frac))
+		return b.Where(b.Greater(count, scalar(b, 0)), v, scalar(b, math.NaN()))
+	})
 }
 
 // Nanmedian is Nanquantile at 0.5.

@@ -189,14 +189,32 @@ func Median(b Builder, x Value, opts ...AxisOption) Value {
 // linear interpolation between the two nearest values (NumPy's default
 // method); KeepDims keeps the axis.
 func Quantile(b Builder, x Value, q float64, opts ...AxisOption) Value {
-	if missing(b, "Quantile", []string{"x"}, x) {
+	return quantileOf(b, "Quantile", x, q, opts, func(x Value, a int) Value {
+		sorted := Sort(b, x, a)
+		n := x.Shape()[a]
+		pos := q * float64(n-1)
+		lo := int(pos)
+		frac := pos - float64(lo)
+		v := sliceAxis(b, sorted, a, lo, 1)
+		if frac > 0 && lo+1 < n {
+			hi := sliceAxis(b, sorted, a, lo+1, 1)
+			v = b.Add(v, b.Mul(b.Sub(hi, v), scalar(b, frac)))
+		}
+		return v
+	})
+}
+
+// quantileOf checks q and the axis options, flattens x when no Axis is
+// given, calls at for the quantile along axis a (kept with size 1), and
+// shapes the result as the options ask.
+func quantileOf(b Builder, op string, x Value, q float64, opts []AxisOption, at func(x Value, a int) Value) Value {
+	if missing(b, op, []string{"x"}, x) {
 		return b.Fail(nil, b.Err())
 	}
 	if q < 0 || q > 1 {
-		return failf(b, "Quantile", x.Shape(), "q = %v must be in [0, 1]", q)
+		return failf(b, op, x.Shape(), "q = %v must be in [0, 1]", q)
 	}
-	c := reduceOptions(opts)
-	a, flat, ok := oneAxis(b, "Quantile", x, opts)
+	a, flat, ok := oneAxis(b, op, x, opts)
 	if !ok {
 		return b.Fail(nil, b.Err())
 	}
@@ -204,24 +222,15 @@ func Quantile(b Builder, x Value, q float64, opts ...AxisOption) Value {
 	if flat {
 		x, a = Ravel(b, x), 0
 	}
-	sorted := Sort(b, x, a)
-	n := x.Shape()[a]
-	pos := q * float64(n-1)
-	lo := int(pos)
-	frac := pos - float64(lo)
-	v := sliceAxis(b, sorted, a, lo, 1)
-	if frac > 0 && lo+1 < n {
-		hi := sliceAxis(b, sorted, a, lo+1, 1)
-		v = b.Add(v, b.Mul(b.Sub(hi, v), scalar(b, frac)))
-	}
-	switch {
-	case c.keepDims && flat:
+	v := at(x, a)
+	switch keep := reduceOptions(opts).keepDims; {
+	case keep && flat:
 		s := make(Shape, len(in))
 		for i := range s {
 			s[i] = 1
 		}
 		return b.Reshape(v, s)
-	case c.keepDims:
+	case keep:
 		return v
 	default:
 		return b.Reshape(v, dropAxes(v.Shape(), []int{a}))
