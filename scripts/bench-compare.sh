@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# bench-compare.sh REV [ROUNDS]: time a training step of the demo MLP, the
+# convnet and the small ResNet (bench/bench_test.go, batch 128) at commit
+# REV and at the working tree, interleaved in one run (REV, then the tree,
+# each round, on each engine), and print each model's median per engine
+# and the ratio tree/REV. The machine is shared and noisy: read ratios
+# within ±15% as equal, and rerun when a row's rounds spread widely.
+#
+#   scripts/bench-compare.sh ad520ca 5
+#
+# libtorch rows need `make libtorch` (build/gotch); without it only the
+# pure-Go engine runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rev=${1:?usage: scripts/bench-compare.sh REV [ROUNDS]}
+rounds=${2:-5}
+tmp=$(mktemp -d)
+trap 'git worktree remove --force "$tmp/before" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+git worktree add --detach "$tmp/before" "$rev" >/dev/null
+engines=gorgonia
+(cd "$tmp/before" && go test -c -o "$tmp/before.test" ./bench)
+go test -c -o "$tmp/after.test" ./bench
+if [ -f build/gotch/overlay.json ]; then
+	lt=(-tags=libtorch -modfile="$PWD/build/gotch/go.mod" -overlay="$PWD/build/gotch/overlay.json")
+	(cd "$tmp/before" && go test "${lt[@]}" -c -o "$tmp/before_lt.test" ./bench)
+	go test "${lt[@]}" -c -o "$tmp/after_lt.test" ./bench
+	engines="gorgonia libtorch"
+fi
+export OMP_WAIT_POLICY=PASSIVE
+cd bench
+for round in $(seq "$rounds"); do
+	for eng in $engines; do
+		for which in before after; do
+			bin=$tmp/$which.test
+			[ "$eng" = libtorch ] && bin=$tmp/${which}_lt.test
+			KERASGO_BACKEND=$eng "$bin" -test.run '^$' -test.bench 'MLPStep|CNNStep|ResNetStep' -test.benchtime 8x 2>&1 |
+				awk -v e="$eng" -v w="$which" '/^Benchmark/ {print e, w, $1, $3}'
+		done
+	done
+done | awk '
+	{ t[$1" "$3" "$2] = t[$1" "$3" "$2] " " $4 / 1e6; rows[$1" "$3] = 1 }
+	function median(s,   a, n, i, j, x) {
+		n = split(s, a, " ")
+		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	END {
+		printf "%-9s %-24s %12s %12s %8s\n", "engine", "benchmark", "REV ms", "tree ms", "tree/REV"
+		for (r in rows) {
+			b = median(t[r" before"]); a = median(t[r" after"])
+			split(r, k, " ")
+			printf "%-9s %-24s %12.1f %12.1f %8.3f\n", k[1], k[2], b, a, a / b
+		}
+	}'
