@@ -534,6 +534,32 @@ C("image.gaussian_blur/sized", lambda x: ops.image.gaussian_blur(x, kernel_size=
 C("image.sobel_edges", ops.image.sobel_edges, X(2, 4, 5, 2))
 
 
+# ---- linalg ----
+def spd(n, batch=()):
+    a = X(*batch, n, n)
+    return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+
+
+def lower(n):
+    return np.tril(X(n, n)) + 2 * np.eye(n)
+
+
+C("cholesky", ops.cholesky, spd(3))
+C("cholesky/upper_batch", lambda x: ops.cholesky(x, upper=True), spd(3, (2,)))
+C("cholesky_inverse", ops.cholesky_inverse, lower(3))
+C("det", ops.det, X(3, 3))
+C("det/batch", ops.det, X(2, 4, 4))
+C("inv", ops.inv, X(3, 3) + 2 * np.eye(3))
+C("lu_factor", ops.lu_factor, X(4, 4), grad=False)
+C("slogdet", ops.slogdet, X(3, 3))
+C("logdet", ops.logdet, spd(3))
+C("solve", ops.solve, X(3, 3) + 2 * np.eye(3), X(3, 2))
+C("solve/vector", ops.solve, X(3, 3) + 2 * np.eye(3), X(3))
+C("solve/batch", ops.solve, X(2, 3, 3) + 2 * np.eye(3), X(2, 3, 2))
+C("solve_triangular", lambda a, b: ops.solve_triangular(a, b, lower=True), lower(3), X(3, 2))
+C("solve_triangular/upper", lambda a, b: ops.solve_triangular(a, b), np.swapaxes(lower(3), 0, 1), X(3))
+
+
 def close(a, b):
     a = np.asarray([float(v) for v in a["data"]])
     b = np.asarray([float(v) for v in b["data"]])

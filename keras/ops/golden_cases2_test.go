@@ -153,8 +153,29 @@ func moreGoldenCases() map[string]opFunc {
 		"image.gaussian_blur/sized": u(func(b ops.Builder, x ops.Value) ops.Value {
 			return ops.GaussianBlur(b, x, [2]int{5, 3}, [2]float64{1.5, 0.7})
 		}),
-		"image.sobel_edges": u(ops.SobelEdges),
-		"conv":              bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
+		"image.sobel_edges":    u(ops.SobelEdges),
+		"cholesky":             u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Cholesky(b, x, false) }),
+		"cholesky/upper_batch": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Cholesky(b, x, true) }),
+		"cholesky_inverse":     u(func(b ops.Builder, x ops.Value) ops.Value { return ops.CholeskyInverse(b, x, false) }),
+		"det":                  u(ops.Det), "det/batch": u(ops.Det),
+		"inv": u(ops.Inv),
+		"lu_factor": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			lu, piv := ops.LuFactor(b, v[0])
+			return []ops.Value{lu, piv}
+		}),
+		"slogdet": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			s, l := ops.Slogdet(b, v[0])
+			return []ops.Value{s, l}
+		}),
+		"logdet": u(ops.Logdet),
+		"solve":  bin(ops.Solve), "solve/vector": bin(ops.Solve), "solve/batch": bin(ops.Solve),
+		"solve_triangular": bin(func(b ops.Builder, a, x ops.Value) ops.Value {
+			return ops.SolveTriangular(b, a, x, true)
+		}),
+		"solve_triangular/upper": bin(func(b ops.Builder, a, x ops.Value) ops.Value {
+			return ops.SolveTriangular(b, a, x, false)
+		}),
+		"conv": bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
 		"conv/same_strides": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
 			return ops.Conv(b, x, k, ops.ConvOptions{Strides: []int{2}, Padding: backend.Same})
 		}),
