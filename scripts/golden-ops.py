@@ -560,6 +560,16 @@ C("solve_triangular", lambda a, b: ops.solve_triangular(a, b, lower=True), lower
 C("solve_triangular/upper", lambda a, b: ops.solve_triangular(a, b), np.swapaxes(lower(3), 0, 1), X(3))
 
 
+# ---- Fourier transforms ----
+C("fft", lambda r, i: ops.fft((r, i)), X(2, 5), X(2, 5))
+C("fft2", lambda r, i: ops.fft2((r, i)), X(2, 3, 4), X(2, 3, 4))
+C("ifft2", lambda r, i: ops.ifft2((r, i)), X(3, 4), X(3, 4))
+C("rfft", lambda x: ops.rfft(x), X(2, 6))
+C("rfft/length", lambda x: ops.rfft(x, fft_length=8), X(5))
+C("irfft", lambda r, i: ops.irfft((r, i)), X(2, 4), X(2, 4))
+C("irfft/odd_length", lambda r, i: ops.irfft((r, i), fft_length=7), X(4), X(4))
+
+
 def close(a, b):
     a = np.asarray([float(v) for v in a["data"]])
     b = np.asarray([float(v) for v in b["data"]])

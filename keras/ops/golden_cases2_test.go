@@ -175,7 +175,29 @@ func moreGoldenCases() map[string]opFunc {
 		"solve_triangular/upper": bin(func(b ops.Builder, a, x ops.Value) ops.Value {
 			return ops.SolveTriangular(b, a, x, false)
 		}),
-		"conv": bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
+		"fft": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			r, i := ops.Fft(b, v[0], v[1])
+			return []ops.Value{r, i}
+		}),
+		"fft2": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			r, i := ops.Fft2(b, v[0], v[1])
+			return []ops.Value{r, i}
+		}),
+		"ifft2": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			r, i := ops.Ifft2(b, v[0], v[1])
+			return []ops.Value{r, i}
+		}),
+		"rfft": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			r, i := ops.Rfft(b, v[0], 0)
+			return []ops.Value{r, i}
+		}),
+		"rfft/length": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			r, i := ops.Rfft(b, v[0], 8)
+			return []ops.Value{r, i}
+		}),
+		"irfft":            bin(func(b ops.Builder, r, i ops.Value) ops.Value { return ops.Irfft(b, r, i, 0) }),
+		"irfft/odd_length": bin(func(b ops.Builder, r, i ops.Value) ops.Value { return ops.Irfft(b, r, i, 7) }),
+		"conv":             bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
 		"conv/same_strides": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
 			return ops.Conv(b, x, k, ops.ConvOptions{Strides: []int{2}, Padding: backend.Same})
 		}),

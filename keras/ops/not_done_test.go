@@ -29,6 +29,6 @@ var notDone = map[string]string{
 	"image.extract_patches_3d": imageLater, "image.map_coordinates": imageLater, "image.perspective_transform": imageLater, "image.scale_and_translate": imageLater, "image.ssim": imageLater,
 	"adaptive_average_pool": later, "adaptive_max_pool": later, "argpartition": later, "conv_transpose": later,
 	"ctc_decode": later, "ctc_loss": later, "custom_gradient": later,
-	"fft": later, "fft2": later, "fold": later, "ifft2": later, "irfft": later, "istft": later, "jvp": later,
-	"rearrange": later,
-	"rfft":      later, "saturate_cast": later, "stft": later, "unfold": later, "vectorize": later}
+	"fold": later, "istft": later, "jvp": later,
+	"rearrange":     later,
+	"saturate_cast": later, "stft": later, "unfold": later, "vectorize": later}
