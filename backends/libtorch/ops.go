@@ -104,6 +104,19 @@ func (o *eagerOps) tensor(v backend.Value) (*ts.Tensor, error) {
 	return val.t, nil
 }
 
+// tensors is tensor of each of vs.
+func (o *eagerOps) tensors(vs ...backend.Value) ([]*ts.Tensor, error) {
+	out := make([]*ts.Tensor, len(vs))
+	for i, v := range vs {
+		t, err := o.tensor(v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
 // constant reports v's value if it is a constant scalar.
 func constant(v backend.Value) (float64, bool) {
 	val := v.(*value)
@@ -239,14 +252,11 @@ func (o *eagerOps) Binary(op backend.BinaryOp, a, b backend.Value, out backend.S
 	if v, done, err := o.binaryConst(op, a, b, out); done {
 		return v, err
 	}
-	x, err := o.tensor(a)
+	t, err := o.tensors(a, b)
 	if err != nil {
 		return nil, err
 	}
-	y, err := o.tensor(b)
-	if err != nil {
-		return nil, err
-	}
+	x, y := t[0], t[1]
 	var r *ts.Tensor
 	switch op {
 	case backend.OpAdd:
@@ -559,18 +569,11 @@ func (o *eagerOps) copyGrads(wrt []backend.Value) ([]backend.Value, error) {
 }
 
 func (o *eagerOps) Where(cond, a, b backend.Value, out backend.Shape) (backend.Value, error) {
-	c, err := o.tensor(cond)
+	t, err := o.tensors(cond, a, b)
 	if err != nil {
 		return nil, err
 	}
-	x, err := o.tensor(a)
-	if err != nil {
-		return nil, err
-	}
-	y, err := o.tensor(b)
-	if err != nil {
-		return nil, err
-	}
+	c, x, y := t[0], t[1], t[2]
 	mask, err := c.Ne(o.scalar(0), false)
 	if err != nil {
 		return nil, err

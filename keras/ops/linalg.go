@@ -181,17 +181,11 @@ func Solve(b Builder, a, rhs Value) Value {
 	if !ok {
 		return b.Fail(nil, b.Err())
 	}
-	if rhs == nil {
-		return failf(b, "Solve", a.Shape(), "argument b is nil")
-	}
-	vector := len(rhs.Shape()) == 1 // NumPy 2's rule: only a 1-D b is a vector
-	if vector {
-		rhs = ExpandDims(b, rhs, -1)
+	rhs, vector, ok := rightHandSide(b, "Solve", a, rhs, n)
+	if !ok {
+		return b.Fail(nil, b.Err())
 	}
 	rs := rhs.Shape()
-	if len(rs) != len(a.Shape()) || rs[len(rs)-2] != n {
-		return failf(b, "Solve", a.Shape(), "b of shape %v for a of shape %v: want (..., %d, k) or (%d)", rhs.Shape(), a.Shape(), n, n)
-	}
 	lead, err := backendBroadcast(a.Shape()[:len(a.Shape())-2], rs[:len(rs)-2])
 	if err != nil {
 		return failf(b, "Solve", a.Shape(), "the batch axes of a %v and b %v do not broadcast", a.Shape(), rhs.Shape())
@@ -206,6 +200,24 @@ func Solve(b Builder, a, rhs Value) Value {
 		return Squeeze(b, x, -1)
 	}
 	return x
+}
+
+// rightHandSide reads a solve's b: (..., n, k), or (n) for one vector
+// (NumPy 2's rule: only a 1-D b is a vector), returned as (..., n, k).
+func rightHandSide(b Builder, op string, a, rhs Value, n int) (Value, bool, bool) {
+	if rhs == nil {
+		failf(b, op, a.Shape(), "argument b is nil")
+		return nil, false, false
+	}
+	vector := len(rhs.Shape()) == 1
+	if vector {
+		rhs = ExpandDims(b, rhs, -1)
+	}
+	if rs := rhs.Shape(); len(rs) < 2 || rs[len(rs)-2] != n {
+		failf(b, op, a.Shape(), "b of shape %v for a of shape %v: want (..., %d, k) or (%d)", rhs.Shape(), a.Shape(), n, n)
+		return nil, false, false
+	}
+	return rhs, vector, true
 }
 
 // backSubstitute solves the upper triangle of rows (each (..., 1, n+k),
@@ -241,16 +253,9 @@ func SolveTriangular(b Builder, a, rhs Value, lower bool) Value {
 	if !ok {
 		return b.Fail(nil, b.Err())
 	}
-	if rhs == nil {
-		return failf(b, "SolveTriangular", a.Shape(), "argument b is nil")
-	}
-	vector := len(rhs.Shape()) == 1 // NumPy 2's rule: only a 1-D b is a vector
-	if vector {
-		rhs = ExpandDims(b, rhs, -1)
-	}
-	rs := rhs.Shape()
-	if len(rs) != len(a.Shape()) || rs[len(rs)-2] != n {
-		return failf(b, "SolveTriangular", a.Shape(), "b of shape %v for a of shape %v: want (..., %d, k) or (%d)", rhs.Shape(), a.Shape(), n, n)
+	rhs, vector, ok := rightHandSide(b, "SolveTriangular", a, rhs, n)
+	if !ok {
+		return b.Fail(nil, b.Err())
 	}
 	arows, brows := rowsOf(b, a), rowsOf(b, rhs)
 	xs := make([]Value, n)
