@@ -97,3 +97,27 @@ func TestStepCannotChangeAnOutsideModel(t *testing.T) {
 }
 
 func lossFromLogits() losses.Loss { return losses.SparseCategoricalCrossentropy{FromLogits: true} }
+
+// A step that applies an optimizer to an outside model's variables (here
+// a frozen teacher's) gets an error naming the variable and the model
+// whose step it is, on every engine; the teacher is not changed.
+func TestStepCannotTrainAnOutsideModel(t *testing.T) {
+	x, y := smallData(16)
+	teacher := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 3}))
+	teacher.Name = "teacher"
+	teacher.SetTrainable(false)
+	keras.MustOK(teacher.Compile(keras.CompileOptions{Loss: keras.LossOf(lossFromLogits()), Seed: 1}))
+	student := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 3}))
+	student.Name = "student"
+	step := func(s *keras.Step, d keras.StepData) (keras.StepLogs, error) {
+		loss := s.ComputeLoss(d.Y, s.Call(teacher, false, d.X...), nil)
+		vars := teacher.Weights()
+		s.Apply(nil, s.Gradients(loss, vars), vars)
+		return keras.StepLogs{{Name: "loss", Value: loss}}, nil
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		keras.MustOK(student.Compile(keras.CompileOptions{Loss: keras.LossOf(lossFromLogits()), TrainStep: step, Backend: be.Name(), Seed: 1}))
+		_, err := student.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: 8, Verbose: keras.Silent})
+		wantErr(t, err, `the variable "kernel"`, `not a variable of model "student"`)
+	})
+}
