@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench-compare.sh REV [ROUNDS]: time a training step of the demo MLP, the
-# convnet and the small ResNet (bench/bench_test.go, batch 128) at commit
+# convnet, the small ResNet (bench/bench_test.go, batch 128) and the LSTM
+# and GRU classifiers (bench/recurrent_test.go) at commit
 # REV and at the working tree, interleaved in one run (REV, then the tree,
 # each round, on each engine), and print each model's median per engine
 # and the ratio tree/REV. The machine is shared and noisy: read ratios
@@ -33,7 +34,7 @@ for round in $(seq "$rounds"); do
 		for which in before after; do
 			bin=$tmp/$which.test
 			[ "$eng" = libtorch ] && bin=$tmp/${which}_lt.test
-			KERASGO_BACKEND=$eng "$bin" -test.run '^$' -test.bench 'MLPStep|CNNStep|ResNetStep' -test.benchtime 8x 2>&1 |
+			KERASGO_BACKEND=$eng "$bin" -test.run '^$' -test.bench 'MLPStep|CNNStep|ResNetStep|LSTMStep|GRUStep' -test.benchtime 8x 2>&1 |
 				awk -v e="$eng" -v w="$which" '/^Benchmark/ {print e, w, $1, $3}'
 		done
 	done
