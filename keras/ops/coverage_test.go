@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite docs/ops.md from the op list")
 // goNames maps a keras.ops name to the Go function where camel case does
 // not give it.
 var goNames = map[string]string{
-	"shape": "ShapeOf", "image.resize": "Resize",
+	"shape": "ShapeOf",
 }
 
 // goName is the Go function for a keras.ops name: its camel case.

@@ -211,7 +211,7 @@ func TakeAlongAxis(b Builder, x, indices Value, axis int) Value {
 	idx := indicesAsFloat(b, indices, x.Shape()[a])
 	xs := moveAxis(b, x, a, r-1)   // (..., n)
 	is := moveAxis(b, idx, a, r-1) // (..., k)
-	lead, err := backendBroadcast(xs.Shape()[:r-1], is.Shape()[:r-1])
+	lead, err := backend.BroadcastShapes(xs.Shape()[:r-1], is.Shape()[:r-1])
 	if err != nil {
 		return failf(b, "TakeAlongAxis", x.Shape(), "indices %v and x %v do not broadcast on the axes other than %d", indices.Shape(), x.Shape(), a)
 	}

@@ -1,5 +1,7 @@
 package ops
 
+import "github.com/kerasgo/kerasgo/keras/backend"
+
 // The linear algebra ops work on the last two axes of a tensor (...,
 // rows, cols), batched over the others. kerasgo composes them from row
 // operations, unrolled for the matrix's size when the computation is
@@ -186,7 +188,7 @@ func Solve(b Builder, a, rhs Value) Value {
 		return b.Fail(nil, b.Err())
 	}
 	rs := rhs.Shape()
-	lead, err := backendBroadcast(a.Shape()[:len(a.Shape())-2], rs[:len(rs)-2])
+	lead, err := backend.BroadcastShapes(a.Shape()[:len(a.Shape())-2], rs[:len(rs)-2])
 	if err != nil {
 		return failf(b, "Solve", a.Shape(), "the batch axes of a %v and b %v do not broadcast", a.Shape(), rhs.Shape())
 	}

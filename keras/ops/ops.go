@@ -152,5 +152,3 @@ func notZero(b Builder, x Value) Value {
 }
 
 func zerosLike(b Builder, x Value) Value { return filled(b, x.Shape(), 0) }
-
-func backendBroadcast(a, b Shape) (Shape, error) { return backend.BroadcastShapes(a, b) }

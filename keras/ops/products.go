@@ -1,6 +1,10 @@
 package ops
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+)
 
 // Matmul is NumPy's matmul: the product of the last two axes, batch axes
 // broadcast; a 1-D operand is a row (left) or column (right) vector whose
@@ -27,7 +31,7 @@ func Matmul(b Builder, x, y Value) Value {
 	if k != k2 {
 		return failf(b, "Matmul", xs, "the inner dimensions of x1 %v and x2 %v differ (%d and %d)", origX, origY, k, k2)
 	}
-	batch, err := backendBroadcast(xs[:len(xs)-2], ys[:len(ys)-2])
+	batch, err := backend.BroadcastShapes(xs[:len(xs)-2], ys[:len(ys)-2])
 	if err != nil {
 		return failf(b, "Matmul", xs, "the batch axes of %v and %v do not broadcast together", xs, ys)
 	}

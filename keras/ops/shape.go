@@ -1,5 +1,7 @@
 package ops
 
+import "github.com/kerasgo/kerasgo/keras/backend"
+
 // ShapeOf is x's shape (Keras's ops.shape): known when the computation is
 // built, so a plain Go value.
 func ShapeOf(x Value) Shape { return x.Shape().Clone() }
@@ -160,7 +162,7 @@ func BroadcastTo(b Builder, x Value, s ...int) Value {
 	if missing(b, "BroadcastTo", []string{"x"}, x) {
 		return b.Fail(nil, b.Err())
 	}
-	out, err := backendBroadcast(x.Shape(), Shape(s))
+	out, err := backend.BroadcastShapes(x.Shape(), Shape(s))
 	if err != nil || !out.Equal(Shape(s)) {
 		return failf(b, "BroadcastTo", Shape(s), "an input of shape %v cannot be broadcast to %v", x.Shape(), s)
 	}
