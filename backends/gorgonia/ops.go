@@ -521,28 +521,44 @@ func (o *graphOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 	for i, w := range wrt {
 		ns[i] = node(w)
 	}
-	grads, err := G.Grad(node(loss), ns...)
-	if err != nil && strings.Contains(err.Error(), "Can only differentiate with regards to input nodes") {
-		// A value computed in the graph (a layer's output, as grad-CAM
-		// takes): Gorgonia's Grad refuses it, its back-propagation does
-		// not, from the same seed of one that Grad gives.
-		cost := node(loss)
-		one := any(float32(1))
-		if loss.DType() == backend.Float64 {
-			one = float64(1)
-		}
-		grads, err = G.Backpropagate(G.Nodes{cost}, G.Nodes{cost.Graph().AddNode(G.NewConstant(one))}, ns)
-	}
+	grads, err := differentiate(node(loss), ns)
 	if err != nil && (strings.Contains(err.Error(), "Non Differentiable WRTs") || strings.Contains(err.Error(), "No gradients found for node")) {
 		// An input whose only paths to the loss go through ops without a
-		// gradient (a comparison, StopGradient): its gradient is zero, as
-		// JAX and PyTorch give it, not an error.
+		// gradient (a comparison, StopGradient), or a value the loss does
+		// not use: its gradient is zero, as JAX and PyTorch give it, not
+		// an error.
 		return o.gradEach(loss, wrt)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return values(grads), nil
+}
+
+// differentiate returns the gradients of cost with respect to ns.
+// Gorgonia's Grad refuses a value computed in the graph (a layer's
+// output, as grad-CAM takes); its back-propagation does not, from the
+// same seed of one that Grad gives.
+//
+// Gorgonia's back-propagation takes a node's recorded derivative, when it
+// has one, as its gradient: a second Grad in one graph (a step with two
+// losses over one forward pass: an actor and a critic, a GAN reusing its
+// generated batch) would reuse the first loss's derivatives for every
+// node the two share and return wrong gradients. So each differentiation
+// starts from no recorded derivatives (forgetDerivatives); the gradients
+// already returned are nodes of the graph and stay as they are.
+func differentiate(cost *G.Node, ns G.Nodes) (G.Nodes, error) {
+	forgetDerivatives(cost.Graph())
+	grads, err := G.Grad(cost, ns...)
+	if err != nil && strings.Contains(err.Error(), "Can only differentiate with regards to input nodes") {
+		one := any(float32(1))
+		if cost.Dtype() == tensor.Float64 {
+			one = float64(1)
+		}
+		forgetDerivatives(cost.Graph())
+		grads, err = G.Backpropagate(G.Nodes{cost}, G.Nodes{cost.Graph().AddNode(G.NewConstant(one))}, ns)
+	}
+	return grads, err
 }
 
 // gradEach differentiates loss + 0·Σ sum(w) instead: every w then has a
@@ -571,7 +587,7 @@ func (o *graphOps) gradEach(loss backend.Value, wrt []backend.Value) ([]backend.
 			return nil, err
 		}
 	}
-	grads, err := G.Grad(total, ns...)
+	grads, err := differentiate(total, ns)
 	if err != nil {
 		return nil, err
 	}

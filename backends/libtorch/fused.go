@@ -18,6 +18,7 @@ import (
 // µs a step (bench/opcost). The new parameter and moments are written
 // into released buffers when the program has them (spares.go).
 func (o *eagerOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps float64) (newP, newM, newV backend.Value, err error) {
+	defer o.pauseGrad()()
 	s := p.Shape()
 	// A spare for each result, or nil (allocate): they are distinct
 	// buffers, each in the arena until the result's handle replaces it.
@@ -46,6 +47,7 @@ var _ backend.AdamOps = (*eagerOps)(nil)
 // + g·(-lr), into a released buffer when the program has one (spares.go),
 // else one new buffer instead of the product's and the difference's.
 func (o *eagerOps) SGDUpdate(p, g, lr backend.Value) (backend.Value, error) {
+	defer o.pauseGrad()()
 	var neg *ts.Tensor
 	if c, ok := constant(lr); ok {
 		v, err := o.fromHost([]float64{-c}, backend.Shape{})
@@ -67,3 +69,22 @@ func (o *eagerOps) SGDUpdate(p, g, lr backend.Value) (backend.Value, error) {
 }
 
 var _ backend.SGDOps = (*eagerOps)(nil)
+
+// pauseGrad turns libtorch's gradient recording off until the function
+// it returns turns it on again: an optimizer's update is never
+// differentiated (PyTorch's optimizers step under torch.no_grad), and its
+// kernels write into buffers (out=), which autograd refuses while an
+// argument tracks gradients, as the optimizer state does in a step that
+// differentiates with respect to computed values (Compile's GradOther).
+// A Run records until its last Grad (eagerOps.Grad), so there is nothing
+// to pause after it. (gotch's GradSetEnabled does not return the mode it
+// replaced, so the mode is known from the Run, not asked.)
+func (o *eagerOps) pauseGrad() func() {
+	if o.gradDone {
+		return func() {}
+	}
+	if _, err := ts.GradSetEnabled(false); err != nil {
+		return func() {}
+	}
+	return func() { ts.GradSetEnabled(true) }
+}

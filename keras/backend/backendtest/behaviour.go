@@ -429,6 +429,51 @@ func checkGradOfIntermediate(t *testing.T, be backend.Backend) {
 	}
 }
 
+// checkGradOfUnusedThenUpdate takes, in a function that differentiates
+// with respect to a computed value, the gradient with respect to a value
+// the loss does not use (zero, as JAX and PyTorch give it), applies Adam's
+// update with it between two gradients (an update is never recorded for
+// differentiation), and differentiates again: a custom train step that
+// assigns a variable, applies an optimizer, then takes another gradient.
+func checkGradOfUnusedThenUpdate(t *testing.T, be backend.Backend) {
+	x, w := Random(160, -1, 1, 3, 4), Random(161, -1, 1, 4, 2)
+	zeros := Array{Shape: []int{4, 2}, Data: make([]float64, 8)}
+	out, err := Eval(be, backend.Float64, func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+		h := b.Tanh(b.MatMul(in[0], in[1]))
+		unused := b.Mul(in[1], b.Scalar(2))
+		g := b.Grad(b.Sum(h), []backend.Value{unused, in[1]})
+		p, _, _ := b.AdamUpdate(in[1], g[1], in[2], in[2], b.Scalar(0.1), 0.9, 0.999, 1e-7)
+		g2 := b.Grad(b.Sum(b.Mul(h, h)), []backend.Value{in[0]})
+		return []backend.Value{g[0], g[1], p, g2[0], h}, b.Err()
+	}, []Array{x, w, zeros})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, got := range out[0].Data {
+		if got != 0 {
+			t.Fatalf("the gradient with respect to a value the loss does not use is %v at %d, want 0", got, i)
+		}
+	}
+	for i, gw := range out[1].Data {
+		m, v := 0.1*gw, 0.001*gw*gw
+		if want := w.Data[i] - 0.1*m/(math.Sqrt(v)+1e-7); math.Abs(out[2].Data[i]-want) > 1e-9 {
+			t.Fatalf("Adam's update after the gradient [%d] = %v, want %v", i, out[2].Data[i], want)
+		}
+	}
+	h := out[4].Data
+	for r := range 3 {
+		for k := range 4 {
+			want := 0.0
+			for j := range 2 {
+				want += 2 * h[r*2+j] * (1 - h[r*2+j]*h[r*2+j]) * w.Data[k*2+j]
+			}
+			if got := out[3].Data[r*4+k]; math.Abs(got-want) > 1e-12 {
+				t.Fatalf("the second gradient [%d,%d] = %v, want %v", r, k, got, want)
+			}
+		}
+	}
+}
+
 // mustFromFloat32 uploads data or fails the test: a tensor that did not
 // upload would make the checks after it fail for another reason.
 func mustFromFloat32(t *testing.T, be backend.Backend, data []float32, s backend.Shape) backend.Tensor {
