@@ -3,6 +3,8 @@ package keras
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/kerasgo/kerasgo/internal/varsync"
@@ -12,8 +14,9 @@ import (
 
 // binding is a model's state on one engine: the engine, one tensor per
 // weight of the model (the variables' values, uploaded from their host
-// copies), the optimizer's state when the model is compiled for training,
-// and the compiled steps.
+// copies) and per variable of the models outside it that its custom steps
+// call (adopt: a Distiller's teacher, an EMA copy), the optimizer's state
+// when the model is compiled for training, and the compiled steps.
 //
 // Its tensors are published as immutable snapshots (stateSet): a run
 // acquires the current one and releases it when done, a training step
@@ -27,10 +30,8 @@ import (
 // their newest values stay on the engine and are copied to the host when
 // read.
 type binding struct {
-	be      backend.Backend
-	weights []*layers.Weight
-	index   map[*layers.Weight]int
-	exes    exeCache
+	be   backend.Backend
+	exes exeCache
 
 	mu      sync.Mutex
 	changed *sync.Cond // signalled when a snapshot is released
@@ -40,9 +41,20 @@ type binding struct {
 	closed  bool
 }
 
+// varTable lists the variables a binding holds tensors for, by index:
+// the model's weights first, in their order, then the variables of outside
+// models its steps call, in the order they were adopted. A table is never
+// changed: adopt makes a longer one for the next snapshot.
+type varTable struct {
+	weights []*layers.Weight
+	index   map[*layers.Weight]int
+}
+
 // stateSet is one snapshot of a binding's tensors.
 type stateSet struct {
-	// params holds one tensor per weight; nil before the first upload.
+	vars *varTable
+	// params holds one tensor per variable of vars; nil before the first
+	// upload.
 	params []backend.Tensor
 	// versions holds the variable version each params tensor has.
 	versions []uint64
@@ -63,12 +75,13 @@ const maxRetired = 4
 var errBindingClosed = errors.New("the model's engine was closed (the model was compiled again)")
 
 func newBinding(be backend.Backend, weights []*layers.Weight) *binding {
-	b := &binding{be: be, weights: weights, index: make(map[*layers.Weight]int, len(weights))}
+	vars := &varTable{weights: slices.Clone(weights), index: make(map[*layers.Weight]int, len(weights))}
 	for i, w := range weights {
-		b.index[w] = i
+		vars.index[w] = i
 	}
+	b := &binding{be: be}
 	b.changed = sync.NewCond(&b.mu)
-	b.current = &stateSet{params: make([]backend.Tensor, len(weights)), versions: make([]uint64, len(weights))}
+	b.current = &stateSet{vars: vars, params: make([]backend.Tensor, len(weights)), versions: make([]uint64, len(weights))}
 	b.exes.init()
 	return b
 }
@@ -131,6 +144,7 @@ func (b *binding) publish(ch stateChange, hold []int) error {
 	}
 	old := b.current
 	next := &stateSet{
+		vars:       old.vars,
 		params:     append([]backend.Tensor(nil), old.params...),
 		versions:   append([]uint64(nil), old.versions...),
 		optState:   old.optState,
@@ -150,7 +164,7 @@ func (b *binding) publish(ch stateChange, hold []int) error {
 		// Under b.mu, so that a reader of this binding sees the version
 		// and the tensor change together (weightOps.Hold takes only the
 		// variable's own lock).
-		next.versions[i] = weightOps.Hold(b.weights[i], b)
+		next.versions[i] = weightOps.Hold(next.vars.weights[i], b)
 	}
 	if ch.optState != nil {
 		old.replaced = append(old.replaced, old.optState...)
@@ -180,7 +194,7 @@ func (b *binding) HeldValues(ws []*layers.Weight) ([][]float32, error) {
 	defer b.release(s)
 	out := make([][]float32, len(ws))
 	for k, w := range ws {
-		i, ok := b.index[w]
+		i, ok := s.vars.index[w]
 		if !ok || s.params[i] == nil {
 			return nil, fmt.Errorf("variable %s is not on this engine", w.Name)
 		}
@@ -189,6 +203,42 @@ func (b *binding) HeldValues(ws []*layers.Weight) ([][]float32, error) {
 		}
 	}
 	return out, nil
+}
+
+// adopt adds ws, the variables of models outside the binding's own that
+// its steps call, to the variables it holds tensors for (those it has are
+// skipped); refresh uploads their values. Snapshots taken before keep
+// their shorter table.
+func (b *binding) adopt(ws []*layers.Weight) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return errBindingClosed
+	}
+	old := b.current
+	var add []*layers.Weight
+	for _, w := range ws {
+		if _, ok := old.vars.index[w]; !ok && !slices.Contains(add, w) {
+			add = append(add, w)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	vars := &varTable{weights: append(slices.Clip(old.vars.weights), add...), index: maps.Clone(old.vars.index)}
+	for i := len(old.vars.weights); i < len(vars.weights); i++ {
+		vars.index[vars.weights[i]] = i
+	}
+	b.current = &stateSet{
+		vars:       vars,
+		params:     append(slices.Clip(old.params), make([]backend.Tensor, len(add))...),
+		versions:   append(slices.Clip(old.versions), make([]uint64, len(add))...),
+		optState:   old.optState,
+		iterations: old.iterations,
+	}
+	b.retired = append(b.retired, old) // frees nothing: the new set keeps its tensors
+	b.collect()
+	return nil
 }
 
 // refresh uploads the variables whose host value changed since this
@@ -204,7 +254,7 @@ func (b *binding) refresh() error {
 	cur := b.current
 	var stale []*layers.Weight
 	var at []int
-	for i, w := range b.weights {
+	for i, w := range cur.vars.weights {
 		if cur.params[i] == nil || w.Version() != cur.versions[i] {
 			stale = append(stale, w)
 			at = append(at, i)
@@ -222,7 +272,7 @@ func (b *binding) refresh() error {
 	}
 	ch := stateChange{params: map[int]backend.Tensor{}, versions: map[int]uint64{}}
 	for k, i := range at {
-		t, err := b.be.FromFloat32(vals[k], b.weights[i].Shape)
+		t, err := b.be.FromFloat32(vals[k], stale[k].Shape)
 		if err != nil {
 			b.be.Release(values(ch.params)...)
 			return err
@@ -294,7 +344,10 @@ func readVariables(ws []*layers.Weight) ([][]float32, []uint64, error) {
 // done, and closes the engine.
 func (b *binding) close() error {
 	var firstErr error
-	for _, w := range b.weights {
+	b.mu.Lock()
+	vars := b.current.vars
+	b.mu.Unlock()
+	for _, w := range vars.weights {
 		if err := weightOps.WriteBack(w, b); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("writing variable %s back before leaving the engine: %w", w.Name, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/kerasgo/kerasgo/internal/settings"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/distribution"
+	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/losses"
 	"github.com/kerasgo/kerasgo/keras/metrics"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
@@ -87,6 +88,12 @@ type compiled struct {
 	slots     []*optSlot
 	optSpecs  []optimizers.StateSpec
 	trainPlan *stepPlan
+	// testMu guards testOutside: the variables of the models outside
+	// this one that a custom test step calls, in the order it takes them,
+	// learned by its first planning trace (testLayout; testPlanned).
+	testMu      sync.Mutex
+	testOutside []*layers.Weight
+	testPlanned bool
 	// lrMu guards the optimizers' learning rates, which SetLearningRate
 	// may change while steps read them.
 	lrMu sync.Mutex

@@ -79,45 +79,4 @@ func TestDistillerCallsAnOutsideTeacher(t *testing.T) {
 	})
 }
 
-// A step may read an outside model but not change it: in training mode
-// its moving statistics would change, and that is an error that says so.
-func TestStepCannotChangeAnOutsideModel(t *testing.T) {
-	x, y := smallData(16)
-	other := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.BatchNormalization{}, &layers.Dense{Units: 3}))
-	other.Name = "other"
-	keras.MustOK(other.Compile(keras.CompileOptions{Loss: keras.LossOf(lossFromLogits()), Seed: 1}))
-	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 3}))
-	step := func(s *keras.Step, d keras.StepData) (keras.StepLogs, error) {
-		out := s.Call(other, true, d.X...)
-		return keras.StepLogs{{Name: "loss", Value: s.ComputeLoss(d.Y, out, nil)}}, nil
-	}
-	keras.MustOK(m.Compile(keras.CompileOptions{Loss: keras.LossOf(lossFromLogits()), TrainStep: step, Seed: 1}))
-	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: 8, Verbose: keras.Silent})
-	wantErr(t, err, `calling model "other" in training mode changes its variable`, "call it with training false")
-}
-
 func lossFromLogits() losses.Loss { return losses.SparseCategoricalCrossentropy{FromLogits: true} }
-
-// A step that applies an optimizer to an outside model's variables (here
-// a frozen teacher's) gets an error naming the variable and the model
-// whose step it is, on every engine; the teacher is not changed.
-func TestStepCannotTrainAnOutsideModel(t *testing.T) {
-	x, y := smallData(16)
-	teacher := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 3}))
-	teacher.Name = "teacher"
-	teacher.SetTrainable(false)
-	keras.MustOK(teacher.Compile(keras.CompileOptions{Loss: keras.LossOf(lossFromLogits()), Seed: 1}))
-	student := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 3}))
-	student.Name = "student"
-	step := func(s *keras.Step, d keras.StepData) (keras.StepLogs, error) {
-		loss := s.ComputeLoss(d.Y, s.Call(teacher, false, d.X...), nil)
-		vars := teacher.Weights()
-		s.Apply(nil, s.Gradients(loss, vars), vars)
-		return keras.StepLogs{{Name: "loss", Value: loss}}, nil
-	}
-	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		keras.MustOK(student.Compile(keras.CompileOptions{Loss: keras.LossOf(lossFromLogits()), TrainStep: step, Backend: be.Name(), Seed: 1}))
-		_, err := student.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, BatchSize: 8, Verbose: keras.Silent})
-		wantErr(t, err, `the variable "kernel"`, `not a variable of model "student"`)
-	})
-}

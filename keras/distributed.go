@@ -129,7 +129,7 @@ func (m *Model) syncFromChief(c *compiled, dp *distribution.DataParallel) error 
 		}
 		return out, nil
 	}
-	params, err := broadcast(s.params, func(i int) backend.Shape { return m.weights[i].Shape })
+	params, err := broadcast(s.params, func(i int) backend.Shape { return s.vars.weights[i].Shape })
 	if err != nil {
 		bind.release(s)
 		return fmt.Errorf("copying rank 0's weights to every process: %w", err)

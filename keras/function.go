@@ -84,7 +84,7 @@ func (f *Function) Run(ctx context.Context, x ArraySet) ([]Array, error) {
 		}
 		f.exes[key] = exe
 	}
-	in := append([]backend.Tensor(nil), s.params...)
+	in := append([]backend.Tensor(nil), s.params[:len(m.weights)]...)
 	var owned []backend.Tensor
 	defer func() { bind.be.Release(owned...) }()
 	for _, a := range d.x {
@@ -116,7 +116,7 @@ func (f *Function) compiled(c *compiled, nX int) backend.Func {
 	m := f.m
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
 		l := splitInputs(in, false, len(m.weights), 0, 0, nX, 0, false)
-		s := m.newStep(b, c, l, false, false)
+		s := m.newStep(b, c, l, false, false, nil)
 		s.kind = "function"
 		outs, err := runFunction(f.fn, s, l.xs)
 		if err != nil {

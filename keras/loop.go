@@ -113,7 +113,11 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 	var s *stateSet
 	acquire := func() error {
 		// Variables another model trained or SetWeights assigned since
-		// the last step are uploaded first.
+		// the last step are uploaded first, with those of the outside
+		// models the step calls.
+		if err := bind.adopt(r.c.outside(kind)); err != nil {
+			return err
+		}
 		if err := bind.refresh(); err != nil {
 			return err
 		}
@@ -187,7 +191,19 @@ func (r *run) runStep(kind exeKind, b hostData, s *stateSet) ([]backend.Tensor, 
 		return nil, fmt.Errorf("compiling the %s step for batch shape %v: %w", kind, backend.Shape(b.x[0].Shape), err)
 	}
 	defer bind.exes.put(key, exe)
-	in := append(make([]backend.Tensor, 0, len(s.params)+len(s.optState)+1+len(b.x)+len(b.y)), s.params...)
+	// The model's variables, then those of the models outside it that a
+	// custom step calls (a teacher, a target network), which the binding
+	// holds too (adopt).
+	in := append(make([]backend.Tensor, 0, len(s.params)+len(s.optState)+1+len(b.x)+len(b.y)), s.params[:len(r.m.weights)]...)
+	if kind != predictStep {
+		for _, w := range c.outside(kind) {
+			i, ok := s.vars.index[w]
+			if !ok || s.params[i] == nil {
+				return nil, fmt.Errorf("the %s step calls a model outside %q whose variable %q is not on its engine", kind, r.m.Name, w.Name)
+			}
+			in = append(in, s.params[i])
+		}
+	}
 	var owned []backend.Tensor // uploaded for this step only
 	defer func() { bind.be.Release(owned...) }()
 	add := func(t backend.Tensor, err error) error {
@@ -199,17 +215,6 @@ func (r *run) runStep(kind exeKind, b hostData, s *stateSet) ([]backend.Tensor, 
 	}
 	if kind == trainStep {
 		exe.SetStep(s.iterations + 1) // its random draws depend on the step alone
-		// The variables of models outside this one that the step calls
-		// (a teacher) are read as they are now, for this step only.
-		for _, w := range c.trainPlan.outside {
-			v, err := w.Value()
-			if err != nil {
-				return nil, fmt.Errorf("the step calls a model outside %q whose variable %q has no value: %w", r.m.Name, w.Name, err)
-			}
-			if err := add(bind.be.FromFloat32(v, w.Shape)); err != nil {
-				return nil, err
-			}
-		}
 		in = append(in, s.optState...)
 		if err := add(bind.be.FromFloat32(c.hyperValues(s.iterations), c.hyperShape())); err != nil {
 			return nil, err
@@ -338,15 +343,20 @@ func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoin
 				ErrNaNLoss, loss, epoch+1, b.step+1)
 		}
 		// The step's new state becomes the binding's newest: the updated
-		// weights (frozen ones keep their tensors), which the binding now
-		// holds for the variables, and the optimizers' state.
+		// variables (frozen ones keep their tensors; an outside model's
+		// that the step changed are among them), which the binding now
+		// holds, and the optimizers' state.
 		updated := c.trainPlan.updated
-		nU := len(updated)
+		nU, nW := len(updated), len(r.m.weights)
 		ch := stateChange{params: map[int]backend.Tensor{}, optState: rest[nU : nU+len(c.optSpecs)], steps: 1}
+		hold := make([]int, nU)
 		for k, i := range updated {
-			ch.params[i] = rest[k]
+			if i >= nW { // the step's index of an outside variable: the binding's own
+				i = b.state.vars.index[c.trainPlan.outside[i-nW]]
+			}
+			ch.params[i], hold[k] = rest[k], i
 		}
-		if err := r.bind.publish(ch, updated); err != nil {
+		if err := r.bind.publish(ch, hold); err != nil {
 			return err
 		}
 		acc.add(stats, b.size*world) // stats are the job's (averageAcrossProcesses)

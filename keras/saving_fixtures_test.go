@@ -8,14 +8,15 @@ import (
 
 	"context"
 	"encoding/json"
-	"github.com/kerasgo/kerasgo/internal/sgemm"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kerasgo/kerasgo/internal/sgemm"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/kerasgo/kerasgo/datasets/mnist"
 	"github.com/kerasgo/kerasgo/keras"

@@ -2,6 +2,7 @@ package keras
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -65,17 +66,19 @@ type Step struct {
 	// discover is true while the step is traced to learn which
 	// optimizers it applies (no optimizer state exists yet).
 	discover bool
+	// vars are the step's variables by index: the model's weights, then
+	// the variables of models outside it that the step calls or changes
+	// (its plan's; while planning, added as they are met).
+	vars     []*layers.Weight
 	index    map[*layers.Weight]int
+	owner    map[*layers.Weight]*Model        // an outside variable's model, for messages
 	values   map[*layers.Weight]backend.Value // each variable's current value
 	updated  map[*layers.Weight]bool          // changed by an optimizer or a layer
 	assigned map[*layers.Weight]bool          // changed by a layer (moving statistics)
 	state    []backend.Value                  // every optimizer's state, as inputs
 	hyper    backend.Value                    // per optimizer: learning rate, iteration, flags
 	newState [][]backend.Value                // per optimizer slot: its new state
-	// outside lists, while the planning trace runs, the variables of
-	// models outside the step's own that it calls (read, never changed).
-	outside []*layers.Weight
-	losses  []backend.Value // AddLoss terms not yet in a ComputeLoss
+	losses   []backend.Value                  // AddLoss terms not yet in a ComputeLoss
 	// averagedStats is the step's logs, packed and averaged over a
 	// data-parallel job's processes together with the layers'
 	// assignments (and the built-in step's gradients) in one collective
@@ -128,14 +131,14 @@ func (s *Step) placeholders(n int) []backend.Value {
 // model(x, training=...)) with the variables' current values in this
 // step: after an optimizer was applied to some, their new values. The
 // model is the step's model, a part of it (a GAN's generator inside the
-// combined model), or, in a train step, a model outside it (a
-// Distiller's teacher): the step reads such a model's variables as they
-// are when it runs and does not change them, so calling it in training
-// mode where that changes its variables (moving statistics), or
-// applying an optimizer to them, is an error.
+// combined model), or a model outside it (a Distiller's teacher, a
+// target network, an EMA copy): the step reads such a model's variables
+// as they are when it runs, and changes them only as it changes its own
+// model's (Apply, Assign, or a training-mode call whose layers assign).
 // Layers' assignments (BatchNormalization's moving statistics in training
-// mode) become the variables' new values, and their AddLoss terms are
-// added by the next ComputeLoss.
+// mode) become the variables' new values in a train step (a test step
+// changes no variable), and their AddLoss terms are added by the next
+// ComputeLoss.
 func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.Value {
 	if model == nil {
 		s.fail("Call got a nil model")
@@ -146,28 +149,23 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 		return nil
 	}
 	n := len(model.outputs)
+	if s.discover && s.c != nil {
+		// A built Keras model has values: an outside model never compiled
+		// gets them here, from the compile seed, as Compile gives them.
+		model.initWeights(s.c.opts.Seed)
+	}
 	for _, w := range model.weights {
-		if _, mine := s.index[w]; mine {
+		if i, known := s.index[w]; known {
+			if i >= len(s.m.weights) && s.owner[w] == nil {
+				s.owner[w] = model
+			}
 			continue
 		}
-		if _, given := s.values[w]; given { // an outside model's variable the step reads
-			continue
-		}
-		switch {
-		case s.discover:
-			// The planning trace computes nothing: a value of the
-			// variable's shape stands for it, and the compiled step
-			// takes its value as an input.
-			s.outside = append(s.outside, w)
-			s.values[w] = s.RandomUniform(w.Shape)
-		case s.training:
-			s.fail("model %q has the variable %q, which the step did not read when it was first traced: the step must call the same models every time it is called", model.Name, w.Name)
-			return s.placeholders(n)
-		default:
-			s.fail("model %q has the variable %q, which is not a variable of model %q whose test step this is: a test step cannot call a model outside its own yet (a train step can); build %q from every model its test step calls",
-				model.Name, w.Name, s.m.Name, s.m.Name)
+		if !s.discover {
+			s.fail("model %q has the variable %q, which the step did not use when it was first traced: the step must call the same models every time it is called", model.Name, w.Name)
 			return s.placeholders(n)
 		}
+		s.addOutside(w, model)
 	}
 	// A model whose first layers compute on the host (TextVectorization)
 	// takes, in a step, what they gave: its feeds.
@@ -190,10 +188,6 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 	ctx := layers.NewContext(s.Builder, training, s.values)
 	outs := model.call(ctx, xs)
 	for w, v := range ctx.Updates() {
-		if _, mine := s.index[w]; !mine {
-			s.fail("calling model %q in training mode changes its variable %q (a layer's moving statistics), and a step cannot change a model outside %q yet: call it with training false", model.Name, w.Name, s.m.Name)
-			return s.placeholders(n)
-		}
 		s.values[w], s.updated[w], s.assigned[w] = v, true, true
 	}
 	s.losses = append(s.losses, ctx.Losses()...)
@@ -301,8 +295,9 @@ func (s *Step) checkHeads(what string, y, yPred, sw []backend.Value) bool {
 
 // Gradients returns the gradient of loss, a scalar, with respect to each
 // variable in vars at its current value (Keras's tape.gradient(loss,
-// vars)); in a data-parallel job, averaged over the processes. Every
-// variable must belong to the step's model.
+// vars)); in a data-parallel job, averaged over the processes. The
+// variables may be the step's model's or another model's; a variable loss
+// does not depend on gets a zero gradient.
 func (s *Step) Gradients(loss backend.Value, vars []*layers.Weight) []backend.Value {
 	return s.gradients(loss, vars, true)
 }
@@ -348,7 +343,7 @@ func (s *Step) averageTogether(grads []backend.Value, logs StepLogs) []backend.V
 	}
 	var assignedWeights []*layers.Weight
 	var assigned []backend.Value
-	for _, w := range s.m.weights {
+	for _, w := range s.vars {
 		if s.assigned[w] {
 			assignedWeights = append(assignedWeights, w)
 			assigned = append(assigned, s.values[w])
@@ -362,17 +357,62 @@ func (s *Step) averageTogether(grads []backend.Value, logs StepLogs) []backend.V
 	return grads
 }
 
-// known checks that w is a variable of the step's model.
+// addOutside adds w, a variable of model (nil: not known) outside the
+// step's own, to the step's variables while the step is planned. The
+// planning trace computes nothing: a value of the variable's shape
+// stands for it, and the compiled step takes its value as an input.
+func (s *Step) addOutside(w *layers.Weight, model *Model) {
+	s.index[w] = len(s.vars)
+	s.vars = append(s.vars, w)
+	s.values[w] = s.RandomUniform(w.Shape)
+	if model != nil {
+		s.owner[w] = model
+	}
+}
+
+// known checks that w is one of the step's variables: its model's, or
+// any other model's (added while the step is planned).
 func (s *Step) known(w *layers.Weight, what string) bool {
 	if w == nil {
 		s.fail("%s got a nil variable", what)
 		return false
 	}
-	if _, ok := s.index[w]; !ok {
-		s.fail("%s got the variable %q, which is not a variable of model %q: give variables of the model whose step this is (model.TrainableWeights())", what, w.Name, s.m.Name)
-		return false
+	if _, ok := s.index[w]; ok {
+		return true
 	}
-	return true
+	if s.discover {
+		s.addOutside(w, nil)
+		return true
+	}
+	s.fail("%s got the variable %q, which the step did not use when it was first traced: the step must use the same variables every time it is called", what, w.Name)
+	return false
+}
+
+// whose names w's model for messages: " of model \"name\"", or "".
+func (s *Step) whose(w *layers.Weight) string {
+	model := s.owner[w]
+	if i, ok := s.index[w]; ok && i < len(s.m.weights) {
+		model = s.m
+	}
+	if model == nil {
+		return ""
+	}
+	return fmt.Sprintf(" of model %q", model.Name)
+}
+
+// frozen reports whether w is left out of training: not among its
+// model's trainable weights as Keras's trainable_weights reaches them
+// (a frozen model or layer), or, for a variable of a model the step
+// never called, its own flag off.
+func (s *Step) frozen(w *layers.Weight) bool {
+	model := s.owner[w]
+	if i, ok := s.index[w]; ok && i < len(s.m.weights) {
+		model = s.m
+	}
+	if model == nil {
+		return !w.Trainable
+	}
+	return !slices.Contains(model.TrainableWeights(), w)
 }
 
 func (s *Step) zeros(vars []*layers.Weight) []backend.Value {
@@ -389,7 +429,9 @@ func (s *Step) zeros(vars []*layers.Weight) []backend.Value {
 
 // Apply applies opt to vars with their gradients grads (Keras's
 // optimizer.apply(grads, vars)): their new values are what later calls
-// in the step see, and the step's result. An optimizer is built for the
+// in the step see, and the step's result. The variables are the step's
+// model's or another model's (a critic trained beside the fitted model),
+// and must be trainable. An optimizer is built for the
 // variables of its first Apply (its state is made for them) and must be
 // applied to the same variables, once per step; nil means the compiled
 // optimizer. Several optimizers may be applied in one step (a GAN's
@@ -411,13 +453,17 @@ func (s *Step) Apply(opt optimizers.Optimizer, grads []backend.Value, vars []*la
 		if !s.known(w, "Apply") {
 			return
 		}
+		if s.frozen(w) {
+			s.fail("optimizer %s was applied to the variable %q%s, which is frozen (not trainable): an optimizer changes only trainable variables; unfreeze its layer or model (SetTrainable(true)), leave it out, or set it with Assign", opt.Name(), w.Name, s.whose(w))
+			return
+		}
 		idx[k] = s.index[w]
 		if grads[k] == nil || !grads[k].Shape().Equal(w.Shape) {
 			s.fail("optimizer %s: the gradient for variable %q is missing or not of its shape %v", opt.Name(), w.Name, w.Shape)
 			return
 		}
 	}
-	k, err := s.c.slotFor(opt, idx, s.discover, s.m.weights)
+	k, err := s.c.slotFor(opt, idx, s.discover, s.vars)
 	if err != nil {
 		s.fail("%v", err)
 		return
@@ -452,6 +498,46 @@ func (s *Step) Apply(opt optimizers.Optimizer, grads []backend.Value, vars []*la
 		s.values[w], s.updated[w] = newP[i], true
 	}
 	s.newState[k] = append([]backend.Value{}, newS...) // non-nil: applied
+}
+
+// Assign sets the variable w to value in a train step (Keras's
+// variable.assign(value)): later calls in the step see value, and it is
+// the variable's value after the step. w is a variable of the step's
+// model or of a model outside it, such as a target network moved toward
+// the trained one (Polyak averaging) or an EMA copy. In a data-parallel
+// job, the values are averaged over the processes, as layers'
+// assignments are.
+func (s *Step) Assign(w *layers.Weight, value backend.Value) {
+	if !s.training {
+		s.fail("Assign was called in a %s: only a training step changes variables", s.kind)
+		return
+	}
+	if !s.known(w, "Assign") {
+		return
+	}
+	if value == nil || !value.Shape().Equal(w.Shape) {
+		var shape backend.Shape
+		if value != nil {
+			shape = value.Shape()
+		}
+		s.fail("Assign: the value for variable %q%s has shape %v, the variable %v: give a value of the variable's shape", w.Name, s.whose(w), shape, w.Shape)
+		return
+	}
+	s.values[w], s.updated[w], s.assigned[w] = value, true, true
+}
+
+// Value returns the variable w's current value in the step (Keras's
+// reading a variable inside train_step): its value when the step began,
+// or what an optimizer or Assign made it since. w is a variable of the
+// step's model or of any other model.
+func (s *Step) Value(w *layers.Weight) backend.Value {
+	if !s.known(w, "Value") {
+		if w == nil {
+			return s.Scalar(0)
+		}
+		return s.zeros([]*layers.Weight{w})[0]
+	}
+	return s.values[w]
 }
 
 // checkLogs validates a step's logs: at least one, named, distinct, and

@@ -39,21 +39,21 @@ const hyperparameters = 4
 type stepInputs struct {
 	params, state []backend.Value
 	// outside are the values of the variables of models outside the
-	// step's own that a custom train step calls (stepPlan.outside).
+	// step's own that a custom step calls (compiled.outside).
 	outside     []backend.Value
 	hyper       backend.Value // nil outside training
 	xs, ys, sws []backend.Value
 }
 
-// splitInputs names the parts of a step's inputs: nP weights, then (train
-// steps only) nO variables of outside models, nS optimizer states and the
-// hyperparameters, nX x arrays, nY y arrays and, when weighted, nY
-// sample-weight vectors.
+// splitInputs names the parts of a step's inputs: nP weights, nO
+// variables of outside models, then (train steps only) nS optimizer
+// states and the hyperparameters, nX x arrays, nY y arrays and, when
+// weighted, nY sample-weight vectors.
 func splitInputs(in []backend.Value, train bool, nP, nO, nS, nX, nY int, weighted bool) stepInputs {
 	var l stepInputs
 	l.params, in = in[:nP], in[nP:]
+	l.outside, in = in[:nO], in[nO:]
 	if train {
-		l.outside, in = in[:nO], in[nO:]
 		l.state, l.hyper, in = in[:nS], in[nS], in[nS+1:]
 	}
 	l.xs, in = in[:nX], in[nX:]
@@ -161,19 +161,22 @@ func (m *Model) compileStep(bind *binding, c *compiled, key exeKey, d hostData) 
 }
 
 // stepSpecs returns the specs of the inputs of the step of kind for batch
-// d, in stepInputs's order. discover leaves out the optimizers' state,
-// which the step's planning trace does not read (and which does not exist
-// before a custom step was first traced).
+// d, in stepInputs's order. discover leaves out the outside models'
+// variables and the optimizers' state, which the step's planning trace
+// does not read (and which are not known before a custom step was first
+// traced).
 func (m *Model) stepSpecs(c *compiled, kind exeKind, d hostData, weighted, discover bool) []backend.Spec {
 	var specs []backend.Spec
 	for _, w := range m.weights {
 		specs = append(specs, backend.Spec{Shape: w.Shape, DType: backend.Float32})
 	}
+	if !discover {
+		for _, w := range c.outside(kind) {
+			specs = append(specs, backend.Spec{Shape: w.Shape, DType: backend.Float32})
+		}
+	}
 	if kind == trainStep {
 		if !discover {
-			for _, w := range c.trainPlan.outside {
-				specs = append(specs, backend.Spec{Shape: w.Shape, DType: backend.Float32})
-			}
 			for _, s := range c.optSpecs {
 				specs = append(specs, backend.Spec{Shape: s.Shape, DType: backend.Float32})
 			}
@@ -214,10 +217,7 @@ func (m *Model) trainFunc(c *compiled, d hostData, weighted bool, plan *stepPlan
 			outside = c.trainPlan.outside
 		}
 		l := splitInputs(in, true, len(m.weights), len(outside), nS, len(d.x), len(d.y), weighted)
-		s := m.newStep(b, c, l, true, planning)
-		for i, w := range outside {
-			s.values[w] = l.outside[i]
-		}
+		s := m.newStep(b, c, l, true, planning, outside)
 		s.newState = make([][]backend.Value, len(c.slots))
 		logs, err := runStepFunc(c.trainStep(), s, StepData{X: l.xs, Y: l.ys, SampleWeights: l.sws})
 		if err != nil {
@@ -229,14 +229,14 @@ func (m *Model) trainFunc(c *compiled, d hostData, weighted bool, plan *stepPlan
 		s.averageTogether(nil, logs)
 		var updated []int
 		var newValues []backend.Value
-		for i, w := range m.weights {
+		for i, w := range s.vars {
 			if s.updated[w] {
 				updated = append(updated, i)
 				newValues = append(newValues, s.values[w])
 			}
 		}
 		if planning {
-			plan.updated, plan.stats, plan.outside = updated, logs.layout(), s.outside
+			plan.updated, plan.stats, plan.outside = updated, logs.layout(), s.vars[len(m.weights):]
 			return []backend.Value{pack(b, logs.values())}, nil
 		}
 		p := c.trainPlan
@@ -261,19 +261,27 @@ func (m *Model) trainFunc(c *compiled, d hostData, weighted bool, plan *stepPlan
 }
 
 // testFunc is the evaluation step for batch d: the compiled TestStep, or
-// the built-in one (defaultTestStep). With layout non-nil (the planning
+// the built-in one (defaultTestStep). With plan non-nil (the planning
 // trace of a custom test step, testLayout) it records the step's logs
-// there.
-func (m *Model) testFunc(c *compiled, d hostData, weighted bool, layout *[]stat) backend.Func {
+// there, and on the first trace the outside models' variables it calls.
+func (m *Model) testFunc(c *compiled, d hostData, weighted bool, plan *testPlan) backend.Func {
+	discover := plan != nil && plan.outside != nil
 	return func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
-		l := splitInputs(in, false, len(m.weights), 0, 0, len(d.x), len(d.y), weighted)
-		s := m.newStep(b, c, l, false, false)
+		var outside []*layers.Weight
+		if !discover {
+			outside = c.outside(evalStep)
+		}
+		l := splitInputs(in, false, len(m.weights), len(outside), 0, len(d.x), len(d.y), weighted)
+		s := m.newStep(b, c, l, false, discover, outside)
 		logs, err := runStepFunc(c.testStep(), s, StepData{X: l.xs, Y: l.ys, SampleWeights: l.sws})
 		if err != nil {
 			return nil, err
 		}
-		if layout != nil {
-			*layout = logs.layout()
+		if plan != nil {
+			*plan.layout = logs.layout()
+		}
+		if discover {
+			*plan.outside = s.vars[len(m.weights):]
 		}
 		return []backend.Value{pack(b, logs.values())}, nil
 	}

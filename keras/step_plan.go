@@ -94,11 +94,14 @@ func (c *compiled) hyperValues(iterations int64) []float32 {
 }
 
 // newStep returns the Step a StepFunc runs on, with in's params as the
-// variables' values.
-func (m *Model) newStep(b backend.Builder, c *compiled, l stepInputs, training, discover bool) *Step {
+// model's variables' values and its outside values as those of outside,
+// the variables of models outside it that the step calls (their plan's).
+func (m *Model) newStep(b backend.Builder, c *compiled, l stepInputs, training, discover bool, outside []*layers.Weight) *Step {
 	s := &Step{Builder: b, m: m, c: c, kind: "test step", training: training, discover: discover,
-		index:    make(map[*layers.Weight]int, len(m.weights)),
-		values:   make(map[*layers.Weight]backend.Value, len(m.weights)),
+		vars:     append(slices.Clip(m.weights), outside...),
+		index:    make(map[*layers.Weight]int, len(m.weights)+len(outside)),
+		values:   make(map[*layers.Weight]backend.Value, len(m.weights)+len(outside)),
+		owner:    map[*layers.Weight]*Model{},
 		updated:  map[*layers.Weight]bool{},
 		assigned: map[*layers.Weight]bool{},
 		state:    l.state, hyper: l.hyper,
@@ -108,6 +111,9 @@ func (m *Model) newStep(b backend.Builder, c *compiled, l stepInputs, training, 
 	}
 	for i, w := range m.weights {
 		s.index[w], s.values[w] = i, l.params[i]
+	}
+	for k, w := range outside {
+		s.index[w], s.values[w] = len(m.weights)+k, l.outside[k]
 	}
 	return s
 }
@@ -155,9 +161,29 @@ type stepPlan struct {
 	updated []int
 	stats   []stat
 	// outside are the variables of the models outside the fitted one
-	// that the step calls (a Distiller's teacher), in the order the step
-	// takes their values, after the model's own.
+	// that the step calls (a Distiller's teacher) or changes (an EMA
+	// copy, a target network), in the order the step takes their values,
+	// after the model's own. The model's binding holds them too (adopt).
 	outside []*layers.Weight
+}
+
+// outside returns the variables of models outside the model that its
+// step of kind takes, after its own (none for a prediction).
+func (c *compiled) outside(kind exeKind) []*layers.Weight {
+	switch {
+	case c == nil:
+		return nil
+	case kind == trainStep:
+		if c.trainPlan == nil {
+			return nil
+		}
+		return c.trainPlan.outside
+	case kind == evalStep:
+		c.testMu.Lock()
+		defer c.testMu.Unlock()
+		return c.testOutside
+	}
+	return nil
 }
 
 // planTrainStep traces the training step (the custom one or the
@@ -194,7 +220,7 @@ func (m *Model) planTrainStep(c *compiled, d hostData) error {
 			sl.offset = len(c.optSpecs)
 			c.optSpecs = append(c.optSpecs, sl.specs...)
 		}
-		if len(c.slots) == 1 && c.slots[0].opt == c.opt {
+		if len(c.slots) == 1 && c.slots[0].opt == c.opt && !slices.ContainsFunc(c.slots[0].vars, func(i int) bool { return i >= len(m.weights) }) {
 			c.trainable = c.slots[0].vars
 		}
 		if err := initOptimizerState(c); err != nil {
@@ -202,7 +228,13 @@ func (m *Model) planTrainStep(c *compiled, d hostData) error {
 		}
 	}
 	c.trainPlan = plan
-	return nil
+	// The model's engine holds the outside models' variables the step
+	// calls beside its own: uploaded when they change, not every step,
+	// and, when the step changes them, trained there.
+	if c.bind == nil {
+		return nil
+	}
+	return c.bind.adopt(plan.outside)
 }
 
 // trainStep is the training step Fit runs: the compiled TrainStep, or
@@ -234,9 +266,33 @@ func (m *Model) testLayout(c *compiled, d hostData) ([]stat, error) {
 		return stats(c.heads), nil
 	}
 	var layout []stat
-	specs := m.stepSpecs(c, evalStep, d, d.sw != nil, false)
-	_, err := backend.Trace(m.testFunc(c, d, d.sw != nil, &layout), specs)
-	return layout, err
+	plan := &testPlan{layout: &layout}
+	c.testMu.Lock()
+	planned := c.testPlanned
+	c.testMu.Unlock()
+	if !planned {
+		plan.outside = new([]*layers.Weight)
+	}
+	specs := m.stepSpecs(c, evalStep, d, d.sw != nil, !planned)
+	if _, err := backend.Trace(m.testFunc(c, d, d.sw != nil, plan), specs); err != nil {
+		return nil, err
+	}
+	if !planned {
+		c.testMu.Lock()
+		if !c.testPlanned { // another Evaluate may have planned it meanwhile
+			c.testOutside, c.testPlanned = *plan.outside, true
+		}
+		c.testMu.Unlock()
+	}
+	return layout, nil
+}
+
+// testPlan is what a planning trace of a custom test step learns: its
+// logs' layout and, on the first trace, the variables of the outside
+// models it calls (nil outside: they are known).
+type testPlan struct {
+	layout  *[]stat
+	outside *[]*layers.Weight
 }
 
 // trainLayout returns the stats layout of the training step.

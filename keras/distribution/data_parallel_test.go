@@ -183,6 +183,25 @@ func TestDataParallelMatchesOneProcess(t *testing.T) {
 	}
 }
 
+// globalOrder returns the job's data x, y in the order one process
+// trains on it to take the job's steps: each batch of world*perRank
+// samples the concatenation of the ranks' batches (rank r's shard is
+// samples r, r+world, ...; distribution.Shard).
+func globalOrder(x, y keras.Array, world int) (keras.Array, keras.Array) {
+	gx := keras.Array{Shape: x.Shape, Data: make([]float32, 0, len(x.Data))}
+	gy := keras.Array{Shape: y.Shape, Data: make([]float32, 0, len(y.Data))}
+	for s := range steps {
+		for r := range world {
+			for j := range perRank {
+				i := r + world*(s*perRank+j)
+				gx.Data = append(gx.Data, x.Data[i*features:(i+1)*features]...)
+				gy.Data = append(gy.Data, y.Data[i])
+			}
+		}
+	}
+	return gx, gy
+}
+
 // globalBatches is the job's data as a keras.Dataset of perRank-sample
 // batches: batch k*world + r is what rank r's k-th batch is when it
 // trains on its shard of the arrays (samples r, r+world, ...), so that
@@ -372,20 +391,7 @@ func checkRanks(t *testing.T, engine string, world int, dir string) {
 // samples r, r+world, ...; distribution.Shard), and reports as a rank does.
 func oneProcess(t *testing.T, engine string, world int) rankReport {
 	x, y := mlpData(steps * perRank * world)
-	order := make([]int, 0, y.Shape[0])
-	for s := range steps {
-		for r := range world {
-			for j := range perRank {
-				order = append(order, r+world*(s*perRank+j))
-			}
-		}
-	}
-	gx := keras.Array{Shape: x.Shape, Data: make([]float32, 0, len(x.Data))}
-	gy := keras.Array{Shape: y.Shape, Data: make([]float32, 0, len(y.Data))}
-	for _, i := range order {
-		gx.Data = append(gx.Data, x.Data[i*features:(i+1)*features]...)
-		gy.Data = append(gy.Data, y.Data[i])
-	}
+	gx, gy := globalOrder(x, y, world)
 	m, err := mlp(false)
 	if err != nil {
 		t.Fatal(err)
