@@ -569,6 +569,14 @@ C("rfft/length", lambda x: ops.rfft(x, fft_length=8), X(5))
 C("irfft", lambda r, i: ops.irfft((r, i)), X(2, 4), X(2, 4))
 C("irfft/odd_length", lambda r, i: ops.irfft((r, i), fft_length=7), X(4), X(4))
 
+# ---- added later: at the end, so that the cases above keep their inputs ----
+C("conv_transpose", lambda x, k: ops.conv_transpose(x, k, strides=2), X(2, 3, 3, 2), X(3, 3, 4, 2))
+C("conv_transpose/same", lambda x, k: ops.conv_transpose(x, k, strides=2, padding="same"), X(1, 3, 4, 2), X(3, 3, 3, 2))
+C("conv_transpose/output_padding", lambda x, k: ops.conv_transpose(x, k, strides=(2, 3), output_padding=1), X(1, 3, 2, 2), X(3, 2, 2, 2))
+C("conv_transpose/same_output_padding", lambda x, k: ops.conv_transpose(x, k, strides=2, padding="same", output_padding=(1, 0)), X(1, 3, 3, 1), X(2, 3, 2, 1))
+C("conv_transpose/dilated", lambda x, k: ops.conv_transpose(x, k, dilation_rate=2), X(1, 3, 3, 2), X(2, 2, 3, 2))
+C("conv_transpose/1d", lambda x, k: ops.conv_transpose(x, k, strides=2, padding="same"), X(2, 4, 3), X(3, 2, 3))
+
 
 def close(a, b):
     a = np.asarray([float(v) for v in a["data"]])

@@ -6,6 +6,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/activations"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/constraints"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/regularizers"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -90,71 +91,17 @@ func (c *Conv2DTranspose) Build(inputs []backend.Shape) (backend.Shape, error) {
 	return backend.Shape{in[0], c.outputSize(in[1], c.KernelSize[0], s[0]), c.outputSize(in[2], c.KernelSize[1], s[1]), c.Filters}, nil
 }
 
-// Call computes the transposed convolution as the convolution it is the
-// gradient of: the input spread Strides apart (zeros between pixels),
-// padded by the kernel size less one on every side, convolved ("valid",
-// stride 1) with the kernel flipped in space and with its channel axes
-// swapped. That is one Conv2D op, where placing each kernel position's
-// contributions separately took kh*kw pads and adds of the whole output.
-// The full output is then cropped or padded to Keras's size.
+// Call computes Keras's ops.conv_transpose (ops.ConvTranspose: the input
+// spread Strides apart, padded as Keras pads it, and convolved in one
+// Conv2D op with the kernel flipped in space), plus the bias.
 func (c *Conv2DTranspose) Call(ctx *Context, in []backend.Value) backend.Value {
-	b, x := ctx.B, in[0]
-	d := x.Shape()
-	h, w := d[1], d[2]
-	kh, kw, cout := c.KernelSize[0], c.KernelSize[1], c.Filters
-	cin := d[3]
+	b := ctx.B
 	s := c.strides()
-	// The kernel (kh, kw, cout, cin) flipped in both spatial axes (the
-	// reversed order of its kh*kw positions) as (kh, kw, cin, cout).
-	reversed := make([]float64, kh*kw)
-	for i := range reversed {
-		reversed[i] = float64(kh*kw - 1 - i)
-	}
-	k := b.Gather(b.Reshape(ctx.Weight(c.kernel), backend.Shape{kh * kw, cout * cin}), b.Constant(reversed, backend.Shape{kh * kw}))
-	k = b.Transpose(b.Reshape(k, backend.Shape{kh, kw, cout, cin}), 0, 1, 3, 2)
-	p := spread(b, x, s)
-	p = padAxis(b, p, 1, kh-1, kh-1)
-	p = padAxis(b, p, 2, kw-1, kw-1)
-	full := b.Conv2D(p, k, backend.ConvOptions{Padding: backend.Valid})
-	fullH, fullW := (h-1)*s[0]+kh, (w-1)*s[1]+kw
-	outH, outW := c.outputSize(h, kh, s[0]), c.outputSize(w, kw, s[1])
-	y := fitAxis(b, fitAxis(b, full, 1, fullH, outH), 2, fullW, outW)
+	y := ops.ConvTranspose(b, in[0], ctx.Weight(c.kernel), ops.ConvTransposeOptions{Strides: s[:], Padding: backend.Padding(c.padding())})
 	if c.bias != nil {
 		y = b.Add(y, ctx.Weight(c.bias))
 	}
 	return c.act(b, y)
-}
-
-// spread places pixel (i, j) of x at (i*s0, j*s1) with zeros between, as
-// a (rows-1)*s0+1 by (cols-1)*s1+1 image.
-func spread(b backend.Builder, x backend.Value, s [2]int) backend.Value {
-	if s == [2]int{1, 1} {
-		return x
-	}
-	d := x.Shape()
-	n, h, w, c := d[0], d[1], d[2], d[3]
-	mask := make([]float64, s[0]*s[1])
-	mask[0] = 1
-	y := b.Mul(b.Reshape(x, backend.Shape{n, h, 1, w, 1, c}), b.Constant(mask, backend.Shape{1, 1, s[0], 1, s[1], 1}))
-	y = b.Reshape(y, backend.Shape{n, h * s[0], w * s[1], c})
-	return b.Slice(y, []int{0, 0, 0, 0}, []int{n, (h-1)*s[0] + 1, (w-1)*s[1] + 1, c})
-}
-
-// fitAxis crops the full transposed convolution (size full along axis) to
-// size as TensorFlow's "same" does (the extra split before and after,
-// more after), or pads it with zeros after when it is smaller.
-func fitAxis(b backend.Builder, x backend.Value, axis, full, size int) backend.Value {
-	switch {
-	case full > size:
-		begin := make([]int, 4)
-		begin[axis] = (full - size) / 2
-		sz := x.Shape().Clone()
-		sz[axis] = size
-		return b.Slice(x, begin, sz)
-	case full < size:
-		return padAxis(b, x, axis, 0, size-full)
-	}
-	return x
 }
 
 // GetConfig returns Keras's Conv2DTranspose config.

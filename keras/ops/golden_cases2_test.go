@@ -208,6 +208,24 @@ func moreGoldenCases() map[string]opFunc {
 			return ops.Conv(b, x, k, ops.ConvOptions{Padding: backend.Same})
 		}),
 		"conv/groups": bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
+		"conv_transpose": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{Strides: []int{2}})
+		}),
+		"conv_transpose/same": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{Strides: []int{2}, Padding: backend.Same})
+		}),
+		"conv_transpose/output_padding": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{Strides: []int{2, 3}, OutputPadding: []int{1}})
+		}),
+		"conv_transpose/same_output_padding": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{Strides: []int{2}, Padding: backend.Same, OutputPadding: []int{1, 0}})
+		}),
+		"conv_transpose/dilated": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{DilationRate: []int{2}})
+		}),
+		"conv_transpose/1d": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{Strides: []int{2}, Padding: backend.Same})
+		}),
 		"depthwise_conv": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
 			return ops.DepthwiseConv(b, x, k, ops.ConvOptions{})
 		}),

@@ -27,7 +27,7 @@ var notDone = map[string]string{
 	"qr": linalgLater, "svd": linalgLater,
 	"image.affine_transform": imageLater, "image.elastic_transform": imageLater,
 	"image.extract_patches_3d": imageLater, "image.map_coordinates": imageLater, "image.perspective_transform": imageLater, "image.scale_and_translate": imageLater, "image.ssim": imageLater,
-	"adaptive_average_pool": later, "adaptive_max_pool": later, "argpartition": later, "conv_transpose": later,
+	"adaptive_average_pool": later, "adaptive_max_pool": later, "argpartition": later,
 	"ctc_decode": later, "ctc_loss": later, "custom_gradient": later,
 	"fold": later, "istft": later, "jvp": later,
 	"rearrange":     later,
