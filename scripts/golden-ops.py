@@ -576,6 +576,21 @@ C("conv_transpose/output_padding", lambda x, k: ops.conv_transpose(x, k, strides
 C("conv_transpose/same_output_padding", lambda x, k: ops.conv_transpose(x, k, strides=2, padding="same", output_padding=(1, 0)), X(1, 3, 3, 1), X(2, 3, 2, 1))
 C("conv_transpose/dilated", lambda x, k: ops.conv_transpose(x, k, dilation_rate=2), X(1, 3, 3, 2), X(2, 2, 3, 2))
 C("conv_transpose/1d", lambda x, k: ops.conv_transpose(x, k, strides=2, padding="same"), X(2, 4, 3), X(3, 2, 3))
+C("ctc_loss", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[1, 2, 2], [3, 1, 0]]), X(2, 6, 4), Int([3, 2]), Int([6, 4]))
+C("ctc_loss/mask_last", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol, mask_index=3), Int([[0, 1, 1, 2], [2, 2, 0, 0]]), X(2, 7, 4), Int([4, 2]), Int([7, 5]))
+def _steps(*rows):
+    """Per-step scores whose best class follows rows (one list of classes per sequence) over 4 classes."""
+    a = np.full((len(rows), len(rows[0]), 4), -0.5)
+    for i, row in enumerate(rows):
+        for t, k in enumerate(row):
+            a[i, t, k] = 0.3 + 0.1 * t
+    return a + 0.01 * np.arange(a.size).reshape(a.shape) / a.size
+
+
+C("ctc_decode", lambda x, n: ops.ctc_decode(x, n), V(_steps([1, 1, 0, 1, 2, 2, 0], [3, 0, 0, 3, 3, 1, 2])), Int([7, 5]), grad=False)
+C("ctc_decode/no_merge_mask_last", lambda x, n: ops.ctc_decode(x, n, merge_repeated=False, mask_index=3), V(_steps([1, 1, 3, 1, 2, 2, 0], [3, 0, 0, 3, 3, 1, 2])), Int([6, 7]), grad=False)
+C("ctc_decode/random", lambda x, n: ops.ctc_decode(x, n), X(2, 6, 4), Int([6, 4]), grad=False)
+C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 
 def close(a, b):

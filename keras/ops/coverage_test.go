@@ -142,9 +142,9 @@ func opsDoc(version string, names []string, module map[string]string, done, miss
 	fmt.Fprintf(&b, "kerasgo implements **%d of the %d `keras.ops` functions** (%d of %d counting `keras.ops.image`) of Keras %s. ", topDone, top, len(done), len(names), version)
 	b.WriteString("Each is checked against Keras itself on every engine: values in float64 and float32, and gradients against JAX's and against finite differences (`keras/ops/golden_test.go`, cases from `scripts/golden-ops.py`). ")
 	b.WriteString("How to call them, and where kerasgo's ops differ from Keras's (dtypes, bools), is in the package documentation: `go doc github.com/kerasgo/kerasgo/keras/ops`.\n\n")
-	b.WriteString("## Implemented\n\n| Keras | Go |\n|---|---|\n")
+	b.WriteString("## Implemented\n\n| Keras | Go | Not yet |\n|---|---|---|\n")
 	for _, n := range done {
-		fmt.Fprintf(&b, "| [`keras.ops.%s`](https://keras.io/api/ops/%s/#%s-function) | `ops.%s` |\n", n, module[n], strings.TrimPrefix(n, "image."), goName(n))
+		fmt.Fprintf(&b, "| [`keras.ops.%s`](https://keras.io/api/ops/%s/#%s-function) | `ops.%s` | %s |\n", n, module[n], strings.TrimPrefix(n, "image."), goName(n), partly[n])
 	}
 	b.WriteString("\n## Not implemented yet\n\n| Keras | Why |\n|---|---|\n")
 	sort.Strings(missing)

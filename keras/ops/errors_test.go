@@ -39,6 +39,12 @@ func TestOpErrorsNameTheOpAndTheShapes(t *testing.T) {
 			[]string{"ops.Cast", "int32"}},
 		{"nil argument", func(b ops.Builder, x, _ ops.Value) ops.Value { return ops.Transpose(b, nil) },
 			[]string{"ops.Transpose", "nil"}},
+		{"ctc_loss lengths", func(b ops.Builder, x, y ops.Value) ops.Value {
+			return ops.CtcLoss(b, x, ops.Reshape(b, x, 2, 3, 1), y, y, 0)
+		}, []string{"ops.CtcLoss", "target_length (4,)", "(batch,) = (2,)"}},
+		{"conv_transpose channels", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.ConvTranspose(b, ops.Reshape(b, x, 1, 2, 3), ops.Reshape(b, x, 1, 3, 2), ops.ConvTransposeOptions{})
+		}, []string{"ops.ConvTranspose", "takes 2 input channels", "(1, 2, 3) has 3"}},
 		{"pad widths", func(b ops.Builder, x, _ ops.Value) ops.Value {
 			return ops.Pad(b, x, [][2]int{{1, 1}}, ops.PadConstant, 0)
 		}, []string{"ops.Pad", "1 pad widths", "rank 2"}},

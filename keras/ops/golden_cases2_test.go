@@ -223,6 +223,27 @@ func moreGoldenCases() map[string]opFunc {
 		"conv_transpose/dilated": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
 			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{DilationRate: []int{2}})
 		}),
+		"ctc_loss": one(func(b ops.Builder, v []ops.Value) ops.Value {
+			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
+		}),
+		"ctc_loss/mask_last": one(func(b ops.Builder, v []ops.Value) ops.Value {
+			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 3)
+		}),
+		"ctc_decode": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			d, p := ops.CtcDecode(b, v[0], v[1], ops.CtcDecodeOptions{})
+			return []ops.Value{d, p}
+		}),
+		"ctc_decode/no_merge_mask_last": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			d, p := ops.CtcDecode(b, v[0], v[1], ops.CtcDecodeOptions{NoMergeRepeated: true, MaskIndex: 3})
+			return []ops.Value{d, p}
+		}),
+		"ctc_decode/random": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			d, p := ops.CtcDecode(b, v[0], v[1], ops.CtcDecodeOptions{})
+			return []ops.Value{d, p}
+		}),
+		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
+			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
+		}),
 		"conv_transpose/1d": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
 			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{Strides: []int{2}, Padding: backend.Same})
 		}),

@@ -729,7 +729,7 @@ func checkGrad(t *testing.T, be backend.Backend, c opCase) {
 func cloneArrays(in []Array) []Array {
 	out := make([]Array, len(in))
 	for i, a := range in {
-		out[i] = Array{Shape: a.Shape, Data: append([]float64(nil), a.Data...)}
+		out[i] = Array{Shape: a.Shape, Data: append([]float64(nil), a.Data...), Int: a.Int}
 	}
 	return out
 }
