@@ -590,6 +590,11 @@ def _steps(*rows):
 C("ctc_decode", lambda x, n: ops.ctc_decode(x, n), V(_steps([1, 1, 0, 1, 2, 2, 0], [3, 0, 0, 3, 3, 1, 2])), Int([7, 5]), grad=False)
 C("ctc_decode/no_merge_mask_last", lambda x, n: ops.ctc_decode(x, n, merge_repeated=False, mask_index=3), V(_steps([1, 1, 3, 1, 2, 2, 0], [3, 0, 0, 3, 3, 1, 2])), Int([6, 7]), grad=False)
 C("ctc_decode/random", lambda x, n: ops.ctc_decode(x, n), X(2, 6, 4), Int([6, 4]), grad=False)
+C("qr", lambda x: ops.linalg.qr(x), X(3, 3))
+C("qr/tall", lambda x: ops.linalg.qr(x), X(4, 3))
+C("qr/batched", lambda x: ops.linalg.qr(x), X(2, 3, 2))
+C("qr/complete", lambda x: ops.linalg.qr(x, mode="complete"), X(4, 2), grad=False)  # JAX differentiates only the reduced factors of a tall matrix
+C("qr/wide", lambda x: ops.linalg.qr(x), X(2, 4), grad=False)  # JAX's QR derivative needs m >= n
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 

@@ -241,6 +241,26 @@ func moreGoldenCases() map[string]opFunc {
 			d, p := ops.CtcDecode(b, v[0], v[1], ops.CtcDecodeOptions{})
 			return []ops.Value{d, p}
 		}),
+		"qr": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			q, r := ops.Qr(b, v[0], ops.QrReduced)
+			return []ops.Value{q, r}
+		}),
+		"qr/tall": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			q, r := ops.Qr(b, v[0], ops.QrReduced)
+			return []ops.Value{q, r}
+		}),
+		"qr/batched": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			q, r := ops.Qr(b, v[0], "")
+			return []ops.Value{q, r}
+		}),
+		"qr/complete": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			q, r := ops.Qr(b, v[0], ops.QrComplete)
+			return []ops.Value{q, r}
+		}),
+		"qr/wide": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			q, r := ops.Qr(b, v[0], ops.QrReduced)
+			return []ops.Value{q, r}
+		}),
 		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
 		}),
