@@ -595,6 +595,14 @@ C("qr/tall", lambda x: ops.linalg.qr(x), X(4, 3))
 C("qr/batched", lambda x: ops.linalg.qr(x), X(2, 3, 2))
 C("qr/complete", lambda x: ops.linalg.qr(x, mode="complete"), X(4, 2), grad=False)  # JAX differentiates only the reduced factors of a tall matrix
 C("qr/wide", lambda x: ops.linalg.qr(x), X(2, 4), grad=False)  # JAX's QR derivative needs m >= n
+def _signed(w_v):
+    """Eigen or singular vectors up to sign (each backend's LAPACK picks its own): each column's first entry made positive."""
+    w, v = w_v
+    return w, v * ops.sign(v[..., :1, :])
+
+
+C("eigh", lambda x: _signed(ops.linalg.eigh(x)), X(3, 3))
+C("eigh/batched", lambda x: _signed(ops.linalg.eigh(x)), X(2, 3, 3))
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 

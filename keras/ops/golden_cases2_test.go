@@ -261,6 +261,8 @@ func moreGoldenCases() map[string]opFunc {
 			q, r := ops.Qr(b, v[0], ops.QrReduced)
 			return []ops.Value{q, r}
 		}),
+		"eigh":         many(func(b ops.Builder, v []ops.Value) []ops.Value { return signed(b)(ops.Eigh(b, v[0])) }),
+		"eigh/batched": many(func(b ops.Builder, v []ops.Value) []ops.Value { return signed(b)(ops.Eigh(b, v[0])) }),
 		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
 		}),
@@ -311,4 +313,15 @@ func cond(b ops.Builder, p, x ops.Value) ops.Value {
 	return ops.Cond(b, pred,
 		func() []ops.Value { return []ops.Value{ops.Multiply(b, x, b.Scalar(2))} },
 		func() []ops.Value { return []ops.Value{ops.Subtract(b, x, b.Scalar(1))} })[0]
+}
+
+// signed gives eigen or singular vectors up to sign, as the golden cases
+// compare them (each backend's LAPACK picks its own signs): each column's
+// first entry made positive.
+func signed(b ops.Builder) func(w, v ops.Value) []ops.Value {
+	return func(w, v ops.Value) []ops.Value {
+		s := v.Shape()
+		first := ops.Sign(b, b.Slice(v, make([]int, len(s)), append(s[:len(s)-2].Clone(), 1, s[len(s)-1])))
+		return []ops.Value{w, b.Mul(v, first)}
+	}
 }
