@@ -603,6 +603,27 @@ def _signed(w_v):
 
 C("eigh", lambda x: _signed(ops.linalg.eigh(x)), X(3, 3))
 C("eigh/batched", lambda x: _signed(ops.linalg.eigh(x)), X(2, 3, 3))
+def _svd_signed(usv):
+    """Singular vectors up to their pairs' common sign: each column of u's first entry made positive, vh's row with it."""
+    u, s, vh = usv
+    sg = ops.sign(u[..., :1, :])
+    return u * sg, s, vh * ops.swapaxes(sg, -1, -2)
+
+
+C("svd/values", lambda x: ops.linalg.svd(x, compute_uv=False), X(3, 3))
+C("svd/values_wide", lambda x: ops.linalg.svd(x, compute_uv=False), X(2, 4))
+C("svd/reduced", lambda x: _svd_signed(ops.linalg.svd(x, full_matrices=False)), X(4, 3))
+C("svd/reduced_wide", lambda x: _svd_signed(ops.linalg.svd(x, full_matrices=False)), X(2, 3))
+C("svd/reduced_batched", lambda x: _svd_signed(ops.linalg.svd(x, full_matrices=False)), X(2, 3, 2))
+C("svd", lambda x: _svd_signed(ops.linalg.svd(x)), X(3, 3), grad=False)  # JAX differentiates u and vh only with full_matrices=False
+C("qr/triangular", lambda x: ops.linalg.qr(x), V([[2.0, 1.0, -1.0], [0.0, -3.0, 0.5], [0.0, 0.0, 4.0]]), grad=False)  # LAPACK leaves zero columns unreflected: a jump JAX's derivative ignores
+C("pinv", lambda x: ops.linalg.pinv(x), X(3, 3))
+C("pinv/tall", lambda x: ops.linalg.pinv(x), X(4, 2))
+C("pinv/rank_deficient", lambda x: ops.linalg.pinv(x), V([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.5, 1.0]]), grad=False)  # rank 2: the dropped value's gradient is not defined
+C("matrix_rank", lambda x: ops.linalg.matrix_rank(x), X(3, 3), grad=False)
+C("matrix_rank/deficient", lambda x: ops.linalg.matrix_rank(x), V([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.5, 1.0]]), grad=False)
+C("lstsq", lambda a, b: ops.linalg.lstsq(a, b), X(4, 2), X(4))
+C("lstsq/matrix", lambda a, b: ops.linalg.lstsq(a, b), X(3, 3), X(3, 2))
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 

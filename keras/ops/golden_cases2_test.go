@@ -263,6 +263,41 @@ func moreGoldenCases() map[string]opFunc {
 		}),
 		"eigh":         many(func(b ops.Builder, v []ops.Value) []ops.Value { return signed(b)(ops.Eigh(b, v[0])) }),
 		"eigh/batched": many(func(b ops.Builder, v []ops.Value) []ops.Value { return signed(b)(ops.Eigh(b, v[0])) }),
+		"svd/values": u(func(b ops.Builder, x ops.Value) ops.Value {
+			_, s, _ := ops.Svd(b, x, ops.SvdOptions{SingularValuesOnly: true})
+			return s
+		}),
+		"svd/values_wide": u(func(b ops.Builder, x ops.Value) ops.Value {
+			_, s, _ := ops.Svd(b, x, ops.SvdOptions{SingularValuesOnly: true})
+			return s
+		}),
+		"svd/reduced": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			u, s, vh := ops.Svd(b, v[0], ops.SvdOptions{ReducedMatrices: true})
+			return svdSigned(b, u, s, vh)
+		}),
+		"svd/reduced_wide": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			u, s, vh := ops.Svd(b, v[0], ops.SvdOptions{ReducedMatrices: true})
+			return svdSigned(b, u, s, vh)
+		}),
+		"svd/reduced_batched": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			u, s, vh := ops.Svd(b, v[0], ops.SvdOptions{ReducedMatrices: true})
+			return svdSigned(b, u, s, vh)
+		}),
+		"svd": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			u, s, vh := ops.Svd(b, v[0], ops.SvdOptions{})
+			return svdSigned(b, u, s, vh)
+		}),
+		"qr/triangular": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			q, r := ops.Qr(b, v[0], ops.QrReduced)
+			return []ops.Value{q, r}
+		}),
+		"pinv":                  u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Pinv(b, x, 0) }),
+		"pinv/tall":             u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Pinv(b, x, 0) }),
+		"pinv/rank_deficient":   u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Pinv(b, x, 0) }),
+		"matrix_rank":           u(func(b ops.Builder, x ops.Value) ops.Value { return ops.MatrixRank(b, x, 0) }),
+		"matrix_rank/deficient": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.MatrixRank(b, x, 0) }),
+		"lstsq":                 bin(func(b ops.Builder, a, y ops.Value) ops.Value { return ops.Lstsq(b, a, y, 0) }),
+		"lstsq/matrix":          bin(func(b ops.Builder, a, y ops.Value) ops.Value { return ops.Lstsq(b, a, y, 0) }),
 		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
 		}),
@@ -324,4 +359,13 @@ func signed(b ops.Builder) func(w, v ops.Value) []ops.Value {
 		first := ops.Sign(b, b.Slice(v, make([]int, len(s)), append(s[:len(s)-2].Clone(), 1, s[len(s)-1])))
 		return []ops.Value{w, b.Mul(v, first)}
 	}
+}
+
+// svdSigned gives singular vectors up to their pairs' common sign, as the
+// golden cases compare them: each column of u's first entry made
+// positive, vh's row with it.
+func svdSigned(b ops.Builder, u, s, vh ops.Value) []ops.Value {
+	us := u.Shape()
+	first := ops.Sign(b, b.Slice(u, make([]int, len(us)), append(us[:len(us)-2].Clone(), 1, us[len(us)-1])))
+	return []ops.Value{b.Mul(u, first), s, b.Mul(vh, ops.Swapaxes(b, first, -1, -2))}
 }

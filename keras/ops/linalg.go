@@ -3,14 +3,16 @@ package ops
 import "github.com/kerasgo/kerasgo/keras/backend"
 
 // The linear algebra ops work on the last two axes of a tensor (...,
-// rows, cols), batched over the others. kerasgo composes them from row
-// operations, unrolled for the matrix's size when the computation is
-// built: n steps of Gaussian elimination with partial pivoting (the
+// rows, cols), batched over the others. kerasgo composes them from
+// matrix operations, unrolled for the matrix's size when the computation
+// is built: n steps of Gaussian elimination with partial pivoting (the
 // pivot row picked by comparisons and swapped in by masks, as LAPACK's
-// getrf picks it), so they run on every engine and are differentiable
-// through the same ops. The unrolled form suits the small matrices layers
-// use (up to a few dozen rows); an engine's own factorizations would
-// serve large ones.
+// getrf picks it), Householder reflections for QR (qr.go), and Jacobi
+// rotations for the symmetric eigenproblem and the SVD (eigh.go,
+// svd.go), so they run on every engine and are differentiable through
+// the same ops. The unrolled form suits the small matrices layers use (up
+// to a few dozen rows); an engine's own factorizations would serve large
+// ones.
 
 // square checks that x holds square matrices and returns n.
 func square(b Builder, op string, x Value) (int, bool) {

@@ -5,7 +5,6 @@ const (
 	integerOnly  = "integer-only: a kerasgo computation holds one float dtype (and int32 inputs)"
 	dataShape    = "its result's shape depends on the values, which a compiled kerasgo step cannot have"
 	complexDType = "complex tensors: kerasgo has no complex dtype"
-	linalgLater  = "linear algebra: comes with the engine primitives for factorizations (gonum's on Gorgonia, torch.linalg on libtorch)"
 	imageLater   = "image op: not written yet"
 	later        = "not written yet"
 	hostOnly     = "a host-side question about a value, not a tensor op: Go's types answer it"
@@ -22,9 +21,8 @@ var notDone = map[string]string{
 	"view_as_complex": complexDType, "view_as_real": complexDType, "polar": complexDType,
 	"view":      "reinterprets the bits of a tensor as another dtype, which kerasgo's one-float-dtype computations cannot",
 	"is_tensor": hostOnly, "dtype": hostOnly, "convert_to_numpy": "reading values out is Function.Run's job (keras.Model.NewFunction)",
-	"eig":   linalgLater,
-	"lstsq": linalgLater, "matrix_rank": linalgLater, "pinv": linalgLater,
-	"svd":                    linalgLater,
+	"eig": "the general eigenproblem has complex eigenvalues and vectors, and kerasgo has no complex dtype (eigh covers symmetric matrices)",
+
 	"image.affine_transform": imageLater, "image.elastic_transform": imageLater,
 	"image.extract_patches_3d": imageLater, "image.map_coordinates": imageLater, "image.perspective_transform": imageLater, "image.scale_and_translate": imageLater, "image.ssim": imageLater,
 	"adaptive_average_pool": later, "adaptive_max_pool": later, "argpartition": later,

@@ -61,7 +61,12 @@ func Qr(b Builder, x Value, mode QrMode) (q, r Value) {
 		norm := b.Sqrt(Sum(b, b.Square(part), Axis(rowAxis), KeepDims()))
 		beta := Where(b, GreaterEqual(b, alpha, scalar(b, 0)), b.Neg(norm), norm)
 		v := b.Sub(part, b.Mul(beta, b.Constant(unit, Shape{m, 1}))) // Householder vector
-		scale := b.Div(scalar(b, 2), Sum(b, b.Square(v), Axis(rowAxis), KeepDims()))
+		// Where the column is already zero below the diagonal, LAPACK
+		// does not reflect it (tau = 0): neither does this.
+		tail := b.Sub(Sum(b, b.Square(part), Axis(rowAxis), KeepDims()), b.Square(alpha))
+		reflect := b.StopGradient(b.Greater(tail, scalar(b, 0)))
+		vv := Sum(b, b.Square(v), Axis(rowAxis), KeepDims())
+		scale := b.Mul(reflect, b.Div(scalar(b, 2), Where(b, reflect, vv, filled(b, vv.Shape(), 1))))
 		vt := Swapaxes(b, v, -1, -2)
 		r = b.Sub(r, b.Mul(scale, Matmul(b, v, Matmul(b, vt, r))))
 		q = b.Sub(q, b.Mul(scale, Matmul(b, Matmul(b, q, v), vt)))
