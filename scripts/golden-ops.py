@@ -624,6 +624,21 @@ C("matrix_rank", lambda x: ops.linalg.matrix_rank(x), X(3, 3), grad=False)
 C("matrix_rank/deficient", lambda x: ops.linalg.matrix_rank(x), V([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.5, 1.0]]), grad=False)
 C("lstsq", lambda a, b: ops.linalg.lstsq(a, b), X(4, 2), X(4))
 C("lstsq/matrix", lambda a, b: ops.linalg.lstsq(a, b), X(3, 3), X(3, 2))
+# The transforms' projective terms c0, c1 are left 0 (appended as zeros):
+# Keras 3.15.1's JAX backend adds them times the channel index instead of
+# dividing by c0·x + c1·y + 1 (its documented meaning, and TensorFlow's).
+def _affine(**kw):
+    return lambda x, t: ops.image.affine_transform(x, ops.pad(t, [[0, 0]] * (t.ndim - 1) + [[0, 2]]), **kw)
+
+
+_T2 = V([[0.93, -0.21, 0.71, 0.17, 1.13, -0.37], [1.23, 0.11, -1.31, -0.13, 0.83, 0.91]])
+_T2R = V([[1.31, 0.42, -2.23, -0.29, 1.41, 1.73], [0.61, -0.53, 3.11, 0.19, -1.21, 4.33]])
+C("image.affine_transform", _affine(), X(2, 5, 4, 2), _T2)
+C("image.affine_transform/nearest_wrap", _affine(interpolation="nearest", fill_mode="wrap"), X(2, 5, 4, 2), _T2)
+C("image.affine_transform/reflect", _affine(fill_mode="reflect"), X(2, 5, 4, 1), _T2R)
+C("image.affine_transform/mirror", _affine(fill_mode="mirror"), X(2, 5, 4, 1), _T2R)
+C("image.affine_transform/nearest_fill_one_image", _affine(fill_mode="nearest", fill_value=0.5), X(4, 3, 2), V([1.13, 0.31, -0.61, -0.19, 0.93, 0.47]))
+C("image.affine_transform/constant_value", _affine(fill_value=-0.75), X(1, 4, 4, 1), V([[0.71, -0.29, 1.63, 0.37, 0.83, -1.13]]))
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 

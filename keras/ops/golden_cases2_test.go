@@ -298,6 +298,24 @@ func moreGoldenCases() map[string]opFunc {
 		"matrix_rank/deficient": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.MatrixRank(b, x, 0) }),
 		"lstsq":                 bin(func(b ops.Builder, a, y ops.Value) ops.Value { return ops.Lstsq(b, a, y, 0) }),
 		"lstsq/matrix":          bin(func(b ops.Builder, a, y ops.Value) ops.Value { return ops.Lstsq(b, a, y, 0) }),
+		"image.affine_transform": bin(func(b ops.Builder, x, t ops.Value) ops.Value {
+			return ops.AffineTransform(b, x, withoutProjection(b, t), ops.AffineTransformOptions{})
+		}),
+		"image.affine_transform/nearest_wrap": bin(func(b ops.Builder, x, t ops.Value) ops.Value {
+			return ops.AffineTransform(b, x, withoutProjection(b, t), ops.AffineTransformOptions{Interpolation: "nearest", FillMode: "wrap"})
+		}),
+		"image.affine_transform/reflect": bin(func(b ops.Builder, x, t ops.Value) ops.Value {
+			return ops.AffineTransform(b, x, withoutProjection(b, t), ops.AffineTransformOptions{FillMode: "reflect"})
+		}),
+		"image.affine_transform/mirror": bin(func(b ops.Builder, x, t ops.Value) ops.Value {
+			return ops.AffineTransform(b, x, withoutProjection(b, t), ops.AffineTransformOptions{FillMode: "mirror"})
+		}),
+		"image.affine_transform/nearest_fill_one_image": bin(func(b ops.Builder, x, t ops.Value) ops.Value {
+			return ops.AffineTransform(b, x, withoutProjection(b, t), ops.AffineTransformOptions{FillMode: "nearest", FillValue: 0.5})
+		}),
+		"image.affine_transform/constant_value": bin(func(b ops.Builder, x, t ops.Value) ops.Value {
+			return ops.AffineTransform(b, x, withoutProjection(b, t), ops.AffineTransformOptions{FillValue: -0.75})
+		}),
 		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
 		}),
@@ -368,4 +386,12 @@ func svdSigned(b ops.Builder, u, s, vh ops.Value) []ops.Value {
 	us := u.Shape()
 	first := ops.Sign(b, b.Slice(u, make([]int, len(us)), append(us[:len(us)-2].Clone(), 1, us[len(us)-1])))
 	return []ops.Value{b.Mul(u, first), s, b.Mul(vh, ops.Swapaxes(b, first, -1, -2))}
+}
+
+// withoutProjection appends zero projective terms to affine transforms
+// (..., 6), as the golden cases give them (see scripts/golden-ops.py).
+func withoutProjection(b ops.Builder, t ops.Value) ops.Value {
+	widths := make([][2]int, len(t.Shape()))
+	widths[len(widths)-1] = [2]int{0, 2}
+	return ops.Pad(b, t, widths, ops.PadConstant, 0)
 }

@@ -23,7 +23,7 @@ var notDone = map[string]string{
 	"is_tensor": hostOnly, "dtype": hostOnly, "convert_to_numpy": "reading values out is Function.Run's job (keras.Model.NewFunction)",
 	"eig": "the general eigenproblem has complex eigenvalues and vectors, and kerasgo has no complex dtype (eigh covers symmetric matrices)",
 
-	"image.affine_transform": imageLater, "image.elastic_transform": imageLater,
+	"image.elastic_transform":  imageLater,
 	"image.extract_patches_3d": imageLater, "image.map_coordinates": imageLater, "image.perspective_transform": imageLater, "image.scale_and_translate": imageLater, "image.ssim": imageLater,
 	"adaptive_average_pool": later, "adaptive_max_pool": later, "argpartition": later,
 	"custom_gradient": later,
