@@ -639,6 +639,12 @@ C("image.affine_transform/reflect", _affine(fill_mode="reflect"), X(2, 5, 4, 1),
 C("image.affine_transform/mirror", _affine(fill_mode="mirror"), X(2, 5, 4, 1), _T2R)
 C("image.affine_transform/nearest_fill_one_image", _affine(fill_mode="nearest", fill_value=0.5), X(4, 3, 2), V([1.13, 0.31, -0.61, -0.19, 0.93, 0.47]))
 C("image.affine_transform/constant_value", _affine(fill_value=-0.75), X(1, 4, 4, 1), V([[0.71, -0.29, 1.63, 0.37, 0.83, -1.13]]))
+C("stft", lambda x: ops.stft(x, 8, 4, 8), X(2, 16))
+C("stft/hamming_not_centred", lambda x: ops.stft(x, 6, 3, 8, window="hamming", center=False), X(2, 17))
+C("stft/no_window", lambda x: ops.stft(x, 4, 2, 4, window=None), X(10))
+C("istft", lambda r, i: ops.istft((r, i), 8, 4, 8), X(2, 5, 5), X(2, 5, 5))
+C("istft/length_not_centred", lambda r, i: ops.istft((r, i), 6, 3, 8, length=11, window="hamming", center=False), X(4, 5), X(4, 5))
+C("istft/no_window", lambda r, i: ops.istft((r, i), 4, 2, 4, window=None), X(6, 3), X(6, 3))
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 

@@ -316,6 +316,27 @@ func moreGoldenCases() map[string]opFunc {
 		"image.affine_transform/constant_value": bin(func(b ops.Builder, x, t ops.Value) ops.Value {
 			return ops.AffineTransform(b, x, withoutProjection(b, t), ops.AffineTransformOptions{FillValue: -0.75})
 		}),
+		"stft": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			r, i := ops.Stft(b, v[0], 8, 4, 8, ops.StftOptions{})
+			return []ops.Value{r, i}
+		}),
+		"stft/hamming_not_centred": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			r, i := ops.Stft(b, v[0], 6, 3, 8, ops.StftOptions{Window: "hamming", NoCenter: true})
+			return []ops.Value{r, i}
+		}),
+		"stft/no_window": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			r, i := ops.Stft(b, v[0], 4, 2, 4, ops.StftOptions{NoWindow: true})
+			return []ops.Value{r, i}
+		}),
+		"istft": bin(func(b ops.Builder, r, i ops.Value) ops.Value {
+			return ops.Istft(b, r, i, 8, 4, 8, 0, ops.StftOptions{})
+		}),
+		"istft/length_not_centred": bin(func(b ops.Builder, r, i ops.Value) ops.Value {
+			return ops.Istft(b, r, i, 6, 3, 8, 11, ops.StftOptions{Window: "hamming", NoCenter: true})
+		}),
+		"istft/no_window": bin(func(b ops.Builder, r, i ops.Value) ops.Value {
+			return ops.Istft(b, r, i, 4, 2, 4, 0, ops.StftOptions{NoWindow: true})
+		}),
 		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
 		}),

@@ -27,9 +27,9 @@ var notDone = map[string]string{
 	"image.extract_patches_3d": imageLater, "image.map_coordinates": imageLater, "image.perspective_transform": imageLater, "image.scale_and_translate": imageLater, "image.ssim": imageLater,
 	"adaptive_average_pool": later, "adaptive_max_pool": later, "argpartition": later,
 	"custom_gradient": later,
-	"fold":            later, "istft": later, "jvp": later,
+	"fold":            later, "jvp": later,
 	"rearrange":     later,
-	"saturate_cast": later, "stft": later, "unfold": later, "vectorize": later}
+	"saturate_cast": later, "unfold": later, "vectorize": later}
 
 // partly lists, for implemented ops, the arguments or modes not done yet
 // (docs/ops.md shows them beside the op).
