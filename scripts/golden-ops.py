@@ -645,6 +645,10 @@ C("stft/no_window", lambda x: ops.stft(x, 4, 2, 4, window=None), X(10))
 C("istft", lambda r, i: ops.istft((r, i), 8, 4, 8), X(2, 5, 5), X(2, 5, 5))
 C("istft/length_not_centred", lambda r, i: ops.istft((r, i), 6, 3, 8, length=11, window="hamming", center=False), X(4, 5), X(4, 5))
 C("istft/no_window", lambda r, i: ops.istft((r, i), 4, 2, 4, window=None), X(6, 3), X(6, 3))
+C("adaptive_average_pool", lambda x: ops.adaptive_average_pool(x, (3, 2)), X(2, 7, 5, 2))
+C("adaptive_average_pool/1d", lambda x: ops.adaptive_average_pool(x, 4), X(2, 10, 3))
+C("adaptive_max_pool", lambda x: ops.adaptive_max_pool(x, 3), X(1, 8, 7, 2))
+C("adaptive_max_pool/1d_grow", lambda x: ops.adaptive_max_pool(x, 5), X(2, 3, 2))
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 

@@ -337,6 +337,10 @@ func moreGoldenCases() map[string]opFunc {
 		"istft/no_window": bin(func(b ops.Builder, r, i ops.Value) ops.Value {
 			return ops.Istft(b, r, i, 4, 2, 4, 0, ops.StftOptions{NoWindow: true})
 		}),
+		"adaptive_average_pool":     u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveAveragePool(b, x, []int{3, 2}) }),
+		"adaptive_average_pool/1d":  u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveAveragePool(b, x, []int{4}) }),
+		"adaptive_max_pool":         u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{3}) }),
+		"adaptive_max_pool/1d_grow": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{5}) }),
 		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
 		}),
