@@ -602,3 +602,29 @@ func values(ns G.Nodes) []backend.Value {
 	}
 	return out
 }
+
+func (o *graphOps) RandomUniformFrom(seed backend.Value, s backend.Shape) (backend.Value, error) {
+	n := node(seed)
+	dtype := o.DType()
+	op := newHostOp("RandomUniformFrom", tensor.Shape(s).Clone(), o.dtype, []*G.Node{n}, func(out *tensor.Dense, in []*tensor.Dense) error {
+		words := make([]float64, 2)
+		switch v := in[0].Data().(type) {
+		case []float32:
+			words[0], words[1] = float64(v[0]), float64(v[1])
+		case []float64:
+			copy(words, v)
+		}
+		s0, s1 := backend.SeedWords(words)
+		values := backend.SeededUniform(s0, s1, out.Shape().TotalSize(), dtype)
+		switch d := out.Data().(type) {
+		case []float32:
+			for i, v := range values {
+				d[i] = float32(v)
+			}
+		case []float64:
+			copy(d, values)
+		}
+		return nil
+	})
+	return wrap(op.apply(n))
+}

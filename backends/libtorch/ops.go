@@ -582,3 +582,16 @@ func (o *eagerOps) Where(cond, a, b backend.Value, out backend.Shape) (backend.V
 	r, err := x.WhereSelf(mask, y, false)
 	return o.keep(r, err, out)
 }
+
+// RandomUniformFrom reads the seed's two values to the host, draws there
+// (backend.SeededUniform, the same numbers as on every engine) and
+// uploads the samples.
+func (o *eagerOps) RandomUniformFrom(seed backend.Value, s backend.Shape) (backend.Value, error) {
+	c, err := o.tv(seed).DetachCopy(false)
+	if err != nil {
+		return nil, err
+	}
+	o.arena = append(o.arena, c)
+	s0, s1 := backend.SeedWords(c.Float64Values(false))
+	return o.fromHost(backend.SeededUniform(s0, s1, s.Size(), o.dtype), s)
+}

@@ -160,6 +160,12 @@ type Builder interface {
 	// RandomNormal returns fresh samples of the standard normal
 	// distribution of shape s, from the same generator.
 	RandomNormal(s Shape) Value
+	// RandomUniformFrom returns samples from [0, 1) of shape s drawn by
+	// a generator seeded with the two values of seed, a (2,) tensor of
+	// whole numbers (Keras's SeedGenerator state): the same seed gives
+	// the same samples on every run and on every engine
+	// (SeededUniform). Not differentiable.
+	RandomUniformFrom(seed Value, s Shape) Value
 
 	// Dropout is Keras's dropout in training: each value of x is kept
 	// with probability 1-rate and scaled by 1/(1-rate), or zeroed, with a

@@ -412,6 +412,19 @@ func (c *checked) RandomUniform(s Shape) Value {
 	return c.call("RandomUniform", s, func() (Value, error) { return c.ops.RandomUniform(s.Clone()) })
 }
 
+func (c *checked) RandomUniformFrom(seed Value, s Shape) Value {
+	if !c.ok(seed) {
+		return failed{shape: s, dtype: c.ops.DType()}
+	}
+	switch {
+	case !seed.Shape().Equal(Shape{2}):
+		return c.fail(s, "RandomUniformFrom needs a seed of shape (2,) (a SeedGenerator's state); got %v", seed.Shape())
+	case s.Size() < 0:
+		return c.fail(s, "RandomUniformFrom needs a concrete shape; got %v", s)
+	}
+	return c.call("RandomUniformFrom", s, func() (Value, error) { return c.ops.RandomUniformFrom(seed, s.Clone()) })
+}
+
 func (c *checked) RandomNormal(s Shape) Value {
 	if !c.ok() {
 		return failed{shape: s, dtype: c.ops.DType()}

@@ -113,6 +113,8 @@ type Ops interface {
 	Gather(table, indices Value, out Shape) (Value, error)
 	RandomUniform(s Shape) (Value, error)
 	RandomNormal(s Shape) (Value, error)
+	// RandomUniformFrom gets a (2,) seed and the output shape.
+	RandomUniformFrom(seed Value, s Shape) (Value, error)
 	// Where gets a condition (1 or 0), two operands whose shapes all
 	// broadcast to out, and the output shape.
 	Where(cond, a, b Value, out Shape) (Value, error)

@@ -103,11 +103,12 @@ func (o *shapeOps) ArgMax(x Value) (Value, error) {
 func (o *shapeOps) OneHot(x Value, depth int) (Value, error) {
 	return o.val(append(x.Shape().Clone(), depth))
 }
-func (o *shapeOps) Gather(_, _ Value, out Shape) (Value, error)   { return o.val(out) }
-func (o *shapeOps) Cast(x Value) (Value, error)                   { return o.val(x.Shape()) }
-func (o *shapeOps) RandomUniform(s Shape) (Value, error)          { return o.val(s) }
-func (o *shapeOps) RandomNormal(s Shape) (Value, error)           { return o.val(s) }
-func (o *shapeOps) Where(_, _, _ Value, out Shape) (Value, error) { return o.val(out) }
+func (o *shapeOps) Gather(_, _ Value, out Shape) (Value, error)       { return o.val(out) }
+func (o *shapeOps) Cast(x Value) (Value, error)                       { return o.val(x.Shape()) }
+func (o *shapeOps) RandomUniform(s Shape) (Value, error)              { return o.val(s) }
+func (o *shapeOps) RandomNormal(s Shape) (Value, error)               { return o.val(s) }
+func (o *shapeOps) RandomUniformFrom(_ Value, s Shape) (Value, error) { return o.val(s) }
+func (o *shapeOps) Where(_, _, _ Value, out Shape) (Value, error)     { return o.val(out) }
 func (o *shapeOps) Grad(_ Value, wrt []Value) ([]Value, error) {
 	o.onGrad(wrt)
 	out := make([]Value, len(wrt))

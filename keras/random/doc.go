@@ -10,6 +10,10 @@
 // compiled function; they are drawn once, on the host, when the
 // computation is built.
 //
+// A [SeedGenerator] is Keras's keras.random.SeedGenerator: numbers that
+// depend on its own (seed, counter) state alone, the same on every
+// engine, with the state kept in a layer's variable from step to step.
+//
 // Keras's numbers themselves are not reproduced (each engine has its own
 // generator, and so does Keras on each backend): the tests check the
 // distributions, not the values.

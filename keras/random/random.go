@@ -13,6 +13,8 @@ import (
 type Seed struct {
 	value uint64
 	fixed bool
+	// state is a SeedGenerator's state for one draw (nil otherwise).
+	state backend.Value
 }
 
 // Fixed is an integer seed: the same numbers on every run.
@@ -27,6 +29,9 @@ func Stream() Seed { return Seed{} }
 
 // uniform01 is a tensor of shape s from [0, 1).
 func (sd Seed) uniform01(b backend.Builder, s backend.Shape) backend.Value {
+	if sd.state != nil {
+		return b.RandomUniformFrom(sd.state, s)
+	}
 	if !sd.fixed {
 		return b.RandomUniform(s)
 	}
@@ -43,6 +48,15 @@ func (sd Seed) uniform01(b backend.Builder, s backend.Shape) backend.Value {
 
 // normal01 is a tensor of shape s of standard normal numbers.
 func (sd Seed) normal01(b backend.Builder, s backend.Shape) backend.Value {
+	if sd.state != nil {
+		// Box-Muller over two uniform draws of the state's stream.
+		n := s.Size()
+		u := b.RandomUniformFrom(sd.state, backend.Shape{2, n})
+		u1 := b.Reshape(b.Slice(u, []int{0, 0}, []int{1, n}), s)
+		u2 := b.Reshape(b.Slice(u, []int{1, 0}, []int{1, n}), s)
+		radius := b.Sqrt(b.Mul(b.Log(b.Sub(b.Scalar(1), u1)), b.Scalar(-2))) // 1-u1 in (0, 1]
+		return b.Mul(radius, b.Cos(b.Mul(u2, b.Scalar(2*math.Pi))))
+	}
 	if !sd.fixed {
 		return b.RandomNormal(s)
 	}

@@ -474,6 +474,41 @@ func checkGradOfUnusedThenUpdate(t *testing.T, be backend.Backend) {
 	}
 }
 
+// checkRandomUniformFrom draws from seeded generators: the samples are
+// exactly backend.SeededUniform's for the seed (so every engine gives the
+// same numbers), the same seed twice gives them twice, the next counter
+// gives others, and all lie in [0, 1), in both dtypes.
+func checkRandomUniformFrom(t *testing.T, be backend.Backend) {
+	for _, dt := range []backend.DType{backend.Float32, backend.Float64} {
+		seeds := Array{Shape: []int{2, 2}, Data: []float64{1337, 0, 1337, 1}}
+		out, err := Eval(be, dt, func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
+			first := b.Reshape(b.Slice(in[0], []int{0, 0}, []int{1, 2}), backend.Shape{2})
+			next := b.Reshape(b.Slice(in[0], []int{1, 0}, []int{1, 2}), backend.Shape{2})
+			s := backend.Shape{3, 50}
+			return []backend.Value{b.RandomUniformFrom(first, s), b.RandomUniformFrom(first, s), b.RandomUniformFrom(next, s)}, b.Err()
+		}, []Array{seeds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := backend.SeededUniform(1337, 0, 150, dt)
+		differ := 0
+		for i, w := range want {
+			if out[0].Data[i] != w || out[1].Data[i] != w {
+				t.Fatalf("%v: sample %d is %v and %v, the seed's is %v", dt, i, out[0].Data[i], out[1].Data[i], w)
+			}
+			if v := out[2].Data[i]; v < 0 || v >= 1 {
+				t.Fatalf("%v: sample %v is outside [0, 1)", dt, v)
+			}
+			if out[2].Data[i] != w {
+				differ++
+			}
+		}
+		if differ < 140 {
+			t.Errorf("%v: the next counter's samples equal the seed's in %d of 150 places", dt, 150-differ)
+		}
+	}
+}
+
 // mustFromFloat32 uploads data or fails the test: a tensor that did not
 // upload would make the checks after it fail for another reason.
 func mustFromFloat32(t *testing.T, be backend.Backend, data []float32, s backend.Shape) backend.Tensor {
