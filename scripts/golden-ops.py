@@ -649,6 +649,9 @@ C("adaptive_average_pool", lambda x: ops.adaptive_average_pool(x, (3, 2)), X(2, 
 C("adaptive_average_pool/1d", lambda x: ops.adaptive_average_pool(x, 4), X(2, 10, 3))
 C("adaptive_max_pool", lambda x: ops.adaptive_max_pool(x, 3), X(1, 8, 7, 2))
 C("adaptive_max_pool/1d_grow", lambda x: ops.adaptive_max_pool(x, 5), X(2, 3, 2))
+C("argpartition", lambda x: ops.argpartition(x, 2), X(3, 6), grad=False)
+C("argpartition/axis0_ties", lambda x: ops.argpartition(x, 1, axis=0), V([[3.0, 1.0], [1.0, 2.0], [3.0, 1.0], [0.5, 1.0]]), grad=False)
+C("argpartition/last", lambda x: ops.argpartition(x, -1), X(2, 5), grad=False)
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 

@@ -341,6 +341,9 @@ func moreGoldenCases() map[string]opFunc {
 		"adaptive_average_pool/1d":  u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveAveragePool(b, x, []int{4}) }),
 		"adaptive_max_pool":         u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{3}) }),
 		"adaptive_max_pool/1d_grow": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{5}) }),
+		"argpartition":              u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Argpartition(b, x, 2, -1) }),
+		"argpartition/axis0_ties":   u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Argpartition(b, x, 1, 0) }),
+		"argpartition/last":         u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Argpartition(b, x, -1, -1) }),
 		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
 		}),

@@ -25,7 +25,6 @@ var notDone = map[string]string{
 
 	"image.elastic_transform":  imageLater,
 	"image.extract_patches_3d": imageLater, "image.map_coordinates": imageLater, "image.perspective_transform": imageLater, "image.scale_and_translate": imageLater, "image.ssim": imageLater,
-	"argpartition":    later,
 	"custom_gradient": later,
 	"fold":            later, "jvp": later,
 	"rearrange":     later,

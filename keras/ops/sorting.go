@@ -310,3 +310,38 @@ func Trapezoid(b Builder, y, x Value, dx float64, axis int) Value {
 	s[a] = n - 1
 	return Sum(b, b.Mul(mid, b.Reshape(d, s)), Axis(a))
 }
+
+// Argpartition is the indices that partition x along axis around its
+// kth smallest value, Keras's ops.argpartition, as whole numbers in the
+// float dtype: the kth+1 smallest first, in ascending order (the kth
+// smallest at position kth), then the others in index order, as Keras's
+// JAX backend orders them (jnp.argpartition, by two top-k passes).
+func Argpartition(b Builder, x Value, kth, axis int) Value {
+	if missing(b, "Argpartition", []string{"x"}, x) {
+		return b.Fail(nil, b.Err())
+	}
+	a, ok := axisOf(b, "Argpartition", x, axis)
+	if !ok {
+		return b.Fail(nil, b.Err())
+	}
+	s := x.Shape()
+	n := s[a]
+	if kth < 0 {
+		kth += n
+	}
+	if kth < 0 || kth >= n {
+		return failf(b, "Argpartition", s, "kth %d is outside axis %d of length %d", kth, axis, n)
+	}
+	last := len(s) - 1
+	rows := moveAxis(b, x, a, last)
+	_, bottom := TopK(b, b.Neg(rows), kth+1)
+	out := bottom
+	if rest := n - kth - 1; rest > 0 {
+		// 1 at the indices not taken, 0 at those taken: the top-k of that
+		// is the rest in index order.
+		taken := Sum(b, OneHot(b, bottom, n), Axis(last))
+		_, top := TopK(b, b.Sub(scalar(b, 1), taken), rest)
+		out = b.Concat(last, bottom, top)
+	}
+	return moveAxis(b, b.StopGradient(out), last, a)
+}
