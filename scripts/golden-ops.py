@@ -652,6 +652,15 @@ C("adaptive_max_pool/1d_grow", lambda x: ops.adaptive_max_pool(x, 5), X(2, 3, 2)
 C("argpartition", lambda x: ops.argpartition(x, 2), X(3, 6), grad=False)
 C("argpartition/axis0_ties", lambda x: ops.argpartition(x, 1, axis=0), V([[3.0, 1.0], [1.0, 2.0], [3.0, 1.0], [0.5, 1.0]]), grad=False)
 C("argpartition/last", lambda x: ops.argpartition(x, -1), X(2, 5), grad=False)
+def _coords(*shape, lo=-1.3, hi=5.3):
+    return X(*shape, lo=lo, hi=hi)
+
+
+C("image.map_coordinates", lambda x, c: ops.image.map_coordinates(x, c, 1), X(4, 5), _coords(2, 3, 3))
+C("image.map_coordinates/nearest_wrap", lambda x, c: ops.image.map_coordinates(x, c, 0, fill_mode="wrap"), X(4, 5), _coords(2, 6))
+C("image.map_coordinates/3d_reflect", lambda x, c: ops.image.map_coordinates(x, c, 1, fill_mode="reflect"), X(3, 4, 2), _coords(3, 5, lo=-1.2, hi=4.2))
+C("image.map_coordinates/mirror_1d", lambda x, c: ops.image.map_coordinates(x, c, 1, fill_mode="mirror"), X(6), _coords(1, 7, lo=-3.3, hi=8.3))
+C("image.map_coordinates/constant_value", lambda x, c: ops.image.map_coordinates(x, c, 1, fill_value=0.25), X(3, 3), _coords(2, 4, lo=-1.7, hi=3.7))
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 

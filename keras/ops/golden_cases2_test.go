@@ -337,13 +337,18 @@ func moreGoldenCases() map[string]opFunc {
 		"istft/no_window": bin(func(b ops.Builder, r, i ops.Value) ops.Value {
 			return ops.Istft(b, r, i, 4, 2, 4, 0, ops.StftOptions{NoWindow: true})
 		}),
-		"adaptive_average_pool":     u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveAveragePool(b, x, []int{3, 2}) }),
-		"adaptive_average_pool/1d":  u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveAveragePool(b, x, []int{4}) }),
-		"adaptive_max_pool":         u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{3}) }),
-		"adaptive_max_pool/1d_grow": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{5}) }),
-		"argpartition":              u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Argpartition(b, x, 2, -1) }),
-		"argpartition/axis0_ties":   u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Argpartition(b, x, 1, 0) }),
-		"argpartition/last":         u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Argpartition(b, x, -1, -1) }),
+		"adaptive_average_pool":                u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveAveragePool(b, x, []int{3, 2}) }),
+		"adaptive_average_pool/1d":             u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveAveragePool(b, x, []int{4}) }),
+		"adaptive_max_pool":                    u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{3}) }),
+		"adaptive_max_pool/1d_grow":            u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{5}) }),
+		"argpartition":                         u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Argpartition(b, x, 2, -1) }),
+		"argpartition/axis0_ties":              u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Argpartition(b, x, 1, 0) }),
+		"argpartition/last":                    u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Argpartition(b, x, -1, -1) }),
+		"image.map_coordinates":                bin(func(b ops.Builder, x, c ops.Value) ops.Value { return ops.MapCoordinates(b, x, c, 1, "", 0) }),
+		"image.map_coordinates/nearest_wrap":   bin(func(b ops.Builder, x, c ops.Value) ops.Value { return ops.MapCoordinates(b, x, c, 0, "wrap", 0) }),
+		"image.map_coordinates/3d_reflect":     bin(func(b ops.Builder, x, c ops.Value) ops.Value { return ops.MapCoordinates(b, x, c, 1, "reflect", 0) }),
+		"image.map_coordinates/mirror_1d":      bin(func(b ops.Builder, x, c ops.Value) ops.Value { return ops.MapCoordinates(b, x, c, 1, "mirror", 0) }),
+		"image.map_coordinates/constant_value": bin(func(b ops.Builder, x, c ops.Value) ops.Value { return ops.MapCoordinates(b, x, c, 1, "", 0.25) }),
 		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
 		}),

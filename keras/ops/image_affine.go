@@ -196,3 +196,95 @@ func wholeMod(b Builder, a Value, m float64) Value {
 	// could round below, leaving r = m: fold that back to 0.
 	return b.Sub(r, b.Mul(b.Greater(r, scalar(b, m-0.5)), scalar(b, m)))
 }
+
+// MapCoordinates reads inputs (any rank r) at coordinates (r, ...): the
+// value at each point (coordinates[0][...], ..., coordinates[r-1][...]),
+// Keras's ops.image.map_coordinates. order 0 takes the nearest element
+// (halves away from zero), order 1 interpolates linearly between the 2^r
+// around; fillMode and fillValue say what a point outside reads, as
+// AffineTransformOptions's. It samples as jax.scipy.ndimage.map_coordinates
+// (Keras's JAX backend), differentiable in inputs and, with order 1, in
+// coordinates.
+func MapCoordinates(b Builder, inputs, coordinates Value, order int, fillMode string, fillValue float64) Value {
+	const op = "MapCoordinates"
+	if missing(b, op, []string{"inputs", "coordinates"}, inputs, coordinates) {
+		return b.Fail(nil, b.Err())
+	}
+	s, cs := inputs.Shape(), coordinates.Shape()
+	r := len(s)
+	if r == 0 || len(cs) < 1 || cs[0] != r {
+		return failf(b, op, cs, "coordinates %v must be (%d, ...): one coordinate array per axis of inputs %v", cs, r, s)
+	}
+	interpolation := map[int]string{0: "nearest", 1: "bilinear"}[order]
+	if interpolation == "" {
+		return failf(b, op, s, "order %d: use 0 (nearest) or 1 (linear), as Keras", order)
+	}
+	if err := CheckAffineTransformModes("", fillMode); err != nil {
+		return failf(b, op, s, "%v", err)
+	}
+	if fillMode == "" {
+		fillMode = "constant"
+	}
+	out := cs[1:].Clone()
+	if coordinates.DType() != b.DType() {
+		coordinates = b.Cast(coordinates)
+	}
+	strides := make([]int, r)
+	size := 1
+	for d := r - 1; d >= 0; d-- {
+		strides[d], size = size, size*s[d]
+	}
+	table := b.Reshape(inputs, Shape{size, 1})
+	type axisPoint struct{ index, weight, valid Value }
+	perAxis := make([][]axisPoint, r)
+	for d := range r {
+		c := b.Reshape(sliceAxis(b, coordinates, 0, d, 1), out)
+		for _, n := range sampleNeighbours(b, c, interpolation) {
+			fixed, valid := fixIndex(b, n.index, s[d], fillMode)
+			perAxis[d] = append(perAxis[d], axisPoint{fixed, n.weight, valid})
+		}
+	}
+	var total Value
+	var walk func(d int, flat, weight, valid Value)
+	walk = func(d int, flat, weight, valid Value) {
+		if d == r {
+			v := b.Reshape(b.Gather(table, b.StopGradient(flat)), out)
+			if valid != nil {
+				v = b.Add(b.Mul(valid, v), b.Mul(b.Sub(scalar(b, 1), valid), scalar(b, fillValue)))
+			}
+			if weight != nil {
+				v = b.Mul(weight, v)
+			}
+			if total == nil {
+				total = v
+			} else {
+				total = b.Add(total, v)
+			}
+			return
+		}
+		for _, p := range perAxis[d] {
+			f := b.Mul(p.index, scalar(b, float64(strides[d])))
+			if flat != nil {
+				f = b.Add(flat, f)
+			}
+			w, ok := weight, valid
+			if len(p.weight.Shape()) > 0 { // nearest's weight is the scalar 1
+				if w == nil {
+					w = p.weight
+				} else {
+					w = b.Mul(w, p.weight)
+				}
+			}
+			if p.valid != nil {
+				if ok == nil {
+					ok = p.valid
+				} else {
+					ok = b.Mul(ok, p.valid)
+				}
+			}
+			walk(d+1, f, w, ok)
+		}
+	}
+	walk(0, nil, nil, nil)
+	return total
+}
