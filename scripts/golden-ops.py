@@ -661,6 +661,8 @@ C("image.map_coordinates/nearest_wrap", lambda x, c: ops.image.map_coordinates(x
 C("image.map_coordinates/3d_reflect", lambda x, c: ops.image.map_coordinates(x, c, 1, fill_mode="reflect"), X(3, 4, 2), _coords(3, 5, lo=-1.2, hi=4.2))
 C("image.map_coordinates/mirror_1d", lambda x, c: ops.image.map_coordinates(x, c, 1, fill_mode="mirror"), X(6), _coords(1, 7, lo=-3.3, hi=8.3))
 C("image.map_coordinates/constant_value", lambda x, c: ops.image.map_coordinates(x, c, 1, fill_value=0.25), X(3, 3), _coords(2, 4, lo=-1.7, hi=3.7))
+C("image.ssim", lambda a, c: ops.image.ssim(a, c), P(2, 12, 13, 2), P(2, 12, 13, 2), grad=False)  # the 11x11 window's gradient is checked on the small case, where finite differences stay quick
+C("image.ssim/small_window_one_image", lambda a, c: ops.image.ssim(a, c, max_val=2.0, filter_size=3, filter_sigma=0.8, k1=0.02, k2=0.05), P(5, 4, 2), P(5, 4, 2))
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
 
 

@@ -349,6 +349,10 @@ func moreGoldenCases() map[string]opFunc {
 		"image.map_coordinates/3d_reflect":     bin(func(b ops.Builder, x, c ops.Value) ops.Value { return ops.MapCoordinates(b, x, c, 1, "reflect", 0) }),
 		"image.map_coordinates/mirror_1d":      bin(func(b ops.Builder, x, c ops.Value) ops.Value { return ops.MapCoordinates(b, x, c, 1, "mirror", 0) }),
 		"image.map_coordinates/constant_value": bin(func(b ops.Builder, x, c ops.Value) ops.Value { return ops.MapCoordinates(b, x, c, 1, "", 0.25) }),
+		"image.ssim":                           bin(func(b ops.Builder, x, y ops.Value) ops.Value { return ops.Ssim(b, x, y, ops.SsimOptions{}) }),
+		"image.ssim/small_window_one_image": bin(func(b ops.Builder, x, y ops.Value) ops.Value {
+			return ops.Ssim(b, x, y, ops.SsimOptions{MaxVal: 2, FilterSize: 3, FilterSigma: 0.8, K1: 0.02, K2: 0.05})
+		}),
 		"ctc_loss/one_label": one(func(b ops.Builder, v []ops.Value) ops.Value {
 			return ops.CtcLoss(b, v[0], v[1], v[2], v[3], 0)
 		}),

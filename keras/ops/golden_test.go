@@ -146,10 +146,14 @@ func TestOpsMatchKeras(t *testing.T) {
 				fn := func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
 					return f(b, in), b.Err()
 				}
+				tol64 := 1e-6
+				if t, ok := float64Tolerance[c.Name]; ok {
+					tol64 = t
+				}
 				for _, dt := range []struct {
 					dtype backend.DType
 					tol   float64
-				}{{backend.Float64, 1e-6}, {backend.Float32, 1e-5}} {
+				}{{backend.Float64, tol64}, {backend.Float32, 1e-5}} {
 					got, err := backendtest.Eval(be, dt.dtype, fn, inputs)
 					if err != nil {
 						t.Fatalf("%v: %v", dt.dtype, err)
@@ -231,6 +235,12 @@ func checkGradients(t *testing.T, be backend.Backend, c goldenCase, f opFunc) {
 	}
 	backendtest.CheckGradient(t, be, loss, c.Inputs, wrt, 1e-5)
 }
+
+// float64Tolerance loosens the float64 comparison for cases where Keras
+// itself is less exact than float64: Keras 3.15.1's ssim on JAX comes out
+// 1e-6 from the float64 value (its convolutions lose precision; a NumPy
+// float64 computation of the same formula agrees with kerasgo to 1e-8).
+var float64Tolerance = map[string]float64{"image.ssim": 1e-5}
 
 // noFiniteDifferences are the cases whose gradient is by definition not
 // the function's derivative: stop_gradient's is checked against JAX's

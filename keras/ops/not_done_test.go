@@ -24,7 +24,7 @@ var notDone = map[string]string{
 	"eig": "the general eigenproblem has complex eigenvalues and vectors, and kerasgo has no complex dtype (eigh covers symmetric matrices)",
 
 	"image.elastic_transform":  imageLater,
-	"image.extract_patches_3d": imageLater, "image.perspective_transform": imageLater, "image.scale_and_translate": imageLater, "image.ssim": imageLater,
+	"image.extract_patches_3d": imageLater, "image.perspective_transform": imageLater, "image.scale_and_translate": imageLater,
 	"custom_gradient": later,
 	"fold":            later, "jvp": later,
 	"rearrange":     later,
