@@ -59,7 +59,7 @@ test: $(KERASGO)
 ## test-race: a Model's concurrency contract (TestConcurrent*, shared
 ## variables), the model server and the kernels' parallel loops under the race detector on the pure-Go engine; -race needs
 ## cgo and a C compiler, so it is skipped with a message without one
-RACE_TESTS = Concurrent|FitWhileFitting|TransferLearning|LoadedBase|SharedBase|PredictWithoutCompile|Batches|GeneratorSteps|DatasetShards|AdaptNormalizationOverBatches|FitOnImageDataset|FitOnTextDataset
+RACE_TESTS = Concurrent|FitWhileFitting|TransferLearning|LoadedBase|SharedBase|PredictWithoutCompile|Batches|GeneratorSteps|DatasetShards|AdaptNormalizationOverBatches|FitOnImageDataset|FitOnTextDataset|OutsideModel|StepMovesATargetNetwork|StepTrainsAnOutsideModel
 test-race:
 	@if command -v gcc >/dev/null 2>&1 || command -v cc >/dev/null 2>&1; then \
 		set -x; CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -race -run '$(RACE_TESTS)' ./keras/ ./keras/utils/ && CGO_ENABLED=1 $(GO) test -race ./keras/serving/ ./internal/parallel/; \
