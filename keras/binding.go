@@ -210,6 +210,9 @@ func (b *binding) HeldValues(ws []*layers.Weight) ([][]float32, error) {
 // skipped); refresh uploads their values. Snapshots taken before keep
 // their shorter table.
 func (b *binding) adopt(ws []*layers.Weight) error {
+	if len(ws) == 0 { // the common case, once per step: no lock
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
