@@ -390,14 +390,19 @@ func (s *Step) known(w *layers.Weight, what string) bool {
 
 // whose names w's model for messages: " of model \"name\"", or "".
 func (s *Step) whose(w *layers.Weight) string {
-	model := s.owner[w]
+	if model := s.modelOf(w); model != nil {
+		return fmt.Sprintf(" of model %q", model.Name)
+	}
+	return ""
+}
+
+// modelOf is w's model: the step's own, the outside model the step
+// called that holds it, or nil for a variable of a model never called.
+func (s *Step) modelOf(w *layers.Weight) *Model {
 	if i, ok := s.index[w]; ok && i < len(s.m.weights) {
-		model = s.m
+		return s.m
 	}
-	if model == nil {
-		return ""
-	}
-	return fmt.Sprintf(" of model %q", model.Name)
+	return s.owner[w]
 }
 
 // frozen reports whether w is left out of training: not among its
@@ -405,10 +410,7 @@ func (s *Step) whose(w *layers.Weight) string {
 // (a frozen model or layer), or, for a variable of a model the step
 // never called, its own flag off.
 func (s *Step) frozen(w *layers.Weight) bool {
-	model := s.owner[w]
-	if i, ok := s.index[w]; ok && i < len(s.m.weights) {
-		model = s.m
-	}
+	model := s.modelOf(w)
 	if model == nil {
 		return !w.Trainable
 	}

@@ -152,3 +152,10 @@ func notZero(b Builder, x Value) Value {
 }
 
 func zerosLike(b Builder, x Value) Value { return filled(b, x.Shape(), 0) }
+
+// maskedDiv is num/den where mask (1 or 0, no gradient) is 1 and 0 where
+// it is 0, without dividing by the masked denominators (a 0/0 there would
+// be NaN in the value and the gradient).
+func maskedDiv(b Builder, num, den, mask Value) Value {
+	return b.Mul(mask, b.Div(num, Where(b, mask, den, filled(b, den.Shape(), 1))))
+}

@@ -40,15 +40,12 @@ func Pinv(b Builder, x Value, rcond float64) Value {
 // above rcond times the largest (at or above with orEqual), and 0 for the
 // others.
 func keptInverse(b Builder, s Value, rcond float64, orEqual bool) Value {
-
 	cutoff := b.Mul(sliceAxis(b, s, len(s.Shape())-1, 0, 1), scalar(b, rcond))
 	kept := b.Greater(s, cutoff)
 	if orEqual {
 		kept = GreaterEqual(b, s, cutoff)
 	}
-	kept = b.StopGradient(kept)
-	safe := Where(b, kept, s, filled(b, s.Shape(), 1))
-	return b.Mul(kept, b.Div(scalar(b, 1), safe))
+	return maskedDiv(b, filled(b, s.Shape(), 1), s, b.StopGradient(kept))
 }
 
 // MatrixRank is the number of singular values of x (..., m, n) above tol,

@@ -66,7 +66,7 @@ func Qr(b Builder, x Value, mode QrMode) (q, r Value) {
 		tail := b.Sub(Sum(b, b.Square(part), Axis(rowAxis), KeepDims()), b.Square(alpha))
 		reflect := b.StopGradient(b.Greater(tail, scalar(b, 0)))
 		vv := Sum(b, b.Square(v), Axis(rowAxis), KeepDims())
-		scale := b.Mul(reflect, b.Div(scalar(b, 2), Where(b, reflect, vv, filled(b, vv.Shape(), 1))))
+		scale := maskedDiv(b, scalar(b, 2), vv, reflect)
 		vt := Swapaxes(b, v, -1, -2)
 		r = b.Sub(r, b.Mul(scale, Matmul(b, v, Matmul(b, vt, r))))
 		q = b.Sub(q, b.Mul(scale, Matmul(b, Matmul(b, q, v), vt)))

@@ -73,7 +73,7 @@ func Svd(b Builder, x Value, o SvdOptions) (u, s, vh Value) {
 	// A zero singular value's column of u is zero (any unit vector
 	// orthogonal to the others would do; LAPACK picks one), not 0/0.
 	nonzero := b.StopGradient(b.Greater(norms, scalar(b, 0)))
-	u = TakeAlongAxis(b, b.Mul(nonzero, b.Div(a, Where(b, nonzero, norms, filled(b, norms.Shape(), 1)))), order, -1)
+	u = TakeAlongAxis(b, maskedDiv(b, a, norms, nonzero), order, -1)
 	vh = Swapaxes(b, TakeAlongAxis(b, v, order, -1), -1, -2)
 	if !o.ReducedMatrices && m > n {
 		// The complete u: u's columns, then an orthonormal basis of the
