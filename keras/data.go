@@ -204,17 +204,39 @@ func (m *Model) sampleWeights(c *compiled, d hostData, sampleWeight ArraySet, cl
 		if a, err = asFloats(a, "SampleWeight"); err != nil {
 			return nil, err
 		}
-		if a.Samples() != n || len(a.Data) != n {
-			return nil, fmt.Errorf("SampleWeight has shape %v: give one weight per sample, shape (%d,)", backend.Shape(a.Shape), n)
+		if err := checkWeightShape(a.Shape, n, m.outputs[i].Shape()); err != nil {
+			return nil, err
 		}
 		for j, v := range a.Data {
 			if !(v >= 0) || math.IsInf(float64(v), 0) {
 				return nil, fmt.Errorf("SampleWeight[%d] = %v: weights must be finite and >= 0", j, v)
 			}
 		}
-		out[i] = Array{Shape: []int{n}, Data: a.Data}
+		out[i] = a
 	}
 	return out, checkWeightable(c)
+}
+
+// checkWeightShape checks sample weights of shape ws for n samples of an
+// output of shape out: one weight per sample (n,), or Keras's temporal
+// weights, one per sample and step (n, steps) for a sequence output
+// (n, steps, ...), whose axes after the batch's follow the output's.
+func checkWeightShape(ws []int, n int, out backend.Shape) error {
+	if len(ws) == 0 || ws[0] != n {
+		return fmt.Errorf("SampleWeight has shape %v: give one weight per sample, shape (%d,), or per sample and step, shape (%d, steps)", backend.Shape(ws), n, n)
+	}
+	if len(ws) == 1 {
+		return nil
+	}
+	if len(ws) >= len(out) && !(len(ws) == len(out) && ws[len(ws)-1] == 1) {
+		return fmt.Errorf("SampleWeight has shape %v, as many axes as the output %v: give one weight per sample, shape (%d,), or per sample and step, shape (%d, steps)", backend.Shape(ws), out, n, n)
+	}
+	for k := 1; k < len(ws) && k < len(out)-1; k++ {
+		if ws[k] != out[k] && out[k] != -1 {
+			return fmt.Errorf("SampleWeight has shape %v, which does not follow the output's shape %v: axis %d has %d weights for %d values", backend.Shape(ws), out, k, ws[k], out[k])
+		}
+	}
+	return nil
 }
 
 // checkWeightable reports a loss that cannot take sample weights.

@@ -42,7 +42,7 @@ func (s *Step) compiledLossAndMetrics(y, yPred, sampleWeights []backend.Value) (
 	if !s.checkHeads("the compiled loss", y, yPred, sampleWeights) {
 		return s.Scalar(0), StepLogs{{Name: "loss", Value: s.Scalar(0)}}
 	}
-	outputLosses := headLosses(s.Builder, s.c.heads, y, yPred, sampleWeights)
+	outputLosses := headLosses(s.Builder, s.c.heads, y, yPred, sampleWeights, s.masksOf(yPred))
 	total := s.withModelLosses(weightedTotal(s.Builder, s.c.heads, outputLosses))
 	if total == nil {
 		s.fail("Compile got no Loss and the model adds none (a layer's AddLoss): give CompileOptions.Loss")

@@ -272,6 +272,9 @@ func (a *means) resume(logs callbacks.Logs, n int) {
 	for _, s := range a.stats {
 		if v, ok := logs.Get(s.name); ok && s.acc == nil {
 			a.totals[s.offset] += v * float64(n)
+			if s.weighted { // the samples' weights are not logged: n is the unmasked count
+				a.totals[s.offset+1] += float64(n)
+			}
 		}
 	}
 	a.samples += n
@@ -297,6 +300,10 @@ func (a *means) logs() callbacks.Logs {
 		switch {
 		case s.acc != nil:
 			v = s.acc.Result(a.totals[s.offset : s.offset+s.size])
+		case s.weighted:
+			if w := a.totals[s.offset+1]; w > 0 { // Keras's divide_no_nan
+				v = a.totals[s.offset] / w
+			}
 		case a.samples > 0:
 			v = a.totals[s.offset] / float64(a.samples)
 		}

@@ -588,16 +588,21 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 			c = c.InMode(mode)
 		}
 		if s, ok := ctx.B.(backend.Scoper); ok { // an op that fails names this layer
-			s.SetScope(layers.Describe(n.Layer()))
+			s.SetScope("layer " + layers.Describe(n.Layer()))
 		}
 		vs := layers.CallNode(c, n, in)
 		for i, o := range n.Outputs() {
 			vals[o] = vs[i]
 		}
-		if mk, ok := n.Layer().(layers.Masker); ok {
-			if out := mk.ComputeMask(c, in, inMasks); out != nil {
-				masks[n] = out
-			}
+		// As Keras's _set_mask_metadata: a mask the call already gave its
+		// output (a nested model's) wins over the layer's ComputeMask.
+		out := ctx.KerasMask(vs[0])
+		if mk, ok := n.Layer().(layers.Masker); ok && out == nil {
+			out = mk.ComputeMask(c, in, inMasks)
+		}
+		if out != nil {
+			masks[n] = out
+			ctx.SetKerasMask(vs[0], out)
 		}
 	}
 	if s, ok := ctx.B.(backend.Scoper); ok {
@@ -606,6 +611,9 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 	outs := make([]backend.Value, len(m.outputs))
 	for i, o := range m.outputs {
 		outs[i] = vals[o]
+		if mk := masks[o]; mk != nil {
+			ctx.SetKerasMask(outs[i], mk)
+		}
 	}
 	return outs
 }

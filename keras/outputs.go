@@ -131,6 +131,10 @@ type stat struct {
 	// acc.Result(totals).
 	acc       metrics.Accumulator
 	batchMean bool // a loss: the step gives its batch mean
+	// weighted is a per-sample metric: the step gives the sum of its
+	// samples' values and of their weights (Step.sampleTotals), and the
+	// value is their ratio.
+	weighted bool
 }
 
 // stats lays out a step's statistics vector: the total loss, each output's
@@ -161,9 +165,9 @@ func stats(heads []*head) []stat {
 			if len(heads) > 1 {
 				name = h.name + "_" + name
 			}
-			s := stat{name: name, size: 1}
+			s := stat{name: name, size: 2, weighted: true}
 			if a, ok := mt.(metrics.Accumulator); ok {
-				s.acc, s.size = a, a.Size()
+				s.acc, s.size, s.weighted = a, a.Size(), false
 			}
 			add(s)
 		}

@@ -2,6 +2,7 @@ package keras
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -41,9 +42,10 @@ type StepLog struct {
 	Name  string
 	Value backend.Value
 	// acc is set for an accumulating metric (Value holds its totals);
-	// sum for a per-sample metric (Value holds its sum over the batch).
-	acc metrics.Accumulator
-	sum bool
+	// weighted for a per-sample metric (Value holds the sum over the
+	// batch of the samples' values and of their weights: sampleTotals).
+	acc      metrics.Accumulator
+	weighted bool
 }
 
 // StepLogs are a step's logs, in the order the progress bar shows them.
@@ -79,6 +81,9 @@ type Step struct {
 	hyper    backend.Value                    // per optimizer: learning rate, iteration, flags
 	newState [][]backend.Value                // per optimizer slot: its new state
 	losses   []backend.Value                  // AddLoss terms not yet in a ComputeLoss
+	// masks holds the mask each model output a Call returned carries
+	// (Keras's _keras_mask), which ComputeLoss and ComputeMetrics apply.
+	masks map[backend.Value]backend.Value
 	// averagedStats is the step's logs, packed and averaged over a
 	// data-parallel job's processes together with the layers'
 	// assignments (and the built-in step's gradients) in one collective
@@ -113,7 +118,9 @@ func (s *Step) compiledFor(what string) bool {
 func (s *Step) Training() bool { return s.training }
 
 func (s *Step) fail(format string, args ...any) {
-	if s.err == nil {
+	// The first error is the cause: after an op failed, what a method
+	// finds wrong (a placeholder's shape) follows from it.
+	if s.err == nil && s.Err() == nil {
 		s.err = fmt.Errorf("%s: "+format, append([]any{s.kind}, args...)...)
 	}
 }
@@ -191,7 +198,36 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 		s.values[w], s.updated[w], s.assigned[w] = v, true, true
 	}
 	s.losses = append(s.losses, ctx.Losses()...)
+	for _, o := range outs {
+		if mk := ctx.KerasMask(o); mk != nil { // o can key a map
+			if s.masks == nil {
+				s.masks = map[backend.Value]backend.Value{}
+			}
+			s.masks[o] = mk
+		}
+	}
 	return outs
+}
+
+// Mask returns the mask (batch, steps; 1 for data) that v, an output a
+// Call returned, carries, or nil: Keras's keras.backend.get_keras_mask
+// on y_pred in a train_step. ComputeLoss and ComputeMetrics apply it
+// themselves; a loss a step computes on its own can use it. A value
+// computed from an output (a slice, a sum) carries no mask, as in Keras.
+func (s *Step) Mask(v backend.Value) backend.Value {
+	if v == nil || s.masks == nil || !reflect.ValueOf(v).Comparable() {
+		return nil
+	}
+	return s.masks[v]
+}
+
+// masksOf returns the mask each of preds carries (nil where none).
+func (s *Step) masksOf(preds []backend.Value) []backend.Value {
+	out := make([]backend.Value, len(preds))
+	for i, p := range preds {
+		out[i] = s.Mask(p)
+	}
+	return out
 }
 
 // ComputeLoss returns the compiled loss of predictions yPred for targets
@@ -209,7 +245,7 @@ func (s *Step) ComputeLoss(y, yPred, sampleWeights []backend.Value) backend.Valu
 		s.fail("ComputeLoss needs the Loss given to Compile, and Compile got none: give CompileOptions.Loss, or compute the loss in the step")
 		return s.Scalar(0)
 	}
-	return s.withModelLosses(headsLoss(s.Builder, s.c.heads, y, yPred, sampleWeights))
+	return s.withModelLosses(headsLoss(s.Builder, s.c.heads, y, yPred, sampleWeights, s.masksOf(yPred)))
 }
 
 // withModelLosses adds to total (nil: none) the layers' AddLoss terms of
@@ -245,22 +281,85 @@ func (s *Step) ComputeMetrics(y, yPred, sampleWeights []backend.Value) StepLogs 
 			if len(s.c.heads) > 1 {
 				name = h.name + "_" + name
 			}
+			s.scope("metric " + name)
 			switch v := mt.(type) {
 			case metrics.Accumulator:
 				out = append(out, StepLog{Name: name, Value: v.Totals(s.Builder, y[i], yPred[i]), acc: v})
 			case metrics.Sample:
-				out = append(out, StepLog{Name: name, Value: s.Sum(s.perSample(v.Compute(s.Builder, y[i], yPred[i]))), sum: true})
+				out = append(out, StepLog{Name: name, Value: s.sampleTotals(name, v.Compute(s.Builder, y[i], yPred[i]), s.Mask(yPred[i])), weighted: true})
 			}
+			s.scope("")
 		}
 	}
 	return out
 }
 
-// perSample reduces a per-sample metric's values to one per sample: the
-// mean over every axis after the batch's, as Keras's Mean metrics do
-// (reduce_to_samplewise_values), so that an accuracy over (batch, steps)
-// targets is the mean over the steps, not their sum.
-func (s *Step) perSample(v backend.Value) backend.Value {
+// scope labels the ops built from now on (an op that fails names it),
+// where the builder takes labels.
+func (s *Step) scope(label string) {
+	if sc, ok := s.Builder.(backend.Scoper); ok {
+		sc.SetScope(label)
+	}
+}
+
+// sampleTotals returns a per-sample metric's part of an epoch's mean, as
+// Keras's Mean metrics keep it (reduce_to_samplewise_values): the sum
+// over the batch of each sample's mean value, and the sum of the samples'
+// weights. Without a mask each sample weighs 1, so that an accuracy over
+// (batch, steps) targets is the mean over the steps, not their sum. With
+// the output's mask (batch, steps) as the weight, as Keras's
+// MeanMetricWrapper applies it, a sample's value is the mean of its
+// masked values and its weight the fraction of its steps that hold data:
+// the epoch's value is the mean over the data steps alone.
+func (s *Step) sampleTotals(name string, v, mask backend.Value) backend.Value {
+	n := 1
+	if vs := v.Shape(); len(vs) > 0 {
+		n = vs[0]
+	}
+	var weight backend.Value
+	if mask != nil {
+		v, mask = s.maskLike(name, v, mask)
+		if v == nil {
+			return s.Constant([]float64{0, 0}, backend.Shape{2})
+		}
+		weight = s.Sum(perSampleMean(s.Builder, mask))
+		v = s.Mul(v, mask)
+	} else {
+		weight = s.Scalar(float64(n))
+	}
+	sum := s.Sum(perSampleMean(s.Builder, v))
+	return pack(s.Builder, []backend.Value{sum, weight})
+}
+
+// maskLike returns a metric's values v and the output's mask at one rank,
+// as Keras's squeeze_or_expand_to_same_rank and its reduction of values
+// to the weight's rank do: values with more axes than the mask are
+// averaged over the extra ones. A mask whose shape does not fit the
+// values is the step's error, naming both shapes.
+func (s *Step) maskLike(name string, v, mask backend.Value) (backend.Value, backend.Value) {
+	vs, ms := v.Shape(), mask.Shape()
+	if len(ms) == len(vs)+1 && ms[len(ms)-1] == 1 {
+		mask = s.Reshape(mask, ms[:len(ms)-1])
+		ms = mask.Shape()
+	}
+	if len(vs) > len(ms) {
+		axes := make([]int, 0, len(vs)-len(ms))
+		for a := len(ms); a < len(vs); a++ {
+			axes = append(axes, a)
+		}
+		v = s.Mean(v, axes...)
+		vs = v.Shape()
+	}
+	if !vs.Equal(ms) {
+		s.fail("metric %s: its values have shape %v and the output's mask %v, which do not fit: a masked output needs a metric with one value per step (batch, steps)", name, vs, ms)
+		return nil, nil
+	}
+	return v, mask
+}
+
+// perSampleMean reduces values to one per sample: the mean over every
+// axis after the batch's.
+func perSampleMean(b backend.Builder, v backend.Value) backend.Value {
 	rank := len(v.Shape())
 	if rank <= 1 {
 		return v
@@ -269,7 +368,7 @@ func (s *Step) perSample(v backend.Value) backend.Value {
 	for i := range axes {
 		axes[i] = i + 1
 	}
-	return s.Mean(v, axes...)
+	return b.Mean(v, axes...)
 }
 
 func (s *Step) checkHeads(what string, y, yPred, sw []backend.Value) bool {
@@ -558,7 +657,7 @@ func (s *Step) checkLogs(logs StepLogs) {
 			s.fail("two logs are called %q: give each its own name", l.Name)
 		case l.Value == nil:
 			s.fail("log %q has no value", l.Name)
-		case l.acc == nil && len(l.Value.Shape()) != 0:
+		case l.acc == nil && !l.weighted && len(l.Value.Shape()) != 0:
 			s.fail("log %q has shape %v: return a scalar (reduce it with s.Mean)", l.Name, l.Value.Shape())
 		}
 		seen[l.Name] = true
@@ -570,9 +669,12 @@ func (logs StepLogs) layout() []stat {
 	var out []stat
 	next := 0
 	for _, l := range logs {
-		st := stat{name: l.Name, offset: next, size: 1, batchMean: l.acc == nil && !l.sum}
-		if l.acc != nil {
+		st := stat{name: l.Name, offset: next, size: 1, batchMean: l.acc == nil && !l.weighted}
+		switch {
+		case l.acc != nil:
 			st.acc, st.size = l.acc, l.acc.Size()
+		case l.weighted:
+			st.weighted, st.size = true, 2
 		}
 		next += st.size
 		out = append(out, st)

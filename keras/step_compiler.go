@@ -72,15 +72,21 @@ func (m *Model) predictFunc() backend.Func {
 }
 
 // headLosses returns each output's loss (before its loss weight), for the
-// outputs that have one.
-func headLosses(b backend.Builder, heads []*head, ys, preds, sws []backend.Value) []backend.Value {
+// outputs that have one, weighted by the sample weights sws (nil: none)
+// and the outputs' masks (nil where an output carries none), as Keras's
+// Loss.__call__ reduces them.
+func headLosses(b backend.Builder, heads []*head, ys, preds, sws, masks []backend.Value) []backend.Value {
 	var out []backend.Value
 	for i, h := range heads {
 		if h.loss == nil {
 			continue
 		}
+		var sw backend.Value
 		if sws != nil {
-			out = append(out, losses.Reduce(b, h.loss.(losses.Weighted), ys[i], preds[i], sws[i]))
+			sw = sws[i]
+		}
+		if wl, ok := h.loss.(losses.Weighted); ok && (sw != nil || masks[i] != nil) {
+			out = append(out, losses.ReduceMasked(b, wl, ys[i], preds[i], sw, masks[i]))
 		} else {
 			out = append(out, h.loss.Compute(b, ys[i], preds[i]))
 		}
@@ -89,8 +95,8 @@ func headLosses(b backend.Builder, heads []*head, ys, preds, sws []backend.Value
 }
 
 // headsLoss returns the sum of each output's loss times its weight.
-func headsLoss(b backend.Builder, heads []*head, ys, preds, sws []backend.Value) backend.Value {
-	return weightedTotal(b, heads, headLosses(b, heads, ys, preds, sws))
+func headsLoss(b backend.Builder, heads []*head, ys, preds, sws, masks []backend.Value) backend.Value {
+	return weightedTotal(b, heads, headLosses(b, heads, ys, preds, sws, masks))
 }
 
 // weightedTotal returns the sum of the outputs' losses (headLosses) times

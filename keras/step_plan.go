@@ -145,7 +145,7 @@ func sameStats(a, b []stat) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].name != b[i].name || a[i].size != b[i].size || a[i].batchMean != b[i].batchMean {
+		if a[i].name != b[i].name || a[i].size != b[i].size || a[i].batchMean != b[i].batchMean || a[i].weighted != b[i].weighted {
 			return false
 		}
 	}

@@ -50,13 +50,46 @@ def targets(kind, n):
         return rng.integers(0, 4, size=(n,)).astype("float64"), layers.Dense(4)
     if kind == "signs":
         return rng.choice([-1.0, 1.0], size=(n, 3)), layers.Dense(3, activation="tanh")
+    # Sequences: one target per step, the head applied to every step.
+    if kind == "seq_sparse":
+        return rng.integers(0, 4, size=(n, STEPS)).astype("float64"), layers.Dense(4, activation="softmax")
+    if kind == "seq_categorical":
+        return np.eye(4)[rng.integers(0, 4, size=(n, STEPS))], layers.Dense(4, activation="softmax")
+    if kind == "seq_binary":
+        return rng.integers(0, 2, size=(n, STEPS, 1)).astype("float64"), layers.Dense(1, activation="sigmoid")
+    if kind == "seq_regression":
+        return rng.normal(size=(n, STEPS, 2)), layers.Dense(2)
     raise ValueError(kind)
+
+
+# Sequence inputs: token ids padded with 0 after a length of 1 to STEPS
+# (an Embedding with mask_zero masks the padding), or feature vectors
+# zeroed there (for Masking).
+STEPS, VOCAB = 6, 9
+
+
+def padded_ids(n):
+    ids = rng.integers(1, VOCAB, size=(n, STEPS))
+    for i, length in enumerate(rng.integers(1, STEPS + 1, size=n)):
+        ids[i, length:] = 0
+    return ids.astype("int32")
+
+
+def padded_vectors(n):
+    x = rng.normal(size=(n, STEPS, 3))
+    for i, length in enumerate(rng.integers(1, STEPS + 1, size=n)):
+        x[i, length:] = 0
+    return x.astype("float32")
 
 
 REGRESSION_METRICS = lambda: ["mae", metrics.RootMeanSquaredError()]
 BINARY_METRICS = lambda: ["accuracy", metrics.AUC(), metrics.Precision(), metrics.Recall()]
 CATEGORICAL_METRICS = lambda: ["accuracy", metrics.F1Score(average="macro"), metrics.TopKCategoricalAccuracy(k=2)]
 SPARSE_METRICS = lambda: ["accuracy", metrics.MeanIoU(num_classes=4, sparse_y_pred=False), metrics.SparseTopKCategoricalAccuracy(k=2)]
+SEQ_SPARSE_METRICS = lambda: ["accuracy", metrics.SparseTopKCategoricalAccuracy(k=2)]
+SEQ_CATEGORICAL_METRICS = lambda: ["accuracy", metrics.TopKCategoricalAccuracy(k=2), "mae", "mse", metrics.Precision(), metrics.Recall(), metrics.AUC()]
+SEQ_BINARY_METRICS = lambda: ["accuracy", metrics.Precision(), metrics.Recall(), metrics.AUC()]
+SEQ_REGRESSION_METRICS = lambda: ["mae", "mse", metrics.RootMeanSquaredError()]
 NO_METRICS = lambda: []
 
 CASES = []
@@ -110,6 +143,19 @@ ARCHS = {
         layers.GroupNormalization(groups=2, gamma_regularizer=regularizers.L2(0.1), beta_constraint=constraints.MaxNorm(1.0))(
             layers.Bidirectional(layers.LSTM(4, return_sequences=True, activity_regularizer=regularizers.L2(0.01),
                                              kernel_regularizer=regularizers.L2(0.01)))(x)))),
+}
+
+
+# Sequence bodies, whose input is not normal noise: (sample shape, body,
+# the inputs' maker); the head (Dense) is applied to every step and keeps
+# the mask, so that the loss and the metrics are masked as Keras 3 masks
+# them.
+SEQUENCE_ARCHS = {
+    "embedding_masked": ((STEPS,), lambda x: layers.Dense(8, activation="tanh")(layers.Embedding(VOCAB, 5, mask_zero=True)(x)), padded_ids),
+    "embedding_unmasked": ((STEPS,), lambda x: layers.Dense(8, activation="tanh")(layers.Embedding(VOCAB, 5)(x)), padded_ids),
+    "masking": ((STEPS, 3), lambda x: layers.Dense(8, activation="tanh")(layers.Masking()(x)), padded_vectors),
+    "embedding_lstm_masked": ((STEPS,), lambda x: layers.LSTM(6, return_sequences=True)(layers.Embedding(VOCAB, 5, mask_zero=True)(x)), padded_ids),
+    "embedding_attention_masked": ((STEPS,), lambda x: (lambda e: layers.MultiHeadAttention(2, 3)(e, e))(layers.Embedding(VOCAB, 6, mask_zero=True)(x)), padded_ids),
 }
 
 
@@ -188,6 +234,26 @@ case("regularizers_attention", "regression", ADAM, "mse", arch="attention_regula
 case("regularizers_bidirectional", "regression", ADAM, "mse", arch="bidirectional_regularized")
 case("arch_gru_sequence", "regression", lambda: optimizers.RMSprop(0.01), "mse", REGRESSION_METRICS, arch="gru_sequence")
 
+# Sequence outputs, one target per step: the loss and the metrics over
+# the data steps of masked outputs (Embedding mask_zero, Masking, carried
+# through Dense, LSTM and MultiHeadAttention), over every step otherwise;
+# Keras's temporal sample weights (samples, steps); a summed loss.
+case("seq_masked_sparse", "seq_sparse", ADAM, "sparse_categorical_crossentropy", SEQ_SPARSE_METRICS, arch="embedding_masked", validation=True)
+case("seq_masked_categorical", "seq_categorical", ADAM, "categorical_crossentropy", SEQ_CATEGORICAL_METRICS, arch="embedding_masked")
+case("seq_masked_binary", "seq_binary", ADAM, "binary_crossentropy", SEQ_BINARY_METRICS, arch="embedding_masked")
+case("seq_masking_regression", "seq_regression", ADAM, "mse", SEQ_REGRESSION_METRICS, arch="masking", validation=True)
+case("seq_unmasked_sparse", "seq_sparse", ADAM, "sparse_categorical_crossentropy", SEQ_SPARSE_METRICS, arch="embedding_unmasked")
+case("seq_unmasked_categorical", "seq_categorical", ADAM, "categorical_crossentropy", SEQ_CATEGORICAL_METRICS, arch="embedding_unmasked")
+case("seq_masked_lstm", "seq_sparse", ADAM, "sparse_categorical_crossentropy", SEQ_SPARSE_METRICS, arch="embedding_lstm_masked")
+case("seq_masked_attention", "seq_sparse", lambda: optimizers.SGD(0.05), "sparse_categorical_crossentropy", SEQ_SPARSE_METRICS, arch="embedding_attention_masked")
+case("seq_masked_temporal_weights", "seq_sparse", ADAM, "sparse_categorical_crossentropy", SEQ_SPARSE_METRICS, weighting="temporal",
+     arch="embedding_masked", validation=True)
+case("seq_unmasked_temporal_weights", "seq_regression", ADAM, "mae", SEQ_REGRESSION_METRICS, weighting="temporal", arch="embedding_unmasked")
+case("seq_masked_loss_sum", "seq_sparse", lambda: optimizers.SGD(0.01), lambda: losses.SparseCategoricalCrossentropy(reduction="sum"),
+     SEQ_SPARSE_METRICS, arch="embedding_masked")
+case("seq_masked_loss_mean_with_sample_weight", "seq_binary", ADAM, lambda: losses.BinaryCrossentropy(reduction="mean_with_sample_weight"),
+     SEQ_BINARY_METRICS, weighting="temporal", arch="embedding_masked")
+
 
 def as_json(a):
     a = np.asarray(a)
@@ -203,17 +269,50 @@ class Record(keras.callbacks.Callback):
         self.weights.append([as_json(w) for w in self.model.get_weights()])
 
 
+def masked_train_metrics(path, x, y, sw, final_weights):
+    """The training metrics of a masked model, per epoch, as Keras's
+    metrics compute them with the output's mask.
+
+    On JAX, Keras's fit computes the training metrics from the
+    predictions its gradient transformation returns, which lose the mask
+    the loss used (its TensorFlow and PyTorch trainers keep it, and its
+    evaluate masks on every backend); kerasgo masks them everywhere. So
+    the same 20 steps are taken again with train_on_batch, and before each
+    step the compiled metrics of a second copy of the model, holding the
+    same weights, are updated with the step's predictions, mask and all.
+    """
+    trained, metered = keras.saving.load_model(path), keras.saving.load_model(path)
+    out = {}
+    for _ in range(EPOCHS):
+        metered.reset_metrics()
+        for i in range(0, SAMPLES, BATCH):
+            xb, yb = x[i:i + BATCH], y[i:i + BATCH]
+            metered.set_weights(trained.get_weights())
+            logs = metered.compute_metrics(xb, yb, metered(xb, training=True), sample_weight=None)
+            trained.train_on_batch(xb, yb, sample_weight=None if sw is None else sw[i:i + BATCH])
+        for k, v in logs.items():
+            if k != "loss":
+                out.setdefault(k, []).append(float(v))
+    for got, want in zip(trained.get_weights(), final_weights):
+        assert np.allclose(got.ravel(), want["data"], atol=1e-6), "train_on_batch did not take fit's steps"
+    return out
+
+
 def build(c, out):
     keras.utils.clear_session()
-    sample, body = ARCHS[c["arch"]]
-    x = rng.normal(size=(SAMPLES, *sample)).astype("float32")
+    if c["arch"] in SEQUENCE_ARCHS:
+        sample, body, make = SEQUENCE_ARCHS[c["arch"]]
+    else:
+        sample, body = ARCHS[c["arch"]]
+        make = lambda n: rng.normal(size=(n, *sample)).astype("float32")
+    x = make(SAMPLES)
     y, head = targets(c["kind"], SAMPLES)
     val = None
     if c["validation"]:
-        vx = rng.normal(size=(16, *sample)).astype("float32")
+        vx = make(16)
         vy, _ = targets(c["kind"], 16)
         val = (vx, vy.astype("float32"))
-    inp = keras.Input(sample)
+    inp = keras.Input(sample, dtype=x.dtype.name)
     model = keras.Model(inp, head(body(inp)), name=c["name"])
     for w in model.weights:
         v = rng.normal(scale=0.5, size=w.shape)
@@ -234,6 +333,10 @@ def build(c, out):
         sw = rng.uniform(0.2, 2.0, size=(SAMPLES,)).astype("float32")
         fit["sample_weight"] = sw
         record["sample_weight"] = as_json(sw)
+    if c["weighting"] == "temporal":  # one weight per sample and step
+        sw = rng.uniform(0.2, 2.0, size=(SAMPLES, STEPS)).astype("float32")
+        fit["sample_weight"] = sw
+        record["sample_weight"] = as_json(sw)
     if c["weighting"] == "class":
         classes = 2 if c["kind"] == "binary" else 4
         cw = {k: float(v) for k, v in enumerate(rng.uniform(0.3, 3.0, size=classes))}
@@ -247,6 +350,8 @@ def build(c, out):
     record["history"] = {k: [float(v) for v in vs] for k, vs in history.history.items()}
     record["epoch_weights"] = rec.weights
     record["final_weights"] = [as_json(w) for w in model.get_weights()]
+    if "mask" in c["arch"]:
+        record["masked_train_metrics"] = masked_train_metrics(path, x, y.astype("float32"), fit.get("sample_weight"), record["final_weights"])
     # The trained model with its optimizer state, and the losses of two
     # more steps from it, for kerasgo to continue from Keras's state.
     trained = os.path.join(out, c["name"] + ".trained.keras")

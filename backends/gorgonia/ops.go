@@ -43,16 +43,17 @@ type graphOps struct {
 	batchNorms     map[*G.Node]batchNorm
 }
 
-// SetScope labels the host ops built from now on with a layer, so that a
-// kernel failing at run time (an index out of range in Gather) names it.
+// SetScope labels the host ops built from now on with what builds them
+// (a layer), so that a kernel failing at run time (an index out of range
+// in Gather) names it.
 func (o *graphOps) SetScope(scope string) { o.scope = scope }
 
-// label names a host op after its kind and the layer building it.
+// label names a host op after its kind and what builds it.
 func (o *graphOps) label(name string) string {
 	if o.scope == "" {
 		return name
 	}
-	return "layer " + o.scope + ": " + name
+	return o.scope + ": " + name
 }
 
 func (o *graphOps) DType() backend.DType { return fromDtype(o.dtype) }

@@ -13,15 +13,16 @@ func NewBuilder(ops Ops) Builder { return &checked{ops: ops} }
 type checked struct {
 	ops   Ops
 	err   error
-	scope string // the layer whose ops are being built (SetScope)
+	scope string // what the ops being built compute (SetScope): "layer dense (Dense)"
 }
 
 // Scoper is implemented by builders and engines that label the ops they
-// build with the layer building them (Keras's name scopes), so that an
-// error in an op, when it is built or when it runs, names the layer.
+// build with what builds them (Keras's name scopes), so that an error in
+// an op, when it is built or when it runs, names the layer, loss or
+// metric.
 type Scoper interface {
 	// SetScope labels the ops built from now on ("" for none), e.g.
-	// `"embedding" (Embedding)`.
+	// `layer "embedding" (Embedding)` or `metric mae`.
 	SetScope(scope string)
 }
 
@@ -54,7 +55,7 @@ func (c *checked) fail(s Shape, format string, args ...any) Value {
 	if c.err == nil {
 		c.err = fmt.Errorf(format, args...)
 		if c.scope != "" {
-			c.err = fmt.Errorf("layer %s: %w", c.scope, c.err)
+			c.err = fmt.Errorf("%s: %w", c.scope, c.err)
 		}
 	}
 	return failed{shape: s, dtype: c.ops.DType()}

@@ -25,7 +25,7 @@ func Trace(fn Func, specs []Spec) (TraceInfo, error) {
 	so.onGrad = func(wrt []Value) {
 		info.Grads++
 		for _, w := range wrt {
-			if sv, ok := w.(shapeValue); ok && sv.input >= 0 {
+			if sv, ok := w.(*shapeValue); ok && sv.input >= 0 {
 				info.GradInputs[sv.input] = true
 			} else {
 				info.GradOther = true
@@ -34,7 +34,7 @@ func Trace(fn Func, specs []Spec) (TraceInfo, error) {
 	}
 	in := make([]Value, len(specs))
 	for i, s := range specs {
-		in[i] = shapeValue{shape: s.Shape.Clone(), dtype: s.DType, input: i}
+		in[i] = &shapeValue{shape: s.Shape.Clone(), dtype: s.DType, input: i}
 	}
 	b := NewBuilder(so)
 	outs, err := fn(b, in)
@@ -56,8 +56,8 @@ type shapeValue struct {
 	input int // index of the input this is, or -1
 }
 
-func (v shapeValue) Shape() Shape { return v.shape }
-func (v shapeValue) DType() DType { return v.dtype }
+func (v *shapeValue) Shape() Shape { return v.shape }
+func (v *shapeValue) DType() DType { return v.dtype }
 
 // shapeOps implements Ops with shapes only. The Builder has validated every
 // argument and computed result shapes where they are not obvious.
@@ -67,7 +67,7 @@ type shapeOps struct {
 }
 
 func (o *shapeOps) val(s Shape) (Value, error) {
-	return shapeValue{shape: s.Clone(), dtype: o.dtype, input: -1}, nil
+	return &shapeValue{shape: s.Clone(), dtype: o.dtype, input: -1}, nil
 }
 
 func (o *shapeOps) DType() DType                                 { return o.dtype }

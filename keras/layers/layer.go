@@ -210,6 +210,9 @@ type Context struct {
 	updates map[*Weight]backend.Value
 	losses  *[]backend.Value // AddLoss's terms, shared by InMode's copies
 	masks   []backend.Value  // the current call's input masks (Mask)
+	// kerasMasks is Keras's _keras_mask attribute of the values that
+	// have one (KerasMask), shared by the context's copies.
+	kerasMasks map[backend.Value]backend.Value
 	// tracing is true in BuildByCall's shape-only run, where Apply
 	// builds sublayers and Weight stands in for weights made meanwhile.
 	tracing bool
@@ -515,7 +518,8 @@ func ApplyInMode(layer Layer, training bool, inputs ...*KerasTensor) *KerasTenso
 // NewContext returns the context of one computation: the builder, whether
 // it is a training step, and each weight's value.
 func NewContext(b backend.Builder, training bool, values map[*Weight]backend.Value) *Context {
-	return &Context{B: b, Training: training, Values: values, updates: map[*Weight]backend.Value{}, losses: new([]backend.Value)}
+	return &Context{B: b, Training: training, Values: values, updates: map[*Weight]backend.Value{}, losses: new([]backend.Value),
+		kerasMasks: map[backend.Value]backend.Value{}}
 }
 
 // InMode returns a copy of ctx in the given training mode that shares its

@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
@@ -32,6 +33,38 @@ func (ctx *Context) Mask(i int) backend.Value {
 		return ctx.masks[i]
 	}
 	return nil
+}
+
+// KerasMask returns the mask a value carries in this computation, or
+// nil: Keras's keras.backend.get_keras_mask(x). A model's outputs carry
+// the mask their last layer computed (Masker), which the compiled loss and
+// metrics apply; a custom step reads it with Step.Mask.
+func (ctx *Context) KerasMask(v backend.Value) backend.Value {
+	if !maskable(v) {
+		return nil
+	}
+	return ctx.kerasMasks[v]
+}
+
+// maskable reports whether v can carry a mask: a value that can key a
+// map (an engine's values can; a placeholder for a failed op may not).
+func maskable(v backend.Value) bool {
+	return v != nil && reflect.ValueOf(v).Comparable()
+}
+
+// SetKerasMask makes mask (batch, steps; nil: none) the mask v carries
+// in this computation, Keras's keras.backend.set_keras_mask(x, mask). A
+// layer that computes its output's mask inside Call (a layer holding a
+// masked model) sets it so; the model then passes it on as a Masker's.
+func (ctx *Context) SetKerasMask(v, mask backend.Value) {
+	if !maskable(v) || ctx.kerasMasks == nil {
+		return
+	}
+	if mask == nil {
+		delete(ctx.kerasMasks, v)
+		return
+	}
+	ctx.kerasMasks[v] = mask
 }
 
 // WithMasks returns a copy of ctx whose calls see these input masks.

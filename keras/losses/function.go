@@ -12,7 +12,8 @@ import (
 
 // Func is a loss written as a plain function, as Keras accepts any
 // callable: it returns the per-sample loss (or already its mean); Compile
-// averages it over the batch.
+// averages it over the batch. Per-sample values are weighted by sample
+// weights and by the mask the output carries, as Keras weighs them.
 type Func func(b backend.Builder, yTrue, yPred backend.Value) backend.Value
 
 // FromFunc wraps a plain function as a Loss named after the function
@@ -43,6 +44,14 @@ func (l funcLoss) Name() string { return l.name }
 
 func (l funcLoss) Compute(b backend.Builder, y, pred backend.Value) backend.Value {
 	return b.Mean(l.f(b, y, pred))
+}
+
+// Unreduced returns the function's values: with one per sample (or per
+// sample and step), sample weights and the output's mask weigh them, as
+// Keras's LossFunctionWrapper does; a function that returns the batch's
+// loss itself cannot be weighted (ReduceMasked).
+func (l funcLoss) Unreduced(b backend.Builder, y, pred backend.Value) backend.Value {
+	return l.f(b, y, pred)
 }
 
 // CheckTargets accepts any targets with one row per sample: the function

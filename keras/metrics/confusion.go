@@ -99,6 +99,9 @@ type F1Score struct {
 func (m F1Score) Name() string { return labelOr(m.Label, "f1_score") }
 
 func (m F1Score) check(out backend.Shape) error {
+	if len(out) != 2 {
+		return fmt.Errorf("F1Score takes outputs of shape (batch, classes), as Keras's FBetaScore; this output has shape %v: use Precision and Recall, or reshape the output to two axes", out)
+	}
 	switch m.Average {
 	case "micro", "macro", "weighted":
 	case "":

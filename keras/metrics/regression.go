@@ -84,7 +84,17 @@ func (RootMeanSquaredError) Size() int { return 2 }
 
 // Totals implements Accumulator.
 func (RootMeanSquaredError) Totals(b backend.Builder, y, pred backend.Value) backend.Value {
-	per := b.Mean(b.Square(b.Sub(y, pred)), len(pred.Shape())-1)
+	se := b.Square(b.Sub(y, pred))
+	// As Keras's Mean: each sample's mean squared error over all its
+	// values (every step of a sequence), then their sum over the batch.
+	axes := make([]int, len(se.Shape())-1)
+	for i := range axes {
+		axes[i] = i + 1
+	}
+	per := se
+	if len(axes) > 0 {
+		per = b.Mean(se, axes...)
+	}
 	n := float64(pred.Shape()[0])
 	return b.Add(b.Mul(b.Sum(per), b.Constant([]float64{1, 0}, backend.Shape{2})), b.Constant([]float64{0, n}, backend.Shape{2}))
 }
