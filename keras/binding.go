@@ -375,17 +375,35 @@ func (b *binding) close() error {
 	return firstErr
 }
 
+// maxCompiledSteps bounds the compiled steps a binding keeps, by key
+// (kind, batch shapes): a model over inputs of any length compiles a
+// step for each length it is given, and a stream of distinct lengths
+// must not keep them all. Beyond it the least recently used idle steps
+// are freed, and compiled again if their shapes come back. A model of
+// fixed shapes uses a handful (train, evaluate and predict, each for the
+// full and the last batch).
+const maxCompiledSteps = 64
+
 // exeCache holds the compiled steps of a binding by key, several per key
 // when several goroutines run the same kind of step at once (an engine's
-// Executable runs one call at a time).
+// Executable runs one call at a time), and at most maxCompiledSteps keys
+// of idle ones.
 type exeCache struct {
 	mu     sync.Mutex
 	idle   map[exeKey][]backend.Executable
 	all    []backend.Executable
 	closed bool
+	// lastUse is each idle key's last return (put), by a clock that
+	// counts returns: the least recently used key is evicted first.
+	lastUse map[exeKey]uint64
+	clock   uint64
+	evicted int // keys evicted so far (for tests and measurements)
 }
 
-func (c *exeCache) init() { c.idle = map[exeKey][]backend.Executable{} }
+func (c *exeCache) init() {
+	c.idle = map[exeKey][]backend.Executable{}
+	c.lastUse = map[exeKey]uint64{}
+}
 
 // get returns an idle executable for key, or compiles one.
 func (c *exeCache) get(key exeKey, compile func() (backend.Executable, error)) (backend.Executable, error) {
@@ -397,10 +415,11 @@ func (c *exeCache) get(key exeKey, compile func() (backend.Executable, error)) (
 		return e, nil
 	}
 	c.mu.Unlock()
-	e, err := compile()
+	compiled, err := compile()
 	if err != nil {
 		return nil, err
 	}
+	e := &cachedExe{compiled} // comparable, for evict
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -411,11 +430,43 @@ func (c *exeCache) get(key exeKey, compile func() (backend.Executable, error)) (
 	return e, nil
 }
 
-// put returns e to the cache after a run.
+// put returns e to the cache after a run, and frees the least recently
+// used keys' idle steps beyond maxCompiledSteps keys.
 func (c *exeCache) put(key exeKey, e backend.Executable) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return // close freed it
+	}
 	c.idle[key] = append(c.idle[key], e)
+	c.clock++
+	c.lastUse[key] = c.clock
+	for len(c.idle) > maxCompiledSteps {
+		oldest, first := exeKey{}, true
+		for k, t := range c.lastUse {
+			if first || t < c.lastUse[oldest] {
+				oldest, first = k, false
+			}
+		}
+		c.evict(oldest)
+	}
+}
+
+// cachedExe is a compiled step the cache holds: a pointer, which evict
+// can find in all (an engine's Executable need not be comparable).
+type cachedExe struct{ backend.Executable }
+
+// evict frees key's idle steps (c.mu held).
+func (c *exeCache) evict(key exeKey) {
+	for _, e := range c.idle[key] {
+		e.Close()
+		if i := slices.Index(c.all, e); i >= 0 {
+			c.all = slices.Delete(c.all, i, i+1)
+		}
+	}
+	delete(c.idle, key)
+	delete(c.lastUse, key)
+	c.evicted++
 }
 
 // keys returns the keys of the compiled steps (for tests).

@@ -188,6 +188,27 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 			predictions["mlp_block"] = kerasgoPrediction{outputs: outs, rows: keras.SummaryRows(m), total: m.CountParams(), tol: openTol}
 			req.Predict = append(req.Predict, predictRequest{Name: "mlp_block", Keras: path, Inputs: []refArray{toRef(x)}})
 		}
+		if _, done := predictions["any_length_encoder_5"]; !done { // keras.io's NLP pattern over inputs of any length
+			m := newAnyLengthEncoder(t, be)
+			x, y := taggingData(8, 6)
+			if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 2, BatchSize: 4, Verbose: keras.Silent}); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(out, "any_length_encoder.keras")
+			if err := m.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			for _, steps := range []int{5, 9} {
+				x, _ := taggingData(4, steps)
+				outs, err := m.PredictOutputs(context.Background(), x, keras.PredictOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("any_length_encoder_%d", steps)
+				predictions[name] = kerasgoPrediction{outputs: outs, rows: keras.SummaryRows(m), total: m.CountParams(), tol: openTol}
+				req.Predict = append(req.Predict, predictRequest{Name: name, Keras: path, Inputs: []refArray{intsRef(x)}})
+			}
+		}
 		for _, c := range trainIndex.Cases {
 			name := be.Name() + "/" + c.Name
 			m := load(filepath.Join(trainDir, c.Name+".keras"))
@@ -292,6 +313,15 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 }
 
 // toRef converts a float32 Array to the scripts' JSON form.
+// intsRef converts token ids to an array as the Keras scripts read them.
+func intsRef(a keras.Array) refArray {
+	r := refArray{Shape: a.Shape, Data: make([]float64, len(a.Ints))}
+	for i, v := range a.Ints {
+		r.Data[i] = float64(v)
+	}
+	return r
+}
+
 func toRef(a keras.Array) refArray {
 	r := refArray{Shape: a.Shape, Data: make([]float64, len(a.Data))}
 	for i, v := range a.Data {

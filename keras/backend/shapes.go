@@ -181,7 +181,14 @@ func MaxPool2DShape(x Shape, o PoolOptions) (Shape, error) {
 	}
 	h, _, _ := ConvOutputSize(x[1], o.Size[0], o.Strides[0], o.Padding)
 	w, _, _ := ConvOutputSize(x[2], o.Size[1], o.Strides[1], o.Padding)
-	if h <= 0 || w <= 0 {
+	// An axis of unknown length (-1, a model's Keras None) stays unknown.
+	if x[1] < 0 {
+		h = -1
+	}
+	if x[2] < 0 {
+		w = -1
+	}
+	if h == 0 || w == 0 {
 		return nil, fmt.Errorf("MaxPool2D window %v is larger than the input's spatial size (input %v)", o.Size, x)
 	}
 	return Shape{x[0], h, w, x[3]}, nil

@@ -58,3 +58,5 @@ func init() {
 		return a, nil
 	})
 }
+
+func (*AdditiveAttention) takesUnknownDims() {}

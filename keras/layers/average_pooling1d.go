@@ -31,3 +31,5 @@ func (p *AveragePooling1D) Call(ctx *Context, in []backend.Value) backend.Value 
 func init() {
 	mustRegister("AveragePooling1D", func(r *serialization.Reader) (Layer, error) { return &AveragePooling1D{readPool1D(r)}, nil })
 }
+
+func (*AveragePooling1D) takesUnknownDims() {}

@@ -296,3 +296,5 @@ func init() {
 		return l, nil
 	})
 }
+
+func (*Bidirectional) takesUnknownDims() {}

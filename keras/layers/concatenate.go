@@ -55,3 +55,5 @@ func init() {
 		return &Concatenate{Axis: r.Int("axis", -1)}, nil
 	})
 }
+
+func (*Concatenate) takesUnknownDims() {}

@@ -31,8 +31,11 @@ func (l *Cropping1D) Build(inputs []backend.Shape) (backend.Shape, error) {
 		return nil, err
 	}
 	c := l.cropping()
-	if c[0] < 0 || c[1] < 0 || in[1]-c[0]-c[1] < 1 {
+	if c[0] < 0 || c[1] < 0 || in[1] >= 0 && in[1]-c[0]-c[1] < 1 {
 		return nil, fmt.Errorf("cropping %v leaves nothing of an input of shape %v", c, in)
+	}
+	if in[1] < 0 { // any length: checked when the data comes (Call)
+		return in.Clone(), nil
 	}
 	return backend.Shape{in[0], in[1] - c[0] - c[1], in[2]}, nil
 }
@@ -41,6 +44,9 @@ func (l *Cropping1D) Build(inputs []backend.Shape) (backend.Shape, error) {
 func (l *Cropping1D) Call(ctx *Context, in []backend.Value) backend.Value {
 	x := in[0]
 	d, c := x.Shape(), l.cropping()
+	if d[1]-c[0]-c[1] < 1 { // a sequence of any length that came too short
+		return ctx.B.Fail(backend.Shape{d[0], 1, d[2]}, fmt.Errorf("cropping %v leaves nothing of a sequence of %d steps", c, d[1]))
+	}
 	return ctx.B.Slice(x, []int{0, c[0], 0}, []int{d[0], d[1] - c[0] - c[1], d[2]})
 }
 
@@ -55,3 +61,5 @@ func init() {
 		return &Cropping1D{Cropping: readPair1D(r, "cropping", [2]int{1, 1})}, nil
 	})
 }
+
+func (*Cropping1D) takesUnknownDims() {}

@@ -30,11 +30,11 @@ func (a *denseAttention) build(inputs []backend.Shape) (backend.Shape, error) {
 		k = inputs[2]
 	}
 	for i, s := range []backend.Shape{q, v, k} {
-		if len(s) != 3 || s[1] <= 0 || s[2] <= 0 {
+		if len(s) != 3 || s[1] == 0 || s[2] <= 0 {
 			return nil, fmt.Errorf("%s must be (batch, steps, dim), received %v", []string{"query", "value", "key"}[i], s)
 		}
 	}
-	if k[1] != v[1] || q[2] != k[2] {
+	if !sameLength(k[1], v[1]) || q[2] != k[2] {
 		return nil, fmt.Errorf("query %v, value %v and key %v do not fit: key and value need the same steps, query and key the same dim", q, v, k)
 	}
 	if a.Dropout < 0 || a.Dropout >= 1 {

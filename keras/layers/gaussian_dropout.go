@@ -51,3 +51,5 @@ func init() {
 		return &GaussianDropout{Rate: r.Float("rate", 0)}, nil
 	})
 }
+
+func (*GaussianDropout) takesUnknownDims() {}

@@ -49,3 +49,5 @@ func init() {
 		return &GaussianNoise{Stddev: r.Float("stddev", 0)}, nil
 	})
 }
+
+func (*GaussianNoise) takesUnknownDims() {}

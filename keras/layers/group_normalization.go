@@ -73,3 +73,5 @@ func init() {
 		return l, nil
 	})
 }
+
+func (*GroupNormalization) takesUnknownDims() {}

@@ -411,7 +411,9 @@ func (t *KerasTensor) Err() error { return t.err }
 // unknownDimsLayers names the layers that take inputs with a dimension
 // of unknown length besides the batch (Keras's None): a sequence of any
 // length, an image of any size.
-const unknownDimsLayers = "InputLayer, Embedding, LSTM, GRU, SimpleRNN, Conv2D, the global poolings, Dense, Activation and Dropout"
+const unknownDimsLayers = "InputLayer, Embedding, Masking, LSTM, GRU, SimpleRNN, Bidirectional, TimeDistributed, Dense, Conv1D, Conv2D, the 1-D and global poolings, " +
+	"MultiHeadAttention, Attention, AdditiveAttention, the normalizations, the merge layers and Concatenate, ZeroPadding1D, Cropping1D, UpSampling1D, Permute, Dot, " +
+	"Activation and the activation layers, Dropout and the noise layers, Rescaling and the random image layers"
 
 // takesUnknownDims reports whether layer takes an input with a dimension
 // of unknown length besides the batch: its Build propagates -1, and its
@@ -435,9 +437,11 @@ func unknownBesidesBatch(shapes []backend.Shape) backend.Shape {
 // Input returns a model input of the given shape, not counting the batch
 // dimension, like keras.Input(shape=...). A dimension of -1 is Keras's
 // None: any length (a sequence of any length, an image of any size),
-// which the layers that take it (LSTM, GRU, SimpleRNN, Dense, Conv2D, the
-// global poolings, Activation, Dropout) read from the data; the model
-// compiles a step for each shape it is given.
+// which the layers that take it (the sequence layers: Embedding, Masking,
+// the recurrent layers, attention, Conv1D, the 1-D poolings, the
+// normalizations, the merge layers, Dense, ...; Conv2D and the image
+// layers) read from the data; the model compiles a step for each shape it
+// is given.
 func Input(shape ...int) *KerasTensor {
 	return NewInput(&InputLayer{Shape: shape})
 }

@@ -171,3 +171,5 @@ func init() {
 		return &Masking{MaskValue: r.Float("mask_value", 0)}, nil
 	})
 }
+
+func (*Masking) takesUnknownDims() {}

@@ -30,3 +30,5 @@ func (p *MaxPooling1D) Call(ctx *Context, in []backend.Value) backend.Value {
 func init() {
 	mustRegister("MaxPooling1D", func(r *serialization.Reader) (Layer, error) { return &MaxPooling1D{readPool1D(r)}, nil })
 }
+
+func (*MaxPooling1D) takesUnknownDims() {}

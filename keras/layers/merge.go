@@ -36,6 +36,8 @@ func sameShapes(inputs []backend.Shape, n int) (backend.Shape, error) {
 	return inputs[0].Clone(), nil
 }
 
+func (*merge) takesUnknownDims() {}
+
 // GetConfig returns Keras's config of a merge layer (no settings).
 func (m *merge) GetConfig() (serialization.Config, error) { return serialization.Config{}, nil }
 

@@ -92,15 +92,15 @@ func (l *MultiHeadAttention) Build(inputs []backend.Shape) (backend.Shape, error
 		k = inputs[2]
 	}
 	for i, s := range []backend.Shape{q, v, k} {
-		if len(s) != 3 || s[1] <= 0 || s[2] <= 0 {
+		if len(s) != 3 || s[1] == 0 || s[2] <= 0 {
 			return nil, fmt.Errorf("%s must be (batch, steps, features), received %v (attention over several axes is not supported)", []string{"query", "value", "key"}[i], s)
 		}
 	}
-	if k[1] != v[1] {
+	if !sameLength(k[1], v[1]) {
 		return nil, fmt.Errorf("key and value must have the same steps; received key %v and value %v", k, v)
 	}
 	if len(inputs) == 4 {
-		if m := inputs[3]; len(m) != 3 || m[1] != q[1] || m[2] != v[1] {
+		if m := inputs[3]; len(m) != 3 || !sameLength(m[1], q[1]) || !sameLength(m[2], v[1]) {
 			return nil, fmt.Errorf("attention mask has shape %v, expected (batch, %d, %d): (batch, query steps, value steps)", m, q[1], v[1])
 		}
 	}
@@ -359,3 +359,5 @@ func init() {
 		return l, nil
 	})
 }
+
+func (*MultiHeadAttention) takesUnknownDims() {}

@@ -129,3 +129,5 @@ func init() {
 		return l, nil
 	})
 }
+
+func (*Rescaling) takesUnknownDims() {}

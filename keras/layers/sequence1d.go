@@ -24,6 +24,10 @@ func sequence(inputs []backend.Shape) (backend.Shape, error) {
 	return in, nil
 }
 
+// sameLength reports whether two lengths can be the same: equal, or one
+// of them unknown (-1, Keras's None) until the data comes.
+func sameLength(a, b int) bool { return a == b || a < 0 || b < 0 }
+
 // asImage views a sequence as a one-row image and back.
 func asImage(b backend.Builder, x backend.Value) backend.Value {
 	d := x.Shape()

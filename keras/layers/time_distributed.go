@@ -39,7 +39,7 @@ func (l *TimeDistributed) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if l.Layer == nil {
 		return nil, fmt.Errorf("has no layer to apply")
 	}
-	if len(in) < 3 || in[1] <= 0 {
+	if len(in) < 3 || in[1] == 0 {
 		return nil, fmt.Errorf("expected an input of shape (batch, steps, ...), received %v", in)
 	}
 	step := append(backend.Shape{in[0]}, in[2:]...)
@@ -110,3 +110,5 @@ func init() {
 		return &TimeDistributed{Layer: inner}, nil
 	})
 }
+
+func (*TimeDistributed) takesUnknownDims() {}

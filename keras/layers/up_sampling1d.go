@@ -51,3 +51,5 @@ func (l *UpSampling1D) GetConfig() (serialization.Config, error) {
 func init() {
 	mustRegister("UpSampling1D", func(r *serialization.Reader) (Layer, error) { return &UpSampling1D{Size: r.Int("size", 2)}, nil })
 }
+
+func (*UpSampling1D) takesUnknownDims() {}

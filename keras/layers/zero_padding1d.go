@@ -34,7 +34,11 @@ func (l *ZeroPadding1D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if p[0] < 0 || p[1] < 0 {
 		return nil, fmt.Errorf("padding must not be negative, got %v", p)
 	}
-	return backend.Shape{in[0], in[1] + p[0] + p[1], in[2]}, nil
+	steps := in[1] + p[0] + p[1]
+	if in[1] < 0 { // any length
+		steps = -1
+	}
+	return backend.Shape{in[0], steps, in[2]}, nil
 }
 
 // Call pads.
@@ -55,3 +59,5 @@ func init() {
 		return &ZeroPadding1D{Padding: readPair1D(r, "padding", [2]int{1, 1})}, nil
 	})
 }
+
+func (*ZeroPadding1D) takesUnknownDims() {}
