@@ -38,7 +38,17 @@ from keras import ops  # noqa: E402
 keras.config.set_floatx("float64")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OUT = os.path.join(ROOT, "keras/ops/testdata/golden.json")
-CHECK_TOLERANCE = 1e-9
+# How far a stored Keras value may be from what Keras computes now before
+# --check calls the file stale. Some values come out at float32 precision
+# (Keras computes them so even under float64), and their last bits depend
+# on the CPU XLA compiles for: on an AMD EPYC, arcsinh, arcsin, arccos,
+# arccosh, layer_normalization, rms_normalization and
+# dot_product_attention differed from the file by up to 2e-7 (relative,
+# 2026-11-28), where 1e-9 had held on the machine that wrote it. So, as
+# scripts/golden-keras.py does, 1e-6: a few float32 ulps, the Go tests'
+# own float64 tolerance against these values; a stale file differs by far
+# more.
+CHECK_TOLERANCE = 1e-6
 
 _seed = [0]
 
