@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	named "github.com/kerasgo/kerasgo/internal/registry"
+
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -32,10 +34,13 @@ import (
 type TextVectorization struct {
 	MaxTokens int // the vocabulary's cap with the padding and OOV tokens; 0 for none
 	// Standardize is "lower_and_strip_punctuation" (the default when
-	// empty), "lower", "strip_punctuation" or "none" (Keras's None).
+	// empty), "lower", "strip_punctuation", "none" (Keras's None), or the
+	// name of a function given to RegisterTextStandardizer (Keras's
+	// standardize callable).
 	Standardize string
-	// Split is "whitespace" (the default when empty), "character" or
-	// "none" (each string is one token).
+	// Split is "whitespace" (the default when empty), "character",
+	// "none" (each string is one token), or the name of a function given
+	// to RegisterTextSplitter.
 	Split string
 	// Ngrams lists the n-gram lengths to make from the tokens, e.g.
 	// []int{1, 2} (Keras's ngrams=2); nil for the tokens alone.
@@ -62,7 +67,10 @@ func (l *TextVectorization) standardize() (string, error) {
 	case "lower_and_strip_punctuation", "lower", "strip_punctuation", "none":
 		return l.Standardize, nil
 	}
-	return "", fmt.Errorf("unknown Standardize %q: use lower_and_strip_punctuation, lower, strip_punctuation or none (kerasgo has no custom functions here yet)", l.Standardize)
+	if _, ok := textStandardizers.Lookup(l.Standardize); ok {
+		return l.Standardize, nil
+	}
+	return "", fmt.Errorf("unknown Standardize %q: use lower_and_strip_punctuation, lower, strip_punctuation, none, or a function given to layers.RegisterTextStandardizer under that name", l.Standardize)
 }
 
 func (l *TextVectorization) split() (string, error) {
@@ -72,7 +80,10 @@ func (l *TextVectorization) split() (string, error) {
 	case "whitespace", "character", "none":
 		return l.Split, nil
 	}
-	return "", fmt.Errorf("unknown Split %q: use whitespace, character or none (kerasgo has no custom functions here yet)", l.Split)
+	if _, ok := textSplitters.Lookup(l.Split); ok {
+		return l.Split, nil
+	}
+	return "", fmt.Errorf("unknown Split %q: use whitespace, character, none, or a function given to layers.RegisterTextSplitter under that name", l.Split)
 }
 
 func (l *TextVectorization) spec() (*lookupSpec[string], error) {
@@ -174,16 +185,24 @@ func (l *TextVectorization) tokenRows(t backend.Array) ([][]string, error) {
 	if rows > 0 {
 		per = len(t.Strings) / rows
 	}
+	ownStandardize, _ := textStandardizers.Lookup(std)
+	ownSplit, _ := textSplitters.Lookup(split)
 	out := make([][]string, rows)
 	for r := range rows {
 		texts := t.Strings[r*per : (r+1)*per]
 		var tokens []string
 		for _, text := range texts {
-			text = standardizeText(text, std)
-			switch split {
-			case "whitespace":
+			if ownStandardize != nil {
+				text = ownStandardize(text)
+			} else {
+				text = standardizeText(text, std)
+			}
+			switch {
+			case ownSplit != nil:
+				tokens = append(tokens, ownSplit(text)...)
+			case split == "whitespace":
 				tokens = append(tokens, strings.FieldsFunc(text, isASCIISpace)...)
-			case "character":
+			case split == "character":
 				tokens = append(tokens, splitCharacters(text)...)
 			default:
 				tokens = append(tokens, text)
@@ -388,7 +407,7 @@ func (l *TextVectorization) GetConfig() (serialization.Config, error) {
 	}
 	std, _ := l.standardize()
 	split, _ := l.split()
-	out["standardize"], out["split"] = noneIfNone(std), noneIfNone(split)
+	out["standardize"], out["split"] = textFunction(std, &textStandardizers), textFunction(split, &textSplitters)
 	var ng any
 	switch {
 	case l.ngramsInt > 0 && slices.Equal(l.Ngrams, countTo(l.ngramsInt)):
@@ -401,6 +420,16 @@ func (l *TextVectorization) GetConfig() (serialization.Config, error) {
 	out["ragged"] = false
 	out["encoding"] = "utf-8"
 	return out, nil
+}
+
+// textFunction is how Keras writes a standardize or split setting: a
+// built-in's name, null for "none", and a registered function as the
+// function object Keras's serialize_keras_object writes for a function.
+func textFunction[T any](name string, own *named.Registry[T]) any {
+	if _, ok := own.Lookup(name); ok {
+		return map[string]any{"module": "builtins", "class_name": "function", "config": name, "registered_name": "function"}
+	}
+	return noneIfNone(name)
 }
 
 func noneIfNone(s string) any {
@@ -424,8 +453,8 @@ func init() {
 		l := &TextVectorization{MaxTokens: r.Int("max_tokens", 0), OutputMode: r.String("output_mode", "int"),
 			OutputSequenceLength: r.Int("output_sequence_length", 0), PadToMaxTokens: r.Bool("pad_to_max_tokens", false),
 			IDFWeights: r.Floats("idf_weights")}
-		l.Standardize = noneOrString(r, "standardize")
-		l.Split = noneOrString(r, "split")
+		l.Standardize = noneOrString(r, "standardize", &textStandardizers, "RegisterTextStandardizer")
+		l.Split = noneOrString(r, "split", &textSplitters, "RegisterTextSplitter")
 		if v, ok := r.Value("ngrams"); ok {
 			if n, isNum := v.(float64); isNum {
 				l.ngramsInt = int(n)
@@ -443,16 +472,31 @@ func init() {
 	})
 }
 
-// noneOrString reads a setting Keras writes as a name or null ("none"); a
-// custom function (a serialized object) is an error.
-func noneOrString(r *serialization.Reader, key string) string {
+// noneOrString reads a setting Keras writes as a name, null ("none") or
+// a function object ({"class_name": "function", "config":
+// "package>name"}), which must be registered (own) under its registered
+// name or its bare name.
+func noneOrString[T any](r *serialization.Reader, key string, own *named.Registry[T], register string) string {
 	if r.IsNull(key) {
 		r.Ignore(key)
 		return "none"
 	}
 	if v, ok := r.Value(key); ok {
 		if _, isStr := v.(string); !isStr {
-			r.Fail(key, "a custom function (%v): kerasgo has the built-in ones only", v)
+			r.Ignore(key)
+			fn, _ := v.(map[string]any)
+			name, _ := fn["config"].(string)
+			if fn["class_name"] != "function" || name == "" {
+				r.Fail(key, "%v is neither a name nor a function: kerasgo reads Keras's built-in names and registered functions", v)
+				return ""
+			}
+			bare := name[strings.LastIndex(name, ">")+1:]
+			for _, n := range []string{name, bare} {
+				if _, ok := own.Lookup(n); ok {
+					return n
+				}
+			}
+			r.Fail(key, "the function %q is not registered: give kerasgo's version of it to layers.%s(%q, f) before loading", name, register, bare)
 			return ""
 		}
 	}
