@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras/utils"
@@ -83,7 +84,10 @@ type textIndex struct {
 	Cases      []textCase    `json:"cases"`
 	Model      textModelCase `json:"model"`
 	TFIDFModel textModelCase `json:"tfidf_model"`
-	Folder     struct {
+	// CustomModel's TextVectorization standardizes with a registered
+	// function (customStandardization).
+	CustomModel textModelCase `json:"custom_model"`
+	Folder      struct {
 		Root     string `json:"root"`
 		Datasets []struct {
 			Options struct {
@@ -236,7 +240,7 @@ func TestKerasTextModelsLoadAndPredict(t *testing.T) {
 	dir := textCorpus.Build(t, &index)
 	ctx := context.Background()
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		for _, c := range []textModelCase{index.Model, index.TFIDFModel} {
+		for _, c := range []textModelCase{index.Model, index.TFIDFModel, index.CustomModel} {
 			checkTextModel(t, be, dir, c)
 		}
 		lm, err := keras.LoadModel(filepath.Join(dir, index.LookupModel.File), keras.LoadOptions{Backend: be.Name(), NoCompile: true})
@@ -249,9 +253,28 @@ func TestKerasTextModelsLoadAndPredict(t *testing.T) {
 		}
 		closeTo(t, got.Data, index.LookupModel.Predictions.Floats, 1e-5)
 	})
-	if index.TFIDFModel.File == "" {
-		t.Fatal("the corpus has no tf_idf model")
+	if index.TFIDFModel.File == "" || index.CustomModel.File == "" {
+		t.Fatal("the corpus has no tf_idf model or no model with its own standardize function")
 	}
+}
+
+func init() {
+	if err := layers.RegisterTextStandardizer("custom_standardization", customStandardization); err != nil {
+		panic(err)
+	}
+}
+
+// customStandardization is scripts/keras-text.py's
+// custom_standardization in Go: TensorFlow's tf.strings.lower (ASCII
+// letters only), then "<br />" replaced by a space.
+func customStandardization(text string) string {
+	b := []byte(text)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return strings.ReplaceAll(string(b), "<br />", " ")
 }
 
 // checkTextModel loads a Keras-saved model on one string input, checks

@@ -26,6 +26,15 @@ import numpy as np  # noqa: E402
 import keras  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
+
+
+@keras.saving.register_keras_serializable(package="demo")
+def custom_standardization(x):
+    """keras.io's kind of own standardize: lower-case, drop "<br />"
+    (kerasgo's test registers the same in Go)."""
+    return tf.strings.regex_replace(tf.strings.lower(x), "<br />", " ")
+
+
 if len(sys.argv) == 4:
     m = keras.saving.load_model(sys.argv[2])
     texts = json.loads(open(sys.argv[3]).read())
@@ -182,6 +191,16 @@ model3 = keras.Model(inp3, keras.layers.Dense(2)(tf_idf(inp3)))
 model3.save(os.path.join(out_dir, "tfidf_model.keras"))
 pred3 = model3.predict(tf.constant(np.array(texts, dtype=object).reshape(-1, 1)), verbose=0)
 
+# One whose TextVectorization standardizes with a registered function of
+# its own, which the file names ("demo>custom_standardization").
+custom = TV(max_tokens=30, output_sequence_length=8, standardize=custom_standardization)
+custom.adapt(CORPUS + ["A film<br />It was GOOD<br /><br />the end"])
+inp4 = keras.Input(shape=(1,), dtype="string")
+model4 = keras.Model(inp4, keras.layers.Dense(2)(keras.layers.Flatten()(keras.layers.Embedding(30, 3)(custom(inp4)))))
+model4.save(os.path.join(out_dir, "custom_model.keras"))
+texts4 = texts + ["GOOD<br />film", "<br />"]
+pred4 = model4.predict(tf.constant(np.array(texts4, dtype=object).reshape(-1, 1)), verbose=0)
+
 # And one with a StringLookup and a Hashing on two string inputs, saved
 # after adapting, with a multi-hot output into a Dense.
 a = keras.Input(shape=(3,), dtype="string", name="colors")
@@ -241,6 +260,7 @@ with open(os.path.join(out_dir, "index.json"), "w") as f:
         "cases": cases,
         "model": {"file": "text_model.keras", "texts": texts, "predictions": arr(pred)},
         "tfidf_model": {"file": "tfidf_model.keras", "texts": texts, "predictions": arr(pred3)},
+        "custom_model": {"file": "custom_model.keras", "texts": texts4, "predictions": arr(pred4)},
         "lookup_model": {"file": "lookup_model.keras", "colors": arr(xa), "words": arr(xb), "predictions": arr(pred2)},
         "folder": {"root": "texts", "datasets": folder_sets, "orders": folder_orders},
     }, f)
