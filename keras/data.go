@@ -66,7 +66,8 @@ func (a NamedArrays) ForNames(names []string, what string) ([]Array, error) {
 }
 
 // hostData is resolved host data: one Array per input, one per output
-// (nil for Predict), and one array of sample weights (shape (samples,))
+// (nil for Predict), and one array of sample weights (shape (samples,), or
+// (samples, steps) for a sequence output)
 // per output when the losses are weighted; all have the same number of
 // samples.
 type hostData struct {

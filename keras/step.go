@@ -2,7 +2,6 @@ package keras
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -81,9 +80,10 @@ type Step struct {
 	hyper    backend.Value                    // per optimizer: learning rate, iteration, flags
 	newState [][]backend.Value                // per optimizer slot: its new state
 	losses   []backend.Value                  // AddLoss terms not yet in a ComputeLoss
-	// masks holds the mask each model output a Call returned carries
-	// (Keras's _keras_mask), which ComputeLoss and ComputeMetrics apply.
-	masks map[backend.Value]backend.Value
+	// masks holds, in its Keras mask table, the mask each model output a
+	// Call returned carries (Keras's _keras_mask), which ComputeLoss and
+	// ComputeMetrics apply (nil until a Call returns a masked output).
+	masks *layers.Context
 	// averagedStats is the step's logs, packed and averaged over a
 	// data-parallel job's processes together with the layers'
 	// assignments (and the built-in step's gradients) in one collective
@@ -199,11 +199,11 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 	}
 	s.losses = append(s.losses, ctx.Losses()...)
 	for _, o := range outs {
-		if mk := ctx.KerasMask(o); mk != nil { // o can key a map
+		if mk := ctx.KerasMask(o); mk != nil {
 			if s.masks == nil {
-				s.masks = map[backend.Value]backend.Value{}
+				s.masks = layers.NewContext(s.Builder, s.training, nil)
 			}
-			s.masks[o] = mk
+			s.masks.SetKerasMask(o, mk)
 		}
 	}
 	return outs
@@ -215,10 +215,10 @@ func (s *Step) Call(model *Model, training bool, xs ...backend.Value) []backend.
 // themselves; a loss a step computes on its own can use it. A value
 // computed from an output (a slice, a sum) carries no mask, as in Keras.
 func (s *Step) Mask(v backend.Value) backend.Value {
-	if v == nil || s.masks == nil || !reflect.ValueOf(v).Comparable() {
+	if s.masks == nil {
 		return nil
 	}
-	return s.masks[v]
+	return s.masks.KerasMask(v)
 }
 
 // masksOf returns the mask each of preds carries (nil where none).

@@ -27,8 +27,8 @@ const hyperparameters = 4
 // (default_steps.go) or the user's (CompileOptions.TrainStep, TestStep),
 // compiled alike by trainFunc and testFunc. xs holds one tensor per model
 // input (a custom step's: its data as given), ys one per output, and sws,
-// when the data has sample weights, one (batch,) weight vector per
-// output. stats is the step's logs in one vector, laid out as the step's
+// when the data has sample weights, one weight array per output,
+// (batch,) or (batch, steps). stats is the step's logs in one vector, laid out as the step's
 // plan says (step_plan.go), so that the loop reads a step's scalars back
 // in one copy. The updated params are the plan's, in weight order. hyper
 // holds, for each optimizer the step applies (compiled.slots), its
