@@ -34,8 +34,8 @@ type predictRequest struct {
 }
 
 type batchJSON struct {
-	X refArray `json:"x"`
-	Y refArray `json:"y"`
+	X []refArray `json:"x"` // one per input
+	Y refArray   `json:"y"`
 }
 
 type trainRequest struct {
@@ -215,7 +215,7 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 			var rec trainingRecord
 			readJSON(t, filepath.Join(trainDir, c.Name+".json"), &rec)
 			opts := rec.fitOptions(1, trainIndex.Batch)
-			x, y := rec.X.array(), rec.Y.array()
+			x, y := rec.inputs(), rec.Y.array()
 			if _, err := m.Fit(context.Background(), x, y, opts); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -226,14 +226,18 @@ func TestKerasOpensKerasgoFiles(t *testing.T) {
 			tr := trainRequest{Name: name, Keras: base + ".keras", WeightsH5: base + ".weights.h5", Safetensors: base + ".safetensors"}
 			var kg kerasgoTraining
 			for b := 0; b < 2; b++ {
-				bx, by := x.Rows(b*trainIndex.Batch, (b+1)*trainIndex.Batch), y.Rows(b*trainIndex.Batch, (b+1)*trainIndex.Batch)
+				bx, by := rowsOf(x, b*trainIndex.Batch, (b+1)*trainIndex.Batch), y.Rows(b*trainIndex.Batch, (b+1)*trainIndex.Batch)
 				logs, err := m.TrainOnBatch(context.Background(), bx, by, keras.OnBatchOptions{})
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
 				loss, _ := logs.Get("loss")
 				kg.losses = append(kg.losses, loss)
-				tr.Batches = append(tr.Batches, batchJSON{X: toRef(bx), Y: toRef(by)})
+				batch := batchJSON{Y: toRef(by)}
+				for _, a := range bx {
+					batch.X = append(batch.X, toRef(a))
+				}
+				tr.Batches = append(tr.Batches, batch)
 			}
 			var err error
 			if kg.weights, err = m.GetWeights(); err != nil {

@@ -27,10 +27,12 @@ type trainingCase struct {
 // weights and logs.
 type trainingRecord struct {
 	X            refArray             `json:"x"`
+	Xs           []refArray           `json:"xs"` // a model of several inputs: one per input, in place of X
 	Y            refArray             `json:"y"`
 	SampleWeight *refArray            `json:"sample_weight"`
 	ClassWeight  map[string]float64   `json:"class_weight"`
 	ValX         *refArray            `json:"val_x"`
+	ValXs        []refArray           `json:"val_xs"`
 	ValY         *refArray            `json:"val_y"`
 	History      map[string][]float64 `json:"history"`
 	EpochWeights [][]refArray         `json:"epoch_weights"`
@@ -43,6 +45,40 @@ type trainingRecord struct {
 	// compute them (Keras on JAX logs them unmasked in fit; its
 	// TensorFlow and PyTorch trainers mask them, as kerasgo does).
 	MaskedTrainMetrics map[string][]float64 `json:"masked_train_metrics"`
+}
+
+// inputs are the training inputs: X, or Xs for a model of several.
+func (rec trainingRecord) inputs() keras.Arrays {
+	if rec.Xs == nil {
+		return keras.Arrays{rec.X.array()}
+	}
+	return refArrays(rec.Xs)
+}
+
+// validationInputs are the validation inputs: ValX or ValXs.
+func (rec trainingRecord) validationInputs() keras.Arrays {
+	if rec.ValXs == nil {
+		return keras.Arrays{rec.ValX.array()}
+	}
+	return refArrays(rec.ValXs)
+}
+
+// refArrays converts each of Keras's arrays.
+func refArrays(as []refArray) keras.Arrays {
+	out := make(keras.Arrays, len(as))
+	for i, a := range as {
+		out[i] = a.array()
+	}
+	return out
+}
+
+// rowsOf are samples lo to hi of each input.
+func rowsOf(xs keras.Arrays, lo, hi int) keras.Arrays {
+	out := make(keras.Arrays, len(xs))
+	for i, x := range xs {
+		out[i] = x.Rows(lo, hi)
+	}
+	return out
 }
 
 // history is the History Keras's fit logs, with the masked training
@@ -67,7 +103,7 @@ const (
 
 // trainingFloor is how many training cases match Keras today: fewer is a
 // regression.
-const trainingFloor = 81
+const trainingFloor = 82
 
 // Every optimizer setting and every loss, trained for 20 steps by Keras
 // 3 (scripts/keras-training.py, JAX backend) and by kerasgo from the same
@@ -107,10 +143,10 @@ func TestKerasTrainingParity(t *testing.T) {
 				}}
 				opts := rec.fitOptions(index.Epoch, index.Batch)
 				opts.Callbacks = []callbacks.Callback{record}
-				if rec.ValX != nil {
-					opts.ValidationData = &keras.Data{X: rec.ValX.array(), Y: rec.ValY.array()}
+				if rec.ValY != nil {
+					opts.ValidationData = &keras.Data{X: rec.validationInputs(), Y: rec.ValY.array()}
 				}
-				h, err := m.Fit(context.Background(), rec.X.array(), rec.Y.array(), opts)
+				h, err := m.Fit(context.Background(), rec.inputs(), rec.Y.array(), opts)
 				if err != nil {
 					t.Fatalf("Fit: %v", err)
 				}
@@ -174,10 +210,10 @@ func continueKerasTraining(t *testing.T, path string, be backend.Backend, batch 
 	if err != nil {
 		return []string{fmt.Sprintf("the trained model Keras saved does not load: %v", err)}
 	}
-	x, y := rec.X.array(), rec.Y.array()
+	x, y := rec.inputs(), rec.Y.array()
 	var out []string
 	for i, want := range rec.NextLosses {
-		logs, err := m.TrainOnBatch(context.Background(), x.Rows(i*batch, (i+1)*batch), y.Rows(i*batch, (i+1)*batch), keras.OnBatchOptions{})
+		logs, err := m.TrainOnBatch(context.Background(), rowsOf(x, i*batch, (i+1)*batch), y.Rows(i*batch, (i+1)*batch), keras.OnBatchOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

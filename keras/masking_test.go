@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
@@ -28,9 +29,12 @@ func TestMaskedPaddingChangesNothing(t *testing.T) {
 		"GlobalAveragePooling1D": func(x *layers.KerasTensor) *layers.KerasTensor {
 			return layers.Apply(&layers.GlobalAveragePooling1D{}, x)
 		},
+		// Not a residual Add(x, attention): Keras's MultiHeadAttention
+		// takes the mask off x, so the sum has none (seq2seq_masked in
+		// TestKerasTrainingParity trains such a model beside Keras).
 		"SelfAttention": func(x *layers.KerasTensor) *layers.KerasTensor {
 			a := layers.Apply(&layers.MultiHeadAttention{NumHeads: 2, KeyDim: 3}, x, x)
-			return layers.Apply(&layers.GlobalAveragePooling1D{}, layers.Apply(&layers.Add{}, x, a))
+			return layers.Apply(&layers.GlobalAveragePooling1D{}, a)
 		},
 	}
 	build := func(t *testing.T, steps int, body func(*layers.KerasTensor) *layers.KerasTensor, spec string, maskZero bool) *keras.Model {
@@ -167,4 +171,52 @@ func TestBidirectionalZeroOutputForMask(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sequenceEncoder holds its layers and calls them with Context.Apply, as
+// a Keras layer's call does: the Embedding's mask reaches the LSTM, and
+// the LSTM's the pooling, through the values.
+type sequenceEncoder struct {
+	layers.Base
+	Embed *layers.Embedding
+	RNN   *layers.LSTM
+	Pool  *layers.GlobalAveragePooling1D
+}
+
+func (*sequenceEncoder) ClassName() string { return "SequenceEncoder" }
+
+func (e *sequenceEncoder) Call(ctx *layers.Context, in []backend.Value) backend.Value {
+	return ctx.Apply(e.Pool, ctx.Apply(e.RNN, ctx.Apply(e.Embed, in[0])))
+}
+
+// Masks follow the values inside a layer that holds layers: padding
+// changes nothing with MaskZero, and does without it.
+func TestHeldLayersPassMasksOn(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		predict := func(x keras.Array, maskZero bool) []float32 {
+			in := layers.IntInput(x.Shape[1])
+			enc := &sequenceEncoder{Embed: &layers.Embedding{InputDim: 20, OutputDim: 4, MaskZero: maskZero},
+				RNN: &layers.LSTM{Units: 3, ReturnSequences: true}, Pool: &layers.GlobalAveragePooling1D{}}
+			m, err := keras.NewModel(in, layers.Apply(enc, in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Backend: be.Name(), Seed: 7}); err != nil {
+				t.Fatal(err)
+			}
+			p, err := m.Predict(context.Background(), x, keras.PredictOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p.Data
+		}
+		short := keras.Array{Shape: []int{2, 3}, Data: []float32{3, 1, 4, 15, 9, 2}}
+		padded := keras.Array{Shape: []int{2, 6}, Data: []float32{3, 1, 4, 0, 0, 0, 15, 9, 2, 0, 0, 0}}
+		if d := maxDiff(predict(padded, true), predict(short, true)); d > 1e-5 {
+			t.Errorf("with MaskZero the padding changed the predictions by %.3g", d)
+		}
+		if d := maxDiff(predict(padded, false), predict(short, false)); d < 1e-3 {
+			t.Errorf("without a mask the padding changed the predictions by only %.3g: the test cannot tell", d)
+		}
+	})
 }

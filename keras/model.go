@@ -563,12 +563,14 @@ func (m *Model) forwardContext(b backend.Builder, weights []backend.Value, train
 // model's inputs, or what its host stage gave) in ctx and returns the
 // outputs.
 func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
+	// Masks follow the values in ctx's table, as Keras's _keras_mask
+	// follows tensors: a layer reads its inputs' masks from there, and may
+	// clear them (MultiHeadAttention does, as Keras's).
 	vals := make(map[*layers.KerasTensor]backend.Value, len(m.nodes)+len(xs))
-	masks := map[*layers.KerasTensor]backend.Value{} // Keras's _keras_mask of each tensor that has one
 	for i, in := range m.feeds {
 		vals[in] = xs[i]
 		if mk := ctx.Mask(i); mk != nil { // a nested model's inputs' masks
-			masks[in] = mk
+			ctx.SetKerasMask(xs[i], mk)
 		}
 	}
 	for _, n := range m.nodes {
@@ -578,7 +580,8 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 		in := make([]backend.Value, len(n.Inputs()))
 		inMasks := make([]backend.Value, len(n.Inputs()))
 		for i, t := range n.Inputs() {
-			in[i], inMasks[i] = vals[t], masks[t]
+			in[i] = vals[t]
+			inMasks[i] = ctx.KerasMask(in[i])
 		}
 		if mk := n.MaskArgument(); mk != nil && len(inMasks) > 0 { // Keras's layer(x, mask=m)
 			inMasks[0] = vals[mk]
@@ -601,7 +604,6 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 			out = mk.ComputeMask(c, in, inMasks)
 		}
 		if out != nil {
-			masks[n] = out
 			ctx.SetKerasMask(vs[0], out)
 		}
 	}
@@ -611,9 +613,6 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 	outs := make([]backend.Value, len(m.outputs))
 	for i, o := range m.outputs {
 		outs[i] = vals[o]
-		if mk := masks[o]; mk != nil {
-			ctx.SetKerasMask(outs[i], mk)
-		}
 	}
 	return outs
 }

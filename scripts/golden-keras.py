@@ -28,6 +28,7 @@ os.environ["JAX_ENABLE_X64"] = "1"
 
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
+from keras.src.backend.common.masking import set_keras_mask  # noqa: E402
 from keras.src.losses.losses import LossFunctionWrapper  # noqa: E402  (what compile wraps a loss function in)
 
 keras.config.set_floatx("float64")
@@ -85,7 +86,12 @@ def layer_case_in(c, dtype):
 
     def call(training, xs=inputs):
         if c["class"] in MERGE:
-            return layer(list(xs))
+            xs = list(xs)
+            for i, m in enumerate(masks):  # Keras's merge layers read each input's _keras_mask
+                if m is not None:
+                    xs[i] = keras.ops.convert_to_tensor(xs[i])
+                    set_keras_mask(xs[i], m)
+            return layer(xs)
         if c["class"] in ATTENTION:
             if masks:
                 kwargs["mask"] = masks[:2] if len(masks) >= 2 else [masks[0], None]
@@ -96,7 +102,14 @@ def layer_case_in(c, dtype):
                     kwargs[name] = m
             if len(xs) == 4:
                 kwargs["attention_mask"] = np.asarray(xs[3]).astype(bool)
-            return layer(*xs[:3], training=training, **kwargs)
+            xs = list(xs[:3])
+            if masks and masks[0] is not None:
+                # Keras takes the query's mask from the query tensor alone
+                # (its _keras_mask, which the call then clears), never from
+                # the query_mask argument.
+                xs[0] = keras.ops.convert_to_tensor(xs[0])
+                set_keras_mask(xs[0], masks[0])
+            return layer(*xs, training=training, **kwargs)
         if len(xs) > 1:  # a recurrent layer's initial states
             kwargs["initial_state"] = list(xs[1:])
         if masks and masks[0] is not None:

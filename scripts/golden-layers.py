@@ -693,6 +693,67 @@ x2 = rand(6, 5, lo=-2, hi=2)
 bn = torch.nn.BatchNorm1d(5, eps=1e-3, momentum=0.01)
 add("BatchNormalization/dense", "BatchNormalization", {}, [x2], [torch.ones(5), torch.zeros(5), torch.zeros(5), torch.ones(5)], bn.train()(x2).detach(), training=True)
 
+# Cross-attention with every mask Keras's _compute_attention_mask joins:
+# the query's, the value's and a different key's masks, the caller's
+# attention mask (any nonzero value attends: Keras casts it to bool) and
+# the causal mask. Keras replaces a masked score with a large negative
+# one (a where, not a sum), so a query step left with nothing to attend
+# to (batch 0's padding step, and rows the causal and caller's masks
+# empty) spreads evenly over the values; with dropout (or returned
+# scores) Keras computes through its Softmax layer, which zeroes that
+# row, so the step's output is the output bias.
+def where_mha(q, v, k, w, h, dk, mask, zero_empty_rows):
+    qp = torch.einsum("btf,fhd->bhtd", q, w[0]) + w[1].unsqueeze(1)
+    kp = torch.einsum("btf,fhd->bhtd", k, w[2]) + w[3].unsqueeze(1)
+    vp = torch.einsum("btf,fhd->bhtd", v, w[4]) + w[5].unsqueeze(1)
+    scores = (qp / math.sqrt(dk)) @ kp.transpose(-1, -2)
+    keep = mask.unsqueeze(1) != 0
+    probs = torch.softmax(torch.where(keep, scores, torch.full_like(scores, -1e9)), -1)
+    if zero_empty_rows:
+        probs = probs * keep
+    return torch.einsum("bhtd,hdo->bto", probs @ vp, w[6]) + w[7]
+
+
+q, v, k = rand(2, 4, 6), rand(2, 5, 6), rand(2, 5, 6)
+qm, vm, km = pad_mask(2, 4, [3, 4]), pad_mask(2, 5, [4, 5]), pad_mask(2, 5, [5, 3])
+attention = torch.tensor([[[1, 2, 0, -1, 1], [1, 1, 1, 0, 3], [0, 1, 1, 1, 1], [1, 1, 0, 1, 1]],
+                          [[0, 0, 1, 1, 1], [1, -2, 1, 1, 0], [1, 1, 1, 0, 1], [1, 0, 1, 1, 1]]]).double()
+joined = (attention != 0).double() * qm.unsqueeze(2) * vm.unsqueeze(1) * km.unsqueeze(1) * torch.tril(torch.ones(4, 5))
+w = keras_mha_weights(6, 2, 3, 3, 6)
+for name, config, zero in [("allMasks", {"num_heads": 2, "key_dim": 3}, False),
+                           ("allMasksDropout", {"num_heads": 2, "key_dim": 3, "dropout": 0.5}, True)]:
+    add("MultiHeadAttention/" + name, "MultiHeadAttention", config, [q, v, k, attention], w, where_mha(q, v, k, w, 2, 3, joined, zero),
+        extra={"masks": [arr(qm), arr(vm), arr(km)], "call": {"use_causal_mask": True}, "no_grad_inputs": [3]})
+
+# Maximum, Minimum and Multiply of masked inputs, as Keras computes them:
+# a padding step of one input never wins over the other's data (Keras's
+# _apply_merge_op_and_or_mask), and Multiply counts padding as 1, then
+# zeroes the steps that are padding in every input.
+def masked_fold(op, xs, ms):
+    out, kept = xs[0], ms[0].unsqueeze(-1).expand_as(xs[0]).bool()
+    for x, m in zip(xs[1:], ms[1:]):
+        m = m.unsqueeze(-1).expand_as(x).bool()
+        x = torch.where(m, x, out)
+        out = op(torch.where(kept, out, x), x)
+        kept = kept | m
+    return out
+
+
+def masked_product(xs, ms):
+    out, kept = torch.ones_like(xs[0]), torch.zeros_like(xs[0]).bool()
+    for x, m in zip(xs, ms):
+        m = m.unsqueeze(-1).expand_as(x).bool()
+        out = out * torch.where(m, x, torch.ones_like(x))
+        kept = kept | m
+    return torch.where(kept, out, torch.zeros_like(out))
+
+
+xs = [rand(2, 4, 3), rand(2, 4, 3), rand(2, 4, 3)]
+ms = [pad_mask(2, 4, [3, 1]), pad_mask(2, 4, [2, 4]), pad_mask(2, 4, [1, 2])]
+add("Maximum/masked", "Maximum", {}, xs, [], masked_fold(torch.maximum, xs, ms), extra={"masks": [arr(m) for m in ms]})
+add("Minimum/masked", "Minimum", {}, xs, [], masked_fold(torch.minimum, xs, ms), extra={"masks": [arr(m) for m in ms]})
+add("Multiply/masked", "Multiply", {}, xs, [], masked_product(xs, ms), extra={"masks": [arr(m) for m in ms]})
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)

@@ -6,7 +6,7 @@ computes from them (keras/keras_open_test.go compares it with kerasgo).
 DIR/requests.json lists the files:
   {"predict": [{"name", "keras", "inputs": [array...]}],
    "train":   [{"name", "keras", "weights_h5", "safetensors",
-                "batches": [{"x": array, "y": array}, ...]}]}
+                "batches": [{"x": [array per input], "y": array}, ...]}]}
 with arrays as {"shape", "data"}. Writes DIR/results.json:
   predict: per file, the outputs of keras.saving.load_model(file).predict
            and its summary (each layer's name, output shape, parameters);
@@ -99,7 +99,8 @@ def train(req):
     model = keras.saving.load_model(req["keras"])
     losses = []
     for b in req["batches"]:
-        logs = model.train_on_batch(array(b["x"]), array(b["y"]), return_dict=True)
+        x = [array(a) for a in b["x"]]  # one array per input
+        logs = model.train_on_batch(x[0] if len(x) == 1 else x, array(b["y"]), return_dict=True)
         losses.append(float(logs["loss"]))
     result = {"losses": losses, "weights": [as_json(w) for w in model.get_weights()],
               "iterations": int(model.optimizer._iterations.numpy())}

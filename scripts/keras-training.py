@@ -159,6 +159,32 @@ SEQUENCE_ARCHS = {
 }
 
 
+def seq2seq_body(inputs):
+    """A Transformer-style encoder-decoder of built-in layers: the encoder
+    attends over its own data steps; the decoder attends causally over
+    its own data steps, then to the encoder's (the query's mask from the
+    decoder, the value's from the encoder), with residual sums (Add joins
+    the masks) and LayerNormalization."""
+    source, target = inputs
+    enc = layers.Embedding(VOCAB, 6, mask_zero=True)(source)
+    enc = layers.LayerNormalization()(layers.Add()([enc, layers.MultiHeadAttention(2, 3)(enc, enc)]))
+    dec = layers.Embedding(VOCAB, 6, mask_zero=True)(target)
+    dec = layers.LayerNormalization()(layers.Add()([dec, layers.MultiHeadAttention(2, 3)(dec, dec, use_causal_mask=True)]))
+    return layers.Add()([dec, layers.MultiHeadAttention(2, 3)(dec, enc)])
+
+
+# Models of several inputs: (each input's sample shape, body, the inputs'
+# maker), as SEQUENCE_ARCHS.
+MULTI_INPUT_ARCHS = {
+    "seq2seq_masked": ([(STEPS,), (STEPS,)], seq2seq_body, lambda n: [padded_ids(n), padded_ids(n)]),
+}
+
+
+def rows(x, lo, hi):
+    """Samples lo to hi of an input, or of each of several."""
+    return [a[lo:hi] for a in x] if isinstance(x, list) else x[lo:hi]
+
+
 # Every optimizer with its defaults, on one regression model.
 for opt in [optimizers.SGD, optimizers.Adam, optimizers.AdamW, optimizers.RMSprop, optimizers.Adadelta, optimizers.Adagrad,
             optimizers.Adamax, optimizers.Nadam, optimizers.Lion, optimizers.Ftrl]:
@@ -253,6 +279,11 @@ case("seq_masked_loss_sum", "seq_sparse", lambda: optimizers.SGD(0.01), lambda: 
      SEQ_SPARSE_METRICS, arch="embedding_masked")
 case("seq_masked_loss_mean_with_sample_weight", "seq_binary", ADAM, lambda: losses.BinaryCrossentropy(reduction="mean_with_sample_weight"),
      SEQ_BINARY_METRICS, weighting="temporal", arch="embedding_masked")
+# A masked encoder-decoder of two inputs: self, causal and cross
+# attention over each side's data steps, the loss over the decoder's.
+# SGD, as for seq_masked_attention: the key biases' gradient is 0 up to
+# rounding, which Adam would scale up into steps of noise.
+case("seq2seq_masked", "seq_sparse", lambda: optimizers.SGD(0.05), "sparse_categorical_crossentropy", SEQ_SPARSE_METRICS, arch="seq2seq_masked", validation=True)
 
 
 def as_json(a):
@@ -286,7 +317,7 @@ def masked_train_metrics(path, x, y, sw, final_weights):
     for _ in range(EPOCHS):
         metered.reset_metrics()
         for i in range(0, SAMPLES, BATCH):
-            xb, yb = x[i:i + BATCH], y[i:i + BATCH]
+            xb, yb = rows(x, i, i + BATCH), y[i:i + BATCH]
             metered.set_weights(trained.get_weights())
             logs = metered.compute_metrics(xb, yb, metered(xb, training=True), sample_weight=None)
             trained.train_on_batch(xb, yb, sample_weight=None if sw is None else sw[i:i + BATCH])
@@ -300,7 +331,9 @@ def masked_train_metrics(path, x, y, sw, final_weights):
 
 def build(c, out):
     keras.utils.clear_session()
-    if c["arch"] in SEQUENCE_ARCHS:
+    if c["arch"] in MULTI_INPUT_ARCHS:
+        sample, body, make = MULTI_INPUT_ARCHS[c["arch"]]
+    elif c["arch"] in SEQUENCE_ARCHS:
         sample, body, make = SEQUENCE_ARCHS[c["arch"]]
     else:
         sample, body = ARCHS[c["arch"]]
@@ -312,7 +345,10 @@ def build(c, out):
         vx = make(16)
         vy, _ = targets(c["kind"], 16)
         val = (vx, vy.astype("float32"))
-    inp = keras.Input(sample, dtype=x.dtype.name)
+    if isinstance(x, list):
+        inp = [keras.Input(shape, dtype=a.dtype.name) for shape, a in zip(sample, x)]
+    else:
+        inp = keras.Input(sample, dtype=x.dtype.name)
     model = keras.Model(inp, head(body(inp)), name=c["name"])
     for w in model.weights:
         v = rng.normal(scale=0.5, size=w.shape)
@@ -328,7 +364,11 @@ def build(c, out):
     # trains with delta 1 once reloaded, in Keras as in kerasgo.
     model = keras.saving.load_model(path)
     fit = dict(batch_size=BATCH, epochs=EPOCHS, shuffle=False, verbose=0)
-    record = {"x": as_json(x), "y": as_json(y)}
+    record = {"y": as_json(y)}
+    if isinstance(x, list):
+        record["xs"] = [as_json(a) for a in x]
+    else:
+        record["x"] = as_json(x)
     if c["weighting"] == "sample":
         sw = rng.uniform(0.2, 2.0, size=(SAMPLES,)).astype("float32")
         fit["sample_weight"] = sw
@@ -344,7 +384,11 @@ def build(c, out):
         record["class_weight"] = {str(k): v for k, v in cw.items()}
     if val is not None:
         fit["validation_data"] = val
-        record["val_x"], record["val_y"] = as_json(val[0]), as_json(val[1])
+        if isinstance(vx, list):
+            record["val_xs"] = [as_json(a) for a in vx]
+        else:
+            record["val_x"] = as_json(vx)
+        record["val_y"] = as_json(val[1])
     rec = Record()
     history = model.fit(x, y.astype("float32"), callbacks=[rec], **fit)
     record["history"] = {k: [float(v) for v in vs] for k, vs in history.history.items()}
@@ -357,8 +401,8 @@ def build(c, out):
     trained = os.path.join(out, c["name"] + ".trained.keras")
     model.save(trained)
     model = keras.saving.load_model(trained)
-    xs, ys = x[:2 * BATCH], y[:2 * BATCH].astype("float32")
-    record["next_losses"] = [float(model.train_on_batch(xs[i * BATCH:(i + 1) * BATCH], ys[i * BATCH:(i + 1) * BATCH], return_dict=True)["loss"])
+    ys = y[:2 * BATCH].astype("float32")
+    record["next_losses"] = [float(model.train_on_batch(rows(x, i * BATCH, (i + 1) * BATCH), ys[i * BATCH:(i + 1) * BATCH], return_dict=True)["loss"])
                              for i in range(2)]
     with open(os.path.join(out, c["name"] + ".json"), "w") as f:
         json.dump(record, f)

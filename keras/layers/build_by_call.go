@@ -66,6 +66,12 @@ func BuildByCall(l Layer, in []backend.Shape) (backend.Shape, error) {
 // is built from its Call (BuildByCall), it builds l from the shapes it
 // receives. Hold l in a field of the layer, so that its variables are the
 // layer's (see Sublayers).
+//
+// Masks follow the values, as Keras's _keras_mask does: l sees each
+// input's own mask (KerasMask; the layer's inputs carry theirs, a value
+// an op computed carries none), and its output carries the mask l
+// computes (Masker). To call l with another mask, as Keras's
+// layer(x, mask=m), set it on the value first: ctx.SetKerasMask(x, m).
 func (ctx *Context) Apply(l Layer, inputs ...backend.Value) backend.Value {
 	if l == nil {
 		return ctx.B.Fail(nil, errors.New("Context.Apply: the layer is nil"))
@@ -88,5 +94,14 @@ func (ctx *Context) Apply(l Layer, inputs ...backend.Value) backend.Value {
 		}
 		c.builtInCall = true
 	}
-	return l.Call(ctx, inputs)
+	masks := make([]backend.Value, len(inputs))
+	for i, v := range inputs {
+		masks[i] = ctx.KerasMask(v)
+	}
+	inner := ctx.WithMasks(masks)
+	y := l.Call(inner, inputs)
+	if mk, ok := l.(Masker); ok && ctx.KerasMask(y) == nil {
+		ctx.SetKerasMask(y, mk.ComputeMask(inner, inputs, masks))
+	}
+	return y
 }

@@ -83,20 +83,39 @@ func firstMask(masks []backend.Value) backend.Value {
 	return masks[0]
 }
 
-// allMasks is the merge layers' mask: a step is data if it is in every
-// masked input (Keras's Merge.compute_mask).
-func allMasks(b backend.Builder, masks []backend.Value) backend.Value {
+// anyMask is the elementwise merge layers' mask (Keras's
+// Merge.compute_mask): none if an input has none, else a step is data if
+// it is data in any input.
+func anyMask(b backend.Builder, masks []backend.Value) backend.Value {
 	var out backend.Value
 	for _, m := range masks {
-		switch {
-		case m == nil:
-		case out == nil:
-			out = m
-		default:
-			out = b.Mul(out, m)
+		if m == nil {
+			return nil
 		}
+		out = orMask(b, out, m)
 	}
 	return out
+}
+
+// orMask is a or m (0/1 masks), m when a is nil.
+func orMask(b backend.Builder, a, m backend.Value) backend.Value {
+	if a == nil {
+		return m
+	}
+	return b.Maximum(a, m)
+}
+
+// stepsMask is mask (batch, steps) shaped to broadcast over x (batch,
+// steps, features...), or nil without a mask.
+func stepsMask(b backend.Builder, mask, x backend.Value) backend.Value {
+	if mask == nil {
+		return nil
+	}
+	s := mask.Shape().Clone()
+	for len(s) < len(x.Shape()) {
+		s = append(s, 1)
+	}
+	return b.Reshape(mask, s)
 }
 
 // stepMask returns step t's mask as (batch, 1), to scale (batch, units)

@@ -55,17 +55,56 @@ func (*BatchNormalization) ComputeMask(_ *Context, _, m []backend.Value) backend
 	return firstMask(m)
 }
 
-// ComputeMask keeps the steps that are data in every masked input.
+// ComputeMask is Keras's Merge.compute_mask: none if an input has none,
+// else the steps that are data in any input.
 func (*merge) ComputeMask(ctx *Context, _, m []backend.Value) backend.Value {
-	return allMasks(ctx.B, m)
+	return anyMask(ctx.B, m)
 }
 
-// ComputeMask keeps, when joining features (the last axis), the steps
-// that are data in every masked input; joined along another axis the
-// mask is dropped.
+// ComputeMask is Keras's Concatenate.compute_mask: none if no input has
+// a mask; an input without one counts as data everywhere. Joining
+// features (the last axis), a step is data if it is in any input;
+// joining steps (axis 1), the masks are joined too; along another axis
+// of a longer input the mask is dropped.
 func (l *Concatenate) ComputeMask(ctx *Context, in, m []backend.Value) backend.Value {
-	if a := l.axis(); a == -1 || (len(in) > 0 && a == len(in[0].Shape())-1) {
-		return allMasks(ctx.B, m)
+	var shape backend.Shape // a mask's
+	for _, x := range m {
+		if x != nil {
+			shape = x.Shape()
+		}
+	}
+	if shape == nil || len(in) != len(m) {
+		return nil
+	}
+	b, rank := ctx.B, len(in[0].Shape())
+	full := func(i int, s backend.Shape) backend.Value { // input i's mask, or data everywhere
+		if m[i] != nil {
+			return m[i]
+		}
+		return b.Constant(ones(s.Size()), s)
+	}
+	switch a := l.axis(); {
+	case a == -1 || a == rank-1:
+		var out backend.Value
+		for i := range m {
+			out = orMask(b, out, full(i, shape))
+		}
+		return out
+	case a == 1 && rank == 3:
+		ms := make([]backend.Value, len(m))
+		for i := range m {
+			ms[i] = full(i, in[i].Shape()[:2])
+		}
+		return b.Concat(1, ms...)
 	}
 	return nil
+}
+
+// ones is n ones.
+func ones(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
 }

@@ -49,6 +49,32 @@ func (m *merge) fold(ctx *Context, in []backend.Value, f func(b backend.Builder,
 	return out
 }
 
+// foldMasked is fold as Keras's _apply_merge_op_and_or_mask (Maximum,
+// Minimum): where an input is padding it takes the result so far, and
+// where the result so far is padding it takes the input, so a padding
+// step never wins over data.
+func (m *merge) foldMasked(ctx *Context, in []backend.Value, f func(b backend.Builder, x, y backend.Value) backend.Value) backend.Value {
+	b := ctx.B
+	out := in[0]
+	outMask := stepsMask(b, ctx.Mask(0), out)
+	for i, x := range in[1:] {
+		mk := stepsMask(b, ctx.Mask(i+1), x)
+		if mk != nil {
+			x = b.Where(mk, x, out)
+		}
+		if outMask != nil {
+			out = b.Where(outMask, out, x)
+		}
+		if mk != nil && outMask != nil {
+			outMask = orMask(b, outMask, mk)
+		} else {
+			outMask = nil
+		}
+		out = f(b, out, x)
+	}
+	return out
+}
+
 func init() {
 	for class, newLayer := range map[string]func() Layer{
 		"Add": func() Layer { return &Add{} }, "Subtract": func() Layer { return &Subtract{} },

@@ -18,8 +18,11 @@ import (
 // back to the query's width (or OutputShape).
 //
 // Apply it to query and value, and optionally key (value is the key if
-// absent) and an attention mask (batch, query steps, value steps) of
-// ones where a query step may attend to a value step:
+// absent) and an attention mask (batch, query steps, value steps),
+// nonzero where a query step may attend to a value step (int or float;
+// Keras casts it to bool). The inputs' own masks (Embedding mask_zero,
+// Masking) and UseCausalMask narrow it further, as Keras's
+// _compute_attention_mask does:
 //
 //	layers.Apply(mha, x, x)             // self-attention
 //	layers.Apply(mha, q, v, k, mask)    // cross-attention with a mask
@@ -172,7 +175,8 @@ func project(ctx *Context, x backend.Value, w denseWeights) backend.Value {
 	return b.Transpose(b.Reshape(y, backend.Shape{s[0], s[1], ks[1], ks[2]}), 0, 2, 1, 3)
 }
 
-// largeNegative is what Keras's Softmax adds where the mask is 0 (float32).
+// largeNegative is the score Keras gives a masked step (its Softmax's
+// _large_negative_number in float32; dense attention subtracts it).
 const largeNegative = -1e9
 
 // Call attends.
@@ -204,35 +208,21 @@ func (l *MultiHeadAttention) attend(ctx *Context, in []backend.Value) (backend.V
 	v := project(ctx, value, l.value)                        // (B, H, Tk, dv)
 	q := b.Mul(qp, b.Scalar(1/math.Sqrt(float64(l.KeyDim)))) // scaled as Keras scales the query
 	scores := b.BatchMatMul(q, b.Transpose(k, 0, 1, 3, 2))   // (B, H, Tq, Tk)
-	qs, vs := query.Shape(), value.Shape()
-	var mask backend.Value
-	if len(in) == 4 {
-		mask = b.Reshape(in[3], backend.Shape{qs[0], 1, qs[1], vs[1]})
-	}
-	// The inputs' own masks (Keras's _compute_attention_mask): a query
-	// step attends only if it is data, to value (and key) steps that are.
-	and := func(m backend.Value) {
-		if mask == nil {
-			mask = m
-		} else {
-			mask = b.Mul(mask, m)
-		}
-	}
-	if qm := ctx.Mask(0); qm != nil {
-		and(b.Reshape(qm, backend.Shape{qs[0], 1, qs[1], 1}))
-	}
-	for i := 1; i <= 2 && i < len(in); i++ {
-		if vm := ctx.Mask(i); vm != nil {
-			and(b.Reshape(vm, backend.Shape{qs[0], 1, 1, vs[1]}))
-		}
-	}
-	if l.UseCausalMask {
-		and(b.Constant(causalMask(qs[1], vs[1]), backend.Shape{1, 1, qs[1], vs[1]}))
-	}
+	qs := query.Shape()
+	mask := l.attentionMask(ctx, in)
 	if mask != nil {
-		scores = b.Add(scores, b.Mul(b.Sub(b.Scalar(1), mask), b.Scalar(largeNegative)))
+		// Keras replaces a masked score (jnp.where, and its Softmax layer's
+		// where) rather than adding to it: a query step with nothing to
+		// attend to spreads evenly over the values.
+		scores = b.Where(mask, scores, b.Scalar(largeNegative))
 	}
 	probs := b.Softmax(scores)
+	if mask != nil && (l.Dropout > 0 || l.ReturnAttentionScores) {
+		// Keras computes these through its Softmax layer, which zeroes the
+		// masked probabilities, so such a query step attends to nothing
+		// (with neither, jax.nn.dot_product_attention keeps the even row).
+		probs = b.Mul(probs, mask)
+	}
 	attended := probs
 	if ctx.Training && l.Dropout > 0 {
 		attended = b.Dropout(probs, l.Dropout)
@@ -247,6 +237,50 @@ func (l *MultiHeadAttention) attend(ctx *Context, in []backend.Value) (backend.V
 	y = b.Reshape(y, backend.Shape{qs[0], qs[1], ks[2]})
 	ctx.activityPenalty(l.ActivityRegularizer, qp, k, v, y) // each projection's, as Keras's sublayers add them
 	return y, probs
+}
+
+// attentionMask is Keras's _compute_attention_mask as 1 where a query
+// step may attend to a value step and 0 elsewhere, (batch or 1, 1, query
+// steps, value steps), or nil when nothing is masked: the caller's
+// attention mask (any nonzero value attends, as Keras casts it to bool),
+// the query's mask, the value's and the key's masks and the causal mask,
+// all of which must allow the step.
+func (l *MultiHeadAttention) attentionMask(ctx *Context, in []backend.Value) backend.Value {
+	b := ctx.B
+	qs, vs := in[0].Shape(), in[1].Shape()
+	var mask backend.Value
+	and := func(m backend.Value) {
+		if mask == nil {
+			mask = m
+		} else {
+			mask = b.Mul(mask, m)
+		}
+	}
+	if len(in) == 4 {
+		m := in[3]
+		if m.DType() == backend.Int32 {
+			m = b.Cast(m)
+		}
+		and(b.Where(b.Reshape(m, backend.Shape{qs[0], 1, qs[1], vs[1]}), b.Scalar(1), b.Scalar(0)))
+	}
+	if qm := ctx.Mask(0); qm != nil {
+		and(b.Reshape(qm, backend.Shape{qs[0], 1, qs[1], 1}))
+	}
+	for i := 1; i <= 2 && i < len(in); i++ {
+		if vm := ctx.Mask(i); vm != nil {
+			and(b.Reshape(vm, backend.Shape{qs[0], 1, 1, vs[1]}))
+		}
+	}
+	if l.UseCausalMask {
+		and(b.Constant(causalMask(qs[1], vs[1]), backend.Shape{1, 1, qs[1], vs[1]}))
+	}
+	// Keras's call then takes the masks off the query, the value and the
+	// key: a layer that reads one of them afterwards (a residual Add)
+	// sees no mask, in Keras as here.
+	for i := 0; i < 3 && i < len(in); i++ {
+		ctx.SetKerasMask(in[i], nil)
+	}
+	return mask
 }
 
 // CallKwargs gives Keras's use_causal_mask and return_attention_scores
