@@ -3,6 +3,7 @@ package keras
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,12 +33,13 @@ type Arrays []Array
 type NamedArrays map[string]Array
 
 // ForNames returns the arrays, one per name in order, or an error when
-// their count is not the names'.
+// their count is not the names'. The slice is a copy: the caller's stays
+// as it was when Fit converts an array to its input's dtype.
 func (a Arrays) ForNames(names []string, what string) ([]Array, error) {
 	if len(a) != len(names) {
 		return nil, fmt.Errorf("the model has %d %ss %v but got %d arrays: give one per %s, in this order", len(names), what, names, len(a), what)
 	}
-	return a, nil
+	return slices.Clone([]Array(a)), nil
 }
 
 // ForNames returns the array of each name, in order, or an error naming a

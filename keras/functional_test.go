@@ -346,3 +346,26 @@ func TestFunctionalErrors(t *testing.T) {
 		t.Errorf("logs with one trained output: %s, want loss,department_accuracy", got)
 	}
 }
+
+// Fit, Evaluate and Predict leave the caller's Arrays as they were: float
+// token ids for an int input are converted in a copy (they were written
+// back into the caller's slice, which then held no float data).
+func TestArraysAreNotChangedByFit(t *testing.T) {
+	in := layers.IntInput(3)
+	m := keras.Must(keras.NewModel(in, layers.Apply(&layers.Dense{Units: 1}, layers.Apply(&layers.Embedding{InputDim: 5, OutputDim: 2}, in))))
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse")}); err != nil {
+		t.Fatal(err)
+	}
+	ids := keras.Must(keras.NewArray([]float32{1, 2, 3, 4, 0, 1}, 2, 3))
+	x := keras.Arrays{ids}
+	y := keras.Must(keras.NewArray(make([]float32, 6), 2, 3, 1))
+	if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, Verbose: keras.Silent}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Predict(context.Background(), x, keras.PredictOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(x[0].Data) != 6 || x[0].Ints != nil {
+		t.Errorf("the caller's array became %+v", x[0])
+	}
+}
