@@ -25,15 +25,24 @@ func (c *Base) Build(in []backend.Shape) (backend.Shape, error) {
 // sublayers its Call applies with Context.Apply are built on their first
 // call, from the shapes they receive, as Keras builds a layer the first
 // time it is called. It returns the output's shape, the batch as given.
+// An unknown length besides the batch (a layer that implements
+// AnyLength) is traced as a stand-in length, which the sublayers see as
+// -1 and the output's shape gives as -1.
 func BuildByCall(l Layer, in []backend.Shape) (backend.Shape, error) {
 	bindSelf(l)
 	specs := make([]backend.Spec, len(in))
+	anyLength := false
 	for i, s := range in {
 		concrete := s.Clone()
 		for d := range concrete {
 			if concrete[d] < 0 {
 				if d > 0 {
-					return nil, fmt.Errorf("input %d has shape %v: a layer built from its Call needs every length but the batch", i, s)
+					if !takesUnknownDims(l) {
+						return nil, fmt.Errorf("input %d has shape %v: a layer built from its Call needs every length but the batch, unless it implements layers.AnyLength", i, s)
+					}
+					concrete[d] = standInLength
+					anyLength = true
+					continue
 				}
 				concrete[d] = 1
 			}
@@ -41,7 +50,7 @@ func BuildByCall(l Layer, in []backend.Shape) (backend.Shape, error) {
 		specs[i] = backend.Spec{Shape: concrete, DType: backend.Float32}
 	}
 	info, err := backend.Trace(func(b backend.Builder, vals []backend.Value) ([]backend.Value, error) {
-		ctx := &Context{B: b, Values: map[*Weight]backend.Value{}, tracing: true}
+		ctx := &Context{B: b, Values: map[*Weight]backend.Value{}, tracing: true, standIn: anyLength}
 		y := l.Call(ctx, vals)
 		if err := b.Err(); err != nil {
 			return nil, err
@@ -58,7 +67,25 @@ func BuildByCall(l Layer, in []backend.Shape) (backend.Shape, error) {
 	if len(in) > 0 && len(in[0]) > 0 && in[0][0] < 0 && len(out) > 0 {
 		out[0] = -1
 	}
+	if anyLength {
+		unknownStandIn(out)
+	}
 	return out, nil
+}
+
+// standInLength is the length BuildByCall traces an unknown length (-1
+// besides the batch) as: a prime no real layer size is likely to equal,
+// so that the lengths that come from it can be told apart.
+const standInLength = 1021
+
+// unknownStandIn puts -1 back for the stand-in length in s (the batch
+// aside).
+func unknownStandIn(s backend.Shape) {
+	for d := 1; d < len(s); d++ {
+		if s[d] == standInLength {
+			s[d] = -1
+		}
+	}
 }
 
 // Apply calls the sublayer l on values inside a layer's Call, as calling
@@ -88,6 +115,12 @@ func (ctx *Context) Apply(l Layer, inputs ...backend.Value) backend.Value {
 			if len(shapes[i]) > 0 {
 				shapes[i][0] = -1 // the batch, as Keras builds with None
 			}
+			if ctx.standIn {
+				unknownStandIn(shapes[i])
+			}
+		}
+		if s := unknownBesidesBatch(shapes); s != nil && !takesUnknownDims(l) {
+			return ctx.B.Fail(nil, fmt.Errorf("layer %s: input shape %v has a dimension of unknown length (-1, Keras's None) besides the batch, which kerasgo's %s cannot take yet (%s can, and a layer of your own that implements layers.AnyLength)", Describe(l), s, l.ClassName(), unknownDimsLayers))
 		}
 		if _, err := l.Build(shapes); err != nil {
 			return ctx.B.Fail(nil, fmt.Errorf("layer %s: %w", Describe(l), err))

@@ -213,6 +213,9 @@ type Context struct {
 	// kerasMasks is Keras's _keras_mask attribute of the values that
 	// have one (KerasMask), shared by the context's copies.
 	kerasMasks map[backend.Value]backend.Value
+	// standIn: BuildByCall traces an unknown length as standInLength,
+	// which Apply gives the sublayers it builds as -1.
+	standIn bool
 	// tracing is true in BuildByCall's shape-only run, where Apply
 	// builds sublayers and Weight stands in for weights made meanwhile.
 	tracing bool
@@ -415,10 +418,29 @@ const unknownDimsLayers = "InputLayer, Embedding, Masking, LSTM, GRU, SimpleRNN,
 	"MultiHeadAttention, Attention, AdditiveAttention, the normalizations, the merge layers and Concatenate, ZeroPadding1D, Cropping1D, UpSampling1D, Permute, Dot, " +
 	"Activation and the activation layers, Dropout and the noise layers, Rescaling and the random image layers"
 
+// AnyLength is implemented by a layer of your own that takes inputs with
+// a dimension of unknown length besides the batch (Keras's None, -1 in
+// kerasgo): a sentence of any length, an image of any size. Its Call
+// reads the lengths from its inputs' shapes, which are known when it
+// runs, and its Build gives -1 where the output's length is the input's
+// unknown one. A layer built from its Call (it defines no Build) is built
+// by running Call on a stand-in length, and the layers it applies with
+// Context.Apply see -1 there, so they too must take any length. Keras
+// layers take unknown lengths unless they cannot; kerasgo asks a layer
+// of your own to say so.
+type AnyLength interface {
+	Layer
+	// TakesAnyLength marks the layer; it is never called.
+	TakesAnyLength()
+}
+
 // takesUnknownDims reports whether layer takes an input with a dimension
 // of unknown length besides the batch: its Build propagates -1, and its
 // Call reads the lengths from its inputs.
 func takesUnknownDims(layer Layer) bool {
+	if _, ok := layer.(AnyLength); ok {
+		return true
+	}
 	_, ok := layer.(interface{ takesUnknownDims() })
 	return ok
 }
@@ -477,7 +499,7 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 	} else if field, v, bad := settings.NonFinite(layer); bad {
 		err = fmt.Errorf("%s is %v: give a finite number", field, v)
 	} else if s := unknownBesidesBatch(shapes); s != nil && !takesUnknownDims(layer) {
-		err = fmt.Errorf("input shape %v has a dimension of unknown length (-1, Keras's None) besides the batch, which kerasgo's %s cannot take yet (%s can): give the dimension a length, or pad the data to one length", s, layer.ClassName(), unknownDimsLayers)
+		err = fmt.Errorf("input shape %v has a dimension of unknown length (-1, Keras's None) besides the batch, which kerasgo's %s cannot take yet (%s can, and a layer of your own that implements layers.AnyLength): give the dimension a length, or pad the data to one length", s, layer.ClassName(), unknownDimsLayers)
 	} else if out, err = layer.Build(shapes); err == nil {
 		if e := regularizers.CheckShape(layer.Common().ActivityRegularizer, out); e != nil {
 			err = fmt.Errorf("activity_regularizer: %w", e)
