@@ -37,6 +37,16 @@
 //   - examples/segmentation: Keras's "Image segmentation with a
 //     U-Net-like architecture" on drawn shapes (separable convolutions,
 //     residual projections, transposed convolutions, per-pixel softmax)
+//   - examples/ner: Keras's "Named Entity Recognition using
+//     Transformers": a model written as code for sentences of any length
+//     (layers.AnyLength), its loss leaving the padding out, trained on
+//     batches padded to their own longest sentence
+//   - examples/weather: Keras's "Timeseries forecasting for weather
+//     prediction" with windows of one, two and three days into one model
+//     of any window length
+//   - examples/charlm: Keras's "Character-level text generation with
+//     LSTM": windows of several lengths, then a one-step model sharing its
+//     layers that carries the LSTM's state and writes text of any length
 //   - examples/trainloop: a hand-written TrainOnBatch loop, as Keras's
 //     "Writing a training loop from scratch", that ends with Fit's weights
 //

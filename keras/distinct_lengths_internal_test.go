@@ -2,7 +2,9 @@ package keras
 
 import (
 	"context"
+	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,14 +78,29 @@ func TestDistinctLengthsKeepBoundedSteps(t *testing.T) {
 		}
 	}
 	again := heap()
-	t.Logf("%d distinct lengths (1..%d steps, batch 4, Embedding+MultiHeadAttention+Dense on %s): %.1f ms per length (compile and one step); %d steps kept, %d freed; Go heap after 25/50/75/100 lengths: %v MB, after the 100 lengths again: %.1f MB",
-		lengths, lengths, m.compiled.be.Name(), float64(elapsed.Milliseconds())/lengths, kept, evicted, megabytes(heapAt), float64(again>>10)/1024)
+	t.Logf("%d distinct lengths (1..%d steps, batch 4, Embedding+MultiHeadAttention+Dense on %s): %.1f ms per length (compile and one step); %d steps kept, %d freed; Go heap after 25/50/75/100 lengths: %v MB, after the 100 lengths again: %.1f MB; the process's peak resident memory %s",
+		lengths, lengths, m.compiled.be.Name(), float64(elapsed.Milliseconds())/lengths, kept, evicted, megabytes(heapAt), float64(again>>10)/1024, procStatus("VmHWM"))
 	if first := heapAt[len(heapAt)-1]; again > first+first/4 {
 		t.Errorf("the Go heap grew from %d to %d bytes over lengths whose steps were freed", first, again)
 	}
 	if n := len(exes.keys()); n > maxCompiledSteps {
 		t.Errorf("%d compiled steps kept, the bound is %d", n, maxCompiledSteps)
 	}
+}
+
+// procStatus is a field of /proc/self/status ("VmHWM": the peak resident
+// memory), or "unknown" off Linux.
+func procStatus(field string) string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
 }
 
 func megabytes(bs []uint64) []float64 {
