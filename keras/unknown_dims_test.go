@@ -220,7 +220,8 @@ func newAnyLengthEncoder(t *testing.T, be backend.Backend) *keras.Model {
 }
 
 // taggingData returns n padded id sequences of steps ids and a tag per
-// step (the id's parity, 2 for padding, which the mask leaves out).
+// step (the id's parity, 2 for padding: the encoder's residual sums drop
+// the mask, as in Keras, so the padding is learned too).
 func taggingData(n, steps int) (keras.Array, keras.Array) {
 	x := anyLengthData(true, n, steps)
 	y := make([]float32, len(x.Ints))
