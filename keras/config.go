@@ -223,7 +223,9 @@ func (m *Model) functionalLayers() ([]any, error) {
 		if _, positional := l.(layers.PositionalInputs); len(args) > 1 && !positional {
 			args = []any{args}
 		}
-		if c, ok := l.(layers.ConstantOperands); ok {
+		if p, ok := l.(interface{ Arguments(tensors []any) []any }); ok { // constants among the tensors
+			args = p.Arguments(args)
+		} else if c, ok := l.(layers.ConstantOperands); ok {
 			args = append(args, c.ConstantOperands()...)
 		}
 		kwargs := map[string]any{}
@@ -351,6 +353,21 @@ func inputShape(obj savedObject) (*layers.KerasTensor, error) {
 // layerFromConfig builds a layer of a saved model: a registered layer, or
 // a nested model.
 func layerFromConfig(obj savedObject) (layers.Layer, error) {
+	if obj.Module == "keras.src.ops.numpy" {
+		// An elementwise keras.ops function (x + table), which may take a
+		// constant operand and broadcasts, unlike the merge layer of the
+		// same class name.
+		if op, ok := layers.NewOperation(obj.ClassName); ok {
+			name, _ := obj.Config["name"].(string)
+			for k := range obj.Config {
+				if k != "name" {
+					return nil, fmt.Errorf("layer %q (%s): the operation's config has %q, which kerasgo does not know", name, obj.ClassName, k)
+				}
+			}
+			op.Common().Name = name
+			return op, nil
+		}
+	}
 	switch obj.ClassName {
 	case "Sequential", "Functional", "Model":
 		m, err := fromConfig(obj)
@@ -441,6 +458,16 @@ func sequentialFromConfig(top savedObject) (*Model, error) {
 	return m, nil
 }
 
+// isConstantArgument reports whether a call argument is a constant: a
+// number, or a tensor Keras writes whole ("__tensor__").
+func isConstantArgument(a any) bool {
+	if _, isNumber := a.(float64); isNumber {
+		return true
+	}
+	obj, _ := a.(map[string]any)
+	return obj["class_name"] == "__tensor__"
+}
+
 // kerasHistory reads a functional argument: a __keras_tensor__ with its
 // keras_history [layer, node index, tensor index].
 func kerasHistory(arg any) (layer string, node, tensor int, err error) {
@@ -524,10 +551,10 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 			}
 			var ins []*layers.KerasTensor
 			for i, a := range args {
-				if _, isNumber := a.(float64); isNumber { // an operation's operand (NotEqual(x, 0))
+				if isConstantArgument(a) { // an operation's operand (NotEqual(x, 0), x + table)
 					c, ok := l.(layers.ConstantOperands)
 					if !ok {
-						return nil, fmt.Errorf("layer %q (%s): argument %d is the number %v: kerasgo's %s takes tensors only", name, obj.ClassName, i, a, obj.ClassName)
+						return nil, fmt.Errorf("layer %q (%s): argument %d is the constant %s: kerasgo's %s takes tensors only", name, obj.ClassName, i, describeJSON(a), obj.ClassName)
 					}
 					if err := c.SetConstantOperand(i, a); err != nil {
 						return nil, fmt.Errorf("layer %q (%s): %w", name, obj.ClassName, err)

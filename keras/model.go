@@ -46,6 +46,8 @@ type Model struct {
 	// (LoadOptions.Backend with NoCompile); "" chooses as Compile does.
 	inferenceEngine string
 	fitting         bool // a Fit is running (one at a time)
+	// loadNotes are what LoadModel skipped of the file, for Notes.
+	loadNotes []string
 
 	nameCount  map[string]int // the default layer names given, by base
 	sequential bool           // built by NewSequential (saved as Keras's Sequential)

@@ -225,7 +225,13 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if a.Weights.HasGroup(saving.OptimizerPath + "/vars") {
-			if err := m.loadOptimizerState(a.Weights); err != nil {
+			err := m.loadOptimizerState(a.Weights)
+			if errors.Is(err, errOptimizerMismatch) {
+				// Keras warns "Skipping variable loading for optimizer" and
+				// loads the model with a fresh optimizer; so does kerasgo,
+				// with a note.
+				m.loadNotes = append(m.loadNotes, fmt.Sprintf("the optimizer's saved state was skipped, as Keras skips it (\"Skipping variable loading for optimizer\"): %v; training starts the optimizer afresh", err))
+			} else if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 		}

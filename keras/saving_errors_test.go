@@ -3,6 +3,7 @@ package keras_test
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,5 +204,57 @@ func TestLoadWeightsChecksTheDigest(t *testing.T) {
 		if err := m.LoadWeights(path); err != nil { // no digest: loads, as Keras's files do
 			t.Fatalf("%s without a digest: %v", name, err)
 		}
+	}
+}
+
+// An optimizer state that does not fit the file's optimizer (here an
+// RMSprop with momentum's state under a config without momentum, as an
+// older Keras's RMSprop file holds more variables than Keras 3.15's) is
+// skipped as Keras's load_model skips it, with its warning: the model
+// loads, predicts what was saved, says so in Notes, and trains.
+func TestLoadModelSkipsAnOptimizerStateThatDoesNotFit(t *testing.T) {
+	x, y := smallData(32)
+	m := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{6}}, &layers.Dense{Units: 3, Activation: "softmax"}))
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.RMSprop{LearningRate: 0.01, Momentum: 0.9}, Loss: keras.Loss("sparse_categorical_crossentropy")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, Verbose: keras.Silent}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "momentum.keras"), filepath.Join(dir, "plain.keras")
+	if err := m.Save(src); err != nil {
+		t.Fatal(err)
+	}
+	rewriteArchive(t, src, dst, func(name string, data []byte) []byte {
+		if name == "config.json" {
+			if !bytes.Contains(data, []byte(`"momentum":0.9`)) {
+				t.Fatalf("config.json has no momentum 0.9: %s", data)
+			}
+			return bytes.Replace(data, []byte(`"momentum":0.9`), []byte(`"momentum":0.0`), 1)
+		}
+		return data
+	})
+	back, err := keras.LoadModel(dst)
+	if err != nil {
+		t.Fatalf("LoadModel refused a file whose optimizer state Keras would skip: %v", err)
+	}
+	notes := strings.Join(back.Notes(), "\n")
+	if !strings.Contains(notes, "optimizer's saved state was skipped") || !strings.Contains(notes, "Skipping variable loading for optimizer") {
+		t.Errorf("Notes() = %q: want the skipped optimizer state, with Keras's warning", notes)
+	}
+	want, _ := m.Predict(context.Background(), x, keras.PredictOptions{})
+	got, err := back.Predict(context.Background(), x, keras.PredictOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxDiff(got.Data, want.Data); d > 1e-6 {
+		t.Errorf("the loaded model predicts %.3g away from the saved one", d)
+	}
+	if _, err := back.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 1, Verbose: keras.Silent}); err != nil {
+		t.Errorf("the loaded model does not train: %v", err)
+	}
+	if orig, _ := keras.LoadModel(src); len(orig.Notes()) != 0 {
+		t.Errorf("a file whose optimizer state fits has notes %q", orig.Notes())
 	}
 }

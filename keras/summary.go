@@ -2,6 +2,7 @@ package keras
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -71,10 +72,11 @@ func (m *Model) sequentialLike() bool {
 	return true
 }
 
-// summaryRows returns one row per layer, in order of first use: name
-// (class), output shape (of its last call, as Keras), parameter count and
-// its inputs as Keras's "layer[node][tensor]"; a functional model's
-// input layers first, as Keras lists them.
+// summaryRows returns one row per layer, in the order of Keras's
+// model.layers (which Keras's summary follows): name (class), output
+// shape (of its last call, as Keras), parameter count and its inputs as
+// Keras's "layer[node][tensor]"; a functional model's input layers
+// first, as Keras lists them.
 func (m *Model) summaryRows() [][4]string {
 	var rows [][4]string
 	if !m.sequential { // Keras lists a functional model's input layers, chain or not
@@ -84,6 +86,8 @@ func (m *Model) summaryRows() [][4]string {
 		}
 	}
 	row := map[any]int{}
+	inputRows := len(rows)
+	var rowLayers []layers.Layer // the layer of each row after the inputs'
 	for _, n := range m.nodes {
 		l := n.Layer()
 		if layers.IsKerasOperation(l) { // Keras's summary lists layers, not operations (NotEqual, Any)
@@ -103,8 +107,26 @@ func (m *Model) summaryRows() [][4]string {
 			params += w.Shape.Size()
 		}
 		row[l] = len(rows)
+		rowLayers = append(rowLayers, l)
 		rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), nodeSummaryShape(n), fmt.Sprint(params), strings.Join(conns, ", ")})
 	}
+	// The calls ran in an order of their own; Keras lists the layers by
+	// depth (kerasLayerOrder), which differs when branches are unequal.
+	place := map[layers.Layer]int{}
+	for i, l := range m.ordered {
+		place[l] = i
+	}
+	body := rows[inputRows:]
+	order := make([]int, len(body))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return place[rowLayers[order[i]]] < place[rowLayers[order[j]]] })
+	sorted := make([][4]string, len(body))
+	for i, k := range order {
+		sorted[i] = body[k]
+	}
+	copy(body, sorted)
 	return rows
 }
 

@@ -69,6 +69,15 @@ case("softmax_layer", [((6,), F)], one(layers.Softmax()))
 case("dropout", [((6,), F)], one(layers.Dropout(0.5)))
 case("flatten", [((3, 4, 2), F)], one(layers.Flatten()))
 case("reshape", [((12,), F)], one(layers.Reshape((3, 4))))
+case("reshape_inferred", [((12,), F)], one(layers.Reshape((2, -1, 3))))
+# keras.ops on KerasTensors, which Keras writes as operation layers
+# (module keras.src.ops.numpy): a constant tensor operand ("__tensor__",
+# on either side), a number, and two values that broadcast.
+TABLE = np.linspace(-1, 1, 12).astype("float32").reshape(3, 4)
+case("op_constant_tensor", [((3, 4), F)], lambda xs: layers.Dense(4)(xs[0]) + keras.ops.convert_to_tensor(TABLE))
+case("op_constant_first", [((3, 4), F)], lambda xs: keras.ops.multiply(keras.ops.convert_to_tensor(TABLE[0]), layers.Dense(4)(xs[0])))
+case("op_numbers", [((5,), F)], lambda xs: keras.ops.maximum(layers.Dense(3)(xs[0]) - 0.25, 0.0) / 2.0)
+case("op_broadcast", [((3, 4), F)], lambda xs: keras.ops.subtract(layers.Dense(4)(xs[0]), layers.Reshape((1, 4))(layers.Dense(4)(layers.Flatten()(xs[0])))))
 case("permute", [((3, 4, 2), F)], one(layers.Permute((2, 1, 3))))
 case("repeat_vector", [((5,), F)], one(layers.RepeatVector(3)))
 case("rescaling", [((5,), F)], one(layers.Rescaling(1 / 255.0, offset=-0.5)))

@@ -164,6 +164,9 @@ func buildOrLoad(o options) (*keras.Model, error) {
 			return nil, fmt.Errorf("%s holds no training configuration (compile_config): the demo needs a compiled model", o.load)
 		}
 		fmt.Printf("Loaded %s\n", o.load)
+		for _, note := range model.Notes() { // what differs from the file, as Keras warns
+			fmt.Fprintf(os.Stderr, "warning: %s: %s\n", o.load, note)
+		}
 		return model, printSummary(model)
 	}
 	model, err := models.New(o.model)

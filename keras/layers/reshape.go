@@ -72,6 +72,6 @@ func (r *Reshape) GetConfig() (serialization.Config, error) {
 
 func init() {
 	mustRegister("Reshape", func(r *serialization.Reader) (Layer, error) {
-		return &Reshape{TargetShape: r.Ints("target_shape")}, nil
+		return &Reshape{TargetShape: r.Dims("target_shape")}, nil
 	})
 }

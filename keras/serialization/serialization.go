@@ -196,7 +196,14 @@ func (r *Reader) Bool(key string, def bool) bool {
 
 // Ints reads a list of integers; null entries (Keras's None for an unknown
 // dimension) become -1. Absent or null gives nil.
-func (r *Reader) Ints(key string) []int {
+func (r *Reader) Ints(key string) []int { return r.ints(key, 0) }
+
+// Dims reads a list of dimensions, as Ints does, where -1 may also stand
+// for a dimension to infer (Reshape's target_shape).
+func (r *Reader) Dims(key string) []int { return r.ints(key, -1) }
+
+// ints reads a list of integers of at least least.
+func (r *Reader) ints(key string, least float64) []int {
 	v, ok := r.get(key)
 	if !ok {
 		return nil
@@ -213,8 +220,12 @@ func (r *Reader) Ints(key string) []int {
 			continue
 		}
 		f, isNum := e.(float64)
-		if !isNum || f != math.Trunc(f) || f < 0 || f > 1<<31 {
-			r.Fail(key, "want a list of non-negative integers, got %v", v)
+		if !isNum || f != math.Trunc(f) || f < least || f > 1<<31 {
+			if least < 0 {
+				r.Fail(key, "want a list of non-negative integers and -1, got %v", v)
+			} else {
+				r.Fail(key, "want a list of non-negative integers, got %v", v)
+			}
 			return nil
 		}
 		out[i] = int(f)

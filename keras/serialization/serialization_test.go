@@ -51,6 +51,13 @@ func TestReaderIsStrict(t *testing.T) {
 				r.Fail("batch_shape", "got %v", s)
 			}
 		}, ""},
+		{`{"target_shape": [2, -1, 3]}`, func(r *Reader) {
+			if s := r.Dims("target_shape"); len(s) != 3 || s[1] != -1 {
+				r.Fail("target_shape", "got %v", s)
+			}
+		}, ""},
+		{`{"target_shape": [2, -2]}`, func(r *Reader) { r.Dims("target_shape") }, "want a list of non-negative integers and -1"},
+		{`{"dims": [2, -1]}`, func(r *Reader) { r.Ints("dims") }, "want a list of non-negative integers"},
 		{`{"dtype": {"class_name": "DTypePolicy", "config": {"name": "float64"}}}`, func(r *Reader) { r.DType("dtype") }, "kerasgo computes in float32"},
 		{`{"dtype": "int8"}`, func(r *Reader) { r.DType("dtype") }, "set the layer's dtype to float32"},
 		{`{"dtype": {"class_name": "DTypePolicy", "config": {"name": "mixed_float16"}}}`, func(r *Reader) {
