@@ -81,7 +81,7 @@ func (l *Concatenate) ComputeMask(ctx *Context, in, m []backend.Value) backend.V
 		if m[i] != nil {
 			return m[i]
 		}
-		return b.Constant(ones(s.Size()), s)
+		return b.Constant(filledWith(1, s.Size()), s)
 	}
 	switch a := l.axis(); {
 	case a == -1 || a == rank-1:
@@ -98,13 +98,4 @@ func (l *Concatenate) ComputeMask(ctx *Context, in, m []backend.Value) backend.V
 		return b.Concat(1, ms...)
 	}
 	return nil
-}
-
-// ones is n ones.
-func ones(n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = 1
-	}
-	return out
 }

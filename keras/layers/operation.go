@@ -177,20 +177,7 @@ func (c Constant) argument() any {
 	if c.Shape == nil {
 		return c.Data[0]
 	}
-	return map[string]any{"class_name": "__tensor__", "config": map[string]any{"value": nested(c.Data, c.Shape), "dtype": c.DType}}
-}
-
-// nested is data as the nested lists of shape s (NumPy's tolist).
-func nested(data []float64, s backend.Shape) any {
-	if len(s) == 0 {
-		return data[0]
-	}
-	out := make([]any, s[0])
-	step := len(data) / max(s[0], 1)
-	for i := range out {
-		out[i] = nested(data[i*step:(i+1)*step], s[1:])
-	}
-	return out
+	return map[string]any{"class_name": "__tensor__", "config": map[string]any{"value": serialization.NestedList(c.Data, c.Shape), "dtype": c.DType}}
 }
 
 // SetConstantOperand reads the operand at position: a number, or a
@@ -211,50 +198,17 @@ func (l *Operation) SetConstantOperand(position int, v any) error {
 	if obj["class_name"] != "__tensor__" || cfg == nil {
 		return fmt.Errorf("%s: argument %d is %v: want a tensor, a number or a constant tensor (\"__tensor__\")", l.Op, position, v)
 	}
-	dtype, _ := cfg["dtype"].(string)
-	var shape backend.Shape
-	var data []float64
-	if err := flatten(cfg["value"], 0, &shape, &data); err != nil {
-		return fmt.Errorf("%s: the constant tensor of argument %d: %w", l.Op, position, err)
+	r := serialization.NewReader(fmt.Sprintf("%s: the constant tensor of argument %d", l.Op, position), cfg)
+	data, shape := r.Numbers("value")
+	dtype := r.String("dtype", "float32")
+	if err := r.Finish(); err != nil {
+		return err
 	}
-	if shape == nil {
-		shape = backend.Shape{}
+	if data == nil {
+		return fmt.Errorf("%s: the constant tensor of argument %d has no value", l.Op, position)
 	}
-	l.Constants[position] = Constant{Shape: shape, Data: data, DType: dtype}
+	l.Constants[position] = Constant{Shape: backend.Shape(shape), Data: data, DType: dtype}
 	return nil
-}
-
-// maxConstantValues bounds a constant tensor read from a file.
-const maxConstantValues = 1 << 24
-
-// flatten reads nested lists of numbers of one shape into data, the
-// shape into shape.
-func flatten(v any, depth int, shape *backend.Shape, data *[]float64) error {
-	switch x := v.(type) {
-	case float64:
-		if len(*shape) != depth {
-			return fmt.Errorf("a number where a list of %d is expected", (*shape)[depth])
-		}
-		if len(*data) >= maxConstantValues {
-			return fmt.Errorf("more than %d values", maxConstantValues)
-		}
-		*data = append(*data, x)
-		return nil
-	case []any:
-		switch {
-		case depth == len(*shape) && len(*data) == 0:
-			*shape = append(*shape, len(x))
-		case depth >= len(*shape) || (*shape)[depth] != len(x):
-			return fmt.Errorf("lists of different lengths (not a tensor)")
-		}
-		for _, e := range x {
-			if err := flatten(e, depth+1, shape, data); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return fmt.Errorf("%v is not a number", v)
 }
 
 func (*Operation) kerasOperation() {}

@@ -33,8 +33,8 @@ func TestOperationConstantsAndShapes(t *testing.T) {
 		arg  any
 		want string
 	}{
-		{tensor([]any{[]any{1.0, 2.0}, []any{3.0}}), "lists of different lengths"},
-		{tensor([]any{"a"}), "not a number"},
+		{tensor([]any{[]any{1.0, 2.0}, []any{3.0}}), "nested list of numbers of one shape"},
+		{tensor([]any{"a"}), "nested list of numbers of one shape"},
 		{map[string]any{"class_name": "__keras_tensor__"}, "want a tensor, a number or a constant tensor"},
 	} {
 		op, _ := layers.NewOperation("Multiply")
