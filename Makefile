@@ -55,6 +55,7 @@ test: $(KERASGO)
 	else set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test -timeout $(TEST_TIMEOUT) $(LIBTORCH_FLAGS) ./... || exit 1; set +x; \
 	$(MAKE) --no-print-directory test-race-libtorch || exit 1; \
 	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
+	@[ "$$(id -u)" = 0 ] && command -v ip >/dev/null || echo "make test: the several-machine tests (jobs across network namespaces, internal/netns) were SKIPPED: they need root and iproute2 (sudo make test, as CI runs it)."
 
 ## test-race: a Model's concurrency contract (TestConcurrent*, shared
 ## variables), the model server and the kernels' parallel loops under the race detector on the pure-Go engine; -race needs

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kerasgo/kerasgo/internal/netns"
 )
 
 // WorkerVar is set, in a worker process, to the name of the worker to run.
@@ -52,13 +54,46 @@ func Run(t testing.TB, worker string, world int, limit time.Duration, extra ...s
 func RunSome(t testing.TB, worker string, n, world int, limit time.Duration, extra ...string) []Result {
 	t.Helper()
 	port := FreePort(t)
-	res := make([]Result, n)
-	var wg sync.WaitGroup
+	cmds := make([]*exec.Cmd, n)
 	for r := range n {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), WorkerVar+"="+worker, "RANK="+strconv.Itoa(r), "LOCAL_RANK="+strconv.Itoa(r),
+		cmds[r] = exec.Command(os.Args[0], "-test.run=^$")
+		cmds[r].Env = append(os.Environ(), WorkerVar+"="+worker, "RANK="+strconv.Itoa(r), "LOCAL_RANK="+strconv.Itoa(r),
 			"WORLD_SIZE="+strconv.Itoa(world), "MASTER_ADDR=127.0.0.1", "MASTER_PORT="+strconv.Itoa(port))
-		cmd.Env = append(cmd.Env, extra...)
+		cmds[r].Env = append(cmds[r].Env, extra...)
+	}
+	return runAll(t, cmds, limit)
+}
+
+// RunOnMachines runs a job of perMachine worker processes on each of
+// c's machines, rank r on machine r/perMachine, with the variables a
+// launcher sets there (MASTER_ADDR is machine 0's address) and those
+// extra(r) gives, and waits for all of them (at most limit).
+func RunOnMachines(t testing.TB, c *netns.Cluster, worker string, perMachine int, limit time.Duration, extra func(rank int) []string) []Result {
+	t.Helper()
+	world := perMachine * len(c.Machines)
+	cmds := make([]*exec.Cmd, world)
+	for r := range world {
+		cmds[r] = c.Command(r/perMachine, os.Args[0], "-test.run=^$")
+		cmds[r].Env = append(os.Environ(), WorkerVar+"="+worker, "RANK="+strconv.Itoa(r), "LOCAL_RANK="+strconv.Itoa(r%perMachine),
+			"WORLD_SIZE="+strconv.Itoa(world), "LOCAL_WORLD_SIZE="+strconv.Itoa(perMachine),
+			"MASTER_ADDR="+c.Machines[0].Addr, "MASTER_PORT=29500")
+		cmds[r].Env = append(cmds[r].Env, extra(r)...)
+	}
+	return runAll(t, cmds, limit)
+}
+
+// Env is the extra of RunOnMachines that gives every rank vars.
+func Env(vars ...string) func(rank int) []string {
+	return func(int) []string { return vars }
+}
+
+// runAll starts cmds, one per rank, and waits for all of them (killing
+// those still running after limit).
+func runAll(t testing.TB, cmds []*exec.Cmd, limit time.Duration) []Result {
+	t.Helper()
+	res := make([]Result, len(cmds))
+	var wg sync.WaitGroup
+	for r, cmd := range cmds {
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {

@@ -26,6 +26,10 @@ type Config struct {
 	// LocalRank is the process's number on its machine (LOCAL_RANK), which
 	// chooses its GPU.
 	LocalRank int
+	// LocalWorldSize is the number of processes on this machine
+	// (LOCAL_WORLD_SIZE); 0 means not known. When it is smaller than
+	// WorldSize the job spans machines, and a loopback address is refused.
+	LocalWorldSize int
 	// MasterAddr and MasterPort are rank 0's address and the store's port
 	// (MASTER_ADDR, MASTER_PORT; default 127.0.0.1 and 29500 as PyTorch's).
 	MasterAddr string
@@ -35,9 +39,11 @@ type Config struct {
 	// $KERASGO_DISTRIBUTED_TIMEOUT (a Go duration such as "90s"), else
 	// DefaultTimeout.
 	Timeout time.Duration
-	// Interface is the network interface Gloo uses (GLOO_SOCKET_IFNAME);
-	// empty: the one that reaches MasterAddr on a single machine, else the
-	// address this machine's hostname resolves to, as PyTorch does.
+	// Interface is the network interface Gloo uses (GLOO_SOCKET_IFNAME).
+	// Empty: the address of this machine that its routing table uses to
+	// reach MasterAddr (on machine 0, MasterAddr itself). PyTorch instead
+	// uses the address the host name resolves to, which is loopback on
+	// many machines, so that the other machines cannot connect.
 	Interface string
 	// AgentStore says the launcher hosts the store at MasterAddr:MasterPort
 	// (torchrun's agent: TORCHELASTIC_USE_AGENT_STORE=True), and Attempt is
@@ -82,6 +88,9 @@ func (c Config) resolve() (Config, error) {
 		if err := intVar("LOCAL_RANK", &c.LocalRank, false); err != nil {
 			return c, err
 		}
+		if err := intVar("LOCAL_WORLD_SIZE", &c.LocalWorldSize, false); err != nil {
+			return c, err
+		}
 	}
 	if c.MasterAddr == "" {
 		c.MasterAddr = os.Getenv("MASTER_ADDR")
@@ -121,6 +130,8 @@ func (c Config) resolve() (Config, error) {
 		return c, fmt.Errorf("rank %d is outside [0, %d): each of the %d processes needs its own rank", c.Rank, c.WorldSize, c.WorldSize)
 	case c.MasterPort < 1 || c.MasterPort > 65535:
 		return c, fmt.Errorf("MASTER_PORT %d is not a TCP port (1-65535)", c.MasterPort)
+	case c.LocalWorldSize < 0 || c.LocalWorldSize > c.WorldSize:
+		return c, fmt.Errorf("LOCAL_WORLD_SIZE %d is outside [1, %d], the world size", c.LocalWorldSize, c.WorldSize)
 	case c.Timeout < 0:
 		return c, fmt.Errorf("the timeout must be positive, got %v", c.Timeout)
 	}

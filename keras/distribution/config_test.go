@@ -12,6 +12,7 @@ func TestFromEnv(t *testing.T) {
 	t.Setenv("WORLD_SIZE", "4")
 	t.Setenv("RANK", "2")
 	t.Setenv("LOCAL_RANK", "0")
+	t.Setenv("LOCAL_WORLD_SIZE", "2")
 	t.Setenv("MASTER_ADDR", "10.0.0.1")
 	t.Setenv("MASTER_PORT", "1234")
 	t.Setenv("KERASGO_DISTRIBUTED_TIMEOUT", "90s")
@@ -20,7 +21,7 @@ func TestFromEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := distribution.Config{Rank: 2, WorldSize: 4, LocalRank: 0, MasterAddr: "10.0.0.1", MasterPort: 1234, Timeout: 90 * time.Second, Interface: "eth1"}
+	want := distribution.Config{Rank: 2, WorldSize: 4, LocalRank: 0, LocalWorldSize: 2, MasterAddr: "10.0.0.1", MasterPort: 1234, Timeout: 90 * time.Second, Interface: "eth1"}
 	if c != want {
 		t.Fatalf("FromEnv() = %+v, want %+v", c, want)
 	}
@@ -32,7 +33,7 @@ func TestFromEnv(t *testing.T) {
 func TestFromEnvDefaults(t *testing.T) {
 	t.Setenv("WORLD_SIZE", "2")
 	t.Setenv("RANK", "1")
-	for _, v := range []string{"LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT", "KERASGO_DISTRIBUTED_TIMEOUT", "GLOO_SOCKET_IFNAME"} {
+	for _, v := range []string{"LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "KERASGO_DISTRIBUTED_TIMEOUT", "GLOO_SOCKET_IFNAME"} {
 		t.Setenv(v, "")
 	}
 	c, err := distribution.FromEnv()
@@ -58,9 +59,10 @@ func TestBadConfigErrors(t *testing.T) {
 		{map[string]string{"WORLD_SIZE": "2", "RANK": "2"}, "rank 2 is outside [0, 2)"},
 		{map[string]string{"WORLD_SIZE": "0", "RANK": "0"}, "world size must be at least 1"},
 		{map[string]string{"WORLD_SIZE": "2", "RANK": "0", "MASTER_PORT": "70000"}, "MASTER_PORT 70000 is not a TCP port"},
+		{map[string]string{"WORLD_SIZE": "2", "RANK": "0", "LOCAL_WORLD_SIZE": "3"}, "LOCAL_WORLD_SIZE 3 is outside [1, 2]"},
 		{map[string]string{"WORLD_SIZE": "2", "RANK": "0", "KERASGO_DISTRIBUTED_TIMEOUT": "soon"}, `KERASGO_DISTRIBUTED_TIMEOUT="soon" is not a positive duration`},
 	} {
-		for _, v := range []string{"WORLD_SIZE", "RANK", "MASTER_PORT", "KERASGO_DISTRIBUTED_TIMEOUT"} {
+		for _, v := range []string{"WORLD_SIZE", "RANK", "LOCAL_WORLD_SIZE", "MASTER_PORT", "KERASGO_DISTRIBUTED_TIMEOUT"} {
 			t.Setenv(v, "")
 		}
 		for k, v := range c.env {

@@ -36,14 +36,23 @@ func NewDataParallel(cfg Config) (*DataParallel, error) {
 	if err := Available(); err != nil {
 		return nil, err
 	}
+	joinErr := func(err error) error {
+		return fmt.Errorf("rank %d of %d could not join the job at %s:%d (timeout %v): %w", cfg.Rank, cfg.WorldSize, cfg.MasterAddr, cfg.MasterPort, cfg.Timeout, err)
+	}
+	self, err := cfg.address()
+	if err != nil {
+		return nil, joinErr(err)
+	}
 	o := GroupOptions{Host: cfg.MasterAddr, Port: cfg.MasterPort, Rank: cfg.Rank, WorldSize: cfg.WorldSize, Timeout: cfg.Timeout, Interface: cfg.Interface}
+	if o.Interface == "" {
+		o.Address = self.IP.String()
+	}
 	if cfg.AgentStore {
 		o.AgentStorePrefix = fmt.Sprintf("/worker/attempt_%d", cfg.Attempt) // torch.distributed's prefix
 	}
 	g, err := transport.Open(o)
 	if err != nil {
-		return nil, fmt.Errorf("rank %d of %d could not join the job at %s:%d within %v (are all %d processes started, with this MASTER_ADDR and MASTER_PORT, and is the port free?): %w",
-			cfg.Rank, cfg.WorldSize, cfg.MasterAddr, cfg.MasterPort, cfg.Timeout, cfg.WorldSize, err)
+		return nil, joinErr(err)
 	}
 	d := &DataParallel{cfg: cfg, group: g, stopBeat: make(chan struct{}), beatDone: make(chan struct{})}
 	go d.beat(d.stopBeat, d.beatDone)
@@ -163,13 +172,15 @@ func (d *DataParallel) diagnose(op string, err error) error {
 	lost, diagErr := d.lostRanks()
 	switch {
 	case diagErr != nil && d.cfg.Rank != 0:
-		return fmt.Errorf("%s failed on rank %d: lost rank 0 (it hosts the job's store and no longer answers: it died or is frozen): %w", op, d.cfg.Rank, err)
-	case len(lost) > 0:
+		return fmt.Errorf("%s failed on rank %d: lost rank 0 (it hosts the job's store and no longer answers: it died or is frozen, or this machine lost its connection to it): %w", op, d.cfg.Rank, err)
+	case len(lost) == 1:
+		return fmt.Errorf("%s failed on rank %d: lost rank %d of %d (it died or is frozen, or its machine cannot be reached): %w", op, d.cfg.Rank, lost[0], d.cfg.WorldSize, err)
+	case len(lost) > 1:
 		names := make([]string, len(lost))
 		for i, r := range lost {
 			names[i] = strconv.Itoa(r)
 		}
-		return fmt.Errorf("%s failed on rank %d: lost rank %s of %d (it died or is frozen): %w", op, d.cfg.Rank, joinComma(names), d.cfg.WorldSize, err)
+		return fmt.Errorf("%s failed on rank %d: lost ranks %s of %d (they died or are frozen, or their machines cannot be reached): %w", op, d.cfg.Rank, joinComma(names), d.cfg.WorldSize, err)
 	}
 	return fmt.Errorf("%s failed on rank %d of %d: %w", op, d.cfg.Rank, d.cfg.WorldSize, err)
 }

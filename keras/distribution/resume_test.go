@@ -45,6 +45,22 @@ func resumeWorker() error {
 			os.WriteFile(filepath.Join(dir, attempt), []byte(strconv.Itoa(e)), 0o644)
 		}
 	}}}
+	if os.Getenv("MARK_EPOCH_1") != "" && dp.Rank() == 0 {
+		// For a test that kills a machine: rank 0 says when it is in the
+		// middle of epoch 2 (once).
+		epoch := 0
+		mark := filepath.Join(dir, "epoch1-batch10")
+		cbs = append(cbs, &callbacks.Lambda{
+			EpochBegin: func(e int) { epoch = e },
+			TrainBatchEnd: func(batch int, _ callbacks.Logs) {
+				if epoch == 1 && batch == 10 {
+					if _, err := os.Stat(mark); err != nil {
+						os.WriteFile(mark, nil, 0o644)
+					}
+				}
+			},
+		})
+	}
 	if os.Getenv("KILL_ONCE") != "" && os.Getenv("TORCHELASTIC_RESTART_COUNT") == "0" {
 		epoch := 0
 		cbs = append(cbs, &callbacks.Lambda{

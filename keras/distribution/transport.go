@@ -32,7 +32,13 @@ type GroupOptions struct {
 	Rank      int           // this process, from 0
 	WorldSize int           // processes in the group
 	Timeout   time.Duration // of the rendezvous and of each collective
-	Interface string        // network interface (GLOO_SOCKET_IFNAME); empty: chosen from Host
+	// Interface is the network interface Gloo binds (GLOO_SOCKET_IFNAME);
+	// when empty, Address is the address it binds and advertises to the
+	// other processes; when both are empty, the address of this machine
+	// that routes to Host (not, as PyTorch, the address the host name
+	// resolves to, which is loopback on many machines).
+	Interface string
+	Address   string
 	// AgentStorePrefix, when not empty, says that the launcher hosts the
 	// store (torchrun's agent) and the group's keys live under this prefix.
 	AgentStorePrefix string

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"unsafe"
 
+	"github.com/kerasgo/kerasgo/internal/netroute"
 	"github.com/kerasgo/kerasgo/keras/distribution"
 )
 
@@ -50,7 +51,7 @@ type Group struct {
 }
 
 // Open joins the group: it returns once all WorldSize processes have
-// connected, or fails after the timeout.
+// connected, or fails after the timeout (see join for what it says).
 func Open(o Options) (*Group, error) {
 	if o.Rank != 0 || o.AgentStorePrefix != "" {
 		// A client of the store: libtorch 2.x's own connect retries for
@@ -59,18 +60,28 @@ func Open(o Options) (*Group, error) {
 			return nil, err
 		}
 	}
+	if o.Interface == "" && o.Address == "" {
+		// The address that routes to the store's host (see
+		// distribution.GroupOptions); Gloo's default when there is none.
+		if ip, err := netroute.Resolve(o.Host); err == nil {
+			if src, err := netroute.To(ip, o.Port); err == nil {
+				o.Address = src.IP.String()
+			}
+		}
+	}
 	host := C.CString(o.Host)
 	defer C.free(unsafe.Pointer(host))
-	ifname := C.CString(o.Interface)
-	defer C.free(unsafe.Pointer(ifname))
 	prefix := C.CString(o.AgentStorePrefix)
 	defer C.free(unsafe.Pointer(prefix))
 	var g *C.kg_group
 	var cerr *C.char
-	if C.kg_group_new(host, C.int(o.Port), C.int(o.Rank), C.int(o.WorldSize), C.int64_t(o.Timeout.Milliseconds()), ifname, prefix, &g, &cerr) != 0 {
-		return nil, takeError(cerr)
+	if C.kg_group_new(host, C.int(o.Port), C.int(o.Rank), C.int(o.WorldSize), C.int64_t(o.Timeout.Milliseconds()), prefix, &g, &cerr) != 0 {
+		return nil, storeError(o, takeError(cerr))
 	}
 	grp := &Group{g: g, opts: o}
+	if err := grp.join(); err != nil {
+		return nil, err
+	}
 	runtime.SetFinalizer(grp, (*Group).Close)
 	return grp, nil
 }
@@ -175,6 +186,21 @@ func (g *Group) Add(key string, delta int64) (int64, error) {
 	var v C.int64_t
 	err := g.call(func(cerr **C.char) C.int { return C.kg_store_add(g.g, k, C.int64_t(delta), &v, cerr) })
 	return int64(v), err
+}
+
+// Get reads key from the group's store, waiting for it up to the timeout.
+func (g *Group) Get(key string) (string, error) {
+	k := C.CString(key)
+	defer C.free(unsafe.Pointer(k))
+	var v *C.char
+	err := g.call(func(cerr **C.char) C.int { return C.kg_store_get(g.g, k, &v, cerr) })
+	if v != nil {
+		defer C.free(unsafe.Pointer(v))
+	}
+	if err != nil {
+		return "", err
+	}
+	return C.GoString(v), nil
 }
 
 // HasKeys reports, for each key, whether the store has it.

@@ -54,6 +54,9 @@ func (g *Group) SetKey(string, string) error { return ErrNotBuilt }
 // Add returns ErrNotBuilt.
 func (g *Group) Add(string, int64) (int64, error) { return 0, ErrNotBuilt }
 
+// Get returns ErrNotBuilt.
+func (g *Group) Get(string) (string, error) { return "", ErrNotBuilt }
+
 // HasKeys returns ErrNotBuilt.
 func (g *Group) HasKeys([]string) ([]bool, error) { return nil, ErrNotBuilt }
 

@@ -65,6 +65,7 @@ struct kg_group {
   c10::intrusive_ptr<c10d::ProcessGroupNCCL> nccl;  // for CUDA tensors
 #endif
   std::chrono::milliseconds timeout;
+  int rank = 0, world = 1;
 };
 
 // guarded runs f, turning a C++ exception into an error message.
@@ -98,12 +99,14 @@ static void wait(kg_group* g, const c10::intrusive_ptr<c10d::Work>& work) {
 }
 
 int kg_group_new(const char* host, int port, int rank, int world,
-                 int64_t timeout_ms, const char* ifname, const char* agent_prefix,
+                 int64_t timeout_ms, const char* agent_prefix,
                  kg_group** out, char** err) {
   *out = nullptr;
   return guarded(err, [&] {
     auto g = std::make_unique<kg_group>();
     g->timeout = std::chrono::milliseconds(timeout_ms);
+    g->rank = rank;
+    g->world = world;
     c10d::TCPStoreOptions so;
     so.port = static_cast<std::uint16_t>(port);
     so.timeout = g->timeout;
@@ -139,18 +142,23 @@ int kg_group_new(const char* host, int port, int rank, int world,
       }
       missing("");
     }
+    *out = g.release();
+  });
+}
+
+int kg_group_connect(kg_group* g, const char* ifname, const char* address, char** err) {
+  return guarded(err, [&] {
     auto opts = c10d::ProcessGroupGloo::Options::create(g->timeout);
     if (ifname != nullptr && ifname[0] != '\0') {
       opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(ifname));
+    } else if (address != nullptr && address[0] != '\0') {
+      // The address the caller chose (the one that routes to the store's
+      // host): Gloo binds it and advertises it to the other ranks.
+      opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(address));
     } else {
-      std::string h(host);
-      if (h == "127.0.0.1" || h == "localhost" || h == "::1") {
-        opts->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(h));
-      } else {
-        opts->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
-      }
+      opts->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
     }
-    g->pg = c10::make_intrusive<c10d::ProcessGroupGloo>(g->store, rank, world, opts);
+    auto pg = c10::make_intrusive<c10d::ProcessGroupGloo>(g->store, g->rank, g->world, opts);
 #ifdef KG_NCCL
     // Only with a GPU: ProcessGroupNCCL refuses to start without one, and
     // a CUDA build of libtorch also runs on machines that have none.
@@ -158,10 +166,10 @@ int kg_group_new(const char* host, int port, int rank, int world,
       auto nopts = c10d::ProcessGroupNCCL::Options::create();
       nopts->timeout = g->timeout;
       auto nstore = c10::make_intrusive<c10d::PrefixStore>("nccl/", g->store);
-      g->nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(nstore, rank, world, nopts);
+      g->nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(nstore, g->rank, g->world, nopts);
     }
 #endif
-    *out = g.release();
+    g->pg = pg;
   });
 }
 
@@ -242,6 +250,17 @@ int kg_store_add(kg_group* g, const char* key, int64_t delta, int64_t* value, ch
   return guarded(err, [&] { *value = g->store->add(std::string(key), delta); });
 }
 
+int kg_store_get(kg_group* g, const char* key, char** value, char** err) {
+  *value = nullptr;
+  return guarded(err, [&] {
+    auto v = g->store->get(std::string(key));
+    *value = static_cast<char*>(std::malloc(v.size() + 1));
+    if (*value == nullptr) throw std::bad_alloc();
+    std::memcpy(*value, v.data(), v.size());
+    (*value)[v.size()] = '\0';
+  });
+}
+
 #else  // no Gloo headers: every call says how to get them
 
 static const char* kNoGloo =
@@ -251,10 +270,11 @@ static const char* kNoGloo =
 
 int kg_available(char** err) { return fail(err, kNoGloo); }
 int kg_nccl_compiled(void) { return 0; }
-int kg_group_new(const char*, int, int, int, int64_t, const char*, const char*, kg_group** out, char** err) {
+int kg_group_new(const char*, int, int, int, int64_t, const char*, kg_group** out, char** err) {
   *out = nullptr;
   return fail(err, kNoGloo);
 }
+int kg_group_connect(kg_group*, const char*, const char*, char** err) { return fail(err, kNoGloo); }
 void kg_group_free(kg_group*) {}
 int kg_group_uses_nccl(kg_group*) { return 0; }
 int kg_allreduce_host(kg_group*, void*, int64_t, int, char** err) { return fail(err, kNoGloo); }
@@ -264,5 +284,9 @@ int kg_barrier(kg_group*, char** err) { return fail(err, kNoGloo); }
 int kg_store_set(kg_group*, const char*, const char*, char** err) { return fail(err, kNoGloo); }
 int kg_store_check(kg_group*, const char**, int, int*, char** err) { return fail(err, kNoGloo); }
 int kg_store_add(kg_group*, const char*, int64_t, int64_t*, char** err) { return fail(err, kNoGloo); }
+int kg_store_get(kg_group*, const char*, char** value, char** err) {
+  *value = nullptr;
+  return fail(err, kNoGloo);
+}
 
 #endif

@@ -25,15 +25,18 @@ int kg_available(char** err);
 // process group (a CUDA libtorch and NCCL's headers), else 0.
 int kg_nccl_compiled(void);
 
-// kg_group_new joins a process group: rank 0 hosts the TCPStore at
+// kg_group_new joins a job's store: rank 0 hosts the TCPStore at
 // host:port (or, when agent_prefix is not empty, torchrun's agent hosts it
-// and the group's keys live under agent_prefix), every rank connects to it
-// and Gloo connects every pair. ifname chooses the network interface
-// (empty: host's address when it is a loopback one, else the address this
-// machine's hostname resolves to).
+// and the group's keys live under agent_prefix) and every rank connects to
+// it. The group has no collectives until kg_group_connect.
 int kg_group_new(const char* host, int port, int rank, int world,
-                 int64_t timeout_ms, const char* ifname, const char* agent_prefix,
+                 int64_t timeout_ms, const char* agent_prefix,
                  kg_group** out, char** err);
+// kg_group_connect makes Gloo connect every pair of ranks through the
+// store. ifname chooses the network interface; else address is the
+// address Gloo binds and advertises; else (both empty) Gloo's default, the
+// address this machine's hostname resolves to.
+int kg_group_connect(kg_group* g, const char* ifname, const char* address, char** err);
 void kg_group_free(kg_group* g);
 
 // kg_group_uses_nccl returns 1 when the group sums CUDA tensors through
@@ -55,6 +58,9 @@ int kg_store_set(kg_group* g, const char* key, const char* value, char** err);
 int kg_store_check(kg_group* g, const char** keys, int n, int* found, char** err);
 // Adds delta to the counter at key and sets *value to the new count.
 int kg_store_add(kg_group* g, const char* key, int64_t delta, int64_t* value, char** err);
+// Reads key, waiting for it up to the store's timeout; *value is a string
+// the caller frees.
+int kg_store_get(kg_group* g, const char* key, char** value, char** err);
 
 #ifdef __cplusplus
 }

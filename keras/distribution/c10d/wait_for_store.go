@@ -3,9 +3,11 @@
 package c10d
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -29,7 +31,7 @@ func waitForStore(host string, port int, timeout time.Duration) error {
 	for {
 		left := time.Until(deadline)
 		if left <= 0 {
-			return fmt.Errorf("c10d: nothing accepted a connection at %s within %v, the job's store (rank 0, or the launcher) is not there: %w", addr, timeout, last)
+			return storeAbsent(addr, timeout, last)
 		}
 		conn, err := net.DialTimeout("tcp", addr, left)
 		if err == nil {
@@ -39,4 +41,14 @@ func waitForStore(host string, port int, timeout time.Duration) error {
 		last = err
 		time.Sleep(min(storeRetry, max(time.Until(deadline), 0)))
 	}
+}
+
+// storeAbsent says why nothing at addr accepted a connection, from the
+// last attempt's error: a machine that refuses (it is there, but nothing
+// listens on the port) is told apart from one that never answers.
+func storeAbsent(addr string, timeout time.Duration, last error) error {
+	if errors.Is(last, syscall.ECONNREFUSED) {
+		return fmt.Errorf("c10d: the machine at %s answered, but nothing listened on the port within %v: rank 0 (or the launcher, which hosts the job's store) was not started, or uses another MASTER_PORT: %w", addr, timeout, last)
+	}
+	return fmt.Errorf("c10d: no machine answered at %s within %v: MASTER_ADDR is wrong or unreachable from this machine, or something drops the packets: %w", addr, timeout, last)
 }

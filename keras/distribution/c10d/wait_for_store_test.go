@@ -29,8 +29,8 @@ func TestWaitForStore(t *testing.T) {
 	start := time.Now()
 	err = waitForStore("127.0.0.1", port, timeout)
 	took := time.Since(start)
-	if err == nil || !strings.Contains(err.Error(), net.JoinHostPort("127.0.0.1", strconv.Itoa(port))) {
-		t.Fatalf("no store: got %v, want an error naming the address", err)
+	if err == nil || !strings.Contains(err.Error(), "the machine at "+net.JoinHostPort("127.0.0.1", strconv.Itoa(port))+" answered, but nothing listened on the port") {
+		t.Fatalf("no store: got %v, want an error naming the address and saying that nothing listens there", err)
 	}
 	if took < timeout || took > timeout+2*time.Second {
 		t.Errorf("no store: failed after %v, want about the timeout %v", took, timeout)
