@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +36,28 @@ import (
 func init() {
 	workers["join"] = joinWorker
 	workers["long-mlp"] = longMLPWorker
+	workers["hold-port"] = holdPortWorker
+}
+
+// holdPortWorker is another program on the job's port: it accepts
+// connections and never answers.
+func holdPortWorker() error {
+	l, err := net.Listen("tcp", ":"+os.Getenv("MASTER_PORT"))
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	time.Sleep(time.Minute)
+	return nil
 }
 
 // skipUnlessMachines skips a test that needs distributed training and test
@@ -192,6 +215,25 @@ func TestJoinFaultsAreNamed(t *testing.T) {
 					return "no machine answered at 192.168.77.1:29500 within 6s"
 				}
 				return "reached the job's store"
+			},
+		},
+		{
+			name: "port in use",
+			setup: func(c *netns.Cluster) error {
+				cmd := c.Command(0, os.Args[0], "-test.run=^$")
+				cmd.Env = append(os.Environ(), disttest.WorkerVar+"=hold-port", "MASTER_PORT=29500")
+				if err := cmd.Start(); err != nil {
+					return err
+				}
+				go cmd.Wait()
+				time.Sleep(time.Second)
+				return nil
+			},
+			says: func(rank int) string {
+				if rank == 0 {
+					return "port 29500 is already in use on this machine"
+				}
+				return "did not answer as the job's store"
 			},
 		},
 		{

@@ -69,14 +69,9 @@ func Open(o Options) (*Group, error) {
 			}
 		}
 	}
-	host := C.CString(o.Host)
-	defer C.free(unsafe.Pointer(host))
-	prefix := C.CString(o.AgentStorePrefix)
-	defer C.free(unsafe.Pointer(prefix))
-	var g *C.kg_group
-	var cerr *C.char
-	if C.kg_group_new(host, C.int(o.Port), C.int(o.Rank), C.int(o.WorldSize), C.int64_t(o.Timeout.Milliseconds()), prefix, &g, &cerr) != 0 {
-		return nil, storeError(o, takeError(cerr))
+	g, err := openStore(o)
+	if err != nil {
+		return nil, err
 	}
 	grp := &Group{g: g, opts: o}
 	if err := grp.join(); err != nil {

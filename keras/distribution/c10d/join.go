@@ -31,7 +31,7 @@ const joinPoll = 250 * time.Millisecond
 // abandoned: Gloo's own timeouts fire first, except where Gloo 2022's
 // listening side waits for a peer that will never connect, which it does
 // without a limit.
-const joinGrace = 5 * time.Second
+const joinGrace = 3 * time.Second
 
 // join makes Gloo connect every pair of ranks. Each rank first writes the
 // address it advertises into the store, so that a failure can say which
@@ -70,21 +70,41 @@ func (g *Group) join() error {
 		if err == nil {
 			return nil
 		}
-		g.SetKey(gaveUpKey+strconv.Itoa(g.opts.Rank), err.Error())
-		err = fmt.Errorf("c10d: Gloo could not connect rank %d to the other processes: %s%s", g.opts.Rank, strings.TrimPrefix(err.Error(), "c10d: "), g.addresses())
-		g.lingerForPeers()
-		g.Close()
+		detail, answered := g.report(err.Error())
+		err = fmt.Errorf("c10d: Gloo could not connect rank %d to the other processes: %s%s", g.opts.Rank, strings.TrimPrefix(err.Error(), "c10d: "), detail)
+		if answered {
+			g.lingerForPeers()
+			g.Close()
+		}
 		return err
 	case why := <-peer:
-		g.SetKey(gaveUpKey+strconv.Itoa(g.opts.Rank), "gave up after another rank failed")
-		err := fmt.Errorf("c10d: Gloo could not connect the processes: %s%s", why, g.addresses())
-		g.lingerForPeers()
-		g.abandon()
-		return err
+		detail, answered := g.report("gave up after another rank failed")
+		if answered {
+			g.lingerForPeers()
+		}
+		return fmt.Errorf("c10d: Gloo could not connect the processes: %s%s", why, detail)
 	case <-deadline.C:
-		err := fmt.Errorf("c10d: Gloo did not connect the processes within %v: a process's connections are not answered (its address is unreachable from another machine, or packets are dropped)%s", g.opts.Timeout+joinGrace, g.addresses())
-		g.abandon()
-		return err
+		detail, _ := g.report("gave up: Gloo did not connect within the timeout")
+		return fmt.Errorf("c10d: Gloo did not connect the processes within %v: a process's connections are not answered (its address is unreachable from another machine, or packets are dropped)%s", g.opts.Timeout+joinGrace, detail)
+	}
+	// Where join returns an error without closing g, g stays open: freeing
+	// it under a thread still blocked in Gloo or in the store would crash.
+}
+
+// report writes why this rank gave up into the store and returns what the
+// ranks advertised (see addresses), or a note that the store did not
+// answer within joinGrace (answered false: a thread is still in it).
+func (g *Group) report(why string) (detail string, answered bool) {
+	got := make(chan string, 1)
+	go func() {
+		g.SetKey(gaveUpKey+strconv.Itoa(g.opts.Rank), why)
+		got <- g.addresses()
+	}()
+	select {
+	case s := <-got:
+		return s, true
+	case <-time.After(joinGrace):
+		return ". The job's store did not answer when asked what the ranks advertised", false
 	}
 }
 
@@ -214,9 +234,44 @@ func (g *Group) lingerForPeers() {
 	}
 }
 
-// abandon gives up a group whose join is still blocked in Gloo: it must
-// not be freed under that thread, so it is left to the process's exit.
-func (g *Group) abandon() { g.g = nil }
+// openStore opens the job's store (kg_group_new). libtorch 1.13's client
+// waits without a limit for an answer from whatever accepted its
+// connection, so a store that has not opened joinGrace after the timeout
+// is given up: the thread is left blocked in libtorch, and frees what it
+// opened if it ever returns.
+func openStore(o Options) (*C.kg_group, error) {
+	type opened struct {
+		g   *C.kg_group
+		err error
+	}
+	host, prefix := C.CString(o.Host), C.CString(o.AgentStorePrefix)
+	done := make(chan opened, 1)
+	go func() {
+		defer C.free(unsafe.Pointer(host))
+		defer C.free(unsafe.Pointer(prefix))
+		var g *C.kg_group
+		var cerr *C.char
+		if C.kg_group_new(host, C.int(o.Port), C.int(o.Rank), C.int(o.WorldSize), C.int64_t(o.Timeout.Milliseconds()), prefix, &g, &cerr) != 0 {
+			done <- opened{err: storeError(o, takeError(cerr))}
+			return
+		}
+		done <- opened{g: g}
+	}()
+	deadline := time.NewTimer(o.Timeout + joinGrace)
+	defer deadline.Stop()
+	select {
+	case r := <-done:
+		return r.g, r.err
+	case <-deadline.C:
+		go func() {
+			if r := <-done; r.g != nil {
+				C.kg_group_free(r.g)
+			}
+		}()
+		return nil, fmt.Errorf("c10d: something at %s accepted this process's connection but did not answer as the job's store within %v: another program holds that port on machine 0 (its rank 0 then says the port is in use; choose another MASTER_PORT), or rank 0 is frozen",
+			net.JoinHostPort(o.Host, strconv.Itoa(o.Port)), o.Timeout+joinGrace)
+	}
+}
 
 // storeError says why the job's store could not be opened or joined, in
 // the words of its cause.
@@ -224,7 +279,7 @@ func storeError(o Options, err error) error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "Address already in use") || strings.Contains(msg, "errno: 98"):
-		return fmt.Errorf("c10d: port %d is already in use on this machine (another job, or a process of an earlier one that is still running), so rank 0 cannot host the job's store there: choose a free port with MASTER_PORT (kerasgo launch -master-port), the same on every machine: %w", o.Port, err)
+		return fmt.Errorf("c10d: port %d is already in use on this machine (another job, or a process of an earlier one that is still running), so rank 0 cannot host the job's store there: choose a free port with MASTER_PORT (kerasgo launch -master-port), the same on every machine (%s)", o.Port, strings.TrimPrefix(msg, "c10d: "))
 	case o.Rank == 0 && strings.Contains(msg, "not every one of the"):
 		return fmt.Errorf("%w: a process was not started, or cannot reach this machine's port %d (check MASTER_ADDR and MASTER_PORT on every machine, and that nothing drops the packets)", err, o.Port)
 	}
