@@ -73,13 +73,22 @@ test-race-libtorch:
 	@[ "$$($(GO) list -race $(LIBTORCH_FLAGS) -f '{{.Stale}}' github.com/sugarme/gotch/libtch 2>/dev/null)" = false ] || echo "note: the first -race build with libtorch compiles gotch's C++ wrappers again: a few minutes on 2 cores, without output."
 	CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -race $(LIBTORCH_FLAGS) -run '$(RACE_TESTS)' ./keras/ ./keras/utils/
 
-## demo-distributed: the demo trained data parallel by 2 processes (kerasgo launch); needs libtorch and libgloo-dev
+## demo-distributed: the demo trained data parallel by 2 processes (kerasgo launch); as root, also across 2 test machines on both engines; needs libtorch and libgloo-dev
 demo-distributed: data $(KERASGO)
 	@$(KERASGO) libtorch -check-distributed || { echo "make demo-distributed: needs libtorch and Gloo's headers: sudo apt-get install libtorch-dev libgloo-dev libopenblas-dev libjemalloc2"; exit 1; }
 	$(KERASGO) libtorch >/dev/null
 	$(GO) build $(LIBTORCH_FLAGS) -o build/demo ./cmd/demo
 	$(KERASGO) launch -n 2 build/demo -epochs 1 -verbose 2 $(DEMO_FLAGS) | tee build/demo-distributed.log
 	@test "$$(grep -c '^Test accuracy:' build/demo-distributed.log)" = 1 || { echo "make demo-distributed: want one Test accuracy line, from rank 0"; exit 1; }
+	@# the two test machines share these cores: one thread each, as launch -n 2 gives
+	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null; then \
+		$(GO) build -o build/machines ./bench/machines || exit 1; \
+		for engine in gorgonia libtorch; do \
+			echo "+ across 2 test machines (network namespaces), $$engine: kerasgo launch -n 1 -nnodes 2 -node-rank N -master-addr 192.168.77.1 build/demo"; \
+			OMP_NUM_THREADS=1 build/machines -n 2 -procs 1 -kerasgo $(KERASGO) -- build/demo -epochs 1 -verbose 2 -backend $$engine $(DEMO_FLAGS) | tee build/demo-machines.log || exit 1; \
+			test "$$(grep -c '^Test accuracy:' build/demo-machines.log)" = 1 || { echo "make demo-distributed: want one Test accuracy line from rank 0 across machines"; exit 1; }; \
+		done; \
+	else echo "make demo-distributed: the run across 2 test machines was SKIPPED: it builds network namespaces, which needs root and iproute2"; fi
 
 ## test-user-module: the README's commands for a program outside this repository
 ## (a throwaway module requiring kerasgo) build and train on libtorch; skipped without libtorch
@@ -183,7 +192,7 @@ $(SERVING_ENV)/.installed: scripts/keras-requirements.txt scripts/serving-requir
 	$(SERVING_ENV)/bin/pip install -q --disable-pip-version-check -r scripts/keras-requirements.txt -r scripts/serving-requirements.txt
 	cat scripts/keras-requirements.txt scripts/serving-requirements.txt > $@
 
-## bench-allreduce: allreduce across 2 local processes, kerasgo against torch.distributed (Gloo), and its cost in an MLP step
+## bench-allreduce: allreduce across 2 local processes, kerasgo against torch.distributed (Gloo), and its cost in an MLP step; as root, also across 2 test machines (network namespaces)
 bench-allreduce:
 	scripts/bench-allreduce.sh $(BENCH_ALLREDUCE_FLAGS)
 

@@ -83,14 +83,26 @@ const (
 func New(t testing.TB, n int, hosts Hosts) *Cluster {
 	t.Helper()
 	SkipUnlessAvailable(t)
-	removeStale()
-	id := prefix + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
-	c := &Cluster{ns: id + "-sw"}
-	t.Cleanup(c.remove)
-	if err := c.build(id, n, hosts); err != nil {
+	c, err := Build(n, hosts)
+	if c != nil {
+		t.Cleanup(c.Remove)
+	}
+	if err != nil {
 		t.Skipf("several-machine tests SKIPPED: building network namespaces failed: %v", err)
 	}
 	return c
+}
+
+// Build is New outside a test: the caller removes the machines (Remove),
+// also when it fails.
+func Build(n int, hosts Hosts) (*Cluster, error) {
+	if err := available(); err != nil {
+		return nil, err
+	}
+	removeStale()
+	id := prefix + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+	c := &Cluster{ns: id + "-sw"}
+	return c, c.build(id, n, hosts)
 }
 
 func (c *Cluster) build(id string, n int, layout Hosts) error {
@@ -187,8 +199,8 @@ func (c *Cluster) Signal(i int, sig syscall.Signal) {
 	}
 }
 
-// remove kills what runs on the machines and removes them.
-func (c *Cluster) remove() {
+// Remove kills what runs on the machines and removes them.
+func (c *Cluster) Remove() {
 	for i, m := range c.Machines {
 		c.Signal(i, syscall.SIGKILL)
 		exec.Command("ip", "netns", "del", m.Name).Run()
