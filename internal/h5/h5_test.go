@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -233,5 +234,67 @@ with h5py.File(sys.argv[1], "w") as f:
 		if d.Stored != want {
 			t.Errorf("dataset %s: Stored is %q", want, d.Stored)
 		}
+	}
+}
+
+// The string attributes h5py writes, as Keras's legacy HDF5 files hold
+// them, read back: fixed-length strings (h5py 2, the files
+// keras.applications downloads) and variable-length ones (h5py 3), scalar
+// and arrays, short and longer than a global heap collection's default
+// size; other attributes are skipped.
+func TestReadsH5pyAttributes(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import h5py").Run(); err != nil {
+		t.Skip("h5py is not installed (apt-get install python3-h5py); .ci/run installs it")
+	}
+	path := filepath.Join(t.TempDir(), "attrs.h5")
+	script := `
+import h5py, sys, numpy as np
+with h5py.File(sys.argv[1], "w") as f:
+    f.attrs["model_config"] = ("{" + "x" * 200000 + "}").encode("utf8")  # variable length (h5py 3)
+    f.attrs["fixed"] = np.bytes_("2.1.6")                                 # fixed length
+    f.attrs["count"] = 7
+    g = f.create_group("model_weights")
+    g.attrs["layer_names"] = np.array([b"conv1", b"bn_conv1", b"fc1000"])             # fixed length, |S8
+    g.attrs["weight_names"] = np.array(["a/kernel:0", "b/bias:0"], dtype=h5py.string_dtype())  # variable length
+    g.create_dataset("w", data=np.arange(3, dtype="float32"))
+`
+	if out, err := exec.Command(py, "-c", script, path).CombinedOutput(); err != nil {
+		t.Fatalf("h5py: %v\n%s", err, out)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, c := range []struct {
+		group, name string
+		want        []string
+	}{
+		{"", "model_config", []string{"{" + strings.Repeat("x", 200000) + "}"}},
+		{"", "fixed", []string{"2.1.6"}},
+		{"model_weights", "layer_names", []string{"conv1", "bn_conv1", "fc1000"}},
+		{"model_weights", "weight_names", []string{"a/kernel:0", "b/bias:0"}},
+	} {
+		got, ok := f.Attr(c.group, c.name)
+		if !ok || fmt.Sprint(got) != fmt.Sprint(c.want) {
+			s := fmt.Sprint(got)
+			t.Errorf("%s/%s = %.80s (%v), want %.80s", c.group, c.name, s, ok, fmt.Sprint(c.want))
+		}
+	}
+	if _, ok := f.Attr("", "count"); ok {
+		t.Error("the integer attribute count reads as a string")
+	}
+}
+
+// The string attributes Write writes read back.
+func TestWrittenAttributesReadBack(t *testing.T) {
+	f, err := Open(writeTemp(t, kerasLike()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, ok := f.Attr("layers/dense/vars", "name"); !ok || len(got) != 1 || got[0] != "dense" {
+		t.Fatalf("layers/dense/vars name = %v, %v; want dense", got, ok)
 	}
 }

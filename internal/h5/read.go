@@ -40,8 +40,11 @@ type File struct {
 	size     uint64
 	datasets map[string]*Info
 	groups   map[string]bool
+	attrs    map[string]map[string][]string // string attributes by group
 	visited  map[uint64]bool
 	objects  int
+	// globalHeaps caches the global heap collections read, by address.
+	globalHeaps map[uint64]map[uint32][]byte
 }
 
 // Limits that keep a hostile file from making the reader loop or recurse
@@ -101,7 +104,8 @@ func DeclaredSize(head []byte) (size uint64, ok bool) {
 // superblock version 0 or 1, version 1 object headers, symbol-table
 // groups, contiguous or compact datasets of integers and floats.
 func OpenReader(r io.ReaderAt, size int64) (*File, error) {
-	f := &File{r: r, size: uint64(size), datasets: map[string]*Info{}, groups: map[string]bool{}, visited: map[uint64]bool{}}
+	f := &File{r: r, size: uint64(size), datasets: map[string]*Info{}, groups: map[string]bool{}, attrs: map[string]map[string][]string{},
+		visited: map[uint64]bool{}, globalHeaps: map[uint64]map[uint32][]byte{}}
 	sb, err := f.read(0, 104)
 	if err != nil || !bytes.Equal(sb[:8], signature) {
 		return nil, bad("no HDF5 signature at the start of the file")
@@ -231,6 +235,9 @@ func (f *File) walkGroup(addr uint64, path string, depth int) error {
 	}
 	if path != "" {
 		f.groups[path] = true
+	}
+	if err := f.readAttributes(msgs, path); err != nil {
+		return err
 	}
 	heap, err := f.localHeap(binary.LittleEndian.Uint64(stab[8:]))
 	if err != nil {
