@@ -293,16 +293,40 @@ func (m *Model) saveWeights(path string) error {
 // save_weights into a model of the same architecture. From a .weights.h5
 // file of a compiled model it also restores the optimizer's state when the
 // file holds one for the same optimizer (as Keras does, it is skipped
-// otherwise). When the file has a digest beside it (path + ".sha256", as
-// SaveWeights writes), the file must match it: a corrupt file is an
+// otherwise). It also reads Keras's legacy HDF5 layout (.h5, .hdf5):
+// weights saved by Keras 2, tf.keras or Keras 3's save_weights("x.h5"),
+// the weights of a whole-model .h5 file, and the weight files
+// keras.applications downloads; there LoadWeightsOptions.ByName and
+// SkipMismatch (LoadWeightsWith) work as Keras's by_name and
+// skip_mismatch. When the file has a digest beside it (path + ".sha256",
+// as SaveWeights writes), the file must match it: a corrupt file is an
 // error, never weights silently changed. Keras's files have no digest and
 // load as they are.
 func (m *Model) LoadWeights(path string) error {
+	return m.LoadWeightsWith(path, LoadWeightsOptions{})
+}
+
+// LoadWeightsWith is LoadWeights with Keras's load_weights arguments.
+func (m *Model) LoadWeightsWith(path string, o LoadWeightsOptions) error {
 	if !m.Built() {
 		return fmt.Errorf("LoadWeights: %w", m.errNotBuilt())
 	}
 	if _, err := saving.VerifyDigest(path); err != nil {
 		return fmt.Errorf("LoadWeights: %w", err)
+	}
+	if isH5Format(path) {
+		f, err := h5.Open(path)
+		if err != nil {
+			return fmt.Errorf("LoadWeights: %s: %w", path, err)
+		}
+		defer f.Close()
+		if err := m.loadH5FormatWeights(f, path, o); err != nil {
+			return fmt.Errorf("LoadWeights: %w", err)
+		}
+		return nil
+	}
+	if o != (LoadWeightsOptions{}) {
+		return fmt.Errorf("LoadWeights(%q): ByName and SkipMismatch are for Keras's legacy HDF5 files (.h5) only", path)
 	}
 	switch {
 	case strings.HasSuffix(path, ".weights.h5"):
@@ -343,7 +367,7 @@ func (m *Model) LoadWeights(path string) error {
 		})
 		return err
 	}
-	return fmt.Errorf("LoadWeights(%q): the path must end in .weights.h5 (Keras) or .safetensors", path)
+	return fmt.Errorf("LoadWeights(%q): the path must end in .weights.h5 (Keras 3), .h5 (Keras's legacy HDF5 layout) or .safetensors", path)
 }
 
 var (
@@ -621,27 +645,7 @@ func (m *Model) loadWeightsH5In(f *h5.File, order layerOrder) error {
 		if !backend.Shape(info.Shape).Equal(shape) {
 			return nil, fmt.Errorf("%s has shape %v, the layer needs %v", p, backend.Shape(info.Shape), backend.Shape(shape))
 		}
-		d, err := f.Read(p)
-		if err != nil {
-			return nil, err
-		}
-		switch d.DType {
-		case h5.Float32:
-			return d.Float32, nil
-		case h5.Float64:
-			out := make([]float32, len(d.Float64))
-			for i, v := range d.Float64 {
-				out[i] = float32(v)
-			}
-			return out, nil
-		case h5.Int64: // an integer variable (Normalization's count)
-			out := make([]float32, len(d.Int64))
-			for i, v := range d.Int64 {
-				out[i] = float32(v)
-			}
-			return out, nil
-		}
-		return nil, fmt.Errorf("%s holds %s values, not numbers", p, d.Stored)
+		return datasetFloat32(f, p)
 	}, func(prefix string) int { return len(numbered(f.Children(prefix))) }, -1)
 	if err != nil {
 		return err

@@ -12,6 +12,13 @@ and records what predict returns for two images whose pixels are
 ((i*7919) % 1000)/500 - 1, i the pixel's index in the batch. ResNet50 is
 also saved whole, with model.save, to DIR/resnet50.keras.
 
+Each checked network's weights are also written in Keras's legacy HDF5
+layout, the one of the weight files keras.applications downloads, by
+Keras's own legacy writer (legacy_h5_format.save_weights_to_hdf5_group),
+to DIR/NAME.h5; and its include_top=False network (pooling="avg", the
+same weights by layer name) to DIR/NAME_notop.h5, with its predictions
+("notop_predictions").
+
 Keras's initial weights make every BatchNormalization an identity and the
 softmax nearly uniform (about 1e-3 each), which would hide a wrong layer
 within a 1e-4 tolerance. So the moving means, moving variances, gammas and
@@ -28,10 +35,12 @@ import json
 import os
 import sys
 
+import h5py
 import numpy as np
 
 import keras
 from keras import applications
+from keras.src.legacy.saving import legacy_h5_format
 
 ARCHITECTURES = {
     "resnet50": applications.ResNet50,
@@ -99,6 +108,18 @@ def main(out):
         if name == "resnet50":
             model.save(os.path.join(out, name + ".keras"))
         y = model.predict(x, verbose=0)
+        with h5py.File(os.path.join(out, name + ".h5"), "w") as f:
+            legacy_h5_format.save_weights_to_hdf5_group(f, model)
+        notop = ARCHITECTURES[name](weights=None, input_shape=shape, include_top=False, pooling="avg")
+        for layer in notop.layers:
+            if layer.weights:
+                layer.set_weights(model.get_layer(layer.name).get_weights())
+        with h5py.File(os.path.join(out, name + "_notop.h5"), "w") as f:
+            legacy_h5_format.save_weights_to_hdf5_group(f, notop)
+        y_notop = notop.predict(x, verbose=0)
+        index[name].update({
+            "notop_predictions": {"shape": list(y_notop.shape), "data": y_notop.astype("float64").ravel().tolist()},
+        })
         index[name].update({
             "input_shape": list(shape),
             "checked_layers": architecture(model)["layers"],

@@ -122,10 +122,16 @@ type network struct {
 	Layers        []layer `json:"layers"`
 	InputShape    []int   `json:"input_shape"`
 	CheckedLayers []layer `json:"checked_layers"`
-	Predictions   struct {
-		Shape []int     `json:"shape"`
-		Data  []float64 `json:"data"`
-	} `json:"predictions"`
+	Predictions   prediction `json:"predictions"`
+	// NotopPredictions are those of the network without its top
+	// (ExcludeTop, Pooling "avg") and the same weights.
+	NotopPredictions prediction `json:"notop_predictions"`
+}
+
+// prediction is what Keras's predict returned.
+type prediction struct {
+	Shape []int     `json:"shape"`
+	Data  []float64 `json:"data"`
 }
 
 // layer is a layer's name, class and weights, as Keras lists them.
@@ -262,6 +268,35 @@ func TestKerasWeightsPredictTheSame(t *testing.T) {
 				checkPredictions(t, m, be, want)
 			})
 		})
+	}
+}
+
+// Weights that Keras's legacy HDF5 writer wrote (the layout of the weight
+// files keras.applications downloads: legacy_h5_format, by layer order)
+// load into kerasgo's network, with and without its top, which then
+// predicts what Keras predicted, on every engine.
+func TestKerasLegacyWeightsPredictTheSame(t *testing.T) {
+	dir, index := kerasReference(t)
+	for _, name := range []string{"resnet50", "resnet50v2", "vgg16", "mobilenetv2"} {
+		want := index[name]
+		for _, top := range []bool{true, false} {
+			file, opts, wantPred := name+".h5", applications.Options{InputShape: want.InputShape}, want.Predictions
+			if !top {
+				file, opts.ExcludeTop, opts.Pooling, wantPred = name+"_notop.h5", true, "avg", want.NotopPredictions
+			}
+			opts.Weights = filepath.Join(dir, file)
+			t.Run(file, func(t *testing.T) {
+				backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+					m, err := constructors[name](opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					w := want
+					w.Predictions = wantPred
+					checkPredictions(t, m, be, w)
+				})
+			})
+		}
 	}
 }
 

@@ -16,9 +16,11 @@ type Options struct {
 	// (Keras's include_top=False), for feature extraction and transfer
 	// learning.
 	ExcludeTop bool
-	// Weights is the path of a weights file to load (a .weights.h5 that
-	// Keras's save_weights or kerasgo's SaveWeights wrote for the same
-	// architecture); empty for random initialization (Keras's
+	// Weights is the path of a weights file to load for the same
+	// architecture: a .weights.h5 that Keras 3's save_weights or kerasgo's
+	// SaveWeights wrote, or a file in Keras's legacy HDF5 layout (.h5),
+	// such as those keras.applications downloads (with ExcludeTop, the
+	// "_notop" one); empty for random initialization (Keras's
 	// weights=None).
 	Weights string
 	// InputShape is (rows, cols, channels); default (224, 224, 3). Rows

@@ -1,0 +1,221 @@
+package keras
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kerasgo/kerasgo/internal/h5"
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/layers"
+)
+
+// LoadWeightsOptions are the arguments of Keras's load_weights beside the
+// path.
+type LoadWeightsOptions struct {
+	// ByName loads each layer's weights from the layer of the same name in
+	// the file, and leaves the layers the file does not name as they are
+	// (Keras's by_name=True). Only for files in the legacy HDF5 layout
+	// (.h5), as in Keras.
+	ByName bool
+	// SkipMismatch leaves a layer's weight as it is when the file's has
+	// another shape (and, with ByName, a layer whose number of weights
+	// differs), as Keras's skip_mismatch=True does; each skip is a line
+	// of Model.Notes, where Keras warns. Only for legacy .h5 files here.
+	SkipMismatch bool
+}
+
+// isH5Format reports whether path names a file in Keras's legacy HDF5
+// layout (model.save("x.h5"), save_weights("x.h5"), Keras 2's and
+// tf.keras's files, the weights keras.applications downloads), as Keras
+// 3's load_weights decides it: by the name.
+func isH5Format(path string) bool {
+	return !strings.HasSuffix(path, ".weights.h5") && (strings.HasSuffix(path, ".h5") || strings.HasSuffix(path, ".hdf5"))
+}
+
+// loadH5FormatWeights sets the model's weights from a file in the legacy
+// HDF5 layout, as Keras 3's legacy_h5_format does: the root group (or
+// model_weights, in a whole-model file) lists the layers in
+// "layer_names"; each layer's group lists its weights in
+// "weight_names", in the order of the layer's trainable weights then its
+// other weights. Without ByName, the layers with weights are matched in
+// order (topological loading), and every one must fit.
+func (m *Model) loadH5FormatWeights(f *h5.File, path string, o LoadWeightsOptions) error {
+	group := ""
+	if _, ok := h5FormatNames(f, "", "layer_names"); !ok && f.HasGroup("model_weights") {
+		group = "model_weights"
+	}
+	names, ok := h5FormatNames(f, group, "layer_names")
+	if !ok {
+		return fmt.Errorf("%s is not a Keras weights file in the HDF5 layout: it has no layer_names attribute (a Keras 3 weights file is named .weights.h5)", path)
+	}
+	if own, _ := h5FormatNames(f, join(group, "top_level_model_weights"), "weight_names"); len(own) > 0 {
+		return fmt.Errorf("%s holds top-level model weights (a subclassed model's own variables), which kerasgo's models do not have", path)
+	}
+	index := map[*layers.Weight]int{}
+	for i, w := range m.weights {
+		index[w] = i
+	}
+	values := make([][]float32, len(m.weights))
+	var notes []string
+	trainable := map[*layers.Weight]bool{}
+	for _, w := range m.TrainableWeights() {
+		trainable[w] = true
+	}
+	load := func(k int, l layers.Layer, layerGroup string, byName bool) error {
+		weightNames, _ := h5FormatNames(f, layerGroup, "weight_names")
+		ws := legacyWeights(l, trainable)
+		described := fmt.Sprintf("layer #%d (named %s", k, l.Common().Name)
+		if !byName && layerGroup != join(group, l.Common().Name) {
+			described += fmt.Sprintf(" in this model, %s in the file", strings.TrimPrefix(layerGroup, group+"/"))
+		}
+		described += ")"
+		if len(weightNames) != len(ws) {
+			msg := fmt.Sprintf("weight count mismatch for %s: the layer has %d weight(s), the file %d", described, len(ws), len(weightNames))
+			if byName && o.SkipMismatch {
+				notes = append(notes, "LoadWeights skipped "+msg)
+				return nil
+			}
+			return fmt.Errorf("%s: %s: it was saved from another architecture", path, msg)
+		}
+		for i, wn := range weightNames {
+			p := join(layerGroup, wn)
+			info := f.Dataset(p)
+			if info == nil {
+				return fmt.Errorf("%s: %s lists the weight %q, which the file does not hold", path, described, wn)
+			}
+			w := ws[i]
+			if !backend.Shape(info.Shape).Equal(w.Shape) {
+				msg := fmt.Sprintf("shape mismatch in %s for weight %s: the weight has shape %v, the file's %s has shape %v", described, w.Name, w.Shape, wn, backend.Shape(info.Shape))
+				if o.SkipMismatch {
+					notes = append(notes, "LoadWeights skipped the "+msg)
+					continue
+				}
+				return fmt.Errorf("%s: %s: it was saved from another architecture (SkipMismatch leaves such weights as they are)", path, msg)
+			}
+			v, err := datasetFloat32(f, p)
+			if err != nil {
+				return fmt.Errorf("%s: %s: %w", path, described, err)
+			}
+			values[index[w]] = v
+		}
+		return nil
+	}
+	if o.ByName {
+		byName := map[string][]layers.Layer{}
+		for _, l := range m.Layers() {
+			byName[l.Common().Name] = append(byName[l.Common().Name], l)
+		}
+		for k, name := range names {
+			for _, l := range byName[name] {
+				if err := load(k, l, join(group, name), true); err != nil {
+					return err
+				}
+			}
+		}
+	} else {
+		var withWeights []layers.Layer
+		for _, l := range m.Layers() {
+			if len(legacyWeights(l, trainable)) > 0 {
+				withWeights = append(withWeights, l)
+			}
+		}
+		var saved []string
+		for _, name := range names {
+			if wn, _ := h5FormatNames(f, join(group, name), "weight_names"); len(wn) > 0 {
+				saved = append(saved, name)
+			}
+		}
+		if len(saved) != len(withWeights) {
+			return fmt.Errorf("%s: layer count mismatch: the model has %d layers with weights, the file %d: it was saved from another architecture (ByName loads the layers of the same name only)", path, len(withWeights), len(saved))
+		}
+		for k, name := range saved {
+			if err := load(k, withWeights[k], join(group, name), false); err != nil {
+				return err
+			}
+		}
+	}
+	current, err := m.GetWeights()
+	if err != nil {
+		return err
+	}
+	for i, v := range values {
+		if v == nil {
+			values[i] = current[i]
+		}
+	}
+	if err := m.SetWeights(values); err != nil {
+		return err
+	}
+	m.loadNotes = append(m.loadNotes, notes...)
+	return nil
+}
+
+// h5FormatNames reads a list of names from a group's attribute, joined
+// from its chunks ("layer_names0", "layer_names1", ...) where Keras split
+// one too large for an HDF5 object header.
+func h5FormatNames(f *h5.File, group, name string) ([]string, bool) {
+	if v, ok := f.Attr(group, name); ok {
+		return v, true
+	}
+	var out []string
+	found := false
+	for i := 0; ; i++ {
+		v, ok := f.Attr(group, name+strconv.Itoa(i))
+		if !ok {
+			return out, found
+		}
+		found = true
+		out = append(out, v...)
+	}
+}
+
+// legacyWeights is Keras's _legacy_weights: a layer's trainable weights,
+// then its other weights, as the legacy HDF5 layout orders them.
+// trainable holds the model's trainable weights.
+func legacyWeights(l layers.Layer, trainable map[*layers.Weight]bool) []*layers.Weight {
+	all := layerWeights(l)
+	var first, rest []*layers.Weight
+	for _, w := range all {
+		if trainable[w] {
+			first = append(first, w)
+		} else {
+			rest = append(rest, w)
+		}
+	}
+	return append(first, rest...)
+}
+
+// join joins HDF5 path parts, skipping an empty group.
+func join(group, name string) string {
+	if group == "" {
+		return name
+	}
+	return group + "/" + name
+}
+
+// datasetFloat32 reads a dataset of numbers as float32: Keras's float32
+// weights, float64 ones, or an integer variable (Normalization's count).
+func datasetFloat32(f *h5.File, p string) ([]float32, error) {
+	d, err := f.Read(p)
+	if err != nil {
+		return nil, err
+	}
+	switch d.DType {
+	case h5.Float32:
+		return d.Float32, nil
+	case h5.Float64:
+		out := make([]float32, len(d.Float64))
+		for i, v := range d.Float64 {
+			out[i] = float32(v)
+		}
+		return out, nil
+	case h5.Int64:
+		out := make([]float32, len(d.Int64))
+		for i, v := range d.Int64 {
+			out[i] = float32(v)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s holds %s values, not numbers", p, d.Stored)
+}
