@@ -117,11 +117,11 @@ var reference struct {
 
 // network is one network of the reference's index.json.
 type network struct {
-	ModelName     string  `json:"model_name"`
-	Params        int     `json:"params"`
-	Layers        []layer `json:"layers"`
-	InputShape    []int   `json:"input_shape"`
-	CheckedLayers []layer `json:"checked_layers"`
+	ModelName     string     `json:"model_name"`
+	Params        int        `json:"params"`
+	Layers        []layer    `json:"layers"`
+	InputShape    []int      `json:"input_shape"`
+	CheckedLayers []layer    `json:"checked_layers"`
 	Predictions   prediction `json:"predictions"`
 	// NotopPredictions are those of the network without its top
 	// (ExcludeTop, Pooling "avg") and the same weights.
