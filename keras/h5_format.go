@@ -151,6 +151,95 @@ func (m *Model) loadH5FormatWeights(f *h5.File, path string, o LoadWeightsOption
 	return nil
 }
 
+// loadH5FormatModel reads a whole model saved in Keras's legacy HDF5
+// layout (model.save("x.h5")), as Keras 3's load_model does: the model's
+// config from the root's "model_config" attribute, its weights from
+// model_weights, and its compile settings from "training_config". The
+// optimizer's saved state is skipped, with a note: training starts the
+// optimizer afresh (its learning rate is the saved one).
+func loadH5FormatModel(path string, o LoadOptions) (*Model, error) {
+	f, err := h5.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer f.Close()
+	cfg, ok := f.Attr("", "model_config")
+	if !ok || len(cfg) != 1 {
+		if _, weights := h5FormatNames(f, "", "layer_names"); weights {
+			return nil, fmt.Errorf("%s holds weights only (save_weights): build the model, then LoadWeights", path)
+		}
+		return nil, fmt.Errorf("%s has no model config: it is not a model saved by Keras's model.save in the HDF5 layout", path)
+	}
+	data, err := keras2Config([]byte(cfg[0]))
+	if err != nil {
+		return nil, fmt.Errorf("%s: model_config: %w", path, err)
+	}
+	top, err := decodeSavedModel(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: model_config: %w", path, err)
+	}
+	if tc, ok := f.Attr("", "training_config"); ok && len(tc) == 1 {
+		cc, err := compileConfigOfTraining(tc[0])
+		if err != nil {
+			return nil, fmt.Errorf("%s: training_config: %w", path, err)
+		}
+		top.CompileConfig = cc
+	}
+	m, err := fromConfig(top)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := m.loadH5FormatWeights(f, path, LoadWeightsOptions{}); err != nil {
+		return nil, err
+	}
+	lr, found := h5FormatLearningRate(f)
+	compiled, err := m.compileLoaded(top.CompileConfig, o, lr, found)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if names, _ := h5FormatNames(f, "optimizer_weights", "weight_names"); compiled && len(names) > 2 {
+		m.loadNotes = append(m.loadNotes, "the optimizer's saved state in the HDF5 file was skipped (kerasgo does not read it from that layout yet): training starts the optimizer afresh, at the saved learning rate")
+	}
+	return m, nil
+}
+
+// compileConfigOfTraining turns a legacy file's training_config (loss,
+// metrics, loss_weights, weighted_metrics and the optimizer's
+// optimizer_config) into Keras 3's compile_config.
+func compileConfigOfTraining(s string) (map[string]any, error) {
+	top, err := decodeSavedModel([]byte(`{"class_name": "training_config", "compile_config": ` + s + `}`))
+	if err != nil {
+		return nil, err
+	}
+	tc := top.CompileConfig
+	keras2TrainingConfig(tc)
+	cc := map[string]any{}
+	for _, k := range []string{"loss", "metrics", "loss_weights", "weighted_metrics"} {
+		if v, ok := tc[k]; ok {
+			cc[k] = v
+		}
+	}
+	if opt, ok := tc["optimizer_config"]; ok {
+		cc["optimizer"] = opt
+	}
+	return cc, nil
+}
+
+// h5FormatLearningRate is the learning rate a legacy file's optimizer
+// weights hold (".../learning_rate"), if any.
+func h5FormatLearningRate(f *h5.File) (float64, bool) {
+	names, _ := h5FormatNames(f, "optimizer_weights", "weight_names")
+	for _, n := range names {
+		if strings.HasSuffix(n, "/learning_rate") || strings.HasSuffix(n, "/learning_rate:0") {
+			v, err := datasetFloat32(f, join("optimizer_weights", n))
+			if err == nil && len(v) == 1 {
+				return float64(v[0]), true
+			}
+		}
+	}
+	return 0, false
+}
+
 // h5FormatNames reads a list of names from a group's attribute, joined
 // from its chunks ("layer_names0", "layer_names1", ...) where Keras split
 // one too large for an HDF5 object header.

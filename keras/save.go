@@ -170,7 +170,9 @@ type LoadOptions struct {
 }
 
 // LoadModel reads a .keras file written by Keras 3 or by Save, like
-// keras.models.load_model. A file with compile settings gives a compiled
+// keras.models.load_model, or a whole model that Keras 3, Keras 2 or
+// tf.keras saved in the legacy HDF5 layout (.h5, .hdf5; see
+// docs/saving.md for what is read of it). A file with compile settings gives a compiled
 // model whose optimizer continues from its saved state, so Fit picks up
 // where training stopped. A layer, option or setting kerasgo does not have
 // is an error that names it.
@@ -181,6 +183,9 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 	}
 	if len(opts) == 1 {
 		o = opts[0]
+	}
+	if isH5Format(path) {
+		return loadH5FormatModel(path, o)
 	}
 	a, err := saving.OpenKeras(path)
 	if err != nil {
@@ -207,23 +212,12 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 	if err := m.loadAssets(a.Assets); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	// Keras writes an empty compile_config for a model never compiled, and
-	// one without a loss for a model compiled with its optimizer alone
-	// (its losses from add_loss): kerasgo loads both uncompiled (Predict
-	// needs no Compile; compile it with a loss to train it).
-	m.inferenceEngine = o.Backend
-	if o.NoCompile && o.Backend != "" {
-		// Open the engine now, so that an unknown or unavailable one is
-		// an error of the load, not of the first prediction.
-		if _, err := m.engine(); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+	lr, found := savedLearningRate(a.Weights)
+	compiled, err := m.compileLoaded(top.CompileConfig, o, lr, found)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(top.CompileConfig) > 0 && top.CompileConfig["loss"] != nil && !o.NoCompile {
-		lr, found := savedLearningRate(a.Weights)
-		if err := m.compileFromConfig(top.CompileConfig, o.Backend, o.Distribution, lr, found); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+	if compiled {
 		if a.Weights.HasGroup(saving.OptimizerPath + "/vars") {
 			err := m.loadOptimizerState(a.Weights)
 			if errors.Is(err, errOptimizerMismatch) {
@@ -237,6 +231,30 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 		}
 	}
 	return m, nil
+}
+
+// compileLoaded compiles a loaded model from its compile config, as
+// LoadOptions says: Keras writes an empty compile_config for a model never
+// compiled, and one without a loss for a model compiled with its optimizer
+// alone (its losses from add_loss); kerasgo loads both uncompiled (Predict
+// needs no Compile; compile it with a loss to train it). learningRate,
+// when found, is the optimizer's current one from the file.
+func (m *Model) compileLoaded(cc map[string]any, o LoadOptions, learningRate float64, found bool) (compiled bool, err error) {
+	m.inferenceEngine = o.Backend
+	if o.NoCompile && o.Backend != "" {
+		// Open the engine now, so that an unknown or unavailable one is
+		// an error of the load, not of the first prediction.
+		if _, err := m.engine(); err != nil {
+			return false, err
+		}
+	}
+	if len(cc) == 0 || cc["loss"] == nil || o.NoCompile {
+		return false, nil
+	}
+	if err := m.compileFromConfig(cc, o.Backend, o.Distribution, learningRate, found); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // savedLearningRate returns the learning rate in a weights file's
