@@ -125,6 +125,22 @@ def main(out):
             "checked_layers": architecture(model)["layers"],
             "predictions": {"shape": list(y.shape), "data": y.astype("float64").ravel().tolist()},
         })
+    # preprocess_input of each module on 2x4x4x3 pixels 0..255, and
+    # decode_predictions of ResNet50's predictions with a made-up class
+    # index (Keras's is downloaded; its global is set instead), written to
+    # DIR/class_index.json for kerasgo to read.
+    pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
+    from keras.applications import mobilenet_v2, resnet, resnet_v2, vgg16
+    from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
+    index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("resnet_v2", resnet_v2), ("mobilenet_v2", mobilenet_v2)):
+        index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
+    classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
+    with open(os.path.join(out, "class_index.json"), "w") as f:
+        json.dump(classes, f)
+    imagenet_utils.CLASS_INDEX = classes
+    p = np.array(index["resnet50"]["predictions"]["data"], dtype="float32").reshape(index["resnet50"]["predictions"]["shape"])
+    index["decoded"] = [[[c, d, float(s)] for c, d, s in row] for row in imagenet_utils.decode_predictions(p, top=3)]
     with open(os.path.join(out, "index.json"), "w") as f:
         json.dump(index, f)
 

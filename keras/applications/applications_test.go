@@ -94,7 +94,8 @@ func TestOptionErrors(t *testing.T) {
 		opts applications.Options
 		want string
 	}{
-		{applications.Options{Weights: "imagenet"}, "save_weights"},
+		{applications.Options{Weights: "imagenet", Classes: 10}, "1000 classes"},
+		{applications.Options{Weights: "imagenet", InputShape: []int{64, 64, 3}}, "(224, 224, 3)"},
 		{applications.Options{InputShape: []int{16, 16, 3}}, "at least 32x32"},
 		{applications.Options{InputShape: []int{64, 64}}, "(rows, cols, channels)"},
 		{applications.Options{ExcludeTop: true, Pooling: "mean"}, `"avg" or "max"`},
@@ -113,6 +114,14 @@ var reference struct {
 	once  sync.Once
 	dir   string
 	index map[string]network
+	extra referenceExtras
+}
+
+// referenceExtras are the script's outputs beside the networks:
+// preprocess_input of each module, and decode_predictions.
+type referenceExtras struct {
+	Preprocess map[string]json.RawMessage `json:"preprocess"`
+	Decoded    [][][3]any                 `json:"decoded"`
 }
 
 // network is one network of the reference's index.json.
@@ -158,8 +167,28 @@ func kerasReference(t *testing.T) (string, map[string]network) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := json.Unmarshal(data, &reference.index); err != nil {
+		var all map[string]json.RawMessage
+		if err := json.Unmarshal(data, &all); err != nil {
 			t.Fatal(err)
+		}
+		reference.index = map[string]network{}
+		for k, v := range all {
+			switch k {
+			case "preprocess":
+				if err := json.Unmarshal(v, &reference.extra.Preprocess); err != nil {
+					t.Fatal(err)
+				}
+			case "decoded":
+				if err := json.Unmarshal(v, &reference.extra.Decoded); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				var n network
+				if err := json.Unmarshal(v, &n); err != nil {
+					t.Fatal(err)
+				}
+				reference.index[k] = n
+			}
 		}
 		reference.dir = dir
 	})

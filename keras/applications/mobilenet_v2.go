@@ -2,6 +2,7 @@ package applications
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kerasgo/kerasgo/keras"
 	"github.com/kerasgo/kerasgo/keras/layers"
@@ -34,6 +35,21 @@ func MobileNetV2(o MobileNetV2Options) (*keras.Model, error) {
 	if alpha < 0 {
 		return nil, fmt.Errorf("mobilenetv2: alpha must be positive, got %v", alpha)
 	}
+	if o.Weights == "imagenet" {
+		if !slices.Contains(mobileNetV2Alphas, alpha) {
+			return nil, fmt.Errorf(`mobilenetv2: weights "imagenet" exist for alpha %v, got %v`, mobileNetV2Alphas, alpha)
+		}
+		if err := o.checkImagenet(shape, mobileNetV2Sizes); err != nil {
+			return nil, fmt.Errorf("mobilenetv2: %w", err)
+		}
+	}
+	// Keras takes the weights for 224x224 images where it has none for
+	// the input's size (without the top only: their shapes do not depend
+	// on it), and warns.
+	weightsRows := shape[0]
+	if shape[0] != shape[1] || !slices.Contains(mobileNetV2Sizes, shape[0]) {
+		weightsRows = 224
+	}
 	in := layers.Input(shape...)
 	x := layers.Apply(layers.Named("Conv1", &layers.Conv2D{
 		Filters: makeDivisible(32*alpha, 8), KernelSize: [2]int{3, 3}, Strides: [2]int{2, 2}, Padding: "same", NoBias: true,
@@ -64,7 +80,7 @@ func MobileNetV2(o MobileNetV2Options) (*keras.Model, error) {
 		x = layers.Apply(&layers.GlobalAveragePooling2D{}, x)
 		x = layers.Apply(layers.Named("predictions", &layers.Dense{Units: o.classes(), Activation: o.classifierActivation()}), x)
 	}
-	return o.model(in, x, fmt.Sprintf("mobilenetv2_%.2f_%d", alpha, shape[0]))
+	return o.model(in, x, fmt.Sprintf("mobilenetv2_%.2f_%d", alpha, shape[0]), mobileNetV2Files(alpha, weightsRows))
 }
 
 // invertedResBlock is Keras's _inverted_res_block: a 1x1 expansion

@@ -1,7 +1,6 @@
 package applications
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras"
@@ -16,12 +15,15 @@ type Options struct {
 	// (Keras's include_top=False), for feature extraction and transfer
 	// learning.
 	ExcludeTop bool
-	// Weights is the path of a weights file to load for the same
-	// architecture: a .weights.h5 that Keras 3's save_weights or kerasgo's
-	// SaveWeights wrote, or a file in Keras's legacy HDF5 layout (.h5),
-	// such as those keras.applications downloads (with ExcludeTop, the
-	// "_notop" one); empty for random initialization (Keras's
-	// weights=None).
+	// Weights is "imagenet" for Keras's ImageNet weights, or the path of a
+	// weights file to load for the same architecture: a .weights.h5 that
+	// Keras 3's save_weights or kerasgo's SaveWeights wrote, or a file in
+	// Keras's legacy HDF5 layout (.h5), such as those keras.applications
+	// downloads (with ExcludeTop, the "_notop" one); empty for random
+	// initialization (Keras's weights=None). "imagenet" takes the file
+	// from Keras's cache ($KERAS_HOME/models, else ~/.keras/models), where
+	// Keras also keeps it, or downloads it from Keras's origin into that
+	// cache and checks Keras's hash, as keras.applications does.
 	Weights string
 	// InputShape is (rows, cols, channels); default (224, 224, 3). Rows
 	// and cols must be at least 32, as in Keras.
@@ -49,9 +51,6 @@ const minSize = 32
 // inputShape checks and returns the input shape, Keras's
 // obtain_input_shape for channels_last data with a static shape.
 func (o Options) inputShape() ([]int, error) {
-	if o.Weights == "imagenet" {
-		return nil, errors.New(`weights "imagenet": kerasgo does not download weights; save them once with Keras (keras.applications.ResNet50(weights="imagenet").save_weights("resnet50.weights.h5")) and give that file's path as Weights`)
-	}
 	shape := o.InputShape
 	if shape == nil {
 		shape = []int{224, 224, 3}
@@ -109,8 +108,9 @@ func (o Options) pool(x *layers.KerasTensor, avgName, maxName string) *layers.Ke
 }
 
 // model makes the functional model from in to out, names it and loads
-// the weights file, if any.
-func (o Options) model(in, out *layers.KerasTensor, name string) (*keras.Model, error) {
+// the weights: the file Weights names, or with "imagenet" the network's
+// ImageNet file w from Keras's cache or origin.
+func (o Options) model(in, out *layers.KerasTensor, name string, w imagenetWeights) (*keras.Model, error) {
 	m, err := keras.NewModel(in, out)
 	if err != nil {
 		return nil, err
@@ -119,8 +119,14 @@ func (o Options) model(in, out *layers.KerasTensor, name string) (*keras.Model, 
 	if o.Name != "" {
 		m.Name = o.Name
 	}
-	if o.Weights != "" {
-		if err := m.LoadWeights(o.Weights); err != nil {
+	file := o.Weights
+	if file == "imagenet" {
+		if file, err = o.imagenetPath(w); err != nil {
+			return nil, fmt.Errorf("%s: %w", m.Name, err)
+		}
+	}
+	if file != "" {
+		if err := m.LoadWeights(file); err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Name, err)
 		}
 	}

@@ -40,6 +40,9 @@ type stage struct{ filters, blocks, stride int }
 // the top or the pooling. preact selects ResNetV2's pre-activation blocks.
 func resNet(o Options, name string, preact bool, stages []stage) (*keras.Model, error) {
 	shape, err := o.inputShape()
+	if err == nil && o.Weights == "imagenet" {
+		err = o.checkImagenet(shape, nil)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -70,7 +73,7 @@ func resNet(o Options, name string, preact bool, stages []stage) (*keras.Model, 
 		x = layers.Apply(layers.Named("avg_pool", &layers.GlobalAveragePooling2D{}), x)
 		x = layers.Apply(layers.Named("predictions", &layers.Dense{Units: o.classes(), Activation: o.classifierActivation()}), x)
 	}
-	return o.model(in, x, name)
+	return o.model(in, x, name, resnetWeights[name])
 }
 
 // stackV1 is Keras's stack_residual_blocks_v1: a block with a projection

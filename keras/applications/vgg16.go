@@ -14,6 +14,9 @@ import (
 // as Keras's vgg16.preprocess_input leaves it (BGR, centred, not scaled).
 func VGG16(o Options) (*keras.Model, error) {
 	shape, err := o.inputShape()
+	if err == nil && o.Weights == "imagenet" {
+		err = o.checkImagenet(shape, nil)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("vgg16: %w", err)
 	}
@@ -35,5 +38,5 @@ func VGG16(o Options) (*keras.Model, error) {
 		x = layers.Apply(layers.Named("fc2", &layers.Dense{Units: 4096, Activation: "relu"}), x)
 		x = layers.Apply(layers.Named("predictions", &layers.Dense{Units: o.classes(), Activation: o.classifierActivation()}), x)
 	}
-	return o.model(in, x, "vgg16")
+	return o.model(in, x, "vgg16", vgg16Weights)
 }
