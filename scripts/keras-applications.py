@@ -50,6 +50,10 @@ ARCHITECTURES = {
     "resnet101v2": applications.ResNet101V2,
     "resnet152v2": applications.ResNet152V2,
     "vgg16": applications.VGG16,
+    "vgg19": applications.VGG19,
+    "densenet121": applications.DenseNet121,
+    "densenet169": applications.DenseNet169,
+    "densenet201": applications.DenseNet201,
     "mobilenetv2": applications.MobileNetV2,
 }
 
@@ -59,6 +63,8 @@ CHECKED = {
     "resnet50": (224, 224, 3),
     "resnet50v2": (64, 64, 3),
     "vgg16": (64, 64, 3),
+    "vgg19": (48, 48, 3),
+    "densenet121": (64, 64, 3),
     "mobilenetv2": (96, 96, 3),
 }
 
@@ -130,10 +136,10 @@ def main(out):
     # index (Keras's is downloaded; its global is set instead), written to
     # DIR/class_index.json for kerasgo to read.
     pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
-    from keras.applications import mobilenet_v2, resnet, resnet_v2, vgg16
+    from keras.applications import densenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19
     from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
     index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
-    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("resnet_v2", resnet_v2), ("mobilenet_v2", mobilenet_v2)):
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet_v2", mobilenet_v2)):
         index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
     classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
     with open(os.path.join(out, "class_index.json"), "w") as f:

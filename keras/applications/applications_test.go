@@ -28,6 +28,10 @@ var constructors = map[string]func(applications.Options) (*keras.Model, error){
 	"resnet101v2": applications.ResNet101V2,
 	"resnet152v2": applications.ResNet152V2,
 	"vgg16":       applications.VGG16,
+	"vgg19":       applications.VGG19,
+	"densenet121": applications.DenseNet121,
+	"densenet169": applications.DenseNet169,
+	"densenet201": applications.DenseNet201,
 	"mobilenetv2": func(o applications.Options) (*keras.Model, error) {
 		return applications.MobileNetV2(applications.MobileNetV2Options{Options: o})
 	},
@@ -43,6 +47,10 @@ var kerasParams = map[string]int{
 	"resnet101v2": 44_675_560,
 	"resnet152v2": 60_380_648,
 	"vgg16":       138_357_544,
+	"vgg19":       143_667_240,
+	"densenet121": 8_062_504,
+	"densenet169": 14_307_880,
+	"densenet201": 20_242_984,
 	"mobilenetv2": 3_538_984,
 }
 
@@ -282,7 +290,7 @@ const kerasTolerance = 1e-4
 // engine.
 func TestKerasWeightsPredictTheSame(t *testing.T) {
 	dir, index := kerasReference(t)
-	for _, name := range []string{"resnet50", "resnet50v2", "vgg16", "mobilenetv2"} {
+	for _, name := range checkedNetworks(index) {
 		want := index[name]
 		t.Run(name, func(t *testing.T) {
 			backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
@@ -306,7 +314,7 @@ func TestKerasWeightsPredictTheSame(t *testing.T) {
 // predicts what Keras predicted, on every engine.
 func TestKerasLegacyWeightsPredictTheSame(t *testing.T) {
 	dir, index := kerasReference(t)
-	for _, name := range []string{"resnet50", "resnet50v2", "vgg16", "mobilenetv2"} {
+	for _, name := range checkedNetworks(index) {
 		want := index[name]
 		for _, top := range []bool{true, false} {
 			file, opts, wantPred := name+".h5", applications.Options{InputShape: want.InputShape}, want.Predictions
@@ -345,6 +353,19 @@ func TestKerasResNet50FileLoads(t *testing.T) {
 		compareLayers(t, m, want.CheckedLayers)
 		checkPredictions(t, m, be, want)
 	})
+}
+
+// checkedNetworks are the networks whose weights and predictions the
+// script recorded (those with an input shape), sorted.
+func checkedNetworks(index map[string]network) []string {
+	var names []string
+	for name, n := range index {
+		if n.InputShape != nil {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // checkPredictions compiles m on be and compares its

@@ -40,10 +40,28 @@ func resnetFiles(network, name, topHash, notopHash string) imagenetWeights {
 		notop: "resnet/" + name + "_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: notopHash}
 }
 
+// denseNetWeights are densenet.py's files.
+var denseNetWeights = map[string]imagenetWeights{
+	"densenet121": denseNetFiles("DenseNet121", "densenet121", "9d60b8095a5708f2dcce2bca79d332c7", "30ee3e1110167f948a6b9946edeeb738"),
+	"densenet169": denseNetFiles("DenseNet169", "densenet169", "d699b8f76981ab1b30698df4c175e90b", "b8c4d4c20dd625c148057b9ff1c1176b"),
+	"densenet201": denseNetFiles("DenseNet201", "densenet201", "1ceb130c1ea1b78c3bf6114dbdfd8807", "c13680b51ded0fb44dff2d8f86ac8bb1"),
+}
+
+func denseNetFiles(network, name, topHash, notopHash string) imagenetWeights {
+	return imagenetWeights{network: network,
+		top: "densenet/" + name + "_weights_tf_dim_ordering_tf_kernels.h5", topHash: topHash,
+		notop: "densenet/" + name + "_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: notopHash}
+}
+
 // vgg16Weights are vgg16.py's files.
 var vgg16Weights = imagenetWeights{network: "VGG16",
 	top: "vgg16/vgg16_weights_tf_dim_ordering_tf_kernels.h5", topHash: "64373286793e3c8b2b4e3219cbf3544b",
 	notop: "vgg16/vgg16_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "6d6bbae143d832006294945121d1f1fc"}
+
+// vgg19Weights are vgg19.py's files.
+var vgg19Weights = imagenetWeights{network: "VGG19",
+	top: "vgg19/vgg19_weights_tf_dim_ordering_tf_kernels.h5", topHash: "cbe5617147190e668d6c5d5026f83318",
+	notop: "vgg19/vgg19_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "253f8cb515780f3b799900260a226db6"}
 
 // mobileNetV2Alphas and mobileNetV2Sizes are the widths and image sizes
 // Keras has MobileNetV2's ImageNet weights for.

@@ -107,6 +107,7 @@ func loadClassIndex(ctx context.Context) (map[int][2]string, error) {
 const (
 	caffeMode = "caffe" // RGB to BGR, then ImageNet's mean pixel subtracted
 	tfMode    = "tf"    // scaled to [-1, 1]
+	torchMode = "torch" // scaled to [0, 1], then normalized by ImageNet's mean and deviation
 )
 
 // preprocessInput is Keras's imagenet_utils.preprocess_input for images
@@ -121,6 +122,13 @@ func preprocessInput(x keras.Array, mode, caller string) (keras.Array, error) {
 	case tfMode:
 		for i, v := range x.Data {
 			out.Data[i] = v/127.5 - 1
+		}
+	case torchMode:
+		mean := [3]float32{0.485, 0.456, 0.406}
+		std := [3]float32{0.229, 0.224, 0.225}
+		for i, v := range x.Data {
+			c := i % 3
+			out.Data[i] = (v/255 - mean[c]) / std[c]
 		}
 	case caffeMode:
 		mean := [3]float32{103.939, 116.779, 123.68} // B, G, R
@@ -145,6 +153,20 @@ func ResNetPreprocessInput(x keras.Array) (keras.Array, error) {
 // keras.applications.vgg16.preprocess_input (the same as ResNet's).
 func VGG16PreprocessInput(x keras.Array) (keras.Array, error) {
 	return preprocessInput(x, caffeMode, "VGG16PreprocessInput")
+}
+
+// VGG19PreprocessInput prepares images for VGG19, as Keras's
+// keras.applications.vgg19.preprocess_input (the same as VGG16's).
+func VGG19PreprocessInput(x keras.Array) (keras.Array, error) {
+	return preprocessInput(x, caffeMode, "VGG19PreprocessInput")
+}
+
+// DenseNetPreprocessInput prepares images (0 to 255, RGB) for DenseNet121,
+// DenseNet169 and DenseNet201, as Keras's densenet.preprocess_input:
+// scaled to [0, 1], then each channel normalized by ImageNet's mean and
+// standard deviation.
+func DenseNetPreprocessInput(x keras.Array) (keras.Array, error) {
+	return preprocessInput(x, torchMode, "DenseNetPreprocessInput")
 }
 
 // ResNetV2PreprocessInput prepares images (0 to 255) for ResNet50V2,

@@ -13,16 +13,31 @@ import (
 // parameters with the top, for 224x224x3 images). Its input is expected
 // as Keras's vgg16.preprocess_input leaves it (BGR, centred, not scaled).
 func VGG16(o Options) (*keras.Model, error) {
+	return vgg(o, "vgg16", []vggBlock{{64, 2}, {128, 2}, {256, 3}, {512, 3}, {512, 3}}, vgg16Weights)
+}
+
+// VGG19 returns keras.applications.VGG19: VGG16 with four convolutions
+// in each of the last three blocks (143,667,240 parameters with the top).
+// Its input is expected as VGG19PreprocessInput leaves it.
+func VGG19(o Options) (*keras.Model, error) {
+	return vgg(o, "vgg19", []vggBlock{{64, 2}, {128, 2}, {256, 4}, {512, 4}, {512, 4}}, vgg19Weights)
+}
+
+// vggBlock is one block: its filters and number of convolutions.
+type vggBlock struct{ filters, convs int }
+
+// vgg is Keras's VGG16 and VGG19: the blocks, then the top or the pooling.
+func vgg(o Options, name string, blocks []vggBlock, w imagenetWeights) (*keras.Model, error) {
 	shape, err := o.inputShape()
 	if err == nil && o.Weights == "imagenet" {
 		err = o.checkImagenet(shape, nil)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("vgg16: %w", err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	in := layers.Input(shape...)
 	x := in
-	for block, b := range []struct{ filters, convs int }{{64, 2}, {128, 2}, {256, 3}, {512, 3}, {512, 3}} {
+	for block, b := range blocks {
 		for c := 1; c <= b.convs; c++ {
 			x = layers.Apply(layers.Named(fmt.Sprintf("block%d_conv%d", block+1, c), &layers.Conv2D{
 				Filters: b.filters, KernelSize: [2]int{3, 3}, Padding: "same", Activation: "relu",
@@ -38,5 +53,5 @@ func VGG16(o Options) (*keras.Model, error) {
 		x = layers.Apply(layers.Named("fc2", &layers.Dense{Units: 4096, Activation: "relu"}), x)
 		x = layers.Apply(layers.Named("predictions", &layers.Dense{Units: o.classes(), Activation: o.classifierActivation()}), x)
 	}
-	return o.model(in, x, "vgg16", vgg16Weights)
+	return o.model(in, x, name, w)
 }
