@@ -754,6 +754,10 @@ add("Maximum/masked", "Maximum", {}, xs, [], masked_fold(torch.maximum, xs, ms),
 add("Minimum/masked", "Minimum", {}, xs, [], masked_fold(torch.minimum, xs, ms), extra={"masks": [arr(m) for m in ms]})
 add("Multiply/masked", "Multiply", {}, xs, [], masked_product(xs, ms), extra={"masks": [arr(m) for m in ms]})
 
+x = rand(2, 3, 4, 5)
+add("GlobalAveragePooling2D/keepdims", "GlobalAveragePooling2D", {"keepdims": True}, [x], [], nhwc(F.adaptive_avg_pool2d(nchw(x), 1)))
+add("GlobalMaxPooling2D/keepdims", "GlobalMaxPooling2D", {"keepdims": True}, [x], [], nhwc(F.adaptive_max_pool2d(nchw(x), 1)))
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)

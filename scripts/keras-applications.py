@@ -54,6 +54,7 @@ ARCHITECTURES = {
     "densenet121": applications.DenseNet121,
     "densenet169": applications.DenseNet169,
     "densenet201": applications.DenseNet201,
+    "mobilenet": applications.MobileNet,
     "mobilenetv2": applications.MobileNetV2,
 }
 
@@ -65,6 +66,7 @@ CHECKED = {
     "vgg16": (64, 64, 3),
     "vgg19": (48, 48, 3),
     "densenet121": (64, 64, 3),
+    "mobilenet": (64, 64, 3),
     "mobilenetv2": (96, 96, 3),
 }
 
@@ -86,9 +88,11 @@ def redraw(model, rng, x):
             layer.gamma.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
             layer.beta.assign(rng.normal(0, 0.1, n).astype("float32"))
     top = model.get_layer("predictions")
-    features = keras.Model(model.inputs, top.input).predict(x, verbose=0)
+    if not hasattr(top, "kernel"):  # MobileNet: a 1x1 convolution, then an Activation
+        top = model.get_layer("conv_preds")
+    features = keras.Model(model.inputs, top.input).predict(x, verbose=0).reshape(len(x), -1)
     kernel = keras.ops.convert_to_numpy(top.kernel)
-    logits = features @ kernel
+    logits = features @ kernel.reshape(-1, kernel.shape[-1])
     top.kernel.assign(kernel * (2.0 / max(logits.std(), 1e-6)))
 
 
@@ -136,10 +140,10 @@ def main(out):
     # index (Keras's is downloaded; its global is set instead), written to
     # DIR/class_index.json for kerasgo to read.
     pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
-    from keras.applications import densenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19
+    from keras.applications import densenet, mobilenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19
     from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
     index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
-    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet_v2", mobilenet_v2)):
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2)):
         index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
     classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
     with open(os.path.join(out, "class_index.json"), "w") as f:

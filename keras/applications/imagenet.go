@@ -63,6 +63,13 @@ var vgg19Weights = imagenetWeights{network: "VGG19",
 	top: "vgg19/vgg19_weights_tf_dim_ordering_tf_kernels.h5", topHash: "cbe5617147190e668d6c5d5026f83318",
 	notop: "vgg19/vgg19_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "253f8cb515780f3b799900260a226db6"}
 
+// mobileNetFiles are mobilenet.py's files for alpha and rows (Keras checks
+// no hash for them).
+func mobileNetFiles(alpha float64, rows int) imagenetWeights {
+	base := "mobilenet/mobilenet_" + mobileNetAlphas[alpha] + "_" + strconv.Itoa(rows) + "_tf"
+	return imagenetWeights{network: "MobileNet", top: base + ".h5", notop: base + "_no_top.h5"}
+}
+
 // mobileNetV2Alphas and mobileNetV2Sizes are the widths and image sizes
 // Keras has MobileNetV2's ImageNet weights for.
 var (

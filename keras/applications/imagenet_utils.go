@@ -176,6 +176,12 @@ func ResNetV2PreprocessInput(x keras.Array) (keras.Array, error) {
 	return preprocessInput(x, tfMode, "ResNetV2PreprocessInput")
 }
 
+// MobileNetPreprocessInput prepares images (0 to 255) for MobileNet, as
+// Keras's mobilenet.preprocess_input: scaled to [-1, 1].
+func MobileNetPreprocessInput(x keras.Array) (keras.Array, error) {
+	return preprocessInput(x, tfMode, "MobileNetPreprocessInput")
+}
+
 // MobileNetV2PreprocessInput prepares images (0 to 255) for MobileNetV2,
 // as Keras's mobilenet_v2.preprocess_input: scaled to [-1, 1].
 func MobileNetV2PreprocessInput(x keras.Array) (keras.Array, error) {

@@ -7,7 +7,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
-func globalPoolShape(inputs []backend.Shape) (backend.Shape, error) {
+func globalPoolShape(inputs []backend.Shape, keepDims bool) (backend.Shape, error) {
 	in, err := one(inputs)
 	if err != nil {
 		return nil, err
@@ -15,10 +15,15 @@ func globalPoolShape(inputs []backend.Shape) (backend.Shape, error) {
 	if len(in) != 4 || in[1] == 0 || in[2] == 0 || in[3] <= 0 { // rows and cols may be -1: any size
 		return nil, fmt.Errorf("expected an input of shape (batch, rows, cols, channels), received %v", in)
 	}
+	if keepDims {
+		return backend.Shape{in[0], 1, 1, in[3]}, nil
+	}
 	return backend.Shape{in[0], in[3]}, nil
 }
 
-func readGlobalPool(r *serialization.Reader) {
+// readGlobalPool reads a 2-D global pooling layer's config and returns
+// its keepdims.
+func readGlobalPool(r *serialization.Reader) bool {
 	r.Expect("data_format", "channels_last", "kerasgo's pooling takes channels_last input")
-	r.Expect("keepdims", false, "")
+	return r.Bool("keepdims", false)
 }
