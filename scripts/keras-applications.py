@@ -54,6 +54,7 @@ ARCHITECTURES = {
     "densenet121": applications.DenseNet121,
     "densenet169": applications.DenseNet169,
     "densenet201": applications.DenseNet201,
+    "xception": applications.Xception,
     "mobilenet": applications.MobileNet,
     "mobilenetv2": applications.MobileNetV2,
 }
@@ -67,6 +68,7 @@ CHECKED = {
     "vgg19": (48, 48, 3),
     "densenet121": (64, 64, 3),
     "mobilenet": (64, 64, 3),
+    "xception": (71, 71, 3),
     "mobilenetv2": (96, 96, 3),
 }
 
@@ -120,6 +122,7 @@ def main(out):
         y = model.predict(x, verbose=0)
         with h5py.File(os.path.join(out, name + ".h5"), "w") as f:
             legacy_h5_format.save_weights_to_hdf5_group(f, model)
+        keras.backend.clear_session()  # the same automatic layer names as the model's
         notop = ARCHITECTURES[name](weights=None, input_shape=shape, include_top=False, pooling="avg")
         for layer in notop.layers:
             if layer.weights:
@@ -140,10 +143,10 @@ def main(out):
     # index (Keras's is downloaded; its global is set instead), written to
     # DIR/class_index.json for kerasgo to read.
     pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
-    from keras.applications import densenet, mobilenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19
+    from keras.applications import densenet, mobilenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception
     from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
     index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
-    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2)):
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception)):
         index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
     classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
     with open(os.path.join(out, "class_index.json"), "w") as f:

@@ -32,6 +32,7 @@ var constructors = map[string]func(applications.Options) (*keras.Model, error){
 	"densenet121": applications.DenseNet121,
 	"densenet169": applications.DenseNet169,
 	"densenet201": applications.DenseNet201,
+	"xception":    applications.Xception,
 	"mobilenet": func(o applications.Options) (*keras.Model, error) {
 		return applications.MobileNet(applications.MobileNetOptions{Options: o})
 	},
@@ -54,6 +55,7 @@ var kerasParams = map[string]int{
 	"densenet121": 8_062_504,
 	"densenet169": 14_307_880,
 	"densenet201": 20_242_984,
+	"xception":    22_910_480,
 	"mobilenet":   4_253_864,
 	"mobilenetv2": 3_538_984,
 }

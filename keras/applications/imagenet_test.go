@@ -103,7 +103,7 @@ func TestPreprocessInputMatchesKeras(t *testing.T) {
 	for module, f := range map[string]func(keras.Array) (keras.Array, error){
 		"resnet": applications.ResNetPreprocessInput, "vgg16": applications.VGG16PreprocessInput,
 		"vgg19": applications.VGG19PreprocessInput, "densenet": applications.DenseNetPreprocessInput,
-		"mobilenet": applications.MobileNetPreprocessInput,
+		"mobilenet": applications.MobileNetPreprocessInput, "xception": applications.XceptionPreprocessInput,
 		"resnet_v2": applications.ResNetV2PreprocessInput, "mobilenet_v2": applications.MobileNetV2PreprocessInput,
 	} {
 		var want []float64

@@ -176,6 +176,12 @@ func ResNetV2PreprocessInput(x keras.Array) (keras.Array, error) {
 	return preprocessInput(x, tfMode, "ResNetV2PreprocessInput")
 }
 
+// XceptionPreprocessInput prepares images (0 to 255) for Xception, as
+// Keras's xception.preprocess_input: scaled to [-1, 1].
+func XceptionPreprocessInput(x keras.Array) (keras.Array, error) {
+	return preprocessInput(x, tfMode, "XceptionPreprocessInput")
+}
+
 // MobileNetPreprocessInput prepares images (0 to 255) for MobileNet, as
 // Keras's mobilenet.preprocess_input: scaled to [-1, 1].
 func MobileNetPreprocessInput(x keras.Array) (keras.Array, error) {

@@ -25,8 +25,9 @@ type Options struct {
 	// Keras also keeps it, or downloads it from Keras's origin into that
 	// cache and checks Keras's hash, as keras.applications does.
 	Weights string
-	// InputShape is (rows, cols, channels); default (224, 224, 3). Rows
-	// and cols must be at least 32, as in Keras.
+	// InputShape is (rows, cols, channels); default (224, 224, 3), for
+	// Xception (299, 299, 3). Rows and cols must be at least 32 (Xception
+	// 71), as in Keras.
 	InputShape []int
 	// Pooling, with ExcludeTop, reduces the last feature map: "" keeps
 	// it (a 4-D output), "avg" averages it and "max" takes its maximum
@@ -44,16 +45,23 @@ type Options struct {
 	Name string
 }
 
-// minSize is the smallest number of rows and columns the networks take,
-// Keras's min_size.
-const minSize = 32
+// defaultSize and minSize are the default and the smallest number of rows
+// and columns of most networks (Keras's default_size and min_size).
+const (
+	defaultSize = 224
+	minSize     = 32
+)
 
 // inputShape checks and returns the input shape, Keras's
 // obtain_input_shape for channels_last data with a static shape.
-func (o Options) inputShape() ([]int, error) {
+func (o Options) inputShape() ([]int, error) { return o.inputShapeFor(defaultSize, minSize) }
+
+// inputShapeFor is inputShape for a network of another default and
+// smallest image size (Xception: 299 and 71).
+func (o Options) inputShapeFor(defaultSize, minSize int) ([]int, error) {
 	shape := o.InputShape
 	if shape == nil {
-		shape = []int{224, 224, 3}
+		shape = []int{defaultSize, defaultSize, 3}
 	}
 	if len(shape) != 3 {
 		return nil, fmt.Errorf("input shape must be (rows, cols, channels), got %v", shape)
