@@ -55,6 +55,7 @@ ARCHITECTURES = {
     "densenet169": applications.DenseNet169,
     "densenet201": applications.DenseNet201,
     "xception": applications.Xception,
+    "inception_v3": applications.InceptionV3,
     "mobilenet": applications.MobileNet,
     "mobilenetv2": applications.MobileNetV2,
 }
@@ -69,6 +70,7 @@ CHECKED = {
     "densenet121": (64, 64, 3),
     "mobilenet": (64, 64, 3),
     "xception": (71, 71, 3),
+    "inception_v3": (75, 75, 3),
     "mobilenetv2": (96, 96, 3),
 }
 
@@ -87,8 +89,10 @@ def redraw(model, rng, x):
             n = layer.moving_mean.shape[0]
             layer.moving_mean.assign(rng.normal(0, 0.1, n).astype("float32"))
             layer.moving_variance.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
-            layer.gamma.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
-            layer.beta.assign(rng.normal(0, 0.1, n).astype("float32"))
+            if layer.gamma is not None:  # none with scale=False (InceptionV3)
+                layer.gamma.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
+            if layer.beta is not None:
+                layer.beta.assign(rng.normal(0, 0.1, n).astype("float32"))
     top = model.get_layer("predictions")
     if not hasattr(top, "kernel"):  # MobileNet: a 1x1 convolution, then an Activation
         top = model.get_layer("conv_preds")
@@ -143,10 +147,10 @@ def main(out):
     # index (Keras's is downloaded; its global is set instead), written to
     # DIR/class_index.json for kerasgo to read.
     pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
-    from keras.applications import densenet, mobilenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception
+    from keras.applications import densenet, mobilenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
     from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
     index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
-    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception)):
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3)):
         index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
     classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
     with open(os.path.join(out, "class_index.json"), "w") as f:

@@ -21,18 +21,19 @@ import (
 
 // constructors are the networks by the name Keras gives them.
 var constructors = map[string]func(applications.Options) (*keras.Model, error){
-	"resnet50":    applications.ResNet50,
-	"resnet101":   applications.ResNet101,
-	"resnet152":   applications.ResNet152,
-	"resnet50v2":  applications.ResNet50V2,
-	"resnet101v2": applications.ResNet101V2,
-	"resnet152v2": applications.ResNet152V2,
-	"vgg16":       applications.VGG16,
-	"vgg19":       applications.VGG19,
-	"densenet121": applications.DenseNet121,
-	"densenet169": applications.DenseNet169,
-	"densenet201": applications.DenseNet201,
-	"xception":    applications.Xception,
+	"resnet50":     applications.ResNet50,
+	"resnet101":    applications.ResNet101,
+	"resnet152":    applications.ResNet152,
+	"resnet50v2":   applications.ResNet50V2,
+	"resnet101v2":  applications.ResNet101V2,
+	"resnet152v2":  applications.ResNet152V2,
+	"vgg16":        applications.VGG16,
+	"vgg19":        applications.VGG19,
+	"densenet121":  applications.DenseNet121,
+	"densenet169":  applications.DenseNet169,
+	"densenet201":  applications.DenseNet201,
+	"xception":     applications.Xception,
+	"inception_v3": applications.InceptionV3,
 	"mobilenet": func(o applications.Options) (*keras.Model, error) {
 		return applications.MobileNet(applications.MobileNetOptions{Options: o})
 	},
@@ -44,20 +45,21 @@ var constructors = map[string]func(applications.Options) (*keras.Model, error){
 // kerasParams are the parameter counts keras.applications documents for
 // its networks with the top, at 224x224x3.
 var kerasParams = map[string]int{
-	"resnet50":    25_636_712,
-	"resnet101":   44_707_176,
-	"resnet152":   60_419_944,
-	"resnet50v2":  25_613_800,
-	"resnet101v2": 44_675_560,
-	"resnet152v2": 60_380_648,
-	"vgg16":       138_357_544,
-	"vgg19":       143_667_240,
-	"densenet121": 8_062_504,
-	"densenet169": 14_307_880,
-	"densenet201": 20_242_984,
-	"xception":    22_910_480,
-	"mobilenet":   4_253_864,
-	"mobilenetv2": 3_538_984,
+	"resnet50":     25_636_712,
+	"resnet101":    44_707_176,
+	"resnet152":    60_419_944,
+	"resnet50v2":   25_613_800,
+	"resnet101v2":  44_675_560,
+	"resnet152v2":  60_380_648,
+	"vgg16":        138_357_544,
+	"vgg19":        143_667_240,
+	"densenet121":  8_062_504,
+	"densenet169":  14_307_880,
+	"densenet201":  20_242_984,
+	"xception":     22_910_480,
+	"inception_v3": 23_851_784,
+	"mobilenet":    4_253_864,
+	"mobilenetv2":  3_538_984,
 }
 
 // The parameter counts are Keras's, without Python Keras at hand.

@@ -104,7 +104,8 @@ func TestPreprocessInputMatchesKeras(t *testing.T) {
 		"resnet": applications.ResNetPreprocessInput, "vgg16": applications.VGG16PreprocessInput,
 		"vgg19": applications.VGG19PreprocessInput, "densenet": applications.DenseNetPreprocessInput,
 		"mobilenet": applications.MobileNetPreprocessInput, "xception": applications.XceptionPreprocessInput,
-		"resnet_v2": applications.ResNetV2PreprocessInput, "mobilenet_v2": applications.MobileNetV2PreprocessInput,
+		"inception_v3": applications.InceptionV3PreprocessInput,
+		"resnet_v2":    applications.ResNetV2PreprocessInput, "mobilenet_v2": applications.MobileNetV2PreprocessInput,
 	} {
 		var want []float64
 		if err := json.Unmarshal(pre[module], &want); err != nil {

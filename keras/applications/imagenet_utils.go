@@ -182,6 +182,12 @@ func XceptionPreprocessInput(x keras.Array) (keras.Array, error) {
 	return preprocessInput(x, tfMode, "XceptionPreprocessInput")
 }
 
+// InceptionV3PreprocessInput prepares images (0 to 255) for InceptionV3,
+// as Keras's inception_v3.preprocess_input: scaled to [-1, 1].
+func InceptionV3PreprocessInput(x keras.Array) (keras.Array, error) {
+	return preprocessInput(x, tfMode, "InceptionV3PreprocessInput")
+}
+
 // MobileNetPreprocessInput prepares images (0 to 255) for MobileNet, as
 // Keras's mobilenet.preprocess_input: scaled to [-1, 1].
 func MobileNetPreprocessInput(x keras.Array) (keras.Array, error) {
