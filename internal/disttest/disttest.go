@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -61,7 +62,7 @@ func RunSome(t testing.TB, worker string, n, world int, limit time.Duration, ext
 			"WORLD_SIZE="+strconv.Itoa(world), "MASTER_ADDR=127.0.0.1", "MASTER_PORT="+strconv.Itoa(port))
 		cmds[r].Env = append(cmds[r].Env, extra...)
 	}
-	return runAll(t, cmds, limit)
+	return RunCommands(t, cmds, limit)
 }
 
 // RunOnMachines runs a job of perMachine worker processes on each of
@@ -79,7 +80,7 @@ func RunOnMachines(t testing.TB, c *netns.Cluster, worker string, perMachine int
 			"MASTER_ADDR="+c.Machines[0].Addr, "MASTER_PORT=29500")
 		cmds[r].Env = append(cmds[r].Env, extra(r)...)
 	}
-	return runAll(t, cmds, limit)
+	return RunCommands(t, cmds, limit)
 }
 
 // Env is the extra of RunOnMachines that gives every rank vars.
@@ -87,9 +88,10 @@ func Env(vars ...string) func(rank int) []string {
 	return func(int) []string { return vars }
 }
 
-// runAll starts cmds, one per rank, and waits for all of them (killing
-// those still running after limit).
-func runAll(t testing.TB, cmds []*exec.Cmd, limit time.Duration) []Result {
+// RunCommands starts cmds (one per rank, or per machine) and waits for
+// all of them, killing those still running after limit (with their
+// process group, when they run in one of their own).
+func RunCommands(t testing.TB, cmds []*exec.Cmd, limit time.Duration) []Result {
 	t.Helper()
 	res := make([]Result, len(cmds))
 	var wg sync.WaitGroup
@@ -109,7 +111,11 @@ func runAll(t testing.TB, cmds []*exec.Cmd, limit time.Duration) []Result {
 			case err := <-done:
 				res[r] = Result{Rank: r, Err: err, Output: out.String(), Took: time.Since(start)}
 			case <-time.After(limit):
-				cmd.Process.Kill()
+				if cmd.SysProcAttr != nil && cmd.SysProcAttr.Setpgid {
+					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				} else {
+					cmd.Process.Kill()
+				}
 				<-done
 				res[r] = Result{Rank: r, Err: fmt.Errorf("still running after %v: killed", limit), Output: out.String(), Took: time.Since(start)}
 			}

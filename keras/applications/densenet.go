@@ -30,10 +30,7 @@ func DenseNet201(o Options) (*keras.Model, error) {
 // denseNet is Keras's DenseNet(): the stem, four dense blocks with
 // transitions between them, and the top or the pooling.
 func denseNet(o Options, name string, blocks [4]int) (*keras.Model, error) {
-	shape, err := o.inputShape()
-	if err == nil && o.Weights == "imagenet" {
-		err = o.checkImagenet(shape, nil)
-	}
+	shape, err := o.imageShape(defaultSize, minSize, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -52,12 +49,7 @@ func denseNet(o Options, name string, blocks [4]int) (*keras.Model, error) {
 	}
 	x = batchNorm("bn", x)
 	x = relu("relu", x)
-	if o.ExcludeTop {
-		x = o.pool(x, "avg_pool", "max_pool")
-	} else {
-		x = layers.Apply(layers.Named("avg_pool", &layers.GlobalAveragePooling2D{}), x)
-		x = layers.Apply(layers.Named("predictions", &layers.Dense{Units: o.classes(), Activation: o.classifierActivation()}), x)
-	}
+	x = o.classifier(x, "avg_pool", "max_pool")
 	return o.model(in, x, name, denseNetWeights[name])
 }
 

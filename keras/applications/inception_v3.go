@@ -60,10 +60,7 @@ func concat(name string, xs ...*layers.KerasTensor) *layers.KerasTensor {
 // input is expected as InceptionV3PreprocessInput leaves it (scaled to
 // [-1, 1]).
 func InceptionV3(o Options) (*keras.Model, error) {
-	shape, err := o.inputShapeFor(299, 75)
-	if err == nil && o.Weights == "imagenet" {
-		err = o.checkImagenet(shape, []int{299})
-	}
+	shape, err := o.imageShape(299, 75, []int{299})
 	if err != nil {
 		return nil, fmt.Errorf("inception_v3: %w", err)
 	}
@@ -116,11 +113,6 @@ func InceptionV3(o Options) (*keras.Model, error) {
 		bp := b.conv(b.avgPool(x), 192, 1, 1)
 		x = concat(fmt.Sprintf("mixed%d", 9+i), b1, b3, b3d, bp)
 	}
-	if o.ExcludeTop {
-		x = o.pool(x, "", "")
-	} else {
-		x = layers.Apply(layers.Named("avg_pool", &layers.GlobalAveragePooling2D{}), x)
-		x = layers.Apply(layers.Named("predictions", &layers.Dense{Units: o.classes(), Activation: o.classifierActivation()}), x)
-	}
+	x = o.classifier(x, "", "")
 	return o.model(in, x, "inception_v3", inceptionV3Weights)
 }

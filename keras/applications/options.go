@@ -56,6 +56,28 @@ const (
 // obtain_input_shape for channels_last data with a static shape.
 func (o Options) inputShape() ([]int, error) { return o.inputShapeFor(defaultSize, minSize) }
 
+// imageShape is inputShapeFor, and with Weights "imagenet" also
+// checkImagenet for the image sizes the weights exist for (nil: 224).
+func (o Options) imageShape(defaultSize, minSize int, imagenetSizes []int) ([]int, error) {
+	shape, err := o.inputShapeFor(defaultSize, minSize)
+	if err == nil && o.Weights == "imagenet" {
+		err = o.checkImagenet(shape, imagenetSizes)
+	}
+	return shape, err
+}
+
+// classifier is Keras's classification block of most networks: with
+// ExcludeTop the pooling Options asks for (named avgName or maxName, ""
+// for Keras's automatic name), else a global average pooling named
+// avg_pool and the dense predictions layer.
+func (o Options) classifier(x *layers.KerasTensor, avgName, maxName string) *layers.KerasTensor {
+	if o.ExcludeTop {
+		return o.pool(x, avgName, maxName)
+	}
+	x = layers.Apply(layers.Named("avg_pool", &layers.GlobalAveragePooling2D{}), x)
+	return layers.Apply(layers.Named("predictions", &layers.Dense{Units: o.classes(), Activation: o.classifierActivation()}), x)
+}
+
 // inputShapeFor is inputShape for a network of another default and
 // smallest image size (Xception: 299 and 71).
 func (o Options) inputShapeFor(defaultSize, minSize int) ([]int, error) {

@@ -39,10 +39,7 @@ type stage struct{ filters, blocks, stride int }
 // resNet is Keras's ResNet(): the stem, the stages (conv2 to conv5), and
 // the top or the pooling. preact selects ResNetV2's pre-activation blocks.
 func resNet(o Options, name string, preact bool, stages []stage) (*keras.Model, error) {
-	shape, err := o.inputShape()
-	if err == nil && o.Weights == "imagenet" {
-		err = o.checkImagenet(shape, nil)
-	}
+	shape, err := o.imageShape(defaultSize, minSize, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -67,12 +64,7 @@ func resNet(o Options, name string, preact bool, stages []stage) (*keras.Model, 
 		x = batchNorm("post_bn", x)
 		x = relu("post_relu", x)
 	}
-	if o.ExcludeTop {
-		x = o.pool(x, "avg_pool", "max_pool")
-	} else {
-		x = layers.Apply(layers.Named("avg_pool", &layers.GlobalAveragePooling2D{}), x)
-		x = layers.Apply(layers.Named("predictions", &layers.Dense{Units: o.classes(), Activation: o.classifierActivation()}), x)
-	}
+	x = o.classifier(x, "avg_pool", "max_pool")
 	return o.model(in, x, name, resnetWeights[name])
 }
 

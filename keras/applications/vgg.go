@@ -28,10 +28,7 @@ type vggBlock struct{ filters, convs int }
 
 // vgg is Keras's VGG16 and VGG19: the blocks, then the top or the pooling.
 func vgg(o Options, name string, blocks []vggBlock, w imagenetWeights) (*keras.Model, error) {
-	shape, err := o.inputShape()
-	if err == nil && o.Weights == "imagenet" {
-		err = o.checkImagenet(shape, nil)
-	}
+	shape, err := o.imageShape(defaultSize, minSize, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -18,10 +18,7 @@ var xceptionWeights = imagenetWeights{network: "Xception",
 // input is expected as XceptionPreprocessInput leaves it (scaled to
 // [-1, 1]).
 func Xception(o Options) (*keras.Model, error) {
-	shape, err := o.inputShapeFor(299, 71)
-	if err == nil && o.Weights == "imagenet" {
-		err = o.checkImagenet(shape, []int{299})
-	}
+	shape, err := o.imageShape(299, 71, []int{299})
 	if err != nil {
 		return nil, fmt.Errorf("xception: %w", err)
 	}
@@ -94,11 +91,6 @@ func Xception(o Options) (*keras.Model, error) {
 	x = add(pool("block13_pool", x), r)
 	x = relu("block14_sepconv1_act", sep("block14_sepconv1", 1536, x))
 	x = relu("block14_sepconv2_act", sep("block14_sepconv2", 2048, x))
-	if o.ExcludeTop {
-		x = o.pool(x, "", "")
-	} else {
-		x = layers.Apply(layers.Named("avg_pool", &layers.GlobalAveragePooling2D{}), x)
-		x = layers.Apply(layers.Named("predictions", &layers.Dense{Units: o.classes(), Activation: o.classifierActivation()}), x)
-	}
+	x = o.classifier(x, "", "")
 	return o.model(in, x, "xception", xceptionWeights)
 }

@@ -95,29 +95,13 @@ func launchOnMachines(t *testing.T, c *netns.Cluster, perMachine int, limit time
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := make([]disttest.Result, len(c.Machines))
-	var wg sync.WaitGroup
+	cmds := make([]*exec.Cmd, len(c.Machines))
 	for i := range c.Machines {
-		cmd := c.Command(i, bin, "launch", "-n", strconv.Itoa(perMachine), "-nnodes", strconv.Itoa(len(c.Machines)), "-node-rank", strconv.Itoa(i),
+		cmds[i] = c.Command(i, bin, "launch", "-n", strconv.Itoa(perMachine), "-nnodes", strconv.Itoa(len(c.Machines)), "-node-rank", strconv.Itoa(i),
 			"-master-addr", c.Machines[0].Addr, os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), env...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			start := time.Now()
-			timer := time.AfterFunc(limit, func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
-			err := cmd.Wait()
-			timer.Stop()
-			res[i] = disttest.Result{Rank: i, Err: err, Output: out.String(), Took: time.Since(start)}
-		}()
+		cmds[i].Env = append(os.Environ(), env...)
 	}
-	wg.Wait()
-	return res
+	return disttest.RunCommands(t, cmds, limit)
 }
 
 // Two machines of two processes each, started with the documented
