@@ -1,6 +1,8 @@
 package keras
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -8,6 +10,8 @@ import (
 	"github.com/kerasgo/kerasgo/internal/h5"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/optimizers"
+	"github.com/kerasgo/kerasgo/keras/saving"
 )
 
 // LoadWeightsOptions are the arguments of Keras's load_weights beside the
@@ -154,9 +158,9 @@ func (m *Model) loadH5FormatWeights(f *h5.File, path string, o LoadWeightsOption
 // loadH5FormatModel reads a whole model saved in Keras's legacy HDF5
 // layout (model.save("x.h5")), as Keras 3's load_model does: the model's
 // config from the root's "model_config" attribute, its weights from
-// model_weights, and its compile settings from "training_config". The
-// optimizer's saved state is skipped, with a note: training starts the
-// optimizer afresh (its learning rate is the saved one).
+// model_weights, its compile settings from "training_config" and the
+// optimizer's state from optimizer_weights (skipped with a note when it
+// does not fit the optimizer, as Keras skips it).
 func loadH5FormatModel(path string, o LoadOptions) (*Model, error) {
 	f, err := h5.Open(path)
 	if err != nil {
@@ -197,10 +201,53 @@ func loadH5FormatModel(path string, o LoadOptions) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if names, _ := h5FormatNames(f, "optimizer_weights", "weight_names"); compiled && len(names) > 2 {
-		m.loadNotes = append(m.loadNotes, "the optimizer's saved state in the HDF5 file was skipped (kerasgo does not read it from that layout yet): training starts the optimizer afresh, at the saved learning rate")
+	if names, _ := h5FormatNames(f, "optimizer_weights", "weight_names"); compiled && len(names) > 0 {
+		view, err := m.h5FormatOptimizerView(f, names)
+		if err == nil {
+			err = m.loadOptimizerState(view)
+		}
+		if errors.Is(err, errOptimizerMismatch) {
+			// Keras's legacy loader warns "Error in loading the saved
+			// optimizer state" and starts the optimizer afresh.
+			m.loadNotes = append(m.loadNotes, fmt.Sprintf("the optimizer's saved state was skipped, as Keras skips it (\"Error in loading the saved optimizer state\"): %v; training starts the optimizer afresh", err))
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	return m, nil
+}
+
+// h5FormatOptimizerView lays a legacy file's optimizer weights out as a
+// Keras 3 weights file holds them (optimizer/vars/0, 1, ...), for
+// loadOptimizerState. Keras 3's legacy writer lists optimizer.variables:
+// the iteration count, the learning rate, then each parameter's slots
+// ("adam/dense_kernel_momentum", "..._velocity"); tf.keras the same
+// without the learning rate ("iteration:0", "Adam/m/dense/kernel:0", ...),
+// for which the compiled optimizer's is put in.
+func (m *Model) h5FormatOptimizerView(f *h5.File, names []string) (*h5.File, error) {
+	opt := m.Optimizer()
+	vars := h5.NewGroup()
+	root := vars
+	vars = root.Group(saving.OptimizerPath + "/vars")
+	i := 0
+	for k, n := range names {
+		d, err := f.Read(join("optimizer_weights", n))
+		if err != nil {
+			return nil, err
+		}
+		vars.Datasets[strconv.Itoa(i)] = d
+		i++
+		hasRate := len(names) > 1 && (strings.HasSuffix(names[1], "learning_rate") || strings.HasSuffix(names[1], "learning_rate:0"))
+		if lr := optimizers.LearningRate(opt); k == 0 && !hasRate && lr != nil && optimizers.Schedule(opt) == nil {
+			vars.Datasets[strconv.Itoa(i)] = &h5.Dataset{DType: h5.Float32, Float32: []float32{float32(*lr)}}
+			i++
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := h5.Write(&buf, root); err != nil {
+		return nil, err
+	}
+	return h5.OpenReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 }
 
 // compileConfigOfTraining turns a legacy file's training_config (loss,

@@ -11,7 +11,9 @@ statistics and the optimizer's state are not the initial ones. Writes
 DIR/<keras3|tf_keras>_<sequential|functional>.h5 and DIR/index.json:
 {FILE: {"x": [...], "x_shape": [...], "predictions": [...],
 "predictions_shape": [...], "optimizer": CLASS, "learning_rate": LR,
-"loss": LOSS}}.
+"loss": LOSS, "step_x", "step_y", "step_loss", "after_step", "iterations"}}:
+one more train_on_batch step of the saved model, the loss it logged and
+the predictions after it.
 """
 
 import json
@@ -66,7 +68,18 @@ def main(out):
             file = f"{name}_{'functional' if functional else 'sequential'}.h5"
             m.save(os.path.join(out, file))
             p = m.predict(x[:4], verbose=0)
+            # One more step of the model as it was saved (weights and
+            # optimizer state): its loss, and the predictions after it,
+            # which depend on the optimizer's moments and step count. (Keras
+            # 3.15's load_model of the .h5 cannot take that step on JAX: its
+            # optimizer is built with no variables.)
+            iterations = int(np.asarray(m.optimizer.iterations))
+            step_loss = m.train_on_batch(x[:8], y[:8], return_dict=True)["loss"]
+            after = m.predict(x[:4], verbose=0)
             index[file] = {
+                "step_x": x[:8].ravel().tolist(), "step_x_shape": list(x[:8].shape), "step_y": y[:8].astype("float64").tolist(),
+                "step_loss": float(step_loss), "after_step": after.astype("float64").ravel().tolist(),
+                "iterations": iterations,
                 "x": x[:4].ravel().tolist(), "x_shape": list(x[:4].shape),
                 "predictions": p.astype("float64").ravel().tolist(), "predictions_shape": list(p.shape),
                 "optimizer": type(m.optimizer).__name__, "learning_rate": float(np.asarray(m.optimizer.learning_rate)),
