@@ -1,6 +1,8 @@
 package keras_test
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -145,5 +147,50 @@ func TestLoadWeightsH5FormatByName(t *testing.T) {
 	got, _ := m.GetWeights()
 	if !slices.Equal(got[0], before[0]) || !slices.Equal(got[2], counting(200, 8)) || !slices.Equal(got[4], before[4]) {
 		t.Errorf("by name: a %v (want unchanged), b %v (want the file's), c %v (want unchanged)", got[0], got[2], got[4])
+	}
+}
+
+// A legacy .h5 file cut short is an error of LoadWeights and LoadModel
+// that leaves the model's weights as they were; one with a byte flipped
+// anywhere never panics (HDF5 has no checksums: a byte flipped in a
+// weight's data reads as another value, as in Keras).
+func TestH5FormatDamagedFiles(t *testing.T) {
+	path := writeH5Format(t, [2]string{"a", "b"}, [2]int{4, 2}, true)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := twoDense(t)
+	before, _ := m.GetWeights()
+	damaged := filepath.Join(t.TempDir(), "damaged.h5")
+	try := func(what string, b []byte, mustFail bool) {
+		t.Helper()
+		if err := os.WriteFile(damaged, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("%s: panic %v", what, r)
+				}
+			}()
+			if err := m.LoadWeights(damaged); err == nil && mustFail {
+				t.Errorf("%s: loaded without error", what)
+			} else if err != nil {
+				if got, _ := m.GetWeights(); !slices.Equal(got[0], before[0]) {
+					t.Errorf("%s: a failed load changed the weights", what)
+				}
+			}
+			m.SetWeights(before)
+			keras.LoadModel(damaged)
+		}()
+	}
+	for _, n := range []int{0, 8, 100, len(data) / 3, len(data) / 2, len(data) - 1} {
+		try(fmt.Sprintf("cut at %d of %d bytes", n, len(data)), data[:n], true)
+	}
+	for i := 0; i < len(data); i += max(1, len(data)/200) {
+		b := slices.Clone(data)
+		b[i] ^= 0xff
+		try(fmt.Sprintf("byte %d flipped", i), b, false)
 	}
 }

@@ -156,6 +156,9 @@ case("dot", [((5,), F), ((5,), F)], lambda xs: layers.Dot(axes=1, normalize=True
 
 # None dimensions besides the batch, several outputs.
 case("lstm_none_time", [((None, 3), F)], one(layers.LSTM(4, return_sequences=True)))
+# Keras 3 records Masking's mask on an unknown length as NotEqual and Any
+# nodes in the graph.
+case("masking_none_time", [((None, 3), F)], lambda xs: layers.GRU(3)(layers.Masking(0.0)(xs[0])))
 case("conv_fully_convolutional", [((None, None, 3), F)], lambda xs: layers.GlobalAveragePooling2D()(layers.Conv2D(4, 3, padding="same")(xs[0])))
 case("bidirectional_merge_none", [((5, 3), F)], lambda xs: layers.Bidirectional(layers.GRU(3, return_sequences=True), merge_mode=None)(xs[0]))
 case("multi_head_attention_scores", [((4, 6), F), ((5, 6), F)],

@@ -68,6 +68,9 @@ func (l *Any) GetConfig() (serialization.Config, error) {
 
 func (*Any) kerasOperation() {}
 
+// takesUnknownDims: it reads the lengths from its input.
+func (*Any) takesUnknownDims() {}
+
 func init() {
 	mustRegister("Any", func(r *serialization.Reader) (Layer, error) {
 		return &Any{Axis: r.Int("axis", 0), KeepDims: r.Bool("keepdims", false)}, nil

@@ -58,6 +58,9 @@ func (l *NotEqual) SetConstantOperand(position int, v any) error {
 
 func (*NotEqual) kerasOperation() {}
 
+// takesUnknownDims: it compares elementwise, whatever the lengths (Keras 3 records it on a Masking layer's input of unknown length).
+func (*NotEqual) takesUnknownDims() {}
+
 func init() {
 	mustRegister("NotEqual", func(r *serialization.Reader) (Layer, error) { return &NotEqual{}, nil })
 }
