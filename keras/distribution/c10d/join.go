@@ -11,6 +11,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -59,10 +60,25 @@ func (g *Group) join() error {
 		}
 		done <- nil
 	}()
-	stop := make(chan struct{})
-	defer close(stop)
+	stop, watched := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	// stopWatching stops watchPeers and reports whether it has returned
+	// (within joinGrace: it may be in a store call that does not).
+	stopWatching := func() bool {
+		once.Do(func() { close(stop) })
+		select {
+		case <-watched:
+			return true
+		case <-time.After(joinGrace):
+			return false
+		}
+	}
+	defer once.Do(func() { close(stop) })
 	peer := make(chan string, 1)
-	go g.watchPeers(stop, peer)
+	go func() {
+		defer close(watched)
+		g.watchPeers(stop, peer)
+	}()
 	deadline := time.NewTimer(g.opts.Timeout + joinGrace)
 	defer deadline.Stop()
 	select {
@@ -74,7 +90,9 @@ func (g *Group) join() error {
 		err = fmt.Errorf("c10d: Gloo could not connect rank %d to the other processes: %s%s", g.opts.Rank, strings.TrimPrefix(err.Error(), "c10d: "), detail)
 		if answered {
 			g.lingerForPeers()
-			g.Close()
+			if stopWatching() { // nothing else uses the group: free it
+				g.Close()
+			}
 		}
 		return err
 	case why := <-peer:
