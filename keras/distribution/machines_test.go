@@ -5,7 +5,6 @@ package distribution_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net"
@@ -423,27 +422,7 @@ func TestTorchrunAcrossMachinesRestarts(t *testing.T) {
 	wait(agent0, "machine 0's torchrun", &out0)
 	wait(agent1b, "machine 1's replacement torchrun", &out1b)
 	t.Logf("the job ended %v after machine 1 was killed", time.Since(killedAt).Round(100*time.Millisecond))
-	read := func(dir string, rank int) [][]float32 {
-		data, err := os.ReadFile(filepath.Join(dir, "final-rank"+strconv.Itoa(rank)+".json"))
-		if err != nil {
-			t.Fatalf("%v\nmachine 0:\n%s", err, &out0)
-		}
-		var ws [][]float32
-		if err := json.Unmarshal(data, &ws); err != nil {
-			t.Fatal(err)
-		}
-		return ws
-	}
-	for rank := range 4 {
-		want, got := read(whole, rank), read(dir, rank)
-		for i := range want {
-			for j := range want[i] {
-				if math.Abs(float64(got[i][j]-want[i][j])) > 1e-6 {
-					t.Fatalf("rank %d weight %d[%d]: restarted job %v, uninterrupted %v", rank, i, j, got[i][j], want[i][j])
-				}
-			}
-		}
-	}
+	compareFinalWeights(t, whole, dir, 4, "machine 0:\n"+out0.String())
 	// Each attempt's rank 0 wrote the first epoch it trained into
 	// attempt<TORCHELASTIC_RESTART_COUNT>-rank0 (a restart for a new
 	// machine does not count, so it may be the same file).

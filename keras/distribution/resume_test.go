@@ -120,10 +120,18 @@ func TestElasticRestartResumes(t *testing.T) {
 			t.Fatalf("%s began at epoch %q, want 1: the restarted job did not resume from the backup", f, data)
 		}
 	}
+	compareFinalWeights(t, whole, restarted, 2, string(out))
+}
+
+// compareFinalWeights compares the final-rank<r>.json weights that the
+// resume-mlp workers of a restarted job wrote in got with those of an
+// uninterrupted job in want, within 1e-6; output is shown on failure.
+func compareFinalWeights(t *testing.T, want, got string, world int, output string) {
+	t.Helper()
 	read := func(dir string, rank int) [][]float32 {
 		data, err := os.ReadFile(filepath.Join(dir, "final-rank"+strconv.Itoa(rank)+".json"))
 		if err != nil {
-			t.Fatalf("%v\n%s", err, out)
+			t.Fatalf("%v\n%s", err, output)
 		}
 		var ws [][]float32
 		if err := json.Unmarshal(data, &ws); err != nil {
@@ -131,12 +139,12 @@ func TestElasticRestartResumes(t *testing.T) {
 		}
 		return ws
 	}
-	for rank := range 2 {
-		want, got := read(whole, rank), read(restarted, rank)
-		for i := range want {
-			for j := range want[i] {
-				if math.Abs(float64(got[i][j]-want[i][j])) > 1e-6 {
-					t.Fatalf("rank %d weight %d[%d]: restarted job %v, uninterrupted %v", rank, i, j, got[i][j], want[i][j])
+	for rank := range world {
+		w, g := read(want, rank), read(got, rank)
+		for i := range w {
+			for j := range w[i] {
+				if math.Abs(float64(g[i][j]-w[i][j])) > 1e-6 {
+					t.Fatalf("rank %d weight %d[%d]: restarted job %v, uninterrupted %v", rank, i, j, g[i][j], w[i][j])
 				}
 			}
 		}
