@@ -83,7 +83,8 @@ func ExampleBatchNormalization() {
 	// GroupNormalization [gamma(16,) trainable=true beta(16,) trainable=true]
 }
 
-// Merging branches: element-wise layers need equal shapes, Concatenate
+// Merging branches: element-wise layers need shapes that are equal or
+// broadcast (an axis of length 1 stretches), Concatenate
 // equal shapes but for its axis, Dot multiplies along an axis of each.
 func ExampleDot() {
 	a, b := layers.Input(5, 8), layers.Input(7, 8)
@@ -93,7 +94,7 @@ func ExampleDot() {
 	fmt.Println(bad.Err())
 	// Output:
 	// (None, 5, 7)
-	// layer Add: inputs must have the same shape: input 0 has (None, 5, 8), input 1 has (None, 7, 8)
+	// layer Add: inputs must have the same shape or broadcast together: input 0 has (None, 5, 8), input 1 has (None, 7, 8)
 }
 
 // Keras's "Working with RNNs" first model: token ids through an

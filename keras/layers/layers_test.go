@@ -204,6 +204,49 @@ func TestDropoutTraining(t *testing.T) {
 	})
 }
 
+// TestDropoutNoiseShape checks Keras's noise_shape: with (-1, 1, 1) one
+// keep-or-drop draw covers a whole sample, so each sample is either all
+// zeros or all 1/(1-Rate); its config writes the -1 back as Keras's None.
+func TestDropoutNoiseShape(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		l := &layers.Dropout{Rate: 0.5, NoiseShape: []int{-1, 1, 1}}
+		build(t, l, 5, 4)
+		ones := backendtest.Array{Shape: backend.Shape{64, 5, 4}, Data: make([]float64, 64*20)}
+		for i := range ones.Data {
+			ones.Data[i] = 1
+		}
+		fn := callFunc(l, true)
+		got, err := backendtest.Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return []backend.Value{fn(b, v)}, nil
+		}, []backendtest.Array{ones})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dropped := 0
+		for s := range 64 {
+			sample := got[0].Data[s*20 : (s+1)*20]
+			if sample[0] == 0 {
+				dropped++
+			}
+			for _, v := range sample {
+				if v != sample[0] || (v != 0 && math.Abs(v-2) > 1e-6) {
+					t.Fatalf("sample %d is %v: want all 0 or all 2 (one draw per sample)", s, sample)
+				}
+			}
+		}
+		if dropped == 0 || dropped == 64 {
+			t.Errorf("%d of 64 samples dropped at rate 0.5", dropped)
+		}
+	})
+	cfg, err := layers.Config(&layers.Dropout{Rate: 0.5, NoiseShape: []int{-1, 1, 1, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := json.Marshal(cfg["noise_shape"]); string(data) != "[null,1,1,1]" {
+		t.Errorf("noise_shape is written as %s, want Keras's [null,1,1,1]", data)
+	}
+}
+
 // Every golden case's layer survives Keras's config: GetConfig, then
 // FromConfig, gives a layer with the same config.
 func TestConfigRoundTrip(t *testing.T) {
@@ -244,6 +287,8 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.Dense{Units: 2, Activation: "swish2"}, []int{3}, []string{"unknown activation", "relu"}},
 		{&layers.Reshape{TargetShape: []int{4, 4}}, []int{10}, []string{"Reshape", "cannot reshape 10 values"}},
 		{&layers.Dropout{Rate: 1}, []int{3}, []string{"rate must be in [0, 1)"}},
+		{&layers.Dropout{Rate: 0.5, NoiseShape: []int{-1, 1}}, []int{3, 3}, []string{"Dropout", "noise shape [-1 1] has 2 axes", "one entry per axis"}},
+		{&layers.Dropout{Rate: 0.5, NoiseShape: []int{-1, 2}}, []int{3}, []string{"Dropout", "does not broadcast", "axis 1 must be 1, -1 or 3"}},
 		{&layers.MaxPooling2D{}, []int{1, 1, 1}, []string{"MaxPooling2D", "larger than"}},
 		{&layers.ZeroPadding2D{Padding: [2][2]int{{-1, 0}, {0, 0}}}, []int{4, 4, 1}, []string{"ZeroPadding2D", "must not be negative"}},
 		{&layers.ZeroPadding2D{}, []int{4, 4}, []string{"ZeroPadding2D", "(batch, height, width, channels)", "(None, 4, 4)"}},

@@ -14,26 +14,52 @@ type merge struct {
 	Base
 }
 
-// Build checks that there are two or more inputs of one shape.
+// Build checks that there are two or more inputs whose shapes broadcast
+// together.
 func (m *merge) Build(inputs []backend.Shape) (backend.Shape, error) {
-	return sameShapes(inputs, 0)
+	return broadcastMerge(inputs, 0)
 }
 
-// sameShapes checks merge inputs: exactly n of them (0: two or more), of
-// one shape.
-func sameShapes(inputs []backend.Shape, n int) (backend.Shape, error) {
+// broadcastMerge checks the inputs of an elementwise merge, as Keras's
+// Merge layer does: exactly n of them (0: two or more), one batch size,
+// and the other axes broadcasting together (such as images (h, w, c) and
+// per-channel weights (1, 1, c) in EfficientNet's squeeze and
+// excitation). An axis of unknown length (-1) leaves the output's
+// unknown, as Keras's None does. Unlike Keras, inputs of different ranks
+// are refused rather than expanded after the batch axis.
+func broadcastMerge(inputs []backend.Shape, n int) (backend.Shape, error) {
 	switch {
 	case n > 0 && len(inputs) != n:
 		return nil, fmt.Errorf("expects exactly %d inputs, received %d", n, len(inputs))
 	case len(inputs) < 2:
 		return nil, fmt.Errorf("expects at least 2 inputs, received %d", len(inputs))
 	}
+	out := inputs[0].Clone()
 	for i, s := range inputs[1:] {
-		if !s.Equal(inputs[0]) {
-			return nil, fmt.Errorf("inputs must have the same shape: input 0 has %v, input %d has %v", inputs[0], i+1, s)
+		if len(s) != len(out) {
+			return nil, fmt.Errorf("inputs must have the same rank: input 0 has %v, input %d has %v (Reshape one, e.g. to (1, 1, channels))", inputs[0], i+1, s)
 		}
+		if len(out) == 0 || (out[0] >= 0 && s[0] >= 0 && out[0] != s[0]) {
+			return nil, fmt.Errorf("inputs must have the same batch size: input 0 has %v, input %d has %v", inputs[0], i+1, s)
+		}
+		next := out.Clone()
+		if next[0] < 0 {
+			next[0] = s[0]
+		}
+		for k := 1; k < len(s); k++ {
+			switch da, db := next[k], s[k]; {
+			case da < 0 || db < 0:
+				next[k] = -1
+			case da == 1:
+				next[k] = db
+			case db == 1 || da == db:
+			default:
+				return nil, fmt.Errorf("inputs must have the same shape or broadcast together: input 0 has %v, input %d has %v", inputs[0], i+1, s)
+			}
+		}
+		out = next
 	}
-	return inputs[0].Clone(), nil
+	return out, nil
 }
 
 func (*merge) takesUnknownDims() {}

@@ -76,6 +76,46 @@ func TestMergeLayers(t *testing.T) {
 	}
 }
 
+// Elementwise merges broadcast as Keras's Merge does: a per-channel
+// (1, 1, c) input scales every pixel of an (h, w, c) image, with
+// gradients for both; different ranks are refused with the fix.
+func TestMergeBroadcasts(t *testing.T) {
+	img := backendtest.Random(4, -1, 1, 2, 3, 2, 4)
+	ch := backendtest.Random(5, -1, 1, 2, 1, 1, 4)
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		l := &layers.Multiply{}
+		out := layers.Apply(l, layers.Input(3, 2, 4), layers.Input(1, 1, 4))
+		if out.Err() != nil {
+			t.Fatal(out.Err())
+		}
+		if got := out.Shape(); !got.Equal(backend.Shape{-1, 3, 2, 4}) {
+			t.Fatalf("Multiply of (None, 3, 2, 4) and (None, 1, 1, 4) has shape %v", got)
+		}
+		fn := func(bl backend.Builder, v []backend.Value) backend.Value {
+			return l.Call(layers.NewContext(bl, false, nil), v)
+		}
+		got, err := backendtest.Eval(be, backend.Float64, func(bl backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return []backend.Value{fn(bl, v)}, nil
+		}, []backendtest.Array{img, ch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := backendtest.Array{Shape: img.Shape, Data: make([]float64, len(img.Data))}
+		for i := range want.Data {
+			want.Data[i] = img.Data[i] * ch.Data[(i/24)*4+i%4]
+		}
+		backendtest.AssertClose(t, "Multiply", got[0], want, 1e-12)
+		wts := backendtest.Random(9, -1, 1, 2, 3, 2, 4)
+		backendtest.CheckGradient(t, be, func(bl backend.Builder, v []backend.Value) backend.Value {
+			return bl.Sum(bl.Mul(fn(bl, v), bl.Constant(wts.Data, wts.Shape)))
+		}, []backendtest.Array{img, ch}, []int{0, 1}, 1e-5)
+	})
+	out := layers.Apply(&layers.Add{}, layers.Input(3, 4), layers.Input(4))
+	if out.Err() == nil || !strings.Contains(out.Err().Error(), "same rank") || !strings.Contains(out.Err().Error(), "Reshape") {
+		t.Errorf("Add of (None, 3, 4) and (None, 4): %v", out.Err())
+	}
+}
+
 // Concatenate joins along the last axis by default and along any other
 // axis given; gradients match finite differences on every engine, and
 // inputs that differ off the axis are an error naming the shapes.

@@ -9,8 +9,10 @@ type Subtract struct{ merge }
 // ClassName returns "Subtract".
 func (*Subtract) ClassName() string { return "Subtract" }
 
-// Build checks for exactly two inputs of one shape.
-func (m *Subtract) Build(inputs []backend.Shape) (backend.Shape, error) { return sameShapes(inputs, 2) }
+// Build checks for exactly two inputs that broadcast together.
+func (m *Subtract) Build(inputs []backend.Shape) (backend.Shape, error) {
+	return broadcastMerge(inputs, 2)
+}
 
 // Call subtracts.
 func (m *Subtract) Call(ctx *Context, in []backend.Value) backend.Value {
