@@ -20,7 +20,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 # the libtorch flags, that the next build compiles them (minutes, silent).
 FIRST_LIBTORCH_BUILD = [ "$$($(GO) list $(LIBTORCH_FLAGS) -f '{{.Stale}}' github.com/sugarme/gotch/libtch 2>/dev/null)" = false ] || echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-race test-race-libtorch test-openblas test-user-module fuzz lint lint-libtorch bench bench-pairs bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-race test-race-libtorch test-applications test-openblas test-user-module fuzz lint lint-libtorch bench bench-pairs bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -109,6 +109,17 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) ./keras/serving/
 	@for f in $$($(GO) test -list '^Fuzz' ./datasets/mnist/ | grep '^Fuzz'); do \
 		set -x; $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./datasets/mnist/ || exit 1; set +x; done
+
+## test-applications: every keras.applications network's Keras-written weight
+## files (.weights.h5 and the legacy .h5, with and without the top) predict as
+## Keras does, on every engine installed; make test checks one network of each
+## family (the others' files take gigabytes and tens of minutes); needs make keras-env.
+## With libtorch installed, the libtorch build's tests cover both engines.
+test-applications: $(KERASGO)
+	@if $(KERASGO) libtorch >/dev/null 2>&1; then set -x; \
+		KERASGO_TEST_ALL_APPLICATIONS=1 $(GO) test -timeout 120m $(LIBTORCH_FLAGS) -run 'Keras.*Predict' ./keras/applications/; \
+	else echo "make test-applications: libtorch is not installed, so only the pure-Go engine is checked"; set -x; \
+		KERASGO_TEST_ALL_APPLICATIONS=1 $(GO) test -timeout 120m -run 'Keras.*Predict' ./keras/applications/; fi
 
 ## test-openblas: the opt-in OpenBLAS build (cgo, libopenblas-dev) passes the engine's tests
 test-openblas:

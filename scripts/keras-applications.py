@@ -1,7 +1,7 @@
 """Build keras.applications networks with Keras itself, for
 keras/applications/applications_test.go to compare kerasgo's with.
 
-    KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-applications.py DIR
+    KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-applications.py DIR [all]
 
 For each network, at Keras's default 224x224x3 input, it records the
 architecture: every layer's name and class, and the name and shape of each
@@ -22,10 +22,12 @@ same weights by layer name) to DIR/NAME_notop.h5, with its predictions
 Keras's initial weights make every BatchNormalization an identity and the
 softmax nearly uniform (about 1e-3 each), which would hide a wrong layer
 within a 1e-4 tolerance. So the moving means, moving variances, gammas and
-betas are redrawn around their initial values, and the classifier's
+betas are redrawn around their initial values (EfficientNet's residual
+branches' gammas smaller), and the classifier's
 kernel is scaled so that the logits' standard deviation on the two images is
 2: the softmax is then peaked (its largest values about 0.1 to 0.9) but not
-saturated.
+saturated. EfficientNet's Normalization layer gets a mean and variance
+other than its initial 0 and 1 too.
 
 Writes DIR/index.json: {NAME: {"params", "layers": [{"name", "class",
 "weights": [{"name", "shape"}]}], "input_shape", "x_shape", "predictions"}}.
@@ -58,6 +60,21 @@ ARCHITECTURES = {
     "inception_v3": applications.InceptionV3,
     "mobilenet": applications.MobileNet,
     "mobilenetv2": applications.MobileNetV2,
+    "efficientnetb0": applications.EfficientNetB0,
+    "efficientnetb1": applications.EfficientNetB1,
+    "efficientnetb2": applications.EfficientNetB2,
+    "efficientnetb3": applications.EfficientNetB3,
+    "efficientnetb4": applications.EfficientNetB4,
+    "efficientnetb5": applications.EfficientNetB5,
+    "efficientnetb6": applications.EfficientNetB6,
+    "efficientnetb7": applications.EfficientNetB7,
+    "efficientnetv2-b0": applications.EfficientNetV2B0,
+    "efficientnetv2-b1": applications.EfficientNetV2B1,
+    "efficientnetv2-b2": applications.EfficientNetV2B2,
+    "efficientnetv2-b3": applications.EfficientNetV2B3,
+    "efficientnetv2-s": applications.EfficientNetV2S,
+    "efficientnetv2-m": applications.EfficientNetV2M,
+    "efficientnetv2-l": applications.EfficientNetV2L,
 }
 
 # The networks whose weights and predictions are checked, and the input
@@ -72,7 +89,16 @@ CHECKED = {
     "xception": (71, 71, 3),
     "inception_v3": (75, 75, 3),
     "mobilenetv2": (96, 96, 3),
+    "efficientnetb0": (64, 64, 3),
+    "efficientnetv2-b0": (64, 64, 3),
+    "efficientnetv2-s": (64, 64, 3),
 }
+
+# With "all" as the second argument every network is checked, at the
+# smallest input Keras takes (resnet50 stays at 224): the weight files of
+# the big networks take gigabytes and minutes, so make test checks
+# CHECKED and `make test-applications` all of them.
+MIN_SHAPES = {"xception": (71, 71, 3), "inception_v3": (75, 75, 3)}
 
 
 def architecture(model):
@@ -85,12 +111,22 @@ def architecture(model):
 
 def redraw(model, rng, x):
     for layer in model.layers:
+        if isinstance(layer, keras.layers.Normalization) and layer.input_mean is None:
+            n = layer.adapt_mean.shape
+            layer.adapt_mean.assign(rng.normal(0, 0.5, n).astype("float32"))
+            layer.adapt_variance.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
+            layer.finalize_state()
         if isinstance(layer, keras.layers.BatchNormalization):
             n = layer.moving_mean.shape[0]
             layer.moving_mean.assign(rng.normal(0, 0.1, n).astype("float32"))
             layer.moving_variance.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
+            # EfficientNet's residual branches end in project_bn: scaled
+            # down, as a trained network's are, so that 40 or more blocks
+            # do not grow the activations to 1e5, where float32 rounding
+            # no longer agrees between two implementations.
+            low, high = (0.1, 0.3) if layer.name.endswith("project_bn") else (0.5, 1.5)
             if layer.gamma is not None:  # none with scale=False (InceptionV3)
-                layer.gamma.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
+                layer.gamma.assign(rng.uniform(low, high, n).astype("float32"))
             if layer.beta is not None:
                 layer.beta.assign(rng.normal(0, 0.1, n).astype("float32"))
     top = model.get_layer("predictions")
@@ -108,14 +144,18 @@ def images(shape):
     return (((i * 7919) % 1000) / 500.0 - 1.0).astype("float32").reshape((2,) + shape)
 
 
-def main(out):
+def main(out, which="checked"):
     keras.utils.set_random_seed(1)
     rng = np.random.default_rng(1)
     index = {}
     for name, build in ARCHITECTURES.items():
         keras.backend.clear_session()
         index[name] = architecture(build(weights=None))
-    for name, shape in CHECKED.items():
+    checked = CHECKED
+    if which == "all":
+        checked = {name: CHECKED.get(name, MIN_SHAPES.get(name, (32, 32, 3))) for name in ARCHITECTURES}
+        checked["resnet50"] = CHECKED["resnet50"]
+    for name, shape in checked.items():
         keras.backend.clear_session()
         model = ARCHITECTURES[name](weights=None, input_shape=shape)
         x = images(shape)
@@ -131,6 +171,8 @@ def main(out):
         for layer in notop.layers:
             if layer.weights:
                 layer.set_weights(model.get_layer(layer.name).get_weights())
+                if hasattr(layer, "finalize_state"):  # Normalization's mean and variance
+                    layer.finalize_state()
         with h5py.File(os.path.join(out, name + "_notop.h5"), "w") as f:
             legacy_h5_format.save_weights_to_hdf5_group(f, notop)
         y_notop = notop.predict(x, verbose=0)
@@ -147,10 +189,10 @@ def main(out):
     # index (Keras's is downloaded; its global is set instead), written to
     # DIR/class_index.json for kerasgo to read.
     pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
-    from keras.applications import densenet, mobilenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
+    from keras.applications import densenet, efficientnet, efficientnet_v2, mobilenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
     from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
     index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
-    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3)):
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3), ("efficientnet", efficientnet), ("efficientnet_v2", efficientnet_v2)):
         index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
     classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
     with open(os.path.join(out, "class_index.json"), "w") as f:
@@ -163,4 +205,4 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:])

@@ -11,8 +11,16 @@ import (
 )
 
 // weightsBase is where keras.applications downloads its weight files
-// from (the tests point it at a local server).
-var weightsBase = "https://storage.googleapis.com/tensorflow/keras-applications/"
+// from (the tests point it at a local server): the networks' files name
+// their path under it, most in tfApplications, EfficientNet's in
+// kerasApplications.
+var weightsBase = "https://storage.googleapis.com/"
+
+// The two folders of weightsBase that keras.applications downloads from.
+const (
+	tfApplications    = "tensorflow/keras-applications/"
+	kerasApplications = "keras-applications/"
+)
 
 // imagenetWeights names a network's ImageNet weight files under
 // weightsBase, with and without the top, and their md5 hashes as Keras
@@ -36,8 +44,8 @@ var resnetWeights = map[string]imagenetWeights{
 
 func resnetFiles(network, name, topHash, notopHash string) imagenetWeights {
 	return imagenetWeights{network: network,
-		top: "resnet/" + name + "_weights_tf_dim_ordering_tf_kernels.h5", topHash: topHash,
-		notop: "resnet/" + name + "_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: notopHash}
+		top: tfApplications + "resnet/" + name + "_weights_tf_dim_ordering_tf_kernels.h5", topHash: topHash,
+		notop: tfApplications + "resnet/" + name + "_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: notopHash}
 }
 
 // denseNetWeights are densenet.py's files.
@@ -49,24 +57,24 @@ var denseNetWeights = map[string]imagenetWeights{
 
 func denseNetFiles(network, name, topHash, notopHash string) imagenetWeights {
 	return imagenetWeights{network: network,
-		top: "densenet/" + name + "_weights_tf_dim_ordering_tf_kernels.h5", topHash: topHash,
-		notop: "densenet/" + name + "_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: notopHash}
+		top: tfApplications + "densenet/" + name + "_weights_tf_dim_ordering_tf_kernels.h5", topHash: topHash,
+		notop: tfApplications + "densenet/" + name + "_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: notopHash}
 }
 
 // vgg16Weights are vgg16.py's files.
 var vgg16Weights = imagenetWeights{network: "VGG16",
-	top: "vgg16/vgg16_weights_tf_dim_ordering_tf_kernels.h5", topHash: "64373286793e3c8b2b4e3219cbf3544b",
-	notop: "vgg16/vgg16_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "6d6bbae143d832006294945121d1f1fc"}
+	top: tfApplications + "vgg16/vgg16_weights_tf_dim_ordering_tf_kernels.h5", topHash: "64373286793e3c8b2b4e3219cbf3544b",
+	notop: tfApplications + "vgg16/vgg16_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "6d6bbae143d832006294945121d1f1fc"}
 
 // vgg19Weights are vgg19.py's files.
 var vgg19Weights = imagenetWeights{network: "VGG19",
-	top: "vgg19/vgg19_weights_tf_dim_ordering_tf_kernels.h5", topHash: "cbe5617147190e668d6c5d5026f83318",
-	notop: "vgg19/vgg19_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "253f8cb515780f3b799900260a226db6"}
+	top: tfApplications + "vgg19/vgg19_weights_tf_dim_ordering_tf_kernels.h5", topHash: "cbe5617147190e668d6c5d5026f83318",
+	notop: tfApplications + "vgg19/vgg19_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "253f8cb515780f3b799900260a226db6"}
 
 // mobileNetFiles are mobilenet.py's files for alpha and rows (Keras checks
 // no hash for them).
 func mobileNetFiles(alpha float64, rows int) imagenetWeights {
-	base := "mobilenet/mobilenet_" + mobileNetAlphas[alpha] + "_" + strconv.Itoa(rows) + "_tf"
+	base := tfApplications + "mobilenet/mobilenet_" + mobileNetAlphas[alpha] + "_" + strconv.Itoa(rows) + "_tf"
 	return imagenetWeights{network: "MobileNet", top: base + ".h5", notop: base + "_no_top.h5"}
 }
 
@@ -84,7 +92,7 @@ func mobileNetV2Files(alpha float64, rows int) imagenetWeights {
 	if alpha == float64(int(alpha)) {
 		a += ".0" // Python's str(float(alpha))
 	}
-	base := "mobilenet_v2/mobilenet_v2_weights_tf_dim_ordering_tf_kernels_" + a + "_" + strconv.Itoa(rows)
+	base := tfApplications + "mobilenet_v2/mobilenet_v2_weights_tf_dim_ordering_tf_kernels_" + a + "_" + strconv.Itoa(rows)
 	return imagenetWeights{network: "MobileNetV2", top: base + ".h5", notop: base + "_no_top.h5"}
 }
 

@@ -31,7 +31,7 @@ func TestImagenetWeightsDownloadThenCache(t *testing.T) {
 	var requests atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
-		if r.URL.Path != "/mobilenet_v2/mobilenet_v2_weights_tf_dim_ordering_tf_kernels_1.0_96.h5" {
+		if r.URL.Path != "/tensorflow/keras-applications/mobilenet_v2/mobilenet_v2_weights_tf_dim_ordering_tf_kernels_1.0_96.h5" {
 			http.NotFound(w, r)
 			return
 		}
@@ -106,6 +106,7 @@ func TestPreprocessInputMatchesKeras(t *testing.T) {
 		"mobilenet": applications.MobileNetPreprocessInput, "xception": applications.XceptionPreprocessInput,
 		"inception_v3": applications.InceptionV3PreprocessInput,
 		"resnet_v2":    applications.ResNetV2PreprocessInput, "mobilenet_v2": applications.MobileNetV2PreprocessInput,
+		"efficientnet": applications.EfficientNetPreprocessInput, "efficientnet_v2": applications.EfficientNetV2PreprocessInput,
 	} {
 		var want []float64
 		if err := json.Unmarshal(pre[module], &want); err != nil {

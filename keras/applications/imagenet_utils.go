@@ -194,6 +194,18 @@ func MobileNetPreprocessInput(x keras.Array) (keras.Array, error) {
 	return preprocessInput(x, tfMode, "MobileNetPreprocessInput")
 }
 
+// EfficientNetPreprocessInput is Keras's efficientnet.preprocess_input,
+// which returns the images as they are (x itself, not a copy):
+// EfficientNet's models scale and normalize pixels in [0, 255] in their
+// own layers.
+func EfficientNetPreprocessInput(x keras.Array) (keras.Array, error) { return x, nil }
+
+// EfficientNetV2PreprocessInput is Keras's
+// efficientnet_v2.preprocess_input, which returns the images as they are
+// (x itself): EfficientNetV2's models scale pixels in [0, 255] in their
+// own layers, unless built with ExcludePreprocessing.
+func EfficientNetV2PreprocessInput(x keras.Array) (keras.Array, error) { return x, nil }
+
 // MobileNetV2PreprocessInput prepares images (0 to 255) for MobileNetV2,
 // as Keras's mobilenet_v2.preprocess_input: scaled to [-1, 1].
 func MobileNetV2PreprocessInput(x keras.Array) (keras.Array, error) {

@@ -9,8 +9,8 @@ import (
 
 // inceptionV3Weights are inception_v3.py's files.
 var inceptionV3Weights = imagenetWeights{network: "InceptionV3",
-	top: "inception_v3/inception_v3_weights_tf_dim_ordering_tf_kernels.h5", topHash: "9a0d58056eeedaa3f26cb7ebd46da564",
-	notop: "inception_v3/inception_v3_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "bcbd6486424b2319ff4ef7d526e38f63"}
+	top: tfApplications + "inception_v3/inception_v3_weights_tf_dim_ordering_tf_kernels.h5", topHash: "9a0d58056eeedaa3f26cb7ebd46da564",
+	notop: tfApplications + "inception_v3/inception_v3_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "bcbd6486424b2319ff4ef7d526e38f63"}
 
 // autoNames gives layers Keras's automatic names, in the order Keras
 // creates them in a fresh session: "conv2d", "conv2d_1", ...

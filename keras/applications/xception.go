@@ -9,8 +9,8 @@ import (
 
 // xceptionWeights are xception.py's files.
 var xceptionWeights = imagenetWeights{network: "Xception",
-	top: "xception/xception_weights_tf_dim_ordering_tf_kernels.h5", topHash: "0a58e3b7378bc2990ea3b43d5981f1f6",
-	notop: "xception/xception_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "b0042744bf5b25fce3cb969f33bebb97"}
+	top: tfApplications + "xception/xception_weights_tf_dim_ordering_tf_kernels.h5", topHash: "0a58e3b7378bc2990ea3b43d5981f1f6",
+	notop: tfApplications + "xception/xception_weights_tf_dim_ordering_tf_kernels_notop.h5", notopHash: "b0042744bf5b25fce3cb969f33bebb97"}
 
 // Xception returns the depthwise-separable network of Chollet (2017), as
 // keras.applications.Xception builds it: 22,910,480 parameters with the
