@@ -60,6 +60,8 @@ ARCHITECTURES = {
     "inception_v3": applications.InceptionV3,
     "mobilenet": applications.MobileNet,
     "mobilenetv2": applications.MobileNetV2,
+    "mobilenetv3small": applications.MobileNetV3Small,
+    "mobilenetv3large": applications.MobileNetV3Large,
     "efficientnetb0": applications.EfficientNetB0,
     "efficientnetb1": applications.EfficientNetB1,
     "efficientnetb2": applications.EfficientNetB2,
@@ -92,6 +94,8 @@ CHECKED = {
     "efficientnetb0": (64, 64, 3),
     "efficientnetv2-b0": (64, 64, 3),
     "efficientnetv2-s": (64, 64, 3),
+    "mobilenetv3small": (64, 64, 3),
+    "mobilenetv3large": (64, 64, 3),
 }
 
 # With "all" as the second argument every network is checked, at the
@@ -102,9 +106,11 @@ MIN_SHAPES = {"xception": (71, 71, 3), "inception_v3": (75, 75, 3)}
 
 
 def architecture(model):
+    # model.operations: model.layers and the keras.ops calls of the graph
+    # (MobileNetV3's x + 3), which kerasgo has as layers.
     layers = []
-    for layer in model.layers:
-        weights = [{"name": w.name, "shape": list(w.shape)} for w in layer.weights]
+    for layer in model.operations:
+        weights = [{"name": w.name, "shape": list(w.shape)} for w in getattr(layer, "weights", [])]
         layers.append({"name": layer.name, "class": type(layer).__name__, "weights": weights})
     return {"model_name": model.name, "params": int(model.count_params()), "layers": layers}
 
@@ -130,8 +136,8 @@ def redraw(model, rng, x):
             if layer.beta is not None:
                 layer.beta.assign(rng.normal(0, 0.1, n).astype("float32"))
     top = model.get_layer("predictions")
-    if not hasattr(top, "kernel"):  # MobileNet: a 1x1 convolution, then an Activation
-        top = model.get_layer("conv_preds")
+    if not hasattr(top, "kernel"):  # MobileNets: a 1x1 convolution, then an Activation
+        top = model.get_layer("logits" if "conv_preds" not in [l.name for l in model.layers] else "conv_preds")
     features = keras.Model(model.inputs, top.input).predict(x, verbose=0).reshape(len(x), -1)
     kernel = keras.ops.convert_to_numpy(top.kernel)
     logits = features @ kernel.reshape(-1, kernel.shape[-1])
@@ -189,10 +195,10 @@ def main(out, which="checked"):
     # index (Keras's is downloaded; its global is set instead), written to
     # DIR/class_index.json for kerasgo to read.
     pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
-    from keras.applications import densenet, efficientnet, efficientnet_v2, mobilenet, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
+    from keras.applications import densenet, efficientnet, efficientnet_v2, mobilenet, mobilenet_v3, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
     from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
     index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
-    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3), ("efficientnet", efficientnet), ("efficientnet_v2", efficientnet_v2)):
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3), ("efficientnet", efficientnet), ("efficientnet_v2", efficientnet_v2), ("mobilenet_v3", mobilenet_v3)):
         index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
     classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
     with open(os.path.join(out, "class_index.json"), "w") as f:

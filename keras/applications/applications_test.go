@@ -40,6 +40,12 @@ var constructors = map[string]func(applications.Options) (*keras.Model, error){
 	"mobilenetv2": func(o applications.Options) (*keras.Model, error) {
 		return applications.MobileNetV2(applications.MobileNetV2Options{Options: o})
 	},
+	"mobilenetv3small": func(o applications.Options) (*keras.Model, error) {
+		return applications.MobileNetV3Small(applications.MobileNetV3Options{Options: o})
+	},
+	"mobilenetv3large": func(o applications.Options) (*keras.Model, error) {
+		return applications.MobileNetV3Large(applications.MobileNetV3Options{Options: o})
+	},
 	"efficientnetb0": applications.EfficientNetB0,
 	"efficientnetb1": applications.EfficientNetB1,
 	"efficientnetb2": applications.EfficientNetB2,
@@ -89,6 +95,8 @@ var kerasParams = map[string]int{
 	"inception_v3":      23_851_784,
 	"mobilenet":         4_253_864,
 	"mobilenetv2":       3_538_984,
+	"mobilenetv3small":  2_554_968,
+	"mobilenetv3large":  5_507_432,
 	"efficientnetb0":    5_330_571,
 	"efficientnetb1":    7_856_239,
 	"efficientnetb2":    9_177_569,

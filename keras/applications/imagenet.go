@@ -96,9 +96,13 @@ func mobileNetV2Files(alpha float64, rows int) imagenetWeights {
 	return imagenetWeights{network: "MobileNetV2", top: base + ".h5", notop: base + "_no_top.h5"}
 }
 
+// anyImageSize, as checkImagenet's sizes, takes images of any size
+// (MobileNetV3's weights, which Keras loads for any size with a warning).
+const anyImageSize = -1
+
 // checkImagenet refuses what Keras refuses with weights="imagenet": a
 // top for other than 1000 classes, or for another image size than the
-// weights', and images of other than 3 channels.
+// weights' (sizes, nil for 224), and images of other than 3 channels.
 func (o Options) checkImagenet(shape []int, sizes []int) error {
 	if sizes == nil {
 		sizes = []int{224}
@@ -110,6 +114,8 @@ func (o Options) checkImagenet(shape []int, sizes []int) error {
 		return nil
 	case o.classes() != 1000:
 		return fmt.Errorf(`weights "imagenet" with the top classify into ImageNet's 1000 classes, got Classes %d: use ExcludeTop and a head of your own`, o.Classes)
+	case slices.Contains(sizes, anyImageSize):
+		return nil
 	case shape[0] != shape[1] || !slices.Contains(sizes, shape[0]):
 		return fmt.Errorf(`weights "imagenet" with the top need an input shape of %v, got %v: use ExcludeTop for other sizes`, squares(sizes), shape)
 	}

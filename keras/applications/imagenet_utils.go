@@ -206,6 +206,12 @@ func EfficientNetPreprocessInput(x keras.Array) (keras.Array, error) { return x,
 // own layers, unless built with ExcludePreprocessing.
 func EfficientNetV2PreprocessInput(x keras.Array) (keras.Array, error) { return x, nil }
 
+// MobileNetV3PreprocessInput is Keras's mobilenet_v3.preprocess_input,
+// which returns the images as they are (x itself): MobileNetV3's models
+// scale pixels in [0, 255] in their own Rescaling layer, unless built
+// with ExcludePreprocessing.
+func MobileNetV3PreprocessInput(x keras.Array) (keras.Array, error) { return x, nil }
+
 // MobileNetV2PreprocessInput prepares images (0 to 255) for MobileNetV2,
 // as Keras's mobilenet_v2.preprocess_input: scaled to [-1, 1].
 func MobileNetV2PreprocessInput(x keras.Array) (keras.Array, error) {
