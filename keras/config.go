@@ -87,7 +87,9 @@ func layerObject(l layers.Layer, inputShapes []backend.Shape) (map[string]any, e
 		return nil, err
 	}
 	obj := map[string]any{"module": "keras.layers", "class_name": l.ClassName(), "config": cfg, "registered_name": nil}
-	switch {
+	switch m, hasModule := l.(interface{ KerasModule() string }); {
+	case hasModule: // a class of Keras's outside keras.layers (CustomScaleLayer)
+		obj["module"], obj["registered_name"] = m.KerasModule(), l.ClassName()
 	case layers.IsKerasOperation(l): // as Keras writes keras.ops in a functional config
 		obj["module"], obj["registered_name"] = "keras.src.ops.numpy", l.ClassName()
 	case !layers.IsKerasClass(l.ClassName()):

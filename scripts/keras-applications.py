@@ -58,6 +58,7 @@ ARCHITECTURES = {
     "densenet201": applications.DenseNet201,
     "xception": applications.Xception,
     "inception_v3": applications.InceptionV3,
+    "inception_resnet_v2": applications.InceptionResNetV2,
     "mobilenet": applications.MobileNet,
     "mobilenetv2": applications.MobileNetV2,
     "mobilenetv3small": applications.MobileNetV3Small,
@@ -96,13 +97,14 @@ CHECKED = {
     "efficientnetv2-s": (64, 64, 3),
     "mobilenetv3small": (64, 64, 3),
     "mobilenetv3large": (64, 64, 3),
+    "inception_resnet_v2": (75, 75, 3),
 }
 
 # With "all" as the second argument every network is checked, at the
 # smallest input Keras takes (resnet50 stays at 224): the weight files of
 # the big networks take gigabytes and minutes, so make test checks
 # CHECKED and `make test-applications` all of them.
-MIN_SHAPES = {"xception": (71, 71, 3), "inception_v3": (75, 75, 3)}
+MIN_SHAPES = {"xception": (71, 71, 3), "inception_v3": (75, 75, 3), "inception_resnet_v2": (75, 75, 3)}
 
 
 def architecture(model):
@@ -195,10 +197,10 @@ def main(out, which="checked"):
     # index (Keras's is downloaded; its global is set instead), written to
     # DIR/class_index.json for kerasgo to read.
     pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
-    from keras.applications import densenet, efficientnet, efficientnet_v2, mobilenet, mobilenet_v3, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
+    from keras.applications import densenet, efficientnet, efficientnet_v2, inception_resnet_v2, mobilenet, mobilenet_v3, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
     from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
     index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
-    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3), ("efficientnet", efficientnet), ("efficientnet_v2", efficientnet_v2), ("mobilenet_v3", mobilenet_v3)):
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3), ("efficientnet", efficientnet), ("efficientnet_v2", efficientnet_v2), ("mobilenet_v3", mobilenet_v3), ("inception_resnet_v2", inception_resnet_v2)):
         index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
     classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
     with open(os.path.join(out, "class_index.json"), "w") as f:

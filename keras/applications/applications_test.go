@@ -1,8 +1,10 @@
 package applications_test
 
 import (
+	"archive/zip"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,19 +23,20 @@ import (
 
 // constructors are the networks by the name Keras gives them.
 var constructors = map[string]func(applications.Options) (*keras.Model, error){
-	"resnet50":     applications.ResNet50,
-	"resnet101":    applications.ResNet101,
-	"resnet152":    applications.ResNet152,
-	"resnet50v2":   applications.ResNet50V2,
-	"resnet101v2":  applications.ResNet101V2,
-	"resnet152v2":  applications.ResNet152V2,
-	"vgg16":        applications.VGG16,
-	"vgg19":        applications.VGG19,
-	"densenet121":  applications.DenseNet121,
-	"densenet169":  applications.DenseNet169,
-	"densenet201":  applications.DenseNet201,
-	"xception":     applications.Xception,
-	"inception_v3": applications.InceptionV3,
+	"resnet50":            applications.ResNet50,
+	"resnet101":           applications.ResNet101,
+	"resnet152":           applications.ResNet152,
+	"resnet50v2":          applications.ResNet50V2,
+	"resnet101v2":         applications.ResNet101V2,
+	"resnet152v2":         applications.ResNet152V2,
+	"vgg16":               applications.VGG16,
+	"vgg19":               applications.VGG19,
+	"densenet121":         applications.DenseNet121,
+	"densenet169":         applications.DenseNet169,
+	"densenet201":         applications.DenseNet201,
+	"xception":            applications.Xception,
+	"inception_v3":        applications.InceptionV3,
+	"inception_resnet_v2": applications.InceptionResNetV2,
 	"mobilenet": func(o applications.Options) (*keras.Model, error) {
 		return applications.MobileNet(applications.MobileNetOptions{Options: o})
 	},
@@ -80,38 +83,39 @@ var constructors = map[string]func(applications.Options) (*keras.Model, error){
 // kerasParams are the parameter counts keras.applications documents for
 // its networks with the top, at 224x224x3.
 var kerasParams = map[string]int{
-	"resnet50":          25_636_712,
-	"resnet101":         44_707_176,
-	"resnet152":         60_419_944,
-	"resnet50v2":        25_613_800,
-	"resnet101v2":       44_675_560,
-	"resnet152v2":       60_380_648,
-	"vgg16":             138_357_544,
-	"vgg19":             143_667_240,
-	"densenet121":       8_062_504,
-	"densenet169":       14_307_880,
-	"densenet201":       20_242_984,
-	"xception":          22_910_480,
-	"inception_v3":      23_851_784,
-	"mobilenet":         4_253_864,
-	"mobilenetv2":       3_538_984,
-	"mobilenetv3small":  2_554_968,
-	"mobilenetv3large":  5_507_432,
-	"efficientnetb0":    5_330_571,
-	"efficientnetb1":    7_856_239,
-	"efficientnetb2":    9_177_569,
-	"efficientnetb3":    12_320_535,
-	"efficientnetb4":    19_466_823,
-	"efficientnetb5":    30_562_527,
-	"efficientnetb6":    43_265_143,
-	"efficientnetb7":    66_658_687,
-	"efficientnetv2-b0": 7_200_312,
-	"efficientnetv2-b1": 8_212_124,
-	"efficientnetv2-b2": 10_178_374,
-	"efficientnetv2-b3": 14_467_622,
-	"efficientnetv2-s":  21_612_360,
-	"efficientnetv2-m":  54_431_388,
-	"efficientnetv2-l":  119_027_848,
+	"resnet50":            25_636_712,
+	"resnet101":           44_707_176,
+	"resnet152":           60_419_944,
+	"resnet50v2":          25_613_800,
+	"resnet101v2":         44_675_560,
+	"resnet152v2":         60_380_648,
+	"vgg16":               138_357_544,
+	"vgg19":               143_667_240,
+	"densenet121":         8_062_504,
+	"densenet169":         14_307_880,
+	"densenet201":         20_242_984,
+	"xception":            22_910_480,
+	"inception_v3":        23_851_784,
+	"inception_resnet_v2": 55_873_736,
+	"mobilenet":           4_253_864,
+	"mobilenetv2":         3_538_984,
+	"mobilenetv3small":    2_554_968,
+	"mobilenetv3large":    5_507_432,
+	"efficientnetb0":      5_330_571,
+	"efficientnetb1":      7_856_239,
+	"efficientnetb2":      9_177_569,
+	"efficientnetb3":      12_320_535,
+	"efficientnetb4":      19_466_823,
+	"efficientnetb5":      30_562_527,
+	"efficientnetb6":      43_265_143,
+	"efficientnetb7":      66_658_687,
+	"efficientnetv2-b0":   7_200_312,
+	"efficientnetv2-b1":   8_212_124,
+	"efficientnetv2-b2":   10_178_374,
+	"efficientnetv2-b3":   14_467_622,
+	"efficientnetv2-s":    21_612_360,
+	"efficientnetv2-m":    54_431_388,
+	"efficientnetv2-l":    119_027_848,
 }
 
 // The parameter counts are Keras's, without Python Keras at hand.
@@ -463,4 +467,48 @@ func checkPredictions(t *testing.T, m *keras.Model, be backend.Backend, want net
 		t.Errorf("predictions differ from Keras's by up to %.3g (at %d: %g, Keras %g), more than %g", worst, at, got.Data[at], want.Predictions.Data[at], kerasTolerance)
 	}
 	t.Logf("largest difference from Keras's predictions: %.3g", worst)
+}
+
+// InceptionResNetV2's CustomScaleLayer, a class of Keras's applications
+// module, survives saving: kerasgo writes Keras's module and class for
+// it, and reads them back into a network that predicts what Keras did.
+func TestInceptionResNetV2SavesAndLoads(t *testing.T) {
+	dir, index := kerasReference(t)
+	want, ok := index["inception_resnet_v2"]
+	if !ok || want.InputShape == nil {
+		t.Skip("the Keras reference did not check inception_resnet_v2")
+	}
+	m, err := applications.InceptionResNetV2(applications.Options{InputShape: want.InputShape, Weights: filepath.Join(dir, "inception_resnet_v2.weights.h5")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "irv2.keras")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	archive, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer archive.Close()
+	f, err := archive.Open("config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	config, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(config), `"class_name":"CustomScaleLayer"`) || !strings.Contains(string(config), `"module":"keras.src.applications.inception_resnet_v2"`) ||
+		!strings.Contains(string(config), `"registered_name":"CustomScaleLayer"`) || !strings.Contains(string(config), `"scale":0.17`) {
+		t.Errorf("the saved config does not name Keras's CustomScaleLayer, its module and scale")
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		loaded, err := keras.LoadModel(path, keras.LoadOptions{Backend: be.Name()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPredictions(t, loaded, be, want)
+	})
 }

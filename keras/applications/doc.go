@@ -5,8 +5,8 @@
 // .resnet), ResNet50V2, ResNet101V2 and ResNet152V2 (resnet_v2), VGG16
 // and VGG19, DenseNet121, DenseNet169 and DenseNet201, MobileNet,
 // MobileNetV2, MobileNetV3Small and MobileNetV3Large, Xception,
-// InceptionV3, EfficientNetB0 to EfficientNetB7, and EfficientNetV2B0 to
-// B3, S, M and L: 32 of Keras's 40. Each module's preprocess_input is a
+// InceptionV3, InceptionResNetV2, EfficientNetB0 to EfficientNetB7, and
+// EfficientNetV2B0 to B3, S, M and L: 33 of Keras's 40. Each module's preprocess_input is a
 // function here (ResNetPreprocessInput, ...), and DecodePredictions is
 // imagenet_utils.decode_predictions.
 //

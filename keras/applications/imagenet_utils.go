@@ -188,6 +188,13 @@ func InceptionV3PreprocessInput(x keras.Array) (keras.Array, error) {
 	return preprocessInput(x, tfMode, "InceptionV3PreprocessInput")
 }
 
+// InceptionResNetV2PreprocessInput prepares images (0 to 255) for
+// InceptionResNetV2, as Keras's inception_resnet_v2.preprocess_input:
+// scaled to [-1, 1].
+func InceptionResNetV2PreprocessInput(x keras.Array) (keras.Array, error) {
+	return preprocessInput(x, tfMode, "InceptionResNetV2PreprocessInput")
+}
+
 // MobileNetPreprocessInput prepares images (0 to 255) for MobileNet, as
 // Keras's mobilenet.preprocess_input: scaled to [-1, 1].
 func MobileNetPreprocessInput(x keras.Array) (keras.Array, error) {
