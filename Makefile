@@ -98,12 +98,13 @@ test-user-module: $(KERASGO)
 	elif [ $$status != 0 ]; then exit $$status; \
 	else $(FIRST_LIBTORCH_BUILD); set -x; scripts/user-module-test.sh; fi
 
-## fuzz: fuzz every file reader (HDF5, .keras archives, safetensors, IDX) for FUZZTIME each
+## fuzz: fuzz every file reader (HDF5, .keras archives, legacy .h5 models, safetensors, IDX) for FUZZTIME each
 ## (a duration such as 30s, or a count such as 20000x, which CI uses: see .ci/run)
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) ./internal/h5/
 	$(GO) test -run '^$$' -fuzz '^FuzzOpenKeras$$' -fuzztime $(FUZZTIME) ./keras/saving/
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadModelH5$$' -fuzztime $(FUZZTIME) ./keras/
 	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./keras/saving/
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePredictRequest$$' -fuzztime $(FUZZTIME) ./keras/serving/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) ./keras/serving/
