@@ -27,7 +27,9 @@ branches' gammas smaller), and the classifier's
 kernel is scaled so that the logits' standard deviation on the two images is
 2: the softmax is then peaked (its largest values about 0.1 to 0.9) but not
 saturated. EfficientNet's Normalization layer gets a mean and variance
-other than its initial 0 and 1 too.
+other than its initial 0 and 1 too, and ConvNeXt's layer normalizations
+and LayerScale weights (1e-6 at first, which would hide every block) are
+redrawn.
 
 Writes DIR/index.json: {NAME: {"params", "layers": [{"name", "class",
 "weights": [{"name", "shape"}]}], "input_shape", "x_shape", "predictions"}}.
@@ -63,6 +65,11 @@ ARCHITECTURES = {
     "mobilenetv2": applications.MobileNetV2,
     "mobilenetv3small": applications.MobileNetV3Small,
     "mobilenetv3large": applications.MobileNetV3Large,
+    "convnext_tiny": applications.ConvNeXtTiny,
+    "convnext_small": applications.ConvNeXtSmall,
+    "convnext_base": applications.ConvNeXtBase,
+    "convnext_large": applications.ConvNeXtLarge,
+    "convnext_xlarge": applications.ConvNeXtXLarge,
     "efficientnetb0": applications.EfficientNetB0,
     "efficientnetb1": applications.EfficientNetB1,
     "efficientnetb2": applications.EfficientNetB2,
@@ -98,6 +105,7 @@ CHECKED = {
     "mobilenetv3small": (64, 64, 3),
     "mobilenetv3large": (64, 64, 3),
     "inception_resnet_v2": (75, 75, 3),
+    "convnext_tiny": (64, 64, 3),
 }
 
 # With "all" as the second argument every network is checked, at the
@@ -137,7 +145,14 @@ def redraw(model, rng, x):
                 layer.gamma.assign(rng.uniform(low, high, n).astype("float32"))
             if layer.beta is not None:
                 layer.beta.assign(rng.normal(0, 0.1, n).astype("float32"))
-    top = model.get_layer("predictions")
+        if type(layer).__name__ == "LayerScale":  # ConvNeXt's: 1e-6 would hide each block
+            layer.gamma.assign(rng.uniform(0.1, 0.3, layer.gamma.shape).astype("float32"))
+        if isinstance(layer, keras.layers.LayerNormalization):
+            n = layer.gamma.shape
+            layer.gamma.assign(rng.uniform(0.5, 1.5, n).astype("float32"))
+            layer.beta.assign(rng.normal(0, 0.1, n).astype("float32"))
+    names = [l.name for l in model.layers]
+    top = model.get_layer("predictions" if "predictions" in names else model.name + "_head_dense")
     if not hasattr(top, "kernel"):  # MobileNets: a 1x1 convolution, then an Activation
         top = model.get_layer("logits" if "conv_preds" not in [l.name for l in model.layers] else "conv_preds")
     features = keras.Model(model.inputs, top.input).predict(x, verbose=0).reshape(len(x), -1)
@@ -176,9 +191,13 @@ def main(out, which="checked"):
             legacy_h5_format.save_weights_to_hdf5_group(f, model)
         keras.backend.clear_session()  # the same automatic layer names as the model's
         notop = ARCHITECTURES[name](weights=None, input_shape=shape, include_top=False, pooling="avg")
+        top_names = [l.name for l in model.layers]
         for layer in notop.layers:
             if layer.weights:
-                layer.set_weights(model.get_layer(layer.name).get_weights())
+                # ConvNeXt's notop network ends in a LayerNormalization of
+                # its own (automatically named): it takes the head's.
+                source = layer.name if layer.name in top_names else model.name + "_head_layernorm"
+                layer.set_weights(model.get_layer(source).get_weights())
                 if hasattr(layer, "finalize_state"):  # Normalization's mean and variance
                     layer.finalize_state()
         with h5py.File(os.path.join(out, name + "_notop.h5"), "w") as f:
@@ -197,10 +216,10 @@ def main(out, which="checked"):
     # index (Keras's is downloaded; its global is set instead), written to
     # DIR/class_index.json for kerasgo to read.
     pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
-    from keras.applications import densenet, efficientnet, efficientnet_v2, inception_resnet_v2, mobilenet, mobilenet_v3, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
+    from keras.applications import convnext, densenet, efficientnet, efficientnet_v2, inception_resnet_v2, mobilenet, mobilenet_v3, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
     from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
     index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
-    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3), ("efficientnet", efficientnet), ("efficientnet_v2", efficientnet_v2), ("mobilenet_v3", mobilenet_v3), ("inception_resnet_v2", inception_resnet_v2)):
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3), ("efficientnet", efficientnet), ("efficientnet_v2", efficientnet_v2), ("mobilenet_v3", mobilenet_v3), ("inception_resnet_v2", inception_resnet_v2), ("convnext", convnext)):
         index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
     classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
     with open(os.path.join(out, "class_index.json"), "w") as f:

@@ -49,6 +49,21 @@ var constructors = map[string]func(applications.Options) (*keras.Model, error){
 	"mobilenetv3large": func(o applications.Options) (*keras.Model, error) {
 		return applications.MobileNetV3Large(applications.MobileNetV3Options{Options: o})
 	},
+	"convnext_tiny": func(o applications.Options) (*keras.Model, error) {
+		return applications.ConvNeXtTiny(applications.ConvNeXtOptions{Options: o})
+	},
+	"convnext_small": func(o applications.Options) (*keras.Model, error) {
+		return applications.ConvNeXtSmall(applications.ConvNeXtOptions{Options: o})
+	},
+	"convnext_base": func(o applications.Options) (*keras.Model, error) {
+		return applications.ConvNeXtBase(applications.ConvNeXtOptions{Options: o})
+	},
+	"convnext_large": func(o applications.Options) (*keras.Model, error) {
+		return applications.ConvNeXtLarge(applications.ConvNeXtOptions{Options: o})
+	},
+	"convnext_xlarge": func(o applications.Options) (*keras.Model, error) {
+		return applications.ConvNeXtXLarge(applications.ConvNeXtOptions{Options: o})
+	},
 	"efficientnetb0": applications.EfficientNetB0,
 	"efficientnetb1": applications.EfficientNetB1,
 	"efficientnetb2": applications.EfficientNetB2,
@@ -101,6 +116,11 @@ var kerasParams = map[string]int{
 	"mobilenetv2":         3_538_984,
 	"mobilenetv3small":    2_554_968,
 	"mobilenetv3large":    5_507_432,
+	"convnext_tiny":       28_589_128,
+	"convnext_small":      50_223_688,
+	"convnext_base":       88_591_464,
+	"convnext_large":      197_767_336,
+	"convnext_xlarge":     350_196_968,
 	"efficientnetb0":      5_330_571,
 	"efficientnetb1":      7_856_239,
 	"efficientnetb2":      9_177_569,
@@ -334,6 +354,9 @@ func compareLayers(t *testing.T, m *keras.Model, want []layer) {
 			t.Errorf("layer %q is a %s, Keras's is a %s", w.Name, l.ClassName(), w.Class)
 		}
 		weights := l.Common().Weights()
+		if inner, ok := l.(*keras.Model); ok { // ConvNeXt's nested Sequential blocks
+			weights = inner.Weights()
+		}
 		if len(weights) != len(w.Weights) {
 			t.Errorf("layer %q has %d weights, Keras's has %d", w.Name, len(weights), len(w.Weights))
 			continue

@@ -108,6 +108,7 @@ func TestPreprocessInputMatchesKeras(t *testing.T) {
 		"resnet_v2":    applications.ResNetV2PreprocessInput, "mobilenet_v2": applications.MobileNetV2PreprocessInput,
 		"efficientnet": applications.EfficientNetPreprocessInput, "efficientnet_v2": applications.EfficientNetV2PreprocessInput,
 		"mobilenet_v3": applications.MobileNetV3PreprocessInput, "inception_resnet_v2": applications.InceptionResNetV2PreprocessInput,
+		"convnext": applications.ConvNeXtPreprocessInput,
 	} {
 		var want []float64
 		if err := json.Unmarshal(pre[module], &want); err != nil {

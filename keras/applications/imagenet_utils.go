@@ -219,6 +219,12 @@ func EfficientNetV2PreprocessInput(x keras.Array) (keras.Array, error) { return 
 // with ExcludePreprocessing.
 func MobileNetV3PreprocessInput(x keras.Array) (keras.Array, error) { return x, nil }
 
+// ConvNeXtPreprocessInput is Keras's convnext.preprocess_input, which
+// returns the images as they are (x itself): ConvNeXt's models normalize
+// pixels in [0, 255] in their own Normalization layer, unless built with
+// ExcludePreprocessing.
+func ConvNeXtPreprocessInput(x keras.Array) (keras.Array, error) { return x, nil }
+
 // MobileNetV2PreprocessInput prepares images (0 to 255) for MobileNetV2,
 // as Keras's mobilenet_v2.preprocess_input: scaled to [-1, 1].
 func MobileNetV2PreprocessInput(x keras.Array) (keras.Array, error) {
