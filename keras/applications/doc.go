@@ -5,10 +5,11 @@
 // .resnet), ResNet50V2, ResNet101V2 and ResNet152V2 (resnet_v2), VGG16
 // and VGG19, DenseNet121, DenseNet169 and DenseNet201, MobileNet,
 // MobileNetV2, MobileNetV3Small and MobileNetV3Large, Xception,
-// InceptionV3, InceptionResNetV2, EfficientNetB0 to EfficientNetB7, and
-// EfficientNetV2B0 to B3, S, M and L: 33 of Keras's 40. Each module's preprocess_input is a
-// function here (ResNetPreprocessInput, ...), and DecodePredictions is
-// imagenet_utils.decode_predictions.
+// InceptionV3, InceptionResNetV2, EfficientNetB0 to EfficientNetB7,
+// EfficientNetV2B0 to B3, S, M and L, and ConvNeXtTiny to ConvNeXtXLarge:
+// 38 of Keras's 40 (NASNet is not here yet). Each module's
+// preprocess_input is a function here (ResNetPreprocessInput, ...), and
+// DecodePredictions is imagenet_utils.decode_predictions.
 //
 //	model, err := applications.ResNet50(applications.Options{Weights: "imagenet"})
 //
