@@ -70,6 +70,8 @@ ARCHITECTURES = {
     "convnext_base": applications.ConvNeXtBase,
     "convnext_large": applications.ConvNeXtLarge,
     "convnext_xlarge": applications.ConvNeXtXLarge,
+    "nasnet_mobile": applications.NASNetMobile,
+    "nasnet_large": applications.NASNetLarge,
     "efficientnetb0": applications.EfficientNetB0,
     "efficientnetb1": applications.EfficientNetB1,
     "efficientnetb2": applications.EfficientNetB2,
@@ -106,6 +108,7 @@ CHECKED = {
     "mobilenetv3large": (64, 64, 3),
     "inception_resnet_v2": (75, 75, 3),
     "convnext_tiny": (64, 64, 3),
+    "nasnet_mobile": (64, 64, 3),
 }
 
 # With "all" as the second argument every network is checked, at the
@@ -216,10 +219,10 @@ def main(out, which="checked"):
     # index (Keras's is downloaded; its global is set instead), written to
     # DIR/class_index.json for kerasgo to read.
     pixels = (np.arange(2 * 4 * 4 * 3) * 37 % 256).astype("float32").reshape((2, 4, 4, 3))
-    from keras.applications import convnext, densenet, efficientnet, efficientnet_v2, inception_resnet_v2, mobilenet, mobilenet_v3, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
+    from keras.applications import convnext, densenet, efficientnet, efficientnet_v2, inception_resnet_v2, mobilenet, nasnet, mobilenet_v3, mobilenet_v2, resnet, resnet_v2, vgg16, vgg19, xception, inception_v3
     from keras.src.applications import imagenet_utils  # whose CLASS_INDEX decode_predictions reads
     index["preprocess"] = {"x": pixels.ravel().tolist(), "shape": list(pixels.shape)}
-    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3), ("efficientnet", efficientnet), ("efficientnet_v2", efficientnet_v2), ("mobilenet_v3", mobilenet_v3), ("inception_resnet_v2", inception_resnet_v2), ("convnext", convnext)):
+    for module_name, module in (("resnet", resnet), ("vgg16", vgg16), ("vgg19", vgg19), ("densenet", densenet), ("resnet_v2", resnet_v2), ("mobilenet", mobilenet), ("mobilenet_v2", mobilenet_v2), ("xception", xception), ("inception_v3", inception_v3), ("efficientnet", efficientnet), ("efficientnet_v2", efficientnet_v2), ("mobilenet_v3", mobilenet_v3), ("inception_resnet_v2", inception_resnet_v2), ("convnext", convnext), ("nasnet", nasnet)):
         index["preprocess"][module_name] = module.preprocess_input(pixels.copy()).astype("float64").ravel().tolist()
     classes = {str(i): [f"n{i:08d}", f"class_{i}"] for i in range(1000)}
     with open(os.path.join(out, "class_index.json"), "w") as f:

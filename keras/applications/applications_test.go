@@ -64,6 +64,8 @@ var constructors = map[string]func(applications.Options) (*keras.Model, error){
 	"convnext_xlarge": func(o applications.Options) (*keras.Model, error) {
 		return applications.ConvNeXtXLarge(applications.ConvNeXtOptions{Options: o})
 	},
+	"nasnet_mobile":  applications.NASNetMobile,
+	"nasnet_large":   applications.NASNetLarge,
 	"efficientnetb0": applications.EfficientNetB0,
 	"efficientnetb1": applications.EfficientNetB1,
 	"efficientnetb2": applications.EfficientNetB2,
@@ -121,6 +123,8 @@ var kerasParams = map[string]int{
 	"convnext_base":       88_591_464,
 	"convnext_large":      197_767_336,
 	"convnext_xlarge":     350_196_968,
+	"nasnet_mobile":       5_326_716,
+	"nasnet_large":        88_949_818,
 	"efficientnetb0":      5_330_571,
 	"efficientnetb1":      7_856_239,
 	"efficientnetb2":      9_177_569,

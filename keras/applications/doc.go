@@ -6,8 +6,8 @@
 // and VGG19, DenseNet121, DenseNet169 and DenseNet201, MobileNet,
 // MobileNetV2, MobileNetV3Small and MobileNetV3Large, Xception,
 // InceptionV3, InceptionResNetV2, EfficientNetB0 to EfficientNetB7,
-// EfficientNetV2B0 to B3, S, M and L, and ConvNeXtTiny to ConvNeXtXLarge:
-// 38 of Keras's 40 (NASNet is not here yet). Each module's
+// EfficientNetV2B0 to B3, S, M and L, ConvNeXtTiny to ConvNeXtXLarge, and
+// NASNetMobile and NASNetLarge: all 40 of Keras's. Each module's
 // preprocess_input is a function here (ResNetPreprocessInput, ...), and
 // DecodePredictions is imagenet_utils.decode_predictions.
 //

@@ -29,6 +29,10 @@ type imagenetWeights struct {
 	network          string // Keras's constructor, for messages
 	top, topHash     string
 	notop, notopHash string
+	// topName and notopName are the files' names in Keras's cache where
+	// Keras gives them other names than their origin's (NASNet's
+	// nasnet_mobile.h5 for NASNet-mobile.h5); "" is the origin's.
+	topName, notopName string
 }
 
 // resnetWeights are keras.applications' resnet.py WEIGHTS_HASHES, by the
@@ -137,14 +141,17 @@ func squares(sizes []int) string {
 // Keras's cache, downloading it from Keras's origin (checked against
 // Keras's hash) when it is not there, as keras.applications does.
 func (o Options) imagenetPath(w imagenetWeights) (string, error) {
-	rel, hash := w.top, w.topHash
+	rel, hash, name := w.top, w.topHash, w.topName
 	if o.ExcludeTop {
-		rel, hash = w.notop, w.notopHash
+		rel, hash, name = w.notop, w.notopHash, w.notopName
 	}
-	p, err := utils.GetFile(context.Background(), path.Base(rel), weightsBase+rel, utils.GetFileOptions{FileHash: hash, CacheSubdir: "models"})
+	if name == "" {
+		name = path.Base(rel)
+	}
+	p, err := utils.GetFile(context.Background(), name, weightsBase+rel, utils.GetFileOptions{FileHash: hash, CacheSubdir: "models"})
 	if err != nil {
 		return "", fmt.Errorf(`weights "imagenet": %s is not in Keras's cache (%s) and could not be downloaded (%w): put it there, e.g. by running keras.applications.%s(weights="imagenet") once in Python, which downloads it to the same cache (KERAS_HOME moves it), or give the file's path as Weights`,
-			path.Base(rel), path.Join(utils.CacheDir(""), "models"), err, w.network)
+			name, path.Join(utils.CacheDir(""), "models"), err, w.network)
 	}
 	return p, nil
 }

@@ -79,6 +79,12 @@ func TestImagenetWeightsBadDownload(t *testing.T) {
 		t.Fatalf("the bad download left %v in the cache", entries)
 	}
 	srv.Close()
+	// NASNet's file is kept under Keras's name for it, not its origin's
+	// (NASNet-mobile.h5).
+	_, err = applications.NASNetMobile(applications.Options{Weights: "imagenet"})
+	if err == nil || !strings.Contains(err.Error(), "nasnet_mobile.h5 is not in Keras's cache") {
+		t.Fatalf("NASNetMobile offline, nothing cached: %v", err)
+	}
 	_, err = applications.VGG16(applications.Options{Weights: "imagenet"})
 	for _, want := range []string{"vgg16_weights_tf_dim_ordering_tf_kernels.h5 is not in Keras's cache (" + filepath.Join(home, "models") + ")", `keras.applications.VGG16(weights="imagenet")`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -108,7 +114,7 @@ func TestPreprocessInputMatchesKeras(t *testing.T) {
 		"resnet_v2":    applications.ResNetV2PreprocessInput, "mobilenet_v2": applications.MobileNetV2PreprocessInput,
 		"efficientnet": applications.EfficientNetPreprocessInput, "efficientnet_v2": applications.EfficientNetV2PreprocessInput,
 		"mobilenet_v3": applications.MobileNetV3PreprocessInput, "inception_resnet_v2": applications.InceptionResNetV2PreprocessInput,
-		"convnext": applications.ConvNeXtPreprocessInput,
+		"convnext": applications.ConvNeXtPreprocessInput, "nasnet": applications.NASNetPreprocessInput,
 	} {
 		var want []float64
 		if err := json.Unmarshal(pre[module], &want); err != nil {

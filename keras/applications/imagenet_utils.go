@@ -195,6 +195,12 @@ func InceptionResNetV2PreprocessInput(x keras.Array) (keras.Array, error) {
 	return preprocessInput(x, tfMode, "InceptionResNetV2PreprocessInput")
 }
 
+// NASNetPreprocessInput prepares images (0 to 255) for NASNetMobile and
+// NASNetLarge, as Keras's nasnet.preprocess_input: scaled to [-1, 1].
+func NASNetPreprocessInput(x keras.Array) (keras.Array, error) {
+	return preprocessInput(x, tfMode, "NASNetPreprocessInput")
+}
+
 // MobileNetPreprocessInput prepares images (0 to 255) for MobileNet, as
 // Keras's mobilenet.preprocess_input: scaled to [-1, 1].
 func MobileNetPreprocessInput(x keras.Array) (keras.Array, error) {
