@@ -1,7 +1,7 @@
 """Build keras.applications networks with Keras itself, for
 keras/applications/applications_test.go to compare kerasgo's with.
 
-    KERAS_BACKEND=jax build/keras-env/bin/python scripts/keras-applications.py DIR [all]
+    KERAS_BACKEND=numpy build/keras-env/bin/python scripts/keras-applications.py DIR [all|NAME,NAME...]
 
 For each network, at Keras's default 224x224x3 input, it records the
 architecture: every layer's name and class, and the name and shape of each
@@ -111,7 +111,8 @@ CHECKED = {
     "nasnet_mobile": (64, 64, 3),
 }
 
-# With "all" as the second argument every network is checked, at the
+# With "all" as the second argument every network is checked (with
+# "name,name,..." those networks), at the
 # smallest input Keras takes (resnet50 stays at 224): the weight files of
 # the big networks take gigabytes and minutes, so make test checks
 # CHECKED and `make test-applications` all of them.
@@ -178,9 +179,10 @@ def main(out, which="checked"):
         keras.backend.clear_session()
         index[name] = architecture(build(weights=None))
     checked = CHECKED
-    if which == "all":
-        checked = {name: CHECKED.get(name, MIN_SHAPES.get(name, (32, 32, 3))) for name in ARCHITECTURES}
-        checked["resnet50"] = CHECKED["resnet50"]
+    if which != "checked":
+        names = ARCHITECTURES if which == "all" else which.split(",")
+        checked = {name: CHECKED.get(name, MIN_SHAPES.get(name, (32, 32, 3))) for name in names}
+        checked.update(CHECKED)  # CHECKED as always, ResNet50 at 224
     for name, shape in checked.items():
         keras.backend.clear_session()
         model = ARCHITECTURES[name](weights=None, input_shape=shape)

@@ -205,9 +205,10 @@ func TestOptionErrors(t *testing.T) {
 	}
 }
 
-// allApplicationsEnv, when set, makes the Keras reference check the
+// allApplicationsEnv, when set to 1, makes the Keras reference check the
 // weights and predictions of every network, not only those of the
-// script's CHECKED (make test-applications sets it).
+// script's CHECKED (make test-applications sets it); set to a list of
+// Keras's names ("nasnet_large,convnext_xlarge"), of those networks.
 const allApplicationsEnv = "KERASGO_TEST_ALL_APPLICATIONS"
 
 // reference is what scripts/keras-applications.py wrote, built once.
@@ -266,8 +267,12 @@ func kerasReference(t *testing.T) (string, map[string]network) {
 		// Keras's NumPy backend: building the networks on JAX compiles
 		// each weight shape's initializer (6.5 minutes against 1.7).
 		args := []string{kerasref.Script(t, "keras-applications.py"), dir}
-		if os.Getenv(allApplicationsEnv) != "" {
+		switch which := os.Getenv(allApplicationsEnv); which {
+		case "":
+		case "1", "all":
 			args = append(args, "all")
+		default: // a list of networks: "nasnet_large,convnext_xlarge"
+			args = append(args, which)
 		}
 		kerasref.RunEnv(t, python, []string{"KERAS_BACKEND=numpy"}, args...)
 		data, err := os.ReadFile(filepath.Join(dir, "index.json"))
