@@ -175,17 +175,36 @@ func efficientNetMBConv(inputs *layers.KerasTensor, prefix string, filtersIn, fi
 		x = layers.Apply(layers.Named(prefix+"expand_bn", &layers.BatchNormalization{Axis: 3}), x)
 		x = layers.Apply(layers.Named(prefix+"expand_activation", &layers.Activation{Fn: "swish"}), x)
 	}
-	padding := "same"
-	if stride == 2 {
-		x = layers.Apply(layers.Named(prefix+"dwconv_pad", &layers.ZeroPadding2D{Padding: correctPad(x.Shape(), kernel)}), x)
-		padding = "valid"
-	}
-	x = layers.Apply(layers.Named(prefix+"dwconv", &layers.DepthwiseConv2D{
-		KernelSize: [2]int{kernel, kernel}, Strides: [2]int{stride, stride}, Padding: padding, NoBias: true,
-	}), x)
+	x = depthwiseConv(x, prefix+"dwconv", prefix+"dwconv_pad", kernel, stride)
 	x = layers.Apply(layers.Named(prefix+"bn", &layers.BatchNormalization{Axis: 3}), x)
 	x = layers.Apply(layers.Named(prefix+"activation", &layers.Activation{Fn: "swish"}), x)
 
+	x = efficientNetSqueezeExcite(x, prefix, filtersIn, filters)
+
+	x = layers.Apply(layers.Named(prefix+"project_conv", &layers.Conv2D{
+		Filters: filtersOut, KernelSize: [2]int{1, 1}, Padding: "same", NoBias: true, KernelInitializer: efficientNetConvInit,
+	}), x)
+	x = layers.Apply(layers.Named(prefix+"project_bn", &layers.BatchNormalization{Axis: 3}), x)
+	if stride == 1 && filtersIn == filtersOut {
+		x = efficientNetResidual(x, inputs, prefix, drop)
+	}
+	return x
+}
+
+// efficientNetResidual adds a block's input to its output x, after the
+// stochastic depth (a dropout of whole samples at rate drop) of
+// EfficientNet's and EfficientNetV2's blocks.
+func efficientNetResidual(x, inputs *layers.KerasTensor, prefix string, drop float64) *layers.KerasTensor {
+	if drop > 0 {
+		x = layers.Apply(layers.Named(prefix+"drop", &layers.Dropout{Rate: drop, NoiseShape: []int{-1, 1, 1, 1}}), x)
+	}
+	return layers.Apply(layers.Named(prefix+"add", &layers.Add{}), x, inputs)
+}
+
+// efficientNetSqueezeExcite is the squeeze and excitation of
+// EfficientNet's and EfficientNetV2's blocks (se_ratio 0.25): x's
+// channels scaled by weights computed from their means.
+func efficientNetSqueezeExcite(x *layers.KerasTensor, prefix string, filtersIn, filters int) *layers.KerasTensor {
 	se := layers.Apply(layers.Named(prefix+"se_squeeze", &layers.GlobalAveragePooling2D{}), x)
 	se = layers.Apply(layers.Named(prefix+"se_reshape", &layers.Reshape{TargetShape: []int{1, 1, filters}}), se)
 	se = layers.Apply(layers.Named(prefix+"se_reduce", &layers.Conv2D{
@@ -194,17 +213,5 @@ func efficientNetMBConv(inputs *layers.KerasTensor, prefix string, filtersIn, fi
 	se = layers.Apply(layers.Named(prefix+"se_expand", &layers.Conv2D{
 		Filters: filters, KernelSize: [2]int{1, 1}, Padding: "same", Activation: "sigmoid", KernelInitializer: efficientNetConvInit,
 	}), se)
-	x = layers.Apply(layers.Named(prefix+"se_excite", &layers.Multiply{}), x, se)
-
-	x = layers.Apply(layers.Named(prefix+"project_conv", &layers.Conv2D{
-		Filters: filtersOut, KernelSize: [2]int{1, 1}, Padding: "same", NoBias: true, KernelInitializer: efficientNetConvInit,
-	}), x)
-	x = layers.Apply(layers.Named(prefix+"project_bn", &layers.BatchNormalization{Axis: 3}), x)
-	if stride == 1 && filtersIn == filtersOut {
-		if drop > 0 {
-			x = layers.Apply(layers.Named(prefix+"drop", &layers.Dropout{Rate: drop, NoiseShape: []int{-1, 1, 1, 1}}), x)
-		}
-		x = layers.Apply(layers.Named(prefix+"add", &layers.Add{}), x, inputs)
-	}
-	return x
+	return layers.Apply(layers.Named(prefix+"se_excite", &layers.Multiply{}), x, se)
 }

@@ -275,15 +275,7 @@ func (c efficientNetV2Conv) squeezeExcite(x *layers.KerasTensor, filters int) *l
 	if !c.squeeze {
 		return x
 	}
-	se := layers.Apply(layers.Named(c.prefix+"se_squeeze", &layers.GlobalAveragePooling2D{}), x)
-	se = layers.Apply(layers.Named(c.prefix+"se_reshape", &layers.Reshape{TargetShape: []int{1, 1, filters}}), se)
-	se = layers.Apply(layers.Named(c.prefix+"se_reduce", &layers.Conv2D{
-		Filters: max(1, c.filtersIn/4), KernelSize: [2]int{1, 1}, Padding: "same", Activation: "swish", KernelInitializer: efficientNetConvInit,
-	}), se)
-	se = layers.Apply(layers.Named(c.prefix+"se_expand", &layers.Conv2D{
-		Filters: filters, KernelSize: [2]int{1, 1}, Padding: "same", Activation: "sigmoid", KernelInitializer: efficientNetConvInit,
-	}), se)
-	return layers.Apply(layers.Named(c.prefix+"se_excite", &layers.Multiply{}), x, se)
+	return efficientNetSqueezeExcite(x, c.prefix, c.filtersIn, filters)
 }
 
 // residual adds the block's input where the shapes allow, after the
@@ -292,8 +284,5 @@ func (c efficientNetV2Conv) residual(x, inputs *layers.KerasTensor) *layers.Kera
 	if c.stride != 1 || c.filtersIn != c.filtersOut {
 		return x
 	}
-	if c.drop > 0 {
-		x = layers.Apply(layers.Named(c.prefix+"drop", &layers.Dropout{Rate: c.drop, NoiseShape: []int{-1, 1, 1, 1}}), x)
-	}
-	return layers.Apply(layers.Named(c.prefix+"add", &layers.Add{}), x, inputs)
+	return efficientNetResidual(x, inputs, c.prefix, c.drop)
 }

@@ -100,14 +100,7 @@ func invertedResBlock(x *layers.KerasTensor, expansion, stride int, alpha float6
 	} else {
 		prefix = "expanded_conv_"
 	}
-	padding := "same"
-	if stride == 2 {
-		x = layers.Apply(layers.Named(prefix+"pad", &layers.ZeroPadding2D{Padding: correctPad(x.Shape(), 3)}), x)
-		padding = "valid"
-	}
-	x = layers.Apply(layers.Named(prefix+"depthwise", &layers.DepthwiseConv2D{
-		KernelSize: [2]int{3, 3}, Strides: [2]int{stride, stride}, Padding: padding, NoBias: true,
-	}), x)
+	x = depthwiseConv(x, prefix+"depthwise", prefix+"pad", 3, stride)
 	x = mobileBatchNorm(prefix+"depthwise_BN", x)
 	x = relu6(prefix+"depthwise_relu", x)
 	x = layers.Apply(layers.Named(prefix+"project", &layers.Conv2D{
@@ -118,6 +111,21 @@ func invertedResBlock(x *layers.KerasTensor, expansion, stride int, alpha float6
 		return layers.Apply(layers.Named(prefix+"add", &layers.Add{}), inputs, x)
 	}
 	return x
+}
+
+// depthwiseConv is the depthwise convolution without bias of the
+// inverted residual blocks (MobileNetV2, MobileNetV3, EfficientNet):
+// "same" padded at stride 1; at stride 2 first zero padded by a layer
+// named padName (correctPad), then "valid", as Keras pads them.
+func depthwiseConv(x *layers.KerasTensor, name, padName string, kernel, stride int) *layers.KerasTensor {
+	padding := "same"
+	if stride == 2 {
+		x = layers.Apply(layers.Named(padName, &layers.ZeroPadding2D{Padding: correctPad(x.Shape(), kernel)}), x)
+		padding = "valid"
+	}
+	return layers.Apply(layers.Named(name, &layers.DepthwiseConv2D{
+		KernelSize: [2]int{kernel, kernel}, Strides: [2]int{stride, stride}, Padding: padding, NoBias: true,
+	}), x)
 }
 
 // makeDivisible is Keras's _make_divisible: v rounded to the nearest

@@ -231,14 +231,7 @@ func (n mobileNetV3Net) invertedRes(x *layers.KerasTensor, expansion float64, fi
 		x = mobileNetV3BatchNorm(prefix+"expand_bn", x)
 		x = n.activation(x, netAct)
 	}
-	padding := "same"
-	if stride == 2 {
-		x = layers.Apply(layers.Named(prefix+"depthwise_pad", &layers.ZeroPadding2D{Padding: correctPad(x.Shape(), kernel)}), x)
-		padding = "valid"
-	}
-	x = layers.Apply(layers.Named(prefix+"depthwise", &layers.DepthwiseConv2D{
-		KernelSize: [2]int{kernel, kernel}, Strides: [2]int{stride, stride}, Padding: padding, NoBias: true,
-	}), x)
+	x = depthwiseConv(x, prefix+"depthwise", prefix+"depthwise_pad", kernel, stride)
 	x = mobileNetV3BatchNorm(prefix+"depthwise_bn", x)
 	x = n.activation(x, netAct)
 	if seRatio > 0 {

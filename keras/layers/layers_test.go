@@ -171,26 +171,33 @@ func TestDenseValues(t *testing.T) {
 	})
 }
 
+// dropOnes builds l for samples of shape sample and returns what it makes
+// of a batch of ones in training, on be.
+func dropOnes(t *testing.T, be backend.Backend, l layers.Layer, batch int, sample ...int) backendtest.Array {
+	t.Helper()
+	build(t, l, sample...)
+	ones := backendtest.Array{Shape: append(backend.Shape{batch}, sample...), Data: make([]float64, batch*backend.Shape(sample).Size())}
+	for i := range ones.Data {
+		ones.Data[i] = 1
+	}
+	fn := callFunc(l, true)
+	got, err := backendtest.Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+		return []backend.Value{fn(b, v)}, nil
+	}, []backendtest.Array{ones})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got[0]
+}
+
 // TestDropoutTraining checks inverted dropout: in training about Rate of
 // the values are zero and the rest are scaled by 1/(1-Rate), so the mean is
 // kept; at inference the input passes unchanged (TestLayers).
 func TestDropoutTraining(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		l := &layers.Dropout{Rate: 0.25}
-		build(t, l, 1000)
-		ones := backendtest.Array{Shape: backend.Shape{4, 1000}, Data: make([]float64, 4000)}
-		for i := range ones.Data {
-			ones.Data[i] = 1
-		}
-		fn := callFunc(l, true)
-		got, err := backendtest.Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
-			return []backend.Value{fn(b, v)}, nil
-		}, []backendtest.Array{ones})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := dropOnes(t, be, &layers.Dropout{Rate: 0.25}, 4, 1000)
 		zeros := 0
-		for _, v := range got[0].Data {
+		for _, v := range got.Data {
 			switch {
 			case v == 0:
 				zeros++
@@ -209,22 +216,10 @@ func TestDropoutTraining(t *testing.T) {
 // zeros or all 1/(1-Rate); its config writes the -1 back as Keras's None.
 func TestDropoutNoiseShape(t *testing.T) {
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		l := &layers.Dropout{Rate: 0.5, NoiseShape: []int{-1, 1, 1}}
-		build(t, l, 5, 4)
-		ones := backendtest.Array{Shape: backend.Shape{64, 5, 4}, Data: make([]float64, 64*20)}
-		for i := range ones.Data {
-			ones.Data[i] = 1
-		}
-		fn := callFunc(l, true)
-		got, err := backendtest.Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
-			return []backend.Value{fn(b, v)}, nil
-		}, []backendtest.Array{ones})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := dropOnes(t, be, &layers.Dropout{Rate: 0.5, NoiseShape: []int{-1, 1, 1}}, 64, 5, 4)
 		dropped := 0
 		for s := range 64 {
-			sample := got[0].Data[s*20 : (s+1)*20]
+			sample := got.Data[s*20 : (s+1)*20]
 			if sample[0] == 0 {
 				dropped++
 			}
