@@ -107,7 +107,6 @@ CHECKED = {
     "mobilenetv3large": (64, 64, 3),
     "inception_resnet_v2": (75, 75, 3),
     "convnext_tiny": (64, 64, 3),
-    "nasnet_mobile": (64, 64, 3),
 }
 
 # With "all" as the second argument every network is checked (with
