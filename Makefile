@@ -113,8 +113,8 @@ fuzz:
 
 ## test-applications: every keras.applications network's Keras-written weight
 ## files (.weights.h5 and the legacy .h5, with and without the top) predict as
-## Keras does, on every engine installed; make test checks one network of each
-## family (the others' files take gigabytes and tens of minutes); needs make keras-env.
+## Keras does, on every engine installed; make test checks one network of each family but NASNet
+## (the others' files take gigabytes and tens of minutes); needs make keras-env.
 ## With libtorch installed, the libtorch build's tests cover both engines.
 test-applications: $(KERASGO)
 	@if $(KERASGO) libtorch >/dev/null 2>&1; then set -x; \
