@@ -3,6 +3,8 @@ package keras_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	_ "github.com/kerasgo/kerasgo/backends/gorgonia"
 	"github.com/kerasgo/kerasgo/datasets/mnist"
@@ -90,4 +92,18 @@ func ExampleNewFunctional() {
 	// Output:
 	// [loss priority_loss department_loss department_accuracy]
 	// [priority department] [4 1] [4 2]
+}
+
+// Export a trained model for onnxruntime (Python, C++, C#, Java,
+// JavaScript) or any runtime that reads ONNX, as Keras's
+// model.export(path, format="onnx").
+func ExampleModel_Export() {
+	in := layers.NamedInput("features", 4)
+	out := layers.Apply(layers.Named("species", &layers.Dense{Units: 3, Activation: "softmax"}), in)
+	model := keras.Must(keras.NewModel(in, out))
+	dir := keras.Must(os.MkdirTemp("", "export"))
+	defer os.RemoveAll(dir)
+	keras.MustOK(model.Export(filepath.Join(dir, "iris.onnx"), keras.ExportOptions{}))
+	fmt.Println("inputs:", model.InputNames(), "outputs:", model.OutputNames())
+	// Output: inputs: [features] outputs: [species]
 }

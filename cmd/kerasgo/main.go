@@ -6,6 +6,7 @@
 //	kerasgo doctor                                 report the engines, libtorch and CUDA
 //	kerasgo launch -n N ./prog [args]              start N workers of a data-parallel job (see docs/distributed.md)
 //	kerasgo serve [flags] [name=]model.keras ...   serve models with TensorFlow Serving's REST API (see docs/serving.md)
+//	kerasgo export [flags] model.keras out.onnx     write the model as ONNX for onnxruntime (see docs/saving.md)
 //
 // `kerasgo libtorch` works in kerasgo's repository (`make libtorch` runs
 // it) and in any module that requires kerasgo:
@@ -51,6 +52,8 @@ func main() {
 		doctor(os.Stdout)
 	case "serve":
 		err = serve(os.Args[2:])
+	case "export":
+		err = export(os.Args[2:])
 	case "launch":
 		status, lerr := launch(os.Args[2:])
 		if lerr != nil {
@@ -67,7 +70,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: kerasgo libtorch [-out dir] | kerasgo doctor | kerasgo launch -n N ./prog [args] | kerasgo serve [flags] [name=]model.keras ...")
+	fmt.Fprintln(os.Stderr, "usage: kerasgo libtorch [-out dir] | kerasgo doctor | kerasgo launch -n N ./prog [args] | kerasgo serve [flags] [name=]model.keras ... | kerasgo export [flags] model.keras out.onnx")
 	os.Exit(2)
 }
 
