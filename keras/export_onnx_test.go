@@ -1,13 +1,8 @@
 package keras_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,64 +13,23 @@ import (
 	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
-// onnxInput is an input of an exported model as scripts/onnx-check.py
-// reads it.
-type onnxInput struct {
-	Name  string    `json:"name"`
-	DType string    `json:"dtype"`
-	Shape []int     `json:"shape"`
-	Data  []float64 `json:"data"`
-}
-
 // onnxCase is one exported model and what kerasgo predicted for it.
 type onnxCase struct {
-	Name   string      `json:"name"`
-	Inputs []onnxInput `json:"inputs"`
-	want   []keras.Array
+	kerasref.ONNXCase
+	want [][]float32
 }
 
-// onnxResult is what onnxruntime computed for a case.
-type onnxResult struct {
-	Error   string     `json:"error"`
-	Outputs []refArray `json:"outputs"`
-	Doubled []refArray `json:"doubled"`
-	Opset   int        `json:"opset"`
+// onnxCases returns the exported models for kerasref.RunONNX.
+func onnxCases(cs []onnxCase) []kerasref.ONNXCase {
+	out := make([]kerasref.ONNXCase, len(cs))
+	for i, c := range cs {
+		out[i] = c.ONNXCase
+	}
+	return out
 }
 
-// runONNX runs scripts/onnx-check.py over the cases exported to dir and
-// returns onnxruntime's result per case, skipping t when the Keras
-// environment or its onnxruntime is missing.
-func runONNX(t *testing.T, dir string, cases []onnxCase) map[string]onnxResult {
-	t.Helper()
-	python := kerasref.Python(t)
-	index, err := json.Marshal(map[string]any{"cases": cases})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "index.json"), index, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(python, kerasref.Script(t, "onnx-check.py"), dir)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) && exit.ExitCode() == 3 {
-			t.Skipf("onnxruntime is not installed: %s", strings.TrimSpace(out.String()))
-		}
-		t.Fatalf("onnx-check.py: %v\n%s", err, out.Bytes())
-	}
-	t.Log(strings.TrimSpace(out.String()))
-	results := map[string]onnxResult{}
-	for _, c := range cases {
-		var r onnxResult
-		readJSON(t, filepath.Join(dir, c.Name+".ort.json"), &r)
-		results[c.Name] = r
-	}
-	return results
-}
-
-// onnxCaseOf exports m to dir and predicts xs with it, for runONNX.
+// onnxCaseOf exports m to dir and predicts xs with it, for
+// kerasref.RunONNX.
 func onnxCaseOf(t *testing.T, m *keras.Model, name, dir string, xs keras.Arrays, o keras.ExportOptions) (onnxCase, error) {
 	t.Helper()
 	if err := m.Export(filepath.Join(dir, name+".onnx"), o); err != nil {
@@ -85,10 +39,13 @@ func onnxCaseOf(t *testing.T, m *keras.Model, name, dir string, xs keras.Arrays,
 	if err != nil {
 		t.Fatalf("exported, but Predict failed: %v", err)
 	}
-	c := onnxCase{Name: name, want: outs}
+	c := onnxCase{ONNXCase: kerasref.ONNXCase{Name: name}}
+	for _, o := range outs {
+		c.want = append(c.want, o.Data)
+	}
 	names := m.InputNames()
 	for i, x := range xs {
-		in := onnxInput{Name: names[i], DType: "float32", Shape: x.Shape}
+		in := kerasref.ONNXInput{Name: names[i], DType: "float32", Shape: x.Shape}
 		if dt := m.Inputs()[i].DType(); dt == backend.Int32 || dt == backend.Int64 {
 			in.DType = "int32"
 		}
@@ -101,29 +58,6 @@ func onnxCaseOf(t *testing.T, m *keras.Model, name, dir string, xs keras.Arrays,
 		c.Inputs = append(c.Inputs, in)
 	}
 	return c, nil
-}
-
-// worstONNX is the largest difference, relative to max(1, |kerasgo's
-// value|), between onnxruntime's outputs and kerasgo's, and between the
-// outputs for the inputs stacked twice and kerasgo's stacked twice.
-func worstONNX(t *testing.T, want []keras.Array, r onnxResult) float64 {
-	t.Helper()
-	if len(r.Outputs) != len(want) || len(r.Doubled) != len(want) {
-		t.Fatalf("onnxruntime gave %d outputs (%d for the doubled batch), kerasgo %d", len(r.Outputs), len(r.Doubled), len(want))
-	}
-	worst := 0.0
-	for k, w := range want {
-		if len(r.Outputs[k].Data) != len(w.Data) || len(r.Doubled[k].Data) != 2*len(w.Data) {
-			t.Fatalf("output %d: onnxruntime gave shapes %v and %v (doubled batch), kerasgo %v", k, r.Outputs[k].Shape, r.Doubled[k].Shape, w.Shape)
-		}
-		for i, v := range w.Data {
-			scale := math.Max(1, math.Abs(float64(v)))
-			for _, got := range []float64{r.Outputs[k].Data[i], r.Doubled[k].Data[i], r.Doubled[k].Data[len(w.Data)+i]} {
-				worst = math.Max(worst, math.Abs(got-float64(v))/scale)
-			}
-		}
-	}
-	return worst
 }
 
 // onnxCatalogueFloor is how many catalogue models export and match
@@ -174,16 +108,16 @@ func TestExportONNXCatalogue(t *testing.T) {
 		}
 		exported = append(exported, oc)
 	}
-	results := runONNX(t, dir, exported)
+	results := kerasref.RunONNX(t, dir, onnxCases(exported))
 	matched := 0
 	var differ []string
 	for _, c := range exported {
 		ok := t.Run(c.Name, func(t *testing.T) {
-			r := results[c.Name]
-			if r.Error != "" {
-				t.Fatalf("onnxruntime: %s", r.Error)
+			worst, err := results[c.Name].Worst(c.want)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if worst := worstONNX(t, c.want, r); worst > 1e-5 {
+			if worst > 1e-5 {
 				t.Fatalf("onnxruntime's outputs differ from kerasgo's by %g (relative)", worst)
 			}
 			matched++
@@ -232,11 +166,11 @@ func TestExportONNXNamesAndTokenIds(t *testing.T) {
 	if c.Inputs[0].Name != "tokens" || c.Inputs[0].DType != "int32" || c.Inputs[1].Name != "extra" {
 		t.Fatalf("inputs %q (%s) and %q, want tokens (int32) and extra", c.Inputs[0].Name, c.Inputs[0].DType, c.Inputs[1].Name)
 	}
-	r := runONNX(t, dir, []onnxCase{c})["names"]
-	if r.Error != "" {
-		t.Fatalf("onnxruntime: %s", r.Error)
+	worst, err := kerasref.RunONNX(t, dir, onnxCases([]onnxCase{c}))["names"].Worst(c.want)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if worst := worstONNX(t, c.want, r); worst > 1e-5 {
+	if worst > 1e-5 {
 		t.Fatalf("onnxruntime's outputs differ from kerasgo's by %g (relative)", worst)
 	}
 }

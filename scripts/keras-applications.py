@@ -103,6 +103,7 @@ CHECKED = {
     "mobilenetv2": (96, 96, 3),
     "efficientnetb0": (64, 64, 3),
     "efficientnetv2-b0": (64, 64, 3),
+    "efficientnetv2-s": (64, 64, 3),
     "mobilenetv3small": (64, 64, 3),
     "mobilenetv3large": (64, 64, 3),
     "inception_resnet_v2": (75, 75, 3),

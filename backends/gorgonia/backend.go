@@ -18,13 +18,13 @@ func init() {
 	// still referenced, or returned twice (its backward ops and node
 	// unbinding return tensors; concurrent programs share the pool),
 	// would put one header under two live values, and since the pool
-	// outlives a run the damage would show later in another model. That
-	// is a suspect, not a confirmed cause, of a wrong prediction seen in
-	// full test runs and never alone (TestLoadKerasFixtureLSTM off by
-	// 7e-3 while a fresh load of the same file right after was exact).
-	// Without the pool the steps allocate as many objects as with it
-	// (make bench-go: same allocs/op for the MLP, CNN and LSTM steps),
-	// so it costs nothing measurable.
+	// outlives a run the damage would show later in another model. It
+	// was suspected of a wrong prediction seen in full test runs and
+	// never alone (TestLoadKerasFixtureLSTM off by 7e-3); the cause found
+	// later for such failures is Gorgonia's compiler merging nodes by
+	// hash alone (hash_collisions.go). Without the pool the steps
+	// allocate as many objects as with it (make bench-go: same
+	// allocs/op for the MLP, CNN and LSTM steps), so it stays off.
 	tensor.DontUsePool()
 }
 

@@ -59,7 +59,11 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 	// Dense layer's largest product) that nothing reads. The inputs stay
 	// in (Gorgonia refuses a graph without any, and an output may be a
 	// constant).
-	p.vm = G.NewTapeMachine(g.ExactSubgraphRoots(append(reads, p.inputs...)...), G.WithEngine(tensorEngine{}))
+	sub := g.ExactSubgraphRoots(append(reads, p.inputs...)...)
+	if _, err := separateHashCollisions(sub); err != nil {
+		return nil, err
+	}
+	p.vm = G.NewTapeMachine(sub, G.WithEngine(tensorEngine{}))
 	return p, nil
 }
 

@@ -544,3 +544,55 @@ func TestInceptionResNetV2SavesAndLoads(t *testing.T) {
 		checkPredictions(t, loaded, be, want)
 	})
 }
+
+// onnxChecked are the networks make test exports to ONNX: one of each
+// family's blocks, at small sizes (every checked network with
+// KERASGO_TEST_ALL_APPLICATIONS, which make test-applications sets).
+var onnxChecked = []string{"convnext_tiny", "densenet121", "efficientnetb0", "efficientnetv2-b0", "inception_v3", "mobilenetv3small", "resnet50v2", "xception"}
+
+// Each checked network, with the weights Keras saved, exports to ONNX,
+// and onnxruntime predicts what Keras predicted, for the batch given and
+// for twice that batch.
+func TestExportONNXPredictsAsKeras(t *testing.T) {
+	if be, err := backend.Open("libtorch"); err == nil { // exporting runs no engine
+		be.Close()
+		t.Skip("export runs no engine: checked by the build without libtorch (make test's first pass)")
+	}
+	dir, index := kerasReference(t)
+	out := t.TempDir()
+	var cases []kerasref.ONNXCase
+	wants := map[string][][]float32{}
+	for _, name := range checkedNetworks(index) {
+		if os.Getenv(allApplicationsEnv) == "" && !slices.Contains(onnxChecked, name) {
+			continue
+		}
+		want := index[name]
+		m, err := constructors[name](applications.Options{InputShape: want.InputShape, Weights: filepath.Join(dir, name+".weights.h5")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Export(filepath.Join(out, name+".onnx"), keras.ExportOptions{}); err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		x := images(want.InputShape)
+		in := kerasref.ONNXInput{Name: m.InputNames()[0], DType: "float32", Shape: x.Shape}
+		for _, v := range x.Data {
+			in.Data = append(in.Data, float64(v))
+		}
+		cases = append(cases, kerasref.ONNXCase{Name: name, Inputs: []kerasref.ONNXInput{in}})
+		wants[name] = [][]float32{kerasref.Array{Shape: want.Predictions.Shape, Data: want.Predictions.Data}.Float32()}
+	}
+	results := kerasref.RunONNX(t, out, cases)
+	for _, c := range cases {
+		worst, err := results[c.Name].Worst(wants[c.Name])
+		if err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+			continue
+		}
+		if worst > kerasTolerance {
+			t.Errorf("%s: onnxruntime's predictions differ from Keras's by %.3g", c.Name, worst)
+		}
+		t.Logf("%s: onnxruntime within %.3g of Keras", c.Name, worst)
+	}
+}
