@@ -43,7 +43,7 @@
 //
 // A Model is safe for concurrent use, as a *sql.DB is:
 //   - any number of goroutines may call Predict, PredictOutputs, Evaluate,
-//     GetWeights, Save and SaveWeights on one model at once; each gets its
+//     GetWeights, Save, SaveWeights and Export on one model at once; each gets its
 //     own correct result. Predictions run in parallel on the pure-Go engine
 //     (each goroutine on its own compiled program); the libtorch engine
 //     runs one call at a time on its thread, with libtorch's own threads

@@ -1,10 +1,13 @@
 package keras_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/internal/kerasref"
@@ -212,4 +215,46 @@ func TestExportErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantErr(t, host.Export(filepath.Join(dir, "host.onnx"), keras.ExportOptions{}), "(StringLookup) runs on the host", "export the model after it")
+}
+
+// Export is safe beside itself and Predict on one model: every export
+// of unchanged weights writes the same bytes (run under -race by make
+// test).
+func TestConcurrentExport(t *testing.T) {
+	m := mlp(t, 4, 3, "softmax")
+	var first bytes.Buffer
+	if err := m.ExportONNX(&first, keras.ExportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	x := keras.Must(keras.NewArray(make([]float32, 8), 2, 4))
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 1 {
+				_, err := m.Predict(context.Background(), x, keras.PredictOptions{})
+				errs <- err
+				return
+			}
+			var b bytes.Buffer
+			if err := m.ExportONNX(&b, keras.ExportOptions{}); err != nil {
+				errs <- err
+				return
+			}
+			if !bytes.Equal(b.Bytes(), first.Bytes()) {
+				errs <- errors.New("a concurrent export wrote other bytes")
+				return
+			}
+			errs <- nil
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
 }
