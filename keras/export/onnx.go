@@ -163,9 +163,21 @@ func ONNX(w io.Writer, fn backend.Func, params []Param, inputs []Input, outputs 
 		model.outputs = append(model.outputs, valueInfo{name: outputs[i], elemType: r.elemType(o.DType), dims: dims})
 	}
 	model.nodes = r.nodes
+	size := 0
+	for _, t := range model.initializers {
+		size += len(t.raw)
+	}
+	if size > maxONNXBytes {
+		return fmt.Errorf("ONNX: the weights take %.2f GB, more than the 2 GB a protobuf file holds; kerasgo does not write ONNX's external data files yet", float64(size)/1e9)
+	}
 	_, err = w.Write(model.encode())
 	return err
 }
+
+// maxONNXBytes is what one ONNX file can hold: protobuf messages are
+// limited to 2 GiB, and the graph needs some room beside the weights (a
+// variable for the test).
+var maxONNXBytes = 2<<30 - 64<<20
 
 // trace runs fn on a recorder with the inputs' free dimensions at their
 // lengths in one trace (second: the peer's), comparing its shapes with
@@ -183,11 +195,7 @@ func trace(fn backend.Func, params []Param, inputs []Input, nOut int, o Options,
 		}
 		names[p.Name] = true
 		if !second {
-			data := make([]float64, len(p.Value))
-			for i, v := range p.Value {
-				data[i] = float64(v)
-			}
-			r.initializers = append(r.initializers, r.floatTensor(p.Name, data, p.Shape))
+			r.initializers = append(r.initializers, r.paramTensor(p))
 		}
 		vals = append(vals, value{name: p.Name, shape: p.Shape, dtype: dtype})
 	}

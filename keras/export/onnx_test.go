@@ -174,3 +174,16 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A model whose weights do not fit in one protobuf file is refused, not
+// written broken.
+func TestTooLargeForOneFile(t *testing.T) {
+	defer func(m int) { maxONNXBytes = m }(maxONNXBytes)
+	maxONNXBytes = 16
+	params := []Param{{Name: "dense/kernel", Shape: backend.Shape{3, 2}, Value: make([]float32, 6)}, {Name: "dense/bias", Shape: backend.Shape{2}, Value: make([]float32, 2)}}
+	var buf bytes.Buffer
+	err := ONNX(&buf, dense, params, []Input{{Name: "x", Shape: backend.Shape{-1, 3}}}, []string{"y"}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "more than the 2 GB a protobuf file holds") || buf.Len() != 0 {
+		t.Fatalf("got %v and %d bytes written, want a refusal and nothing written", err, buf.Len())
+	}
+}

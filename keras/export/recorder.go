@@ -199,6 +199,18 @@ func (r *recorder) floatTensor(name string, data []float64, s backend.Shape) ten
 	return t
 }
 
+// paramTensor is the initializer of a weight, in the graph's dtype.
+func (r *recorder) paramTensor(p Param) tensorProto {
+	if r.dtype != backend.Float32 {
+		data := make([]float64, len(p.Value))
+		for i, v := range p.Value {
+			data[i] = float64(v)
+		}
+		return r.floatTensor(p.Name, data, p.Shape)
+	}
+	return tensorProto{name: p.Name, dims: toInt64s(p.Shape), dataType: onnxFloat, raw: float32Raw(p.Value)}
+}
+
 func (r *recorder) DType() backend.DType { return r.dtype }
 
 func (r *recorder) Scalar(v float64) (backend.Value, error) {
