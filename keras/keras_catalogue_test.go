@@ -33,12 +33,14 @@ func kerasCatalogue(t *testing.T) (string, []catalogueCase, string) {
 // catalogueFloor is how many catalogue models load and match today: fewer
 // is a regression (refusals are allowed for settings kerasgo lacks, not
 // for ones it had).
-const catalogueFloor = 164
+const catalogueFloor = 174
 
 // knownDifferences are catalogue models kerasgo loads but computes
 // differently from Keras, each with the reason (issue 18 fixes them or
 // documents them in docs/saving.md).
-var knownDifferences = map[string]string{}
+var knownDifferences = map[string]string{
+	"dense_sparsemax": "Keras 3.15.1's sparsemax sums the cumulative sums when more than one value is in the support (keras-team/keras#23425, fixed by #23469 after 3.15.1); kerasgo computes sparsemax as Martins and Astudillo define it, which golden-ops.py checks",
+}
 
 // Every model of the Keras catalogue (one per layer setting, built and
 // saved by Keras 3 itself) either loads in kerasgo and predicts Keras's
@@ -47,7 +49,7 @@ var knownDifferences = map[string]string{}
 func TestKerasCatalogue(t *testing.T) {
 	dir, cases, version := kerasCatalogue(t)
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
-		matched, refused := 0, map[string]string{}
+		matched, known, refused := 0, 0, map[string]string{}
 		var differ []string
 		for _, c := range cases {
 			ok := t.Run(c.Name, func(t *testing.T) {
@@ -98,7 +100,8 @@ func TestKerasCatalogue(t *testing.T) {
 					}
 				}
 				if worst > 1e-5 {
-					if why, known := knownDifferences[c.Name]; known {
+					if why, ok := knownDifferences[c.Name]; ok {
+						known++
 						t.Skipf("known difference (%s): %g", why, worst)
 					}
 					t.Fatalf("kerasgo's outputs differ from Keras's by %g (relative)", worst)
@@ -110,16 +113,16 @@ func TestKerasCatalogue(t *testing.T) {
 			}
 		}
 		names := sortedKeys(refused)
-		t.Logf("Keras %s catalogue on %s: %d of %d models load and match Keras within 1e-5; %d refused with an error naming the layer %v; %d fail %v",
-			version, be.Name(), matched, len(cases), len(refused), names, len(differ), differ)
+		t.Logf("Keras %s catalogue on %s: %d of %d models load and match Keras within 1e-5; %d differ where Keras is known to be wrong; %d refused with an error naming the layer %v; %d fail %v",
+			version, be.Name(), matched, len(cases), known, len(refused), names, len(differ), differ)
 		for _, n := range names {
 			t.Logf("refused %s: %s", n, refused[n])
 		}
 		if matched < catalogueFloor {
 			t.Errorf("only %d catalogue models match Keras, %d did before: a setting kerasgo handled is refused or wrong now", matched, catalogueFloor)
 		}
-		if matched+len(refused)+len(differ) != len(cases) {
-			t.Errorf("accounted for %d cases of %d", matched+len(refused)+len(differ), len(cases))
+		if matched+known+len(refused)+len(differ) != len(cases) {
+			t.Errorf("accounted for %d cases of %d", matched+known+len(refused)+len(differ), len(cases))
 		}
 	})
 }

@@ -51,8 +51,10 @@ def one(layer):
 F = "float32"
 
 # Core.
-for act in ["linear", "relu", "tanh", "sigmoid", "softmax", "gelu", "elu", "selu", "softplus", "softsign", "swish", "exponential", "hard_sigmoid", "leaky_relu", "relu6", "mish", "log_softmax"]:
+for act in ["linear", "relu", "tanh", "sigmoid", "softmax", "gelu", "elu", "selu", "softplus", "softsign", "swish", "exponential", "hard_sigmoid", "leaky_relu", "relu6", "mish", "log_softmax",
+            "celu", "hard_shrink", "hard_tanh", "log_sigmoid", "soft_shrink", "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "tanh_shrink"]:
     case(f"dense_{act}", [((7,), F)], one(layers.Dense(5, activation=act)))
+case("dense_glu", [((7,), F)], one(layers.Dense(6, activation="glu")))  # glu halves the units
 case("dense_no_bias", [((7,), F)], one(layers.Dense(4, use_bias=False)))
 case("dense_3d", [((3, 7), F)], one(layers.Dense(4, activation="relu")))
 for init in [keras.initializers.RandomNormal(stddev=0.02), keras.initializers.TruncatedNormal(stddev=0.5),

@@ -247,34 +247,56 @@ func (r *recorder) Constant(data []float64, s backend.Shape) (backend.Value, err
 		return value{name: name, shape: s, dtype: r.dtype}, nil
 	}
 	// A constant as long as a free dimension (an RNN's zero initial
-	// state, as long as the batch): one number, expanded to the lengths
-	// of the run.
-	if !allEqual(data) {
+	// state, as long as the batch; the positions 0..n-1 of a sort, the
+	// same in every row): the same along each free axis, so one slice
+	// of it, expanded to the lengths of the run.
+	slice, ok := sliceAlong(data, s, free)
+	if !ok {
 		return nil, r.batchDependent(fmt.Sprintf("it makes a constant of shape %v, whose values depend on the length of a free dimension", s))
 	}
 	var parts []string
+	sliceShape := s.Clone()
 	for axis, d := range s {
 		if !slices.Contains(free, axis) {
 			parts = append(parts, r.int64Const([]int64{int64(d)}))
 			continue
 		}
+		sliceShape[axis] = 1
 		sym := r.symbolOf(d, peer[0][axis])
 		if sym == nil {
 			return nil, r.batchDependent(fmt.Sprintf("it makes a constant of shape %v, whose axis %d follows a free dimension but is not one", s, axis))
 		}
 		parts = append(parts, r.lengthOf(sym))
 	}
+	name := r.newName()
+	r.initializers = append(r.initializers, r.floatTensor(name, slice, sliceShape))
 	shape := r.node("Concat", parts, backend.Shape{len(s)}, backend.Int32, intAttr("axis", 0))
-	return r.node("Expand", []string{r.scalar(data[0]), shape.name}, s, r.dtype), nil
+	return r.node("Expand", []string{name, shape.name}, s, r.dtype), nil
 }
 
-func allEqual(data []float64) bool {
-	for _, v := range data {
-		if v != data[0] {
-			return false
-		}
+// sliceAlong returns data (of shape s) at index 0 of each of the axes
+// free, and whether data is the same at every index along them.
+func sliceAlong(data []float64, s backend.Shape, free []int) ([]float64, bool) {
+	strides := make([]int, len(s))
+	stride := 1
+	for i := len(s) - 1; i >= 0; i-- {
+		strides[i], stride = stride, stride*s[i]
 	}
-	return len(data) > 0
+	var out []float64
+	for i, v := range data {
+		first, rest := i, i // i's index with the free axes at 0
+		for _, a := range free {
+			first -= (rest / strides[a] % s[a]) * strides[a]
+		}
+		if first != i {
+			if data[first] != v {
+				return nil, false
+			}
+			continue
+		}
+		out = append(out, v)
+	}
+	return out, true
 }
 
 // lengthOf returns a 1-D int64 tensor holding a free dimension's length

@@ -17,7 +17,8 @@ type Activation struct {
 // ClassName returns "Activation".
 func (a *Activation) ClassName() string { return "Activation" }
 
-// Build checks the activation name; the shape is unchanged.
+// Build checks the activation name; the shape is unchanged but for glu,
+// which halves the last axis.
 func (a *Activation) Build(inputs []backend.Shape) (backend.Shape, error) {
 	in, err := one(inputs)
 	if err != nil {
@@ -26,7 +27,7 @@ func (a *Activation) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if a.act, err = activations.Get(a.Fn); err != nil {
 		return nil, err
 	}
-	return in.Clone(), nil
+	return activations.OutputShape(a.Fn, in)
 }
 
 // Call applies the activation.

@@ -95,7 +95,7 @@ func (c *Conv1D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if c.kernel, c.bias, err = c.addKernelAndBias(backend.Shape{c.KernelSize, in[2] / groups, c.Filters}, c.Filters, c.kernelAndBias()); err != nil {
 		return nil, err
 	}
-	return backend.Shape{in[0], steps, c.Filters}, nil
+	return activations.OutputShape(c.Activation, backend.Shape{in[0], steps, c.Filters})
 }
 
 // Call convolves the sequence.

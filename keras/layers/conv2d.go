@@ -84,7 +84,7 @@ func (c *Conv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if c.kernel, c.bias, err = c.addKernelAndBias(kshape, c.Filters, c.kernelAndBias()); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return activations.OutputShape(c.Activation, out)
 }
 
 func (c *Conv2D) windows() windows {

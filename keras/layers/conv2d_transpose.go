@@ -88,7 +88,7 @@ func (c *Conv2DTranspose) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if c.kernel, c.bias, err = c.addKernelAndBias(kshape, c.Filters, c.kernelAndBias()); err != nil {
 		return nil, err
 	}
-	return backend.Shape{in[0], c.outputSize(in[1], c.KernelSize[0], s[0]), c.outputSize(in[2], c.KernelSize[1], s[1]), c.Filters}, nil
+	return activations.OutputShape(c.Activation, backend.Shape{in[0], c.outputSize(in[1], c.KernelSize[0], s[0]), c.outputSize(in[2], c.KernelSize[1], s[1]), c.Filters})
 }
 
 // Call computes Keras's ops.conv_transpose (ops.ConvTranspose: the input

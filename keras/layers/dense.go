@@ -58,7 +58,7 @@ func (d *Dense) Build(inputs []backend.Shape) (backend.Shape, error) {
 	}
 	out := in.Clone()
 	out[len(out)-1] = d.Units
-	return out, nil
+	return activations.OutputShape(d.Activation, out)
 }
 
 // Call computes activation(x·kernel + bias).

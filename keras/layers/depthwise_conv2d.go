@@ -81,7 +81,7 @@ func (l *DepthwiseConv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if l.bias, err = l.addBias(out, l.NoBias, l.BiasRegularizer, l.BiasConstraint); err != nil {
 		return nil, err
 	}
-	return backend.Shape{in[0], rows, cols, out}, nil
+	return activations.OutputShape(l.Activation, backend.Shape{in[0], rows, cols, out})
 }
 
 // Call convolves channel by channel, adds the bias and activates.

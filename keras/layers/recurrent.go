@@ -153,6 +153,9 @@ func recurrentActivation(name, def string) (activations.Func, error) {
 	if name == "" {
 		name = def
 	}
+	if name == "glu" {
+		return nil, fmt.Errorf("activation %q halves the units, which a recurrent cell's state cannot: use another activation", name)
+	}
 	return activations.Get(name)
 }
 

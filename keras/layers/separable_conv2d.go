@@ -75,7 +75,7 @@ func (l *SeparableConv2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if l.bias, err = l.addBias(l.Filters, l.NoBias, l.BiasRegularizer, l.BiasConstraint); err != nil {
 		return nil, err
 	}
-	return backend.Shape{in[0], rows, cols, l.Filters}, nil
+	return activations.OutputShape(l.Activation, backend.Shape{in[0], rows, cols, l.Filters})
 }
 
 // Call convolves channel by channel, then mixes channels.
