@@ -251,6 +251,11 @@ func (r *recorder) Constant(data []float64, s backend.Shape) (backend.Value, err
 	// same in every row): the same along each free axis, so one slice
 	// of it, expanded to the lengths of the run.
 	slice, ok := sliceAlong(data, s, free)
+	if !ok && len(free) == 1 {
+		if v, ok := r.progression(data, s, free[0], peer[0][free[0]]); ok {
+			return v, nil
+		}
+	}
 	if !ok {
 		return nil, r.batchDependent(fmt.Sprintf("it makes a constant of shape %v, whose values depend on the length of a free dimension", s))
 	}
@@ -274,6 +279,63 @@ func (r *recorder) Constant(data []float64, s backend.Shape) (backend.Value, err
 	return r.node("Expand", []string{name, shape.name}, s, r.dtype), nil
 }
 
+// progression writes a constant that grows by the same step at each index
+// of its free axis (the offsets k·n of the rows of a flattened batch),
+// as base + k·step, k counting the run's length of that axis. It reports
+// false for data of another form.
+func (r *recorder) progression(data []float64, s backend.Shape, axis, peerLength int) (backend.Value, bool) {
+	sym := r.symbolOf(s[axis], peerLength)
+	if sym == nil || s[axis] < 2 {
+		return nil, false
+	}
+	inner := 1
+	for _, d := range s[axis+1:] {
+		inner *= d
+	}
+	block := s[axis] * inner
+	sliceShape := s.Clone()
+	sliceShape[axis] = 1
+	base := make([]float64, 0, len(data)/s[axis])
+	step := make([]float64, 0, len(data)/s[axis])
+	for outer := 0; outer < len(data); outer += block {
+		for j := 0; j < inner; j++ {
+			b0, b1 := data[outer+j], data[outer+inner+j]
+			base, step = append(base, b0), append(step, b1-b0)
+			for k := 2; k < s[axis]; k++ {
+				if data[outer+k*inner+j] != b0+float64(k)*(b1-b0) {
+					return nil, false
+				}
+			}
+		}
+	}
+	baseName, stepName := r.newName(), r.newName()
+	r.initializers = append(r.initializers, r.floatTensor(baseName, base, sliceShape), r.floatTensor(stepName, step, sliceShape))
+	limit := r.node("Squeeze", []string{r.lengthOf(sym), r.int64Const([]int64{0})}, nil, backend.Int32)
+	zero, one := r.int64Scalar(0), r.int64Scalar(1)
+	k := r.node("Range", []string{zero, limit.name, one}, backend.Shape{s[axis]}, backend.Int32)
+	kf := r.cast(k, r.dtype)
+	along := make([]int64, len(s))
+	for i := range along {
+		along[i] = 1
+	}
+	along[axis] = -1
+	kShaped := r.node("Reshape", []string{kf.name, r.int64Const(along)}, nil, r.dtype)
+	scaled := r.node("Mul", []string{kShaped.name, stepName}, s, r.dtype)
+	return r.node("Add", []string{baseName, scaled.name}, s, r.dtype), true
+}
+
+// int64Scalar returns an initializer holding the int64 scalar v.
+func (r *recorder) int64Scalar(v int64) string {
+	key := fmt.Sprintf("scalar %d", v)
+	if name, ok := r.int64Consts[key]; ok {
+		return name
+	}
+	name := r.newName()
+	r.initializers = append(r.initializers, tensorProto{name: name, dataType: onnxInt64, raw: int64Raw([]int64{v})})
+	r.int64Consts[key] = name
+	return name
+}
+
 // sliceAlong returns data (of shape s) at index 0 of each of the axes
 // free, and whether data is the same at every index along them.
 func sliceAlong(data []float64, s backend.Shape, free []int) ([]float64, bool) {
@@ -289,7 +351,7 @@ func sliceAlong(data []float64, s backend.Shape, free []int) ([]float64, bool) {
 			first -= (rest / strides[a] % s[a]) * strides[a]
 		}
 		if first != i {
-			if data[first] != v {
+			if math.Float64bits(data[first]) != math.Float64bits(v) { // NaN as any other value
 				return nil, false
 			}
 			continue
@@ -542,20 +604,24 @@ func (r *recorder) ArgMax(x backend.Value) (backend.Value, error) {
 	return r.cast(i, r.dtype), nil
 }
 
+// OneHot compares the indices, truncated to whole numbers, with 0..depth-1
+// rather than using ONNX's OneHot, which counts a negative index from the
+// end (kerasgo's and Keras's give zeros) and which onnxruntime lacks for
+// float indices.
 func (r *recorder) OneHot(indices backend.Value, depth int) (backend.Value, error) {
 	if _, err := r.record("OneHot"); err != nil {
 		return nil, err
 	}
 	iv := indices.(value)
-	values := r.node("Concat", []string{r.unsqueeze0(r.scalar(0)), r.unsqueeze0(r.scalar(1))}, backend.Shape{2}, r.dtype, intAttr("axis", 0))
-	d := r.int64Const([]int64{int64(depth)})
 	s := append(slices.Clone(iv.shape), depth)
-	return r.node("OneHot", []string{iv.name, d, values.name}, s, r.dtype, intAttr("axis", -1)), nil
-}
-
-// unsqueeze0 makes a scalar a 1-D tensor of one value.
-func (r *recorder) unsqueeze0(scalar string) string {
-	return r.node("Unsqueeze", []string{scalar, r.int64Const([]int64{0})}, backend.Shape{1}, r.dtype).name
+	whole := r.node("Cast", []string{iv.name}, iv.shape, backend.Int32, intAttr("to", onnxInt64))
+	column := r.node("Unsqueeze", []string{whole.name, r.int64Const([]int64{-1})}, append(slices.Clone(iv.shape), 1), backend.Int32)
+	classes := make([]int64, depth)
+	for i := range classes {
+		classes[i] = int64(i)
+	}
+	hit := r.node("Equal", []string{column.name, r.int64Const(classes)}, s, backend.Int32)
+	return r.cast(hit, r.dtype), nil
 }
 
 func (r *recorder) Cast(x backend.Value) (backend.Value, error) {
