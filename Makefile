@@ -118,9 +118,9 @@ fuzz:
 ## With libtorch installed, the libtorch build's tests cover both engines.
 test-applications: $(KERASGO)
 	@if $(KERASGO) libtorch >/dev/null 2>&1; then set -x; \
-		KERASGO_TEST_ALL_APPLICATIONS=1 $(GO) test -timeout 120m $(LIBTORCH_FLAGS) -run 'Keras.*Predict' ./keras/applications/; \
+		KERASGO_TEST_ALL_APPLICATIONS=1 $(GO) test -timeout 120m $(LIBTORCH_FLAGS) -run 'Keras.*Predict|ExportONNX' ./keras/applications/; \
 	else echo "make test-applications: libtorch is not installed, so only the pure-Go engine is checked"; set -x; \
-		KERASGO_TEST_ALL_APPLICATIONS=1 $(GO) test -timeout 120m -run 'Keras.*Predict' ./keras/applications/; fi
+		KERASGO_TEST_ALL_APPLICATIONS=1 $(GO) test -timeout 120m -run 'Keras.*Predict|ExportONNX' ./keras/applications/; fi
 
 ## test-openblas: the opt-in OpenBLAS build (cgo, libopenblas-dev) passes the engine's tests
 test-openblas:
