@@ -109,7 +109,6 @@ const (
 	onnxInt64        = 7
 	onnxBool         = 9
 	onnxDouble       = 11
-	onnxIRVersion    = 8 // ONNX 1.10's IR, which every onnxruntime since 1.10 reads
 	onnxDefaultOpset = 17
 )
 
@@ -264,6 +263,19 @@ func (v valueInfo) encode() message {
 	return m
 }
 
+// irVersion is the oldest ONNX IR version that has the opset, so that the
+// oldest runtimes that run the opset read the file: IR 8 (ONNX 1.13) for
+// opsets 17 and 18, 9 (ONNX 1.15) for 19 and 20, 10 (ONNX 1.16) for 21.
+func irVersion(opset int) int64 {
+	switch {
+	case opset <= 18:
+		return 8
+	case opset <= 20:
+		return 9
+	}
+	return 10
+}
+
 // modelProto is a whole ONNX model: one graph and its opset.
 type modelProto struct {
 	graphName    string
@@ -295,7 +307,7 @@ func (p *modelProto) encode() []byte {
 	opset.string(opsetDomain, "")
 	opset.int64(opsetVersion, int64(p.opset))
 	var m message
-	m.int64(modelIRVersion, onnxIRVersion)
+	m.int64(modelIRVersion, irVersion(p.opset))
 	m.string(modelProducer, "kerasgo")
 	if p.producerVer != "" {
 		m.string(modelProducerVer, p.producerVer)
