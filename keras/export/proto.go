@@ -38,11 +38,6 @@ func (m *message) string(field protowire.Number, s string) {
 
 func (m *message) embed(field protowire.Number, sub message) { m.bytes(field, sub) }
 
-func (m *message) float32(field protowire.Number, v float32) {
-	*m = protowire.AppendTag(*m, field, protowire.Fixed32Type)
-	*m = protowire.AppendFixed32(*m, math.Float32bits(v))
-}
-
 // packedInt64s writes a repeated int64 field packed, as proto3 does.
 func (m *message) packedInt64s(field protowire.Number, vs []int64) {
 	var b []byte
@@ -78,7 +73,6 @@ const (
 	nodeDocString = 6
 
 	attrName   = 1
-	attrFloat  = 2
 	attrInt    = 3
 	attrString = 4
 	attrTens   = 5
@@ -99,7 +93,6 @@ const (
 	shapeDim         = 1
 	dimValue         = 1
 	dimParam         = 2
-	attrTypeFloat    = 1
 	attrTypeInt      = 2
 	attrTypeString   = 3
 	attrTypeTensor   = 4
@@ -160,10 +153,9 @@ func int64Raw(vs []int64) []byte {
 // attribute is one attribute of a node.
 type attribute struct {
 	name   string
-	kind   int // attrTypeInt, attrTypeInts, attrTypeFloat, attrTypeTensor
+	kind   int // attrTypeInt, attrTypeInts, attrTypeString, attrTypeTensor
 	i      int64
 	ints   []int64
-	f      float32
 	s      string
 	tensor *tensorProto
 }
@@ -189,8 +181,6 @@ func (a attribute) encode() message {
 		m.int64(attrInt, a.i)
 	case attrTypeInts:
 		m.packedInt64s(attrInts, a.ints)
-	case attrTypeFloat:
-		m.float32(attrFloat, a.f)
 	case attrTypeString:
 		m.string(attrString, a.s)
 	case attrTypeTensor:

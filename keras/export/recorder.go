@@ -17,13 +17,14 @@ import (
 // (LSTM, GRU, normalisations) reach a recorder as their reference
 // compositions, since it implements none of the optional interfaces.
 //
-// To give the graph a batch dimension of any size, the model is traced
-// twice, with two batch sizes: the first trace (the peer) only records
-// the shape arguments of each op, and the second, which writes the
-// graph, compares its own with them. A dimension that differs between
-// the two follows the batch, and is written so that ONNX computes it at
-// run time (a Reshape's -1, a Slice to the end, a constant expanded to
-// the input's batch).
+// To leave the batch and the other free lengths free in the graph, the
+// model is traced twice, with two lengths for each free dimension: the
+// first trace (the peer) only records every op and its shape arguments,
+// and the second, which writes the graph, compares its own with them. A
+// dimension that differs between the two follows a free length, and is
+// written so that ONNX computes it at run time (a Reshape's -1 or a
+// shape read from the input, a Slice to the end, a constant expanded to
+// the run's length).
 type recorder struct {
 	dtype backend.DType
 	opset int
