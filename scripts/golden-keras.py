@@ -134,8 +134,23 @@ def layer_case_in(c, dtype):
     return result
 
 
+def keras_loss(spec):
+    """The loss a name or class object denotes, as keras.losses.get reads
+    it; the losses Keras 3.15 exports but leaves out of get's table
+    (CategoricalGeneralizedCrossEntropy: keras.losses.get and
+    deserialize refuse it) are built from keras.losses directly."""
+    try:
+        return keras.losses.get(spec)
+    except ValueError:
+        if isinstance(spec, dict) and hasattr(keras.losses, spec["class_name"]):
+            return getattr(keras.losses, spec["class_name"])(**spec["config"])
+        if isinstance(spec, str) and hasattr(keras.losses, spec):
+            return getattr(keras.losses, spec)
+        raise
+
+
 def loss_case(c):
-    loss = keras.losses.get(c["loss"])
+    loss = keras_loss(c["loss"])
     if not isinstance(loss, keras.losses.Loss):
         loss = LossFunctionWrapper(loss)
     return {"value": float(loss(array(c["y_true"]), array(c["y_pred"])))}

@@ -105,6 +105,69 @@ w = bin_true * 0.3 + (1 - bin_true) * 0.7
 add("binary_focal/balanced", obj("BinaryFocalCrossentropy", apply_class_balancing=True, alpha=0.3, gamma=3.0, from_logits=True),
     bin_true, bin_logits, (w * (1 - pt) ** 3 * bce).mean(-1).mean())
 
+# Overlap losses of segmentation, from Keras 3's formulas (dice, tversky),
+# summed over every axis (Keras's axis=None) or per sample.
+seg_true = (torch.rand(3, 4, 4, 1) > 0.5).double()
+seg_pred = torch.rand(3, 4, 4, 1)
+
+
+def dice(y, p, dims):
+    return 1 - 2 * (y * p).sum(dims) / (y.sum(dims) + p.sum(dims) + EPS)
+
+
+def tversky(y, p, alpha, beta, dims):
+    tp = (y * p).sum(dims)
+    return 1 - tp / (tp + alpha * ((1 - p) * y).sum(dims) + beta * (p * (1 - y)).sum(dims) + EPS)
+
+
+everything = (0, 1, 2, 3)
+add("dice", "dice", seg_true, seg_pred, dice(seg_true, seg_pred, everything))
+add("dice/per_image", obj("Dice", axis=[1, 2, 3]), seg_true, seg_pred, dice(seg_true, seg_pred, (1, 2, 3)).mean())
+add("dice/per_image_sum", obj("Dice", axis=[1, 2, 3], reduction="sum"), seg_true, seg_pred, dice(seg_true, seg_pred, (1, 2, 3)).sum())
+add("tversky", "tversky", seg_true, seg_pred, tversky(seg_true, seg_pred, 0.5, 0.5, everything))
+add("tversky/recall", obj("Tversky", alpha=0.3, beta=0.7, axis=[1, 2]), seg_true, seg_pred,
+    tversky(seg_true, seg_pred, 0.3, 0.7, (1, 2)).mean())
+
+# Generalized crossentropy on class indices: (1 - p^q) / q.
+p_true = probs[torch.arange(n), labels]
+add("categorical_generalized_cross_entropy", obj("CategoricalGeneralizedCrossEntropy"), labels.double(), probs,
+    ((1 - p_true ** 0.5) / 0.5).mean())
+add("categorical_generalized_cross_entropy/q", obj("CategoricalGeneralizedCrossEntropy", q=0.8), labels.double(), probs,
+    ((1 - p_true ** 0.8) / 0.8).mean())
+
+
+# Circle loss on unit embeddings (Sun et al. 2020, Keras 3's circle): a
+# sample whose loss is 0 (no positive pair) is left out of the average.
+def circle(labels, emb, gamma, margin, remove_diagonal):
+    d = (1 - emb @ emb.T).clamp(min=0)
+    pos = labels[:, None] == labels[None, :]
+    neg = ~pos
+    if remove_diagonal:
+        pos = pos & ~torch.eye(len(labels), dtype=torch.bool)
+    wp = ((margin + d) * pos).clamp(min=0)
+    wn = ((1 + margin - d) * neg).clamp(min=0)
+    lp = torch.where(pos, -gamma * wp * (margin - d), torch.tensor(-math.inf)).logsumexp(1)
+    ln = torch.where(neg, gamma * wn * (1 - margin - d), torch.tensor(-math.inf)).logsumexp(1)
+    values = F.softplus(lp + ln)
+    kept = values > 0
+    return values.sum() / kept.sum()
+
+
+emb = F.normalize(torch.randn(6, 4), dim=-1)
+emb_labels = torch.tensor([0.0, 1, 0, 2, 1, 0])  # class 2 has one sample: no positive pair
+add("circle", "circle", emb_labels, emb, circle(emb_labels, emb, 80.0, 0.4, True))
+add("circle/custom", obj("Circle", gamma=10.0, margin=0.25, remove_diagonal=False), emb_labels, emb,
+    circle(emb_labels, emb, 10.0, 0.25, False))
+
+# CTC, with PyTorch's own ctc_loss: logits (batch, steps, classes), label
+# sequences padded with the blank 0, every step counting.
+ctc_logits = torch.randn(3, 8, 5)
+ctc_labels = torch.tensor([[1.0, 2, 2, 0], [3, 1, 4, 2], [4, 0, 0, 0]])
+lengths = (ctc_labels != 0).sum(-1)
+ctc = F.ctc_loss(F.log_softmax(ctc_logits, -1).transpose(0, 1), ctc_labels.long(), torch.full((3,), 8), lengths,
+                 blank=0, reduction="none")
+add("ctc", "ctc", ctc_labels, ctc_logits, ctc.mean())
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "losses", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-losses.py, PyTorch " + torch.__version__, "cases": cases}, f)

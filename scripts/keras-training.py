@@ -48,6 +48,15 @@ def targets(kind, n):
         return rng.integers(0, 4, size=(n,)).astype("float64"), layers.Dense(4, activation="softmax")
     if kind == "sparse_logits":
         return rng.integers(0, 4, size=(n,)).astype("float64"), layers.Dense(4)
+    if kind == "binary_multi":  # several 0/1 targets per sample, as a segmentation mask's pixels
+        return rng.integers(0, 2, size=(n, 3)).astype("float64"), layers.Dense(3, activation="sigmoid")
+    if kind == "embedding":  # class labels, one per sample, for a metric-learning loss over embeddings
+        return rng.integers(0, 4, size=(n,)).astype("float64"), layers.Dense(4)
+    if kind == "ctc":  # label sequences of 1 to 3 labels in [1, 5), padded with CTC's blank 0; logits per step
+        y = rng.integers(1, 5, size=(n, 3))
+        for i, length in enumerate(rng.integers(1, 4, size=n)):
+            y[i, length:] = 0
+        return y.astype("float64"), layers.Dense(5)
     if kind == "signs":
         return rng.choice([-1.0, 1.0], size=(n, 3)), layers.Dense(3, activation="tanh")
     # Sequences: one target per step, the head applied to every step.
@@ -109,6 +118,7 @@ ARCHS = {
     "conv_batchnorm": ((6, 6, 2), lambda x: layers.Dense(8, activation="tanh")(layers.Flatten()(layers.MaxPooling2D()(
         layers.BatchNormalization()(layers.Conv2D(4, 3, padding="same", activation="relu")(x)))))),
     "lstm": ((5, 3), lambda x: layers.Dense(8, activation="tanh")(layers.LSTM(6)(x))),
+    "lstm_steps": ((STEPS, 3), lambda x: layers.LSTM(6, return_sequences=True)(x)),
     "gru_sequence": ((5, 3), lambda x: layers.GlobalAveragePooling1D()(layers.GRU(8, return_sequences=True)(x))),
     # Regularizers (weight and activity penalties in the loss) and
     # constraints (applied after each update). No L1 penalty meets a
@@ -238,8 +248,16 @@ for name, kind, loss, ms in [
     ("sparse_categorical_crossentropy", "sparse", "sparse_categorical_crossentropy", SPARSE_METRICS),
     ("sparse_categorical_crossentropy_logits", "sparse_logits", lambda: losses.SparseCategoricalCrossentropy(from_logits=True), NO_METRICS),
     ("loss_reduction_sum", "regression", lambda: losses.MeanSquaredError(reduction="sum"), NO_METRICS),
+    ("dice", "binary_multi", "dice", NO_METRICS),
+    ("dice_per_sample", "binary_multi", lambda: losses.Dice(axis=(1,)), NO_METRICS),
+    ("tversky", "binary_multi", lambda: losses.Tversky(alpha=0.3, beta=0.7, axis=(1,)), NO_METRICS),
+    ("circle", "embedding", lambda: losses.Circle(gamma=16.0, margin=0.25), NO_METRICS),
 ]:
     case(f"loss_{name}", kind, ADAM, loss, ms)
+# CTC: logits per step of a recurrent layer against shorter label sequences.
+# (CategoricalGeneralizedCrossEntropy is not here: Keras 3.15 cannot load
+# a model compiled with it, its deserialization table lacks the class.)
+case("loss_ctc", "ctc", ADAM, "ctc", arch="lstm_steps")
 
 # Sample and class weights (they weigh the metrics too), with validation.
 case("weights_sample_regression", "regression", ADAM, "mse", REGRESSION_METRICS, weighting="sample", validation=True)

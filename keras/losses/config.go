@@ -2,6 +2,7 @@ package losses
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -29,8 +30,29 @@ func Serialize(l Loss) (any, error) {
 			return l.Name(), nil
 		}
 		return object("BinaryCrossentropy", serialization.Config{"from_logits": v.FromLogits, "label_smoothing": v.LabelSmoothing, "axis": -1}), nil
-	case MeanSquaredError, MeanAbsoluteError, perSample:
+	case MeanSquaredError, MeanAbsoluteError, perSample, CTC:
 		return l.Name(), nil
+	case Dice:
+		if v.Axis == nil {
+			return l.Name(), nil
+		}
+		return object("Dice", serialization.Config{"axis": v.Axis}), nil
+	case Tversky:
+		alpha, beta := v.weights()
+		if alpha == 0.5 && beta == 0.5 && v.Axis == nil {
+			return l.Name(), nil
+		}
+		return object("Tversky", serialization.Config{"alpha": alpha, "beta": beta, "axis": axisConfig(v.Axis)}), nil
+	case Circle:
+		gamma, margin := v.settings()
+		if gamma == 80 && margin == 0.4 && !v.KeepDiagonal {
+			return l.Name(), nil
+		}
+		return object("Circle", serialization.Config{"gamma": gamma, "margin": margin, "remove_diagonal": !v.KeepDiagonal}), nil
+	case CategoricalGeneralizedCrossEntropy:
+		// Always the class: Keras's function takes no default q, so
+		// Keras cannot read the bare name.
+		return object("CategoricalGeneralizedCrossEntropy", serialization.Config{"q": v.q()}), nil
 	case Huber:
 		d := v.Delta
 		if d == 0 {
@@ -72,6 +94,43 @@ var classOf = map[string]string{
 	"mean_absolute_percentage_error": "MeanAbsolutePercentageError", "mean_squared_logarithmic_error": "MeanSquaredLogarithmicError",
 	"log_cosh": "LogCosh", "kl_divergence": "KLDivergence", "poisson": "Poisson", "hinge": "Hinge", "squared_hinge": "SquaredHinge",
 	"categorical_hinge": "CategoricalHinge", "cosine_similarity": "CosineSimilarity",
+	"dice": "Dice", "tversky": "Tversky", "circle": "Circle", "ctc": "CTC",
+	"categorical_generalized_cross_entropy": "CategoricalGeneralizedCrossEntropy",
+}
+
+// axisConfig is a loss's Axis as Keras's config holds it: null for nil.
+func axisConfig(axis []int) any {
+	if axis == nil {
+		return nil
+	}
+	return axis
+}
+
+// readAxis reads a loss's axis: null (every axis), one integer or a list
+// of them, negative ones counting from the end.
+func readAxis(r *serialization.Reader) []int {
+	v, ok := r.Value("axis")
+	if !ok || v == nil {
+		return nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		list = []any{v}
+	}
+	if len(list) == 0 {
+		r.Fail("axis", "an empty list of axes is not supported by kerasgo: use null for every axis")
+		return nil
+	}
+	out := make([]int, len(list))
+	for i, e := range list {
+		f, isNum := e.(float64)
+		if !isNum || f != math.Trunc(f) {
+			r.Fail("axis", "want null, an integer or a list of integers, got %v", v)
+			return nil
+		}
+		out[i] = int(f)
+	}
+	return out
 }
 
 // Deserialize builds a loss from Keras's compile_config: a name
@@ -91,7 +150,9 @@ func Deserialize(v any) (Loss, error) {
 		reduction = SumOverBatchSize
 	}
 	r.ExpectNull("ignore_class")
-	r.Expect("axis", -1.0, "")
+	if class != "Dice" && class != "Tversky" {
+		r.Expect("axis", -1.0, "")
+	}
 	fromLogits := r.Bool("from_logits", false)
 	smoothing := r.Float("label_smoothing", 0)
 	if err := checkSmoothing(smoothing); err != nil {
@@ -115,6 +176,21 @@ func Deserialize(v any) (Loss, error) {
 	case "BinaryFocalCrossentropy":
 		l = BinaryFocalCrossentropy{ApplyClassBalancing: r.Bool("apply_class_balancing", false), Alpha: r.Float("alpha", 0.25), Gamma: r.Float("gamma", 2),
 			FromLogits: fromLogits, LabelSmoothing: smoothing}
+	case "Dice":
+		l = Dice{Axis: readAxis(r)}
+	case "Tversky":
+		l = Tversky{Alpha: r.Float("alpha", 0.5), Beta: r.Float("beta", 0.5), Axis: readAxis(r)}
+	case "Circle":
+		l = Circle{Gamma: r.Float("gamma", 80), Margin: r.Float("margin", 0.4), KeepDiagonal: !r.Bool("remove_diagonal", true)}
+		if c := l.(Circle); c.Gamma <= 0 || c.Margin == 0 {
+			r.Fail("gamma", "Circle's gamma must be > 0 and its margin not exactly 0 in kerasgo (0 stands for Keras's default), got gamma=%v margin=%v", c.Gamma, c.Margin)
+		}
+	case "CategoricalGeneralizedCrossEntropy":
+		q := r.Float("q", 0.5)
+		if q <= 0 || q >= 1 {
+			r.Fail("q", "q must be in the interval (0, 1), got %v", q)
+		}
+		l = CategoricalGeneralizedCrossEntropy{Q: q}
 	default:
 		got, err := Get(class) // the classes without settings
 		if err != nil {

@@ -1,6 +1,7 @@
 package losses_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"testing"
@@ -93,4 +94,40 @@ func TestLossesMatchKerasAndPyTorch(t *testing.T) {
 func TestGoldenKerasValuesAreCurrent(t *testing.T) {
 	python := kerasref.Python(t)
 	t.Logf("%s", kerasref.Run(t, python, kerasref.Script(t, "golden-keras.py"), "--check", "losses"))
+}
+
+// Every loss class and loss function keras.losses exports, as the
+// installed Keras lists them, is one kerasgo knows by that name (22 of 22
+// classes for Keras 3.15.1); skipped without `make keras-env`.
+func TestEveryKerasLossIsKnown(t *testing.T) {
+	python := kerasref.Python(t)
+	out := kerasref.Run(t, python, "-c", `import inspect, json, keras
+names = {"classes": sorted(n for n, c in vars(keras.losses).items() if inspect.isclass(c) and issubclass(c, keras.losses.Loss) and c is not keras.losses.Loss),
+         "functions": sorted(n for n, c in vars(keras.losses).items() if inspect.isfunction(c) and n not in ("get", "serialize", "deserialize"))}
+print(json.dumps(names))`)
+	var names struct{ Classes, Functions []string }
+	if err := json.Unmarshal(lastLine(out), &names); err != nil {
+		t.Fatalf("reading Keras's loss names: %v\n%s", err, out)
+	}
+	if len(names.Classes) < 22 {
+		t.Fatalf("Keras lists only %d loss classes: %v", len(names.Classes), names.Classes)
+	}
+	known := 0
+	for _, group := range [][]string{names.Classes, names.Functions} {
+		for _, n := range group {
+			if _, err := losses.Get(n); err != nil {
+				t.Errorf("keras.losses.%s: %v", n, err)
+				continue
+			}
+			known++
+		}
+	}
+	t.Logf("kerasgo knows %d of Keras's %d loss classes and functions", known, len(names.Classes)+len(names.Functions))
+}
+
+// lastLine is the last non-empty line of a script's output (Keras may
+// print warnings before it).
+func lastLine(out []byte) []byte {
+	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
+	return lines[len(lines)-1]
 }

@@ -85,15 +85,25 @@ func builtin(name string) (Loss, error) {
 		return CategoricalFocalCrossentropy{}, nil
 	case "binary_focal_crossentropy", "BinaryFocalCrossentropy":
 		return BinaryFocalCrossentropy{}, nil
+	case "dice", "Dice":
+		return Dice{}, nil
+	case "tversky", "Tversky":
+		return Tversky{}, nil
+	case "circle", "Circle":
+		return Circle{}, nil
+	case "ctc", "CTC":
+		return CTC{}, nil
+	case "categorical_generalized_cross_entropy", "CategoricalGeneralizedCrossEntropy":
+		return CategoricalGeneralizedCrossEntropy{}, nil
 	}
 	return nil, fmt.Errorf("unknown loss %q: use one of %v, a function given to losses.Register, a losses.Loss or losses.FromFunc", name, Names())
 }
 
 // Names lists the losses Get knows, by Keras's function names.
 func Names() []string {
-	return []string{"binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy", "categorical_focal_crossentropy", "categorical_hinge",
-		"cosine_similarity", "hinge", "huber", "kl_divergence", "log_cosh", "mae", "mape", "mse", "msle", "poisson",
-		"sparse_categorical_crossentropy", "squared_hinge"}
+	return []string{"binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy", "categorical_focal_crossentropy",
+		"categorical_generalized_cross_entropy", "categorical_hinge", "circle", "cosine_similarity", "ctc", "dice", "hinge", "huber",
+		"kl_divergence", "log_cosh", "mae", "mape", "mse", "msle", "poisson", "sparse_categorical_crossentropy", "squared_hinge", "tversky"}
 }
 
 func clip(b backend.Builder, p backend.Value) backend.Value {

@@ -149,6 +149,58 @@ func TestCheckTargets(t *testing.T) {
 	}
 }
 
+// The losses with settings refuse a bad one naming the loss, the setting,
+// its value and its range; the sequence and metric-learning losses refuse
+// targets of the wrong kind saying what they want.
+func TestNewLossesRefuseBadInput(t *testing.T) {
+	image, seq := backend.Shape{-1, 4, 4, 1}, backend.Shape{-1, 6, 5}
+	cases := []struct {
+		loss      losses.Loss
+		y         []float32
+		ys, preds backend.Shape
+		want      string
+	}{
+		{losses.Dice{Axis: []int{1, 4}}, nil, backend.Shape{2, 4, 4, 1}, image, "losses.Dice: axis [1 4] does not fit the model's output"},
+		{losses.Dice{Axis: []int{1, 1}}, nil, backend.Shape{2, 4, 4, 1}, image, "appears twice"},
+		{losses.Tversky{Alpha: -0.5, Beta: 1}, nil, backend.Shape{2, 4, 4, 1}, image, "losses.Tversky: alpha=-0.5 is out of range: it must be >= 0"},
+		{losses.CategoricalGeneralizedCrossEntropy{Q: 1.5}, []float32{0}, backend.Shape{1}, backend.Shape{-1, 3}, "q=1.5 is out of range: it must be in (0, 1)"},
+		{losses.CategoricalGeneralizedCrossEntropy{}, []float32{3}, backend.Shape{1}, backend.Shape{-1, 3}, "label 3 at index 0 is out of range"},
+		{losses.Circle{Gamma: -1}, []float32{0, 1}, backend.Shape{2}, backend.Shape{-1, 8}, "gamma=-1 is out of range"},
+		{losses.Circle{}, []float32{0, 1}, backend.Shape{2}, backend.Shape{-1, 2, 8}, "end the model with a Dense layer and UnitNormalization"},
+		{losses.Circle{}, []float32{0, 1.5}, backend.Shape{2}, backend.Shape{-1, 8}, "label 1.5 at index 1 is not a whole number"},
+		{losses.CTC{}, []float32{1, 2}, backend.Shape{2}, seq, "label sequences of shape (batch, max_label_length)"},
+		{losses.CTC{}, []float32{1, 2}, backend.Shape{1, 2}, backend.Shape{-1, 5}, "logits of shape (batch, steps, classes)"},
+		{losses.CTC{}, []float32{1, 5}, backend.Shape{1, 2}, seq, "label 5 at index 1 is out of range"},
+		{losses.CTC{}, []float32{1, 0, 2, 0}, backend.Shape{1, 4}, seq, "sequence 0 has label 2 at position 2 after the blank 0"},
+		{losses.CTC{}, []float32{1, 2, 0, 3, 0, 0}, backend.Shape{2, 3}, seq, ""},
+	}
+	for _, c := range cases {
+		err := c.loss.CheckTargets(c.y, c.ys, c.preds)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: unexpected error %v", c.loss.Name(), err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.loss.Name(), err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		config map[string]any
+		want   string
+	}{
+		{map[string]any{"class_name": "CategoricalGeneralizedCrossEntropy", "config": map[string]any{"q": 1.0}}, "q must be in the interval (0, 1)"},
+		{map[string]any{"class_name": "Dice", "config": map[string]any{"axis": "x"}}, "want null, an integer or a list of integers"},
+		{map[string]any{"class_name": "Dice", "config": map[string]any{"axis": []any{}}}, "use null for every axis"},
+		{map[string]any{"class_name": "Circle", "config": map[string]any{"margin": 0.0}}, "margin not exactly 0"},
+	} {
+		if _, err := losses.Deserialize(c.config); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Deserialize(%v): error %v, want one containing %q", c.config, err, c.want)
+		}
+	}
+}
+
 // Sample weights scale each sample's loss, and the reductions divide as
 // Keras's reduce_values does: by the count of values, by nothing, or by
 // the sum of the weights.

@@ -97,6 +97,15 @@ func ReduceMasked(b backend.Builder, l Weighted, y, pred, sw, mask backend.Value
 		}
 		return v
 	}
+	if own := valuesMask(b, l, v); own != nil {
+		if mask == nil {
+			mask = own
+		} else if fm, err := fitWeights(b, mask, s, "the mask the output carries, of shape %v, does"); err == nil {
+			mask = b.Mul(fm, own) // Keras's in_mask & out_mask
+		} else {
+			return b.Fail(nil, fmt.Errorf("loss %s: %w", l.Name(), err))
+		}
+	}
 	var w backend.Value
 	if sw != nil {
 		var err error
@@ -140,6 +149,29 @@ func ReduceMasked(b backend.Builder, l Weighted, y, pred, sw, mask backend.Value
 		return b.Div(total, b.Maximum(b.Sum(w), b.Scalar(1e-30)))
 	}
 	return b.Div(total, b.Scalar(float64(s.Size())))
+}
+
+// ValuesMasker is a loss whose values carry a mask of their own, as a
+// Keras loss that calls set_keras_mask on what it returns: Circle masks
+// the samples whose loss is 0. ReduceMasked combines it with the mask the
+// output carries (both must hold), so that Keras's default reduction
+// averages over the values the mask keeps.
+type ValuesMasker interface {
+	// ValuesMask returns 1 where a value counts and 0 where it does not,
+	// shaped like values.
+	ValuesMask(b backend.Builder, values backend.Value) backend.Value
+}
+
+// valuesMask is the mask l (or the loss a Reduced wraps) gives its
+// values, or nil.
+func valuesMask(b backend.Builder, l Weighted, values backend.Value) backend.Value {
+	if r, ok := l.(Reduced); ok {
+		l = r.Loss
+	}
+	if m, ok := l.(ValuesMasker); ok {
+		return m.ValuesMask(b, values)
+	}
+	return nil
 }
 
 // fitWeights returns weights w (sample weights or a mask) shaped to
