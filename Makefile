@@ -43,7 +43,9 @@ data:
 	@scripts/ensure-data.sh
 
 ## test: vet, prove the default engine builds without cgo, run every test;
-## with libtorch installed, run everything again with the libtorch engine compiled in
+## with libtorch installed, run every test again with the libtorch engine compiled in,
+## on that engine alone (the pure-Go engine's subtests ran in the first pass), then
+## the tests that compare the two engines
 test: $(KERASGO)
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build ./...
@@ -52,10 +54,16 @@ test: $(KERASGO)
 	@$(KERASGO) libtorch; status=$$?; \
 	if [ $$status = 3 ]; then $(LIBTORCH_SKIPPED); \
 	elif [ $$status != 0 ]; then exit $$status; \
-	else set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && $(GO) test -timeout $(TEST_TIMEOUT) $(LIBTORCH_FLAGS) ./... || exit 1; set +x; \
+	else set -x; $(GO) vet $(LIBTORCH_FLAGS) ./... && \
+		KERASGO_TEST_BACKENDS=libtorch $(GO) test -timeout $(TEST_TIMEOUT) $(LIBTORCH_FLAGS) ./... && \
+		$(GO) test -timeout $(TEST_TIMEOUT) $(LIBTORCH_FLAGS) -run '$(CROSS_ENGINE_TESTS)' ./keras/ || exit 1; set +x; \
 	$(MAKE) --no-print-directory test-race-libtorch || exit 1; \
 	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
 	@[ "$$(id -u)" = 0 ] && command -v ip >/dev/null || echo "make test: the several-machine tests (jobs across network namespaces, internal/netns) were SKIPPED: they need root and iproute2 (sudo make test, as CI runs it)."
+
+# The tests that compare the engines with each other (twoEngines in
+# keras/crossengine_test.go): make test's libtorch pass runs them on both.
+CROSS_ENGINE_TESTS = CrossEngine|SharedBaseAcrossEngines
 
 ## test-race: a Model's concurrency contract (TestConcurrent*, shared
 ## variables), the model server and the kernels' parallel loops under the race detector on the pure-Go engine; -race needs
@@ -122,9 +130,15 @@ test-applications: $(KERASGO)
 	else echo "make test-applications: libtorch is not installed, so only the pure-Go engine is checked"; set -x; \
 		KERASGO_TEST_ALL_APPLICATIONS=1 $(GO) test -timeout 120m -run 'Keras.*Predict|ExportONNX' ./keras/applications/; fi
 
-## test-openblas: the opt-in OpenBLAS build (cgo, libopenblas-dev) passes the engine's tests
+## test-openblas: the opt-in OpenBLAS build (cgo, libopenblas-dev) passes the engine's tests,
+## every layer's, loss's, metric's, optimizer's and op's, and trains as Keras does
+## (TestKerasTrainingParity); the tag changes only the GEMMs under Gorgonia, so the
+## keras package's other tests and the applications' (20 minutes on 2 cores) are
+## not run again with it
+OPENBLAS_PACKAGES = ./backends/... ./bench/... ./internal/kernels/... ./internal/sgemm/... ./keras/layers/... ./keras/losses/... ./keras/metrics/... ./keras/optimizers/... ./keras/ops/...
 test-openblas:
-	CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -tags openblas ./backends/... ./keras/... ./bench/...
+	CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -tags openblas $(OPENBLAS_PACKAGES)
+	CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -tags openblas -run 'TestKerasTrainingParity' ./keras/
 
 ## lint: gofmt, go vet and staticcheck must be clean
 lint:

@@ -33,7 +33,9 @@ func crossEngineModel(t *testing.T) *keras.Model {
 }
 
 // twoEngines returns the engines that open here, skipping the test unless
-// there are at least two.
+// there are at least two. make test's libtorch pass runs the tests that
+// call it with both engines (CROSS_ENGINE_TESTS in the Makefile: name a
+// new one so that it matches).
 func twoEngines(t *testing.T) []string {
 	t.Helper()
 	var engines []string
