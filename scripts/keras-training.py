@@ -100,6 +100,19 @@ SEQ_CATEGORICAL_METRICS = lambda: ["accuracy", metrics.TopKCategoricalAccuracy(k
 SEQ_BINARY_METRICS = lambda: ["accuracy", metrics.Precision(), metrics.Recall(), metrics.AUC()]
 SEQ_REGRESSION_METRICS = lambda: ["mae", "mse", metrics.RootMeanSquaredError()]
 NO_METRICS = lambda: []
+# The rest of keras.metrics, each beside the models whose outputs suit it.
+MORE_REGRESSION_METRICS = lambda: [metrics.R2Score(), metrics.R2Score(class_aggregation="variance_weighted_average", name="r2_weighted"),
+                                   metrics.PearsonCorrelation(), metrics.ConcordanceCorrelation(), metrics.LogCoshError(),
+                                   metrics.MeanAbsolutePercentageError(), metrics.CosineSimilarity()]
+MORE_BINARY_METRICS = lambda: [metrics.BinaryCrossentropy(), metrics.TruePositives(), metrics.FalsePositives(thresholds=0.3),
+                               metrics.TrueNegatives(), metrics.FalseNegatives(), metrics.PrecisionAtRecall(0.5),
+                               metrics.RecallAtPrecision(0.5), metrics.SensitivityAtSpecificity(0.5), metrics.SpecificityAtSensitivity(0.5),
+                               metrics.BinaryIoU(), metrics.Hinge(), metrics.SquaredHinge()]
+MORE_CATEGORICAL_METRICS = lambda: [metrics.CategoricalCrossentropy(), metrics.KLDivergence(), metrics.CategoricalHinge(),
+                                    metrics.FBetaScore(average="weighted", beta=2.0), metrics.OneHotIoU(num_classes=4, target_class_ids=[0, 2]),
+                                    metrics.OneHotMeanIoU(num_classes=4), metrics.Accuracy()]
+MORE_SPARSE_METRICS = lambda: [metrics.SparseCategoricalCrossentropy(), metrics.IoU(num_classes=4, target_class_ids=[1, 3], sparse_y_pred=False)]
+MORE_POSITIVE_METRICS = lambda: [metrics.Poisson(), metrics.MeanSquaredLogarithmicError()]
 
 CASES = []
 
@@ -258,6 +271,13 @@ for name, kind, loss, ms in [
 # (CategoricalGeneralizedCrossEntropy is not here: Keras 3.15 cannot load
 # a model compiled with it, its deserialization table lacks the class.)
 case("loss_ctc", "ctc", ADAM, "ctc", arch="lstm_steps")
+
+# The rest of Keras's metrics, accumulated over each epoch, with validation.
+case("metrics_regression", "regression", ADAM, "mse", MORE_REGRESSION_METRICS, validation=True)
+case("metrics_binary", "binary", ADAM, "binary_crossentropy", MORE_BINARY_METRICS, validation=True)
+case("metrics_categorical", "categorical", ADAM, "categorical_crossentropy", MORE_CATEGORICAL_METRICS)
+case("metrics_sparse", "sparse", ADAM, "sparse_categorical_crossentropy", MORE_SPARSE_METRICS)
+case("metrics_positive", "positive", ADAM, "poisson", MORE_POSITIVE_METRICS)
 
 # Sample and class weights (they weigh the metrics too), with validation.
 case("weights_sample_regression", "regression", ADAM, "mse", REGRESSION_METRICS, weighting="sample", validation=True)

@@ -57,10 +57,16 @@ func (m AUC) Size() int { return 4 * m.n() }
 // Totals implements Accumulator: (tp..., fp..., tn..., fn...) per
 // threshold, from every prediction compared with every threshold.
 func (m AUC) Totals(b backend.Builder, y, pred backend.Value) backend.Value {
+	return thresholdCounts(b, y, pred, m.thresholds())
+}
+
+// thresholdCounts is (tp..., fp..., tn..., fn...) per threshold, from
+// every prediction compared with every threshold (positive above it) and
+// every target (positive when not 0).
+func thresholdCounts(b backend.Builder, y, pred backend.Value, th []float64) backend.Value {
 	n := pred.Shape().Size()
 	flatP := b.Reshape(pred, backend.Shape{n, 1})
 	flatY := b.Reshape(b.Greater(abs(b, y), b.Scalar(0)), backend.Shape{n, 1})
-	th := m.thresholds()
 	above := b.Greater(flatP, b.Constant(th, backend.Shape{1, len(th)})) // (n, thresholds)
 	one := b.Scalar(1)
 	notY, below := b.Sub(one, flatY), b.Sub(one, above)

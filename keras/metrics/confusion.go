@@ -1,8 +1,6 @@
 package metrics
 
 import (
-	"fmt"
-
 	"github.com/kerasgo/kerasgo/keras/backend"
 )
 
@@ -81,16 +79,11 @@ func (m Recall) Totals(b backend.Builder, y, pred backend.Value) backend.Value {
 // Result is tp / (tp + fn), 0 with no positive target.
 func (Recall) Result(t []float64) float64 { return divideNoNaN(t[0], t[0]+t[2]) }
 
-// F1Score is the harmonic mean of precision and recall per class, like
-// keras.metrics.F1Score: predictions above Threshold count as positive,
-// or, with no Threshold, each sample's most probable class. Average
-// combines the classes: "micro" (from the summed counts), "macro" (the
-// mean of per-class scores) or "weighted" (weighted by each class's
-// support). Keras's default, no average, gives one score per class; kerasgo
-// logs scalars, so it needs an Average unless the output has one unit.
+// F1Score is keras.metrics.F1Score: FBetaScore with Beta 1, the
+// harmonic mean of precision and recall.
 type F1Score struct {
 	Average   string
-	Threshold float64 // 0: the most probable class is positive
+	Threshold float64 // 0: each sample's most probable classes are positive
 	Label     string
 	classes   int
 }
@@ -98,24 +91,12 @@ type F1Score struct {
 // Name returns Label or "f1_score".
 func (m F1Score) Name() string { return labelOr(m.Label, "f1_score") }
 
-func (m F1Score) check(out backend.Shape) error {
-	if len(out) != 2 {
-		return fmt.Errorf("F1Score takes outputs of shape (batch, classes), as Keras's FBetaScore; this output has shape %v: use Precision and Recall, or reshape the output to two axes", out)
-	}
-	switch m.Average {
-	case "micro", "macro", "weighted":
-	case "":
-		if out[len(out)-1] != 1 {
-			return fmt.Errorf("F1Score without an Average gives one score per class (Keras's average=None) and kerasgo logs one number per metric: set Average to \"micro\", \"macro\" or \"weighted\"")
-		}
-	default:
-		return fmt.Errorf("F1Score.Average %q: use \"micro\", \"macro\" or \"weighted\"", m.Average)
-	}
-	if m.Threshold < 0 || m.Threshold > 1 {
-		return fmt.Errorf("F1Score.Threshold must be in (0, 1], got %v", m.Threshold)
-	}
-	return nil
+// fbeta is the FBetaScore m is.
+func (m F1Score) fbeta() FBetaScore {
+	return FBetaScore{Average: m.Average, Beta: 1, Threshold: m.Threshold, Label: m.Name(), classes: m.classes}
 }
+
+func (m F1Score) check(out backend.Shape) error { return m.fbeta().check(out) }
 
 // ForOutput returns the metric for an output with this many classes
 // (its last axis).
@@ -124,58 +105,14 @@ func (m F1Score) ForOutput(out backend.Shape) Metric {
 	return m
 }
 
-// Size is 3 per class: true positives, false positives, false negatives.
-func (m F1Score) Size() int { return 3 * max(m.classes, 1) }
+// Size is 4 per class: true positives, false positives, false negatives
+// and the class's support.
+func (m F1Score) Size() int { return m.fbeta().Size() }
 
-// Totals implements Accumulator: per-class (tp..., fp..., fn...).
+// Totals implements Accumulator.
 func (m F1Score) Totals(b backend.Builder, y, pred backend.Value) backend.Value {
-	var p backend.Value
-	if m.Threshold > 0 {
-		p = b.Greater(pred, b.Scalar(m.Threshold))
-	} else if pred.Shape()[len(pred.Shape())-1] == 1 {
-		p = b.Greater(pred, b.Scalar(0.5))
-	} else {
-		p = b.OneHot(b.ArgMax(pred), pred.Shape()[len(pred.Shape())-1])
-	}
-	t := b.Greater(abs(b, y), b.Scalar(0))
-	one := b.Scalar(1)
-	axes := make([]int, len(pred.Shape())-1) // all but the classes
-	for i := range axes {
-		axes[i] = i
-	}
-	tp := b.Sum(b.Mul(p, t), axes...)
-	fp := b.Sum(b.Mul(p, b.Sub(one, t)), axes...)
-	fn := b.Sum(b.Mul(b.Sub(one, p), t), axes...)
-	return b.Concat(0, tp, fp, fn)
+	return m.fbeta().Totals(b, y, pred)
 }
 
 // Result combines the per-class scores as Average says.
-func (m F1Score) Result(t []float64) float64 {
-	c := len(t) / 3
-	tp, fp, fn := t[:c], t[c:2*c], t[2*c:]
-	f1 := func(tp, fp, fn float64) float64 {
-		p, r := divideNoNaN(tp, tp+fp), divideNoNaN(tp, tp+fn)
-		return 2 * divideNoNaN(p*r, p+r)
-	}
-	switch m.Average {
-	case "micro":
-		var a, b, d float64
-		for i := 0; i < c; i++ {
-			a, b, d = a+tp[i], b+fp[i], d+fn[i]
-		}
-		return f1(a, b, d)
-	case "weighted":
-		var sum, support float64
-		for i := 0; i < c; i++ {
-			sum += f1(tp[i], fp[i], fn[i]) * (tp[i] + fn[i])
-			support += tp[i] + fn[i]
-		}
-		return divideNoNaN(sum, support)
-	default: // "macro", or one class
-		sum := 0.0
-		for i := 0; i < c; i++ {
-			sum += f1(tp[i], fp[i], fn[i])
-		}
-		return sum / float64(c)
-	}
-}
+func (m F1Score) Result(t []float64) float64 { return m.fbeta().Result(t) }

@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"testing"
@@ -123,4 +124,53 @@ func TestMetricsMatchKerasAndPyTorch(t *testing.T) {
 func TestGoldenKerasValuesAreCurrent(t *testing.T) {
 	python := kerasref.Python(t)
 	t.Logf("%s", kerasref.Run(t, python, kerasref.Script(t, "golden-keras.py"), "--check", "metrics"))
+}
+
+// Every metric class keras.metrics exports, as the installed Keras lists
+// them, is one kerasgo reads: Keras's own serialization of an instance
+// (with the arguments those that need them take) deserializes, and the
+// two trackers, Mean and Sum, are known by name (44 of 44 for Keras
+// 3.15.1); skipped without `make keras-env`.
+func TestEveryKerasMetricIsKnown(t *testing.T) {
+	python := kerasref.Python(t)
+	out := kerasref.Run(t, python, "-c", `import inspect, json, keras
+M = keras.metrics
+args = {"IoU": dict(num_classes=3, target_class_ids=[0, 2]), "MeanIoU": dict(num_classes=3), "OneHotIoU": dict(num_classes=3, target_class_ids=[1]),
+        "OneHotMeanIoU": dict(num_classes=3), "PrecisionAtRecall": dict(recall=0.5), "RecallAtPrecision": dict(precision=0.5),
+        "SensitivityAtSpecificity": dict(specificity=0.5), "SpecificityAtSensitivity": dict(sensitivity=0.5)}
+print(json.dumps([{"class": n, "config": keras.saving.serialize_keras_object(c(**args.get(n, {})))}
+                  for n, c in sorted(vars(M).items())
+                  if inspect.isclass(c) and issubclass(c, M.Metric) and n not in ("Metric", "MeanMetricWrapper")]))`)
+	var classes []struct {
+		Class  string
+		Config map[string]any
+	}
+	if err := json.Unmarshal(lastLine(out), &classes); err != nil {
+		t.Fatalf("reading Keras's metric classes: %v\n%s", err, out)
+	}
+	if len(classes) < 44 {
+		t.Fatalf("Keras lists only %d metric classes", len(classes))
+	}
+	known := 0
+	for _, c := range classes {
+		var err error
+		if c.Class == "Mean" || c.Class == "Sum" {
+			_, err = metrics.Get(c.Class, backend.Shape{-1, 1}, backend.Shape{-1, 1})
+		} else {
+			_, err = metrics.Deserialize(c.Config)
+		}
+		if err != nil {
+			t.Errorf("keras.metrics.%s: %v", c.Class, err)
+			continue
+		}
+		known++
+	}
+	t.Logf("kerasgo knows %d of Keras's %d metric classes", known, len(classes))
+}
+
+// lastLine is the last non-empty line of a script's output (Keras may
+// print warnings before it).
+func lastLine(out []byte) []byte {
+	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
+	return lines[len(lines)-1]
 }

@@ -105,14 +105,109 @@ func builtin(name string, yTrue, yPred backend.Shape) (Metric, error) {
 		return AUC{}, nil
 	case "f1_score", "F1Score":
 		return F1Score{}, nil
+	case "Accuracy":
+		return Accuracy{}, nil
+	case "bce", "BCE", "binary_crossentropy", "BinaryCrossentropy":
+		return BinaryCrossentropy{Label: aliasLabel(name, "binary_crossentropy")}, nil
+	case "categorical_crossentropy", "CategoricalCrossentropy":
+		return CategoricalCrossentropy{}, nil
+	case "sparse_categorical_crossentropy", "SparseCategoricalCrossentropy":
+		return SparseCategoricalCrossentropy{}, nil
+	case "hinge", "Hinge":
+		return Hinge(), nil
+	case "squared_hinge", "SquaredHinge":
+		return SquaredHinge(), nil
+	case "categorical_hinge", "CategoricalHinge":
+		return CategoricalHinge(), nil
+	case "kl_divergence", "KLDivergence":
+		return KLDivergence(), nil
+	case "poisson", "Poisson":
+		return Poisson(), nil
+	case "log_cosh_error", "log_cosh", "logcosh", "LogCoshError":
+		return LogCoshError(), nil
+	case "mape", "MAPE", "mean_absolute_percentage_error", "MeanAbsolutePercentageError":
+		return withLabel(MeanAbsolutePercentageError(), aliasLabel(name, "mean_absolute_percentage_error")), nil
+	case "msle", "MSLE", "mean_squared_logarithmic_error", "MeanSquaredLogarithmicError":
+		return withLabel(MeanSquaredLogarithmicError(), aliasLabel(name, "mean_squared_logarithmic_error")), nil
+	case "cosine_similarity", "CosineSimilarity":
+		return CosineSimilarity{}, nil
+	case "pearson_correlation", "PearsonCorrelation":
+		return PearsonCorrelation{}, nil
+	case "concordance_correlation", "ConcordanceCorrelation":
+		return ConcordanceCorrelation{}, nil
+	case "r2_score", "R2Score":
+		return R2Score{}, nil
+	case "f_beta_score", "fbeta_score", "FBetaScore":
+		return FBetaScore{}, nil
+	case "true_positives", "TruePositives":
+		return TruePositives(0), nil
+	case "false_positives", "FalsePositives":
+		return FalsePositives(0), nil
+	case "true_negatives", "TrueNegatives":
+		return TrueNegatives(0), nil
+	case "false_negatives", "FalseNegatives":
+		return FalseNegatives(0), nil
+	case "binary_io_u", "BinaryIoU":
+		return BinaryIoU{}, nil
+	case "mean", "Mean":
+		return &Mean{}, nil
+	case "sum", "Sum":
+		return &Sum{}, nil
+	}
+	if needs, ok := needSettings[name]; ok {
+		return nil, fmt.Errorf("metric %q needs settings (%s): give metrics.%s with them, as Keras's %s(...) needs its arguments", name, needs.settings, needs.goName, needs.class)
 	}
 	return nil, fmt.Errorf("unknown metric %q: use one of %v, a function given to metrics.Register, a metrics.Metric or metrics.FromFunc", name, Names())
 }
 
-// Names lists the metric names Get knows.
+// Names lists the metric names Get knows, by Keras's snake_case names.
 func Names() []string {
-	return []string{"accuracy", "auc", "binary_accuracy", "categorical_accuracy", "f1_score", "mae", "mse", "precision", "recall", "rmse",
-		"sparse_categorical_accuracy", "sparse_top_k_categorical_accuracy", "top_k_categorical_accuracy"}
+	return []string{"accuracy", "auc", "bce", "binary_accuracy", "binary_crossentropy", "binary_io_u", "categorical_accuracy",
+		"categorical_crossentropy", "categorical_hinge", "concordance_correlation", "cosine_similarity", "f1_score", "f_beta_score",
+		"false_negatives", "false_positives", "hinge", "kl_divergence", "log_cosh_error", "mae", "mape", "mean", "mse", "msle",
+		"pearson_correlation", "poisson", "precision", "r2_score", "recall", "rmse", "sparse_categorical_accuracy",
+		"sparse_categorical_crossentropy", "sparse_top_k_categorical_accuracy", "squared_hinge", "sum", "top_k_categorical_accuracy",
+		"true_negatives", "true_positives"}
+}
+
+// needSettings are the metrics Keras cannot make from a name alone: the
+// settings each needs and the Go value that takes them.
+var needSettings = map[string]struct{ settings, goName, class string }{}
+
+func init() {
+	for _, n := range []struct {
+		names                   []string
+		settings, goName, class string
+	}{
+		{[]string{"io_u", "IoU"}, "num_classes, target_class_ids", "IoU{NumClasses, TargetClassIDs}", "IoU"},
+		{[]string{"mean_io_u", "MeanIoU"}, "num_classes", "MeanIoU{NumClasses}", "MeanIoU"},
+		{[]string{"one_hot_io_u", "OneHotIoU"}, "num_classes, target_class_ids", "OneHotIoU{NumClasses, TargetClassIDs}", "OneHotIoU"},
+		{[]string{"one_hot_mean_io_u", "OneHotMeanIoU"}, "num_classes", "OneHotMeanIoU{NumClasses}", "OneHotMeanIoU"},
+		{[]string{"precision_at_recall", "PrecisionAtRecall"}, "recall", "PrecisionAtRecall(recall, 0)", "PrecisionAtRecall"},
+		{[]string{"recall_at_precision", "RecallAtPrecision"}, "precision", "RecallAtPrecision(precision, 0)", "RecallAtPrecision"},
+		{[]string{"sensitivity_at_specificity", "SensitivityAtSpecificity"}, "specificity", "SensitivityAtSpecificity(specificity, 0)", "SensitivityAtSpecificity"},
+		{[]string{"specificity_at_sensitivity", "SpecificityAtSensitivity"}, "sensitivity", "SpecificityAtSensitivity(sensitivity, 0)", "SpecificityAtSensitivity"},
+	} {
+		for _, name := range n.names {
+			needSettings[name] = struct{ settings, goName, class string }{n.settings, n.goName, n.class}
+		}
+	}
+}
+
+// aliasLabel is the label a metric named by an alias logs under ("bce",
+// "mape"), as Keras logs the name given; "" for Keras's own names.
+func aliasLabel(name, def string) string {
+	if name == def || name[0] >= 'A' && name[0] <= 'Z' {
+		return ""
+	}
+	return name
+}
+
+// withLabel is a loss-valued metric logged under label ("" keeps Keras's name).
+func withLabel(m Metric, label string) Metric {
+	lv := m.(lossValues)
+	lv.label = label
+	return lv
 }
 
 func labelOr(label, def string) string {
@@ -173,26 +268,3 @@ func (m BinaryAccuracy) Compute(b backend.Builder, y, pred backend.Value) backen
 	match := b.Equal(predicted, truth)
 	return b.Mean(match, len(pred.Shape())-1)
 }
-
-// Mean is a metric's running state: the mean of the values it has seen.
-type Mean struct {
-	total float64
-	count float64
-}
-
-// Update adds n values whose sum is sum.
-func (m *Mean) Update(sum float64, n int) {
-	m.total += sum
-	m.count += float64(n)
-}
-
-// Result returns the mean so far (0 before any update).
-func (m *Mean) Result() float64 {
-	if m.count == 0 {
-		return 0
-	}
-	return m.total / m.count
-}
-
-// Reset forgets every value seen.
-func (m *Mean) Reset() { *m = Mean{} }
