@@ -561,6 +561,76 @@ func (m *Model) finalizeEMA(c *compiled) error {
 	return c.bind.publish(ch, hold)
 }
 
+// SwapEMAWeights exchanges the trained weights with their moving
+// averages, which the compiled optimizer keeps with UseEMA, as Keras's
+// SwapEMAWeights callback does (so that evaluating between two swaps uses
+// the averages, and training resumes from the weights). It fails without
+// UseEMA, or before the optimizer has taken a step.
+func (m *Model) SwapEMAWeights() error { return m.exchangeEMA(true) }
+
+// CopyWeightsToEMA sets the moving averages to the current weights, as
+// Keras's SwapEMAWeights does after the last epoch when the averages are
+// swapped in, so that the end of Fit, which replaces the weights by the
+// averages, keeps them.
+func (m *Model) CopyWeightsToEMA() error { return m.exchangeEMA(false) }
+
+// exchangeEMA swaps the weights and their averages (swap), or copies the
+// weights to the averages.
+func (m *Model) exchangeEMA(swap bool) error {
+	c, err := m.compiledOrErr("it has no optimizer")
+	if err != nil {
+		return err
+	}
+	ema := optimizers.EMAStates(c.opt, len(c.trainable))
+	if len(ema) == 0 || !c.onlyCompiledOptimizer() {
+		return fmt.Errorf("model %q: SwapEMAWeights needs the compiled optimizer to keep moving averages of the weights: set Options.UseEMA on it (Keras's use_ema=True)", m.Name)
+	}
+	if c.bind == nil {
+		return fmt.Errorf("model %q has not trained yet, so its optimizer keeps no moving averages to swap", m.Name)
+	}
+	s, err := c.bind.acquire()
+	if err != nil {
+		return err
+	}
+	ch := stateChange{params: map[int]backend.Tensor{}, optState: make([]backend.Tensor, len(s.optState))}
+	var hold []int
+	fail := func(err error) error {
+		c.bind.release(s)
+		c.be.Release(values(ch.params)...)
+		c.be.Release(ch.optState...)
+		return err
+	}
+	copyOf := func(t backend.Tensor, shape backend.Shape) (backend.Tensor, error) {
+		v, err := c.be.ToFloat32(t)
+		if err != nil {
+			return nil, err
+		}
+		return c.be.FromFloat32(v, shape)
+	}
+	isEMA := map[int]int{}
+	for k, slot := range ema {
+		isEMA[slot] = k
+	}
+	for j, t := range s.optState {
+		var err error
+		if k, ok := isEMA[j]; ok {
+			i := c.trainable[k]
+			ch.optState[j], err = copyOf(s.params[i], m.weights[i].Shape) // the weight, as the average
+			if err == nil && swap {
+				ch.params[i], err = copyOf(t, m.weights[i].Shape) // the average, as the weight
+				hold = append(hold, i)
+			}
+		} else {
+			ch.optState[j], err = copyOf(t, t.Shape())
+		}
+		if err != nil {
+			return fail(err)
+		}
+	}
+	c.bind.release(s)
+	return c.bind.publish(ch, hold)
+}
+
 // The model seen by callbacks (callbacks.Model).
 
 // StopTraining makes Fit stop after the current batch, like setting

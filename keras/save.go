@@ -624,6 +624,10 @@ func optimizerVars(sl *optSlot, iterations int64, rate float64, state [][]float3
 		if pos[i] < 0 {
 			continue
 		}
+		if s.Placeholder {
+			slots[pos[i]] = &h5.Dataset{Shape: s.Shape.Clone(), DType: h5.Int64, Int64: make([]int64, s.Shape.Size())}
+			continue
+		}
 		slots[pos[i]] = &h5.Dataset{Shape: s.Shape.Clone(), DType: h5.Float32, Float32: state[i]}
 	}
 	for i, s := range slots {
@@ -812,6 +816,10 @@ func readSlotState(f *h5.File, path string, sl *optSlot, state [][]float32) (int
 			d, err := readVar(base+pos[i], s.Shape)
 			if err != nil {
 				return 0, err
+			}
+			if s.Placeholder { // never updated: any number type, kept at its start
+				state[i] = make([]float32, s.Shape.Size())
+				continue
 			}
 			if d.DType != h5.Float32 {
 				return 0, fmt.Errorf("optimizer variable %d holds %s values, want float32", base+pos[i], d.Stored)

@@ -210,7 +210,7 @@ def rows(x, lo, hi):
 
 # Every optimizer with its defaults, on one regression model.
 for opt in [optimizers.SGD, optimizers.Adam, optimizers.AdamW, optimizers.RMSprop, optimizers.Adadelta, optimizers.Adagrad,
-            optimizers.Adamax, optimizers.Nadam, optimizers.Lion, optimizers.Ftrl]:
+            optimizers.Adamax, optimizers.Nadam, optimizers.Lion, optimizers.Ftrl, optimizers.Lamb, optimizers.Adafactor, optimizers.ScheduleFreeAdamW]:
     case(f"optimizer_{opt.__name__.lower()}", "regression", lambda opt=opt: opt(), "mse", REGRESSION_METRICS)
 # Their settings: momentum, clipping, weight decay, EMA, accumulation, schedules.
 case("optimizer_sgd_momentum_nesterov", "regression", lambda: optimizers.SGD(0.05, momentum=0.9, nesterov=True), "mse")
@@ -225,6 +225,10 @@ case("optimizer_adam_ema", "regression", lambda: optimizers.Adam(0.01, use_ema=T
 case("optimizer_sgd_ema_overwrite", "regression", lambda: optimizers.SGD(0.05, use_ema=True, ema_momentum=0.8, ema_overwrite_frequency=5), "mse")
 case("optimizer_adam_accumulation", "regression", lambda: optimizers.Adam(0.01, gradient_accumulation_steps=3), "mse")
 case("optimizer_sgd_ema_accumulation", "regression", lambda: optimizers.SGD(0.05, use_ema=True, ema_momentum=0.8, ema_overwrite_frequency=2, gradient_accumulation_steps=2), "mse")
+case("optimizer_lamb_weight_decay", "regression", lambda: optimizers.Lamb(0.01, beta_1=0.8, weight_decay=0.05), "mse")
+case("optimizer_adafactor_fixed_step", "regression", lambda: optimizers.Adafactor(0.05, relative_step=False, clip_threshold=0.5, beta_2_decay=-0.6), "mse")
+case("optimizer_schedule_free_adamw_warmup", "regression", lambda: optimizers.ScheduleFreeAdamW(0.01, warmup_steps=5, weight_decay=0.05), "mse")
+case("optimizer_adafactor_conv", "regression", lambda: optimizers.Adafactor(0.02), "mse", arch="conv_batchnorm")
 case("optimizer_adam_amsgrad", "regression", lambda: optimizers.Adam(0.01, amsgrad=True), "mse")
 case("optimizer_rmsprop_centered_momentum", "regression", lambda: optimizers.RMSprop(0.01, momentum=0.5, centered=True), "mse")
 case("schedule_exponential_decay", "regression", lambda: optimizers.Adam(schedules.ExponentialDecay(0.01, decay_steps=5, decay_rate=0.5)), "mse")
@@ -401,6 +405,13 @@ def build(c, out):
     # delta for Huber (its get_config drops it), so a Huber(delta=0.5)
     # trains with delta 1 once reloaded, in Keras as in kerasgo.
     model = keras.saving.load_model(path)
+    if isinstance(model.optimizer, optimizers.ScheduleFreeAdamW) and model.optimizer.built:
+        # Keras 3.15 builds the optimizer while it loads the compile
+        # config, before the weights: ScheduleFreeAdamW's momentum starts
+        # as the fresh layers' random weights, not the file's. Start it as
+        # a model compiled and trained without the reload starts it.
+        for momentum, variable in zip(model.optimizer._momentums, model.trainable_variables):
+            momentum.assign(np.array(variable))  # a copy: JAX refuses two variables sharing a buffer
     fit = dict(batch_size=BATCH, epochs=EPOCHS, shuffle=False, verbose=0)
     record = {"y": as_json(y)}
     if isinstance(x, list):

@@ -69,3 +69,6 @@ func (l *Lambda) OnPredictBatchEnd(batch int) {
 		l.PredictBatchEnd(batch)
 	}
 }
+
+// LambdaCallback is Lambda under Keras's name, keras.callbacks.LambdaCallback.
+type LambdaCallback = Lambda

@@ -12,6 +12,11 @@ import (
 func Serialize(l Loss) (any, error) {
 	object := func(class string, cfg serialization.Config) serialization.Object {
 		cfg["name"], cfg["reduction"] = l.Name(), "sum_over_batch_size"
+		for k, v := range cfg { // written as floats, as Keras checks some are (FBetaScore's beta)
+			if f, ok := v.(float64); ok {
+				cfg[k] = serialization.Float(f)
+			}
+		}
 		return serialization.NewObject("keras.losses", class, cfg)
 	}
 	switch v := l.(type) {

@@ -13,6 +13,11 @@ import (
 func Serialize(m Metric) (any, error) {
 	object := func(class string, cfg serialization.Config) serialization.Object {
 		cfg["name"], cfg["dtype"] = m.Name(), "float32"
+		for k, v := range cfg { // written as floats, as Keras checks some are (FBetaScore's beta)
+			if f, ok := v.(float64); ok {
+				cfg[k] = serialization.Float(f)
+			}
+		}
 		return serialization.NewObject("keras.metrics", class, cfg)
 	}
 	switch v := m.(type) {

@@ -60,6 +60,16 @@ func Serialize(o Optimizer) (serialization.Object, error) {
 	case *Lion:
 		class = "Lion"
 		cfg["beta_1"], cfg["beta_2"] = v.Beta1, v.Beta2
+	case *Lamb:
+		class = "Lamb"
+		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"] = v.Beta1, v.Beta2, v.Epsilon
+	case *Adafactor:
+		class = "Adafactor"
+		cfg["beta_2_decay"], cfg["epsilon_1"], cfg["epsilon_2"] = v.Beta2Decay, v.Epsilon1, v.Epsilon2
+		cfg["clip_threshold"], cfg["relative_step"] = v.ClipThreshold, !v.FixedStep
+	case *ScheduleFreeAdamW:
+		class = "ScheduleFreeAdamW"
+		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["warmup_steps"] = v.Beta1, v.Beta2, v.Epsilon, v.WarmupSteps
 	case *Ftrl:
 		class = "Ftrl"
 		cfg["learning_rate_power"], cfg["initial_accumulator_value"] = v.LearningRatePower, v.InitialAccumulatorValue
@@ -147,13 +157,21 @@ func Deserialize(v any) (Optimizer, error) {
 		o = &Nadam{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
 	case "Lion", "lion":
 		o = &Lion{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.99), Options: opts}
+	case "Lamb", "lamb":
+		o = &Lamb{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-7), Options: opts}
+	case "Adafactor", "adafactor":
+		o = &Adafactor{LearningRate: lr, Schedule: sched, Beta2Decay: r.Float("beta_2_decay", -0.8), Epsilon1: r.Float("epsilon_1", 1e-30),
+			Epsilon2: r.Float("epsilon_2", 1e-3), ClipThreshold: r.Float("clip_threshold", 1), FixedStep: !r.Bool("relative_step", true), Options: opts}
+	case "ScheduleFreeAdamW", "schedule_free_adamw", "schedulefreeadamw":
+		o = &ScheduleFreeAdamW{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-8),
+			WarmupSteps: r.Int("warmup_steps", 0), Options: opts}
 	case "Ftrl", "ftrl":
 		o = &Ftrl{LearningRate: lr, Schedule: sched, LearningRatePower: r.Float("learning_rate_power", -0.5),
 			InitialAccumulatorValue: r.Float("initial_accumulator_value", 0.1), L1RegularizationStrength: r.Float("l1_regularization_strength", 0),
 			L2RegularizationStrength: r.Float("l2_regularization_strength", 0), L2ShrinkageRegularizationStrength: r.Float("l2_shrinkage_regularization_strength", 0),
 			Beta: r.Float("beta", 0), Options: opts}
 	default:
-		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, AdamW, RMSprop, Adadelta, Adagrad, Adamax, Nadam, Lion and Ftrl)", class)
+		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, AdamW, RMSprop, Adadelta, Adagrad, Adamax, Nadam, Lion, Ftrl, Lamb, Adafactor and ScheduleFreeAdamW)", class)
 	}
 	if err := r.Finish(); err != nil {
 		return nil, err

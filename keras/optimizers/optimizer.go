@@ -32,6 +32,11 @@ type StateSpec struct {
 	// SavedLast marks a scalar Keras saves after all the slots (Nadam's
 	// u_product, a variable Keras makes after them).
 	SavedLast bool
+	// Placeholder marks a slot Keras keeps but never updates and saves as
+	// an int32 0 (Adafactor's row and column averages of a weight of rank
+	// below 2): loading takes any number type and keeps Init, saving
+	// writes an integer 0.
+	Placeholder bool
 	// Group numbers the optimizer's own slots by the Keras call that
 	// makes them (see SavedPositions): slots of one group are saved
 	// together per parameter (Adam's momentum and velocity), groups one
@@ -306,8 +311,14 @@ func Get(name string) (Optimizer, error) {
 		return &Lion{}, nil
 	case "ftrl", "Ftrl":
 		return &Ftrl{}, nil
+	case "lamb", "Lamb":
+		return &Lamb{}, nil
+	case "adafactor", "Adafactor":
+		return &Adafactor{}, nil
+	case "schedulefreeadamw", "schedule_free_adamw", "ScheduleFreeAdamW":
+		return &ScheduleFreeAdamW{}, nil
 	}
-	return nil, fmt.Errorf("unknown optimizer %q: use sgd, adam, adamw, rmsprop, adadelta, adagrad, adamax, nadam, lion or ftrl (or pass an optimizers.Optimizer)", name)
+	return nil, fmt.Errorf("unknown optimizer %q: use sgd, adam, adamw, rmsprop, adadelta, adagrad, adamax, nadam, lion, ftrl, lamb, adafactor or schedulefreeadamw (or pass an optimizers.Optimizer)", name)
 }
 
 func slots(params []backend.Shape, names ...string) []StateSpec {

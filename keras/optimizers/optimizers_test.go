@@ -363,6 +363,29 @@ func TestUnknownOptimizer(t *testing.T) {
 	if _, err := optimizers.Get("adamw2"); err == nil || !strings.Contains(err.Error(), "use sgd, adam, adamw, rmsprop") {
 		t.Errorf("error = %v", err)
 	}
+	for _, name := range []string{"lamb", "Adafactor", "schedulefreeadamw", "ScheduleFreeAdamW"} {
+		if _, err := optimizers.Get(name); err != nil {
+			t.Errorf("Get(%q): %v", name, err)
+		}
+	}
+}
+
+// Lamb, Adafactor and ScheduleFreeAdamW refuse settings Keras's rule
+// cannot run with, naming them.
+func TestNewOptimizersRefuseBadSettings(t *testing.T) {
+	for _, c := range []struct {
+		o    optimizers.Optimizer
+		want string
+	}{
+		{&optimizers.Adafactor{ClipThreshold: -1}, "ClipThreshold must be > 0, got -1"},
+		{&optimizers.ScheduleFreeAdamW{Beta1: 1.5}, "Beta1 must be in (0, 1], got 1.5"},
+		{&optimizers.ScheduleFreeAdamW{WarmupSteps: -2}, "WarmupSteps must be >= 0, got -2"},
+		{&optimizers.Lamb{LearningRate: -1}, "LearningRate must be a finite number >= 0"},
+	} {
+		if err := optimizers.Check(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.o.Name(), err, c.want)
+		}
+	}
 }
 
 // EMA of the weights and gradient accumulation follow Keras 3's base
