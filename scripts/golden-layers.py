@@ -758,6 +758,18 @@ x = rand(2, 3, 4, 5)
 add("GlobalAveragePooling2D/keepdims", "GlobalAveragePooling2D", {"keepdims": True}, [x], [], nhwc(F.adaptive_avg_pool2d(nchw(x), 1)))
 add("GlobalMaxPooling2D/keepdims", "GlobalMaxPooling2D", {"keepdims": True}, [x], [], nhwc(F.adaptive_max_pool2d(nchw(x), 1)))
 
+# Unit and RMS normalisation over the last axis, and over several.
+x = rand(2, 3, 4, lo=-2, hi=2)
+add("UnitNormalization/last", "UnitNormalization", {"axis": -1}, [x], [], F.normalize(x, p=2.0, dim=-1, eps=1e-12))
+add("UnitNormalization/axes", "UnitNormalization", {"axis": [1, 2]}, [x], [],
+    x / x.pow(2).sum((1, 2), keepdim=True).sqrt().clamp(min=1e-12))
+scale = rand(4, lo=0.5, hi=1.5)
+add("RMSNormalization/last", "RMSNormalization", {"axis": -1, "epsilon": 1e-6}, [x], [scale],
+    x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * scale)
+scale2 = rand(3, 4, lo=0.5, hi=1.5)
+add("RMSNormalization/axes", "RMSNormalization", {"axis": [1, 2], "epsilon": 1e-3}, [x], [scale2],
+    x * torch.rsqrt(x.pow(2).mean((1, 2), keepdim=True) + 1e-3) * scale2)
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)

@@ -129,6 +129,10 @@ case("batch_normalization_axis3", [((4, 4, 3), F)], one(layers.BatchNormalizatio
 case("batch_normalization_no_scale", [((5,), F)], one(layers.BatchNormalization(center=False, scale=False)))
 case("layer_normalization", [((3, 6), F)], one(layers.LayerNormalization(epsilon=1e-6)))
 case("group_normalization", [((4, 4, 6), F)], one(layers.GroupNormalization(groups=3)))
+case("unit_normalization", [((3, 5), F)], one(layers.UnitNormalization()))
+case("unit_normalization_axes", [((3, 4, 2), F)], one(layers.UnitNormalization(axis=[1, 2])))
+case("rms_normalization", [((3, 6), F)], one(layers.RMSNormalization(epsilon=1e-5)))
+case("rms_normalization_axes", [((3, 4, 2), F)], one(layers.RMSNormalization(axis=[2, 3])))
 
 # Embedding, masking, recurrent.
 case("embedding", [((6,), "int32")], one(layers.Embedding(20, 4)))

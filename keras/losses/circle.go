@@ -10,7 +10,7 @@ import (
 // Circle is keras.losses.Circle, a metric-learning loss (Sun et al.,
 // 2020): the targets are integer class labels, one per sample, and the
 // predictions L2-normalised embeddings (batch, dim), as a Dense layer
-// without activation followed by UnitNormalization gives. Within the
+// without activation followed by layers.UnitNormalization gives. Within the
 // batch, pairs of the same class are pulled together and pairs of
 // different classes pushed apart, each pair weighted by how far it is
 // from its optimum:
@@ -97,7 +97,7 @@ func (l Circle) CheckTargets(y []float32, ys, ps backend.Shape) error {
 		return settingOutOfRange("Circle", "margin", l.Margin, ">= 0")
 	}
 	if len(ps) != 2 {
-		return fmt.Errorf("losses.Circle wants embeddings of shape (batch, dim), but the model's output is %v: end the model with a Dense layer and UnitNormalization", ps)
+		return fmt.Errorf("losses.Circle wants embeddings of shape (batch, dim), but the model's output is %v: end the model with a Dense layer and layers.UnitNormalization", ps)
 	}
 	if !(len(ys) == 1 || (len(ys) == 2 && ys[1] == 1)) {
 		return fmt.Errorf("losses.Circle wants one integer class label per sample, shape (batch,), but the targets are %v", ys)
