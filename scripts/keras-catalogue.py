@@ -122,6 +122,9 @@ case("zero_padding1d", [((4, 2), F)], one(layers.ZeroPadding1D(2)))
 case("cropping2d", [((6, 6, 2), F)], one(layers.Cropping2D(((1, 2), (2, 1)))))
 case("cropping1d", [((6, 2), F)], one(layers.Cropping1D((1, 2))))
 case("spatial_dropout2d", [((4, 4, 3), F)], one(layers.SpatialDropout2D(0.3)))
+case("spatial_dropout1d", [((5, 3), F)], one(layers.SpatialDropout1D(0.3)))
+case("spatial_dropout3d", [((3, 3, 3, 2), F)], one(layers.SpatialDropout3D(0.3)))
+case("alpha_dropout", [((6,), F)], lambda xs: layers.AlphaDropout(0.2)(layers.Dense(4, activation="selu")(xs[0])))
 
 # Normalisation.
 case("batch_normalization", [((6,), F)], one(layers.BatchNormalization()))

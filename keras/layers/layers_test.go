@@ -242,6 +242,60 @@ func TestDropoutNoiseShape(t *testing.T) {
 	}
 }
 
+// SpatialDropout1D and 3D drop whole channels in training: each sample's
+// channel is all 0 or all 1/(1-Rate), about Rate of them 0; AlphaDropout
+// keeps Keras's affine values (a·1 + b kept, a·α′ + b dropped) and the
+// mean and variance of standard normal inputs.
+func TestSpatialAndAlphaDropoutTraining(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, c := range []struct {
+			l      layers.Layer
+			sample []int
+		}{{&layers.SpatialDropout1D{Rate: 0.5}, []int{6, 8}}, {&layers.SpatialDropout3D{Rate: 0.5}, []int{2, 3, 2, 8}}} {
+			got := dropOnes(t, be, c.l, 32, c.sample...)
+			channels := c.sample[len(c.sample)-1]
+			positions := backend.Shape(c.sample).Size() / channels
+			dropped := 0
+			for s := range 32 {
+				for ch := range channels {
+					first := got.Data[s*positions*channels+ch]
+					if first == 0 {
+						dropped++
+					} else if math.Abs(first-2) > 1e-6 {
+						t.Fatalf("%T: kept value %v, want 2", c.l, first)
+					}
+					for p := range positions {
+						if v := got.Data[(s*positions+p)*channels+ch]; v != first {
+							t.Fatalf("%T: sample %d channel %d is not dropped whole (%v and %v)", c.l, s, ch, first, v)
+						}
+					}
+				}
+			}
+			if frac := float64(dropped) / float64(32*channels); frac < 0.35 || frac > 0.65 {
+				t.Errorf("%T dropped %.2f of the channels at rate 0.5", c.l, frac)
+			}
+		}
+		rate := 0.2
+		const alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+		alphaP := -alpha * scale
+		a := math.Pow((1-rate)*(1+rate*alphaP*alphaP), -0.5)
+		b := -a * alphaP * rate
+		got := dropOnes(t, be, &layers.AlphaDropout{Rate: rate}, 100, 50)
+		dropped := 0
+		for _, v := range got.Data {
+			switch {
+			case math.Abs(v-(a*alphaP+b)) < 1e-5:
+				dropped++
+			case math.Abs(v-(a+b)) > 1e-5:
+				t.Fatalf("AlphaDropout gave %v, want %v (kept) or %v (dropped)", v, a+b, a*alphaP+b)
+			}
+		}
+		if frac := float64(dropped) / 5000; frac < 0.17 || frac > 0.23 {
+			t.Errorf("AlphaDropout dropped %.3f of the values, want about %v", frac, rate)
+		}
+	})
+}
+
 // Every golden case's layer survives Keras's config: GetConfig, then
 // FromConfig, gives a layer with the same config.
 func TestConfigRoundTrip(t *testing.T) {
@@ -291,6 +345,9 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.RepeatVector{}, []int{3}, []string{"RepeatVector", "n must be positive"}},
 		{&layers.RepeatVector{N: 2}, []int{3, 3}, []string{"RepeatVector", "(batch, features)"}},
 		{&layers.SpatialDropout2D{Rate: 1.5}, []int{4, 4, 1}, []string{"SpatialDropout2D", "rate must be in [0, 1)"}},
+		{&layers.SpatialDropout1D{Rate: 0.5}, []int{4, 4, 1}, []string{"SpatialDropout1D", "(batch, steps, channels)"}},
+		{&layers.SpatialDropout3D{Rate: -0.5}, []int{4, 4, 4, 1}, []string{"SpatialDropout3D", "rate must be in [0, 1)"}},
+		{&layers.AlphaDropout{Rate: 1}, []int{4}, []string{"AlphaDropout", "rate must be in [0, 1)"}},
 		{&layers.PReLU{SharedAxes: []int{3}}, []int{4, 4}, []string{"PReLU", "shared axis 3 is out of range"}},
 		{&layers.ReLU{MaxValue: -1}, []int{4}, []string{"ReLU", "must be >= 0"}},
 		{&layers.Cropping2D{Cropping: [2][2]int{{2, 2}, {0, 0}}}, []int{4, 4, 1}, []string{"Cropping2D", "leaves nothing", "(None, 4, 4, 1)"}},

@@ -99,3 +99,8 @@ func (l *Concatenate) ComputeMask(ctx *Context, in, m []backend.Value) backend.V
 	}
 	return nil
 }
+
+// ComputeMask passes the input's mask on.
+func (*SpatialDropout1D) ComputeMask(_ *Context, _, m []backend.Value) backend.Value {
+	return firstMask(m)
+}

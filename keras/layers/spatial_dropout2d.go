@@ -25,10 +25,7 @@ func (l *SpatialDropout2D) Build(inputs []backend.Shape) (backend.Shape, error) 
 	if err != nil {
 		return nil, err
 	}
-	if l.Rate < 0 || l.Rate >= 1 {
-		return nil, fmt.Errorf("rate must be in [0, 1), got %v", l.Rate)
-	}
-	return in.Clone(), nil
+	return in.Clone(), checkRate(l.Rate)
 }
 
 // Call masks channels in training.
@@ -37,9 +34,29 @@ func (l *SpatialDropout2D) Call(ctx *Context, in []backend.Value) backend.Value 
 	if !ctx.Training || l.Rate == 0 {
 		return x
 	}
-	b, d := ctx.B, x.Shape()
-	keep := b.Greater(b.RandomUniform(backend.Shape{d[0], 1, 1, d[3]}), b.Scalar(l.Rate))
-	return b.Mul(b.Mul(x, keep), b.Scalar(1/(1-l.Rate)))
+	return spatialDropout(ctx.B, x, l.Rate)
+}
+
+// spatialDropout drops whole channels (the last axis) of x: one random
+// keep-or-drop per sample and channel, shared by every position, the
+// kept ones scaled by 1/(1 - rate), as Keras's SpatialDropout layers.
+func spatialDropout(b backend.Builder, x backend.Value, rate float64) backend.Value {
+	d := x.Shape()
+	noise := make(backend.Shape, len(d))
+	for i := range noise {
+		noise[i] = 1
+	}
+	noise[0], noise[len(d)-1] = d[0], d[len(d)-1]
+	keep := b.Greater(b.RandomUniform(noise), b.Scalar(rate))
+	return b.Mul(b.Mul(x, keep), b.Scalar(1/(1-rate)))
+}
+
+// checkRate refuses a dropout rate outside [0, 1).
+func checkRate(rate float64) error {
+	if rate < 0 || rate >= 1 {
+		return fmt.Errorf("rate must be in [0, 1), got %v", rate)
+	}
+	return nil
 }
 
 // GetConfig returns Keras's config, which (unlike other layers') has no
