@@ -770,6 +770,16 @@ scale2 = rand(3, 4, lo=0.5, hi=1.5)
 add("RMSNormalization/axes", "RMSNormalization", {"axis": [1, 2], "epsilon": 1e-3}, [x], [scale2],
     x * torch.rsqrt(x.pow(2).mean((1, 2), keepdim=True) + 1e-3) * scale2)
 
+# Adaptive pooling, as PyTorch's adaptive pools (channels last here).
+x = rand(2, 7, 3)
+add("AdaptiveAveragePooling1D", "AdaptiveAveragePooling1D", {"output_size": [3]}, [x], [],
+    F.adaptive_avg_pool1d(x.permute(0, 2, 1), 3).permute(0, 2, 1))
+add("AdaptiveMaxPooling1D", "AdaptiveMaxPooling1D", {"output_size": [4]}, [x], [],
+    F.adaptive_max_pool1d(x.permute(0, 2, 1), 4).permute(0, 2, 1))
+x = rand(2, 7, 5, 2)
+add("AdaptiveAveragePooling2D", "AdaptiveAveragePooling2D", {"output_size": [3, 2]}, [x], [], nhwc(F.adaptive_avg_pool2d(nchw(x), (3, 2))))
+add("AdaptiveMaxPooling2D", "AdaptiveMaxPooling2D", {"output_size": [4, 4]}, [x], [], nhwc(F.adaptive_max_pool2d(nchw(x), (4, 4))))
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)
