@@ -166,7 +166,7 @@ func TestNewLossesRefuseBadInput(t *testing.T) {
 		{losses.CategoricalGeneralizedCrossEntropy{Q: 1.5}, []float32{0}, backend.Shape{1}, backend.Shape{-1, 3}, "q=1.5 is out of range: it must be in (0, 1)"},
 		{losses.CategoricalGeneralizedCrossEntropy{}, []float32{3}, backend.Shape{1}, backend.Shape{-1, 3}, "label 3 at index 0 is out of range"},
 		{losses.Circle{Gamma: -1}, []float32{0, 1}, backend.Shape{2}, backend.Shape{-1, 8}, "gamma=-1 is out of range"},
-		{losses.Circle{}, []float32{0, 1}, backend.Shape{2}, backend.Shape{-1, 2, 8}, "end the model with a Dense layer and UnitNormalization"},
+		{losses.Circle{}, []float32{0, 1}, backend.Shape{2}, backend.Shape{-1, 2, 8}, "end the model with a Dense layer and layers.UnitNormalization"},
 		{losses.Circle{}, []float32{0, 1.5}, backend.Shape{2}, backend.Shape{-1, 8}, "label 1.5 at index 1 is not a whole number"},
 		{losses.CTC{}, []float32{1, 2}, backend.Shape{2}, seq, "label sequences of shape (batch, max_label_length)"},
 		{losses.CTC{}, []float32{1, 2}, backend.Shape{1, 2}, backend.Shape{-1, 5}, "logits of shape (batch, steps, classes)"},

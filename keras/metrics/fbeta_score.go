@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 )
 
 // FBetaScore is keras.metrics.FBetaScore: per class,
@@ -75,7 +76,7 @@ func (m FBetaScore) Totals(b backend.Builder, y, pred backend.Value) backend.Val
 		p = b.Greater(pred, b.Scalar(m.Threshold))
 	} else {
 		// Keras: pred >= its sample's largest, and |pred| > 1e-9.
-		largest := b.Reshape(maxLast(b, pred), append(pred.Shape()[:len(pred.Shape())-1].Clone(), 1))
+		largest := ops.Max(b, pred, ops.Axis(-1), ops.KeepDims())
 		atLargest := b.Sub(b.Scalar(1), b.Greater(largest, pred))
 		p = b.Mul(atLargest, b.Greater(abs(b, pred), b.Scalar(1e-9)))
 	}
@@ -84,26 +85,6 @@ func (m FBetaScore) Totals(b backend.Builder, y, pred backend.Value) backend.Val
 	fp := b.Sum(b.Mul(p, b.Sub(one, y)), 0)
 	fn := b.Sum(b.Mul(b.Sub(one, p), y), 0)
 	return b.Concat(0, tp, fp, fn, b.Sum(y, 0))
-}
-
-// maxLast is the maximum over the last axis, folded column by column from
-// slices.
-func maxLast(b backend.Builder, x backend.Value) backend.Value {
-	s := x.Shape()
-	k := len(s) - 1
-	size, begin := s.Clone(), make([]int, len(s))
-	size[k] = 1
-	var out backend.Value
-	for i := 0; i < s[k]; i++ {
-		begin[k] = i
-		col := b.Slice(x, begin, size)
-		if out == nil {
-			out = col
-		} else {
-			out = b.Maximum(out, col)
-		}
-	}
-	return b.Reshape(out, s[:k].Clone())
 }
 
 // Result is Keras's FBetaScore.result.
