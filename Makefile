@@ -135,7 +135,7 @@ test-applications: $(KERASGO)
 ## (TestKerasTrainingParity); the tag changes only the GEMMs under Gorgonia, so the
 ## keras package's other tests and the applications' (20 minutes on 2 cores) are
 ## not run again with it
-OPENBLAS_PACKAGES = ./backends/... ./bench/... ./internal/kernels/... ./internal/sgemm/... ./keras/layers/... ./keras/losses/... ./keras/metrics/... ./keras/optimizers/... ./keras/ops/...
+OPENBLAS_PACKAGES = ./backends/... ./bench/... ./keras/layers/... ./keras/losses/... ./keras/metrics/... ./keras/optimizers/... ./keras/ops/...
 test-openblas:
 	CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -tags openblas $(OPENBLAS_PACKAGES)
 	CGO_ENABLED=1 $(GO) test -timeout $(TEST_TIMEOUT) -tags openblas -run 'TestKerasTrainingParity' ./keras/
