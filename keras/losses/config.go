@@ -185,6 +185,9 @@ func Deserialize(v any) (Loss, error) {
 		l = Dice{Axis: readAxis(r)}
 	case "Tversky":
 		l = Tversky{Alpha: r.Float("alpha", 0.5), Beta: r.Float("beta", 0.5), Axis: readAxis(r)}
+		if t := l.(Tversky); t.Alpha == 0 && t.Beta == 0 {
+			r.Fail("alpha", "alpha and beta both 0 leave the loss 1 - tp/(tp + ε), a constant; kerasgo reads both 0 as Keras's defaults, so it refuses them rather than change them")
+		}
 	case "Circle":
 		l = Circle{Gamma: r.Float("gamma", 80), Margin: r.Float("margin", 0.4), KeepDiagonal: !r.Bool("remove_diagonal", true)}
 		if c := l.(Circle); c.Gamma <= 0 || c.Margin == 0 {

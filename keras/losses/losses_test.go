@@ -194,6 +194,7 @@ func TestNewLossesRefuseBadInput(t *testing.T) {
 		{map[string]any{"class_name": "Dice", "config": map[string]any{"axis": "x"}}, "want null, an integer or a list of integers"},
 		{map[string]any{"class_name": "Dice", "config": map[string]any{"axis": []any{}}}, "use null for every axis"},
 		{map[string]any{"class_name": "Circle", "config": map[string]any{"margin": 0.0}}, "margin not exactly 0"},
+		{map[string]any{"class_name": "Tversky", "config": map[string]any{"alpha": 0.0, "beta": 0.0}}, "alpha and beta both 0"},
 	} {
 		if _, err := losses.Deserialize(c.config); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Deserialize(%v): error %v, want one containing %q", c.config, err, c.want)

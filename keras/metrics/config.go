@@ -211,7 +211,7 @@ func Deserialize(v any) (Metric, error) {
 		for cell, c := range confusionClasses {
 			if c == class {
 				m = confusionCount{cell: cell, name: [4]string{"true_positives", "false_positives", "true_negatives", "false_negatives"}[cell],
-					threshold: threshold(), label: labelIfNot(label, "")}
+					threshold: threshold(), label: label}
 			}
 		}
 	case "PrecisionAtRecall", "RecallAtPrecision", "SensitivityAtSpecificity", "SpecificityAtSensitivity":
