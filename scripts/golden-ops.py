@@ -674,6 +674,22 @@ C("image.map_coordinates/constant_value", lambda x, c: ops.image.map_coordinates
 C("image.ssim", lambda a, c: ops.image.ssim(a, c), P(2, 12, 13, 2), P(2, 12, 13, 2), grad=False)  # the 11x11 window's gradient is checked on the small case, where finite differences stay quick
 C("image.ssim/small_window_one_image", lambda a, c: ops.image.ssim(a, c, max_val=2.0, filter_size=3, filter_sigma=0.8, k1=0.02, k2=0.05), P(5, 4, 2), P(5, 4, 2))
 C("ctc_loss/one_label", lambda t, o, tl, ol: ops.ctc_loss(t, o, tl, ol), Int([[2], [1]]), X(2, 3, 3), Int([1, 1]), Int([3, 2]))
+# 3-D convolutions and pools: volumes (batch, depth, rows, cols, channels)
+C("conv/3d", lambda x, k: ops.conv(x, k), X(2, 4, 5, 4, 2), X(2, 3, 2, 2, 3))
+C("conv/3d_same_strides", lambda x, k: ops.conv(x, k, strides=(2, 1, 2), padding="same"), X(1, 5, 4, 5, 2), X(3, 2, 3, 2, 2))
+C("conv/3d_dilated", lambda x, k: ops.conv(x, k, dilation_rate=(2, 1, 2)), X(1, 5, 4, 5, 2), X(2, 2, 2, 2, 3))
+C("conv/3d_groups", lambda x, k: ops.conv(x, k), X(1, 3, 4, 4, 4), X(2, 2, 2, 2, 6))
+C("depthwise_conv/3d", lambda x, k: ops.depthwise_conv(x, k, strides=2, padding="same"), X(1, 5, 4, 4, 2), X(2, 3, 2, 2, 2))
+C("separable_conv/3d", lambda x, d, p: ops.separable_conv(x, d, p), X(1, 4, 4, 3, 2), X(2, 2, 2, 2, 1), X(1, 1, 1, 2, 3))
+C("conv_transpose/3d", lambda x, k: ops.conv_transpose(x, k, strides=(2, 1, 2)), X(1, 3, 2, 3, 2), X(2, 3, 2, 3, 2))
+# a kernel of 2 along an axis with output padding 0 aborts XLA 0.7 in the gradient: 3 there
+C("conv_transpose/3d_same_output_padding", lambda x, k: ops.conv_transpose(x, k, strides=2, padding="same", output_padding=(1, 0, 1)), X(1, 2, 3, 2, 2), X(3, 3, 2, 2, 2))
+C("max_pool/3d", lambda x: ops.max_pool(x, (2, 2, 2), strides=(2, 2, 2)), X(2, 4, 4, 5, 2))
+C("max_pool/3d_same", lambda x: ops.max_pool(x, (3, 2, 3), strides=(2, 1, 2), padding="same"), X(1, 5, 4, 5, 2))
+C("average_pool/3d", lambda x: ops.average_pool(x, (2, 3, 2), strides=(1, 2, 2)), X(2, 3, 5, 4, 2))
+C("average_pool/3d_same", lambda x: ops.average_pool(x, (3, 3, 2), strides=(2, 2, 1), padding="same"), X(1, 5, 5, 3, 2))
+C("adaptive_average_pool/3d", lambda x: ops.adaptive_average_pool(x, (2, 3, 2)), X(2, 5, 7, 4, 2))
+C("adaptive_max_pool/3d", lambda x: ops.adaptive_max_pool(x, 3), X(1, 5, 4, 7, 2))
 
 
 def close(a, b):

@@ -1,7 +1,9 @@
 package ops
 
-// AdaptiveAveragePool averages inputs (batch, steps, channels) or (batch,
-// rows, cols, channels) down to outputSize along each spatial axis (one
+import "slices"
+
+// AdaptiveAveragePool averages inputs (batch, spatial..., channels), with
+// one to three spatial axes, down to outputSize along each spatial axis (one
 // value for all, or one each), Keras's ops.adaptive_average_pool: output
 // i of an axis of length n averages inputs floor(i·n/out) up to
 // ceil((i+1)·n/out), as PyTorch's and Keras's adaptive pools do.
@@ -27,12 +29,12 @@ func adaptivePool(b Builder, op string, inputs Value, outputSize []int, reduce f
 	}
 	s := inputs.Shape()
 	spatial := len(s) - 2
-	if spatial != 1 && spatial != 2 {
-		return failf(b, op, s, "inputs %v must be (batch, steps, channels) or (batch, rows, cols, channels); 3-D pooling is not supported yet", s)
+	if spatial < 1 || spatial > 3 {
+		return failf(b, op, s, "inputs %v must be (batch, steps, channels), (batch, rows, cols, channels) or (batch, depth, rows, cols, channels)", s)
 	}
 	sizes := outputSize
-	if len(sizes) == 1 && spatial == 2 {
-		sizes = []int{sizes[0], sizes[0]}
+	if len(sizes) == 1 && spatial > 1 {
+		sizes = slices.Repeat(sizes, spatial)
 	}
 	if len(sizes) != spatial {
 		return failf(b, op, s, "output_size %v: give one value, or one per spatial axis (%d)", outputSize, spatial)

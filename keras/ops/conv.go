@@ -169,7 +169,7 @@ func images(b Builder, op string, x Value) (img Value, spatial int, back func(Va
 	case 4:
 		return x, 2, func(y Value) Value { return y }, true
 	}
-	failf(b, op, s, "the input %v must be (batch, steps, channels) or (batch, rows, cols, channels); 3-D convolutions are not supported yet", s)
+	failf(b, op, s, "the input %v must be (batch, steps, channels), (batch, rows, cols, channels) or (batch, depth, rows, cols, channels)", s)
 	return nil, 0, nil, false
 }
 
@@ -195,13 +195,16 @@ func convWindow(b Builder, op string, k [2]int, spatial int, o ConvOptions) (win
 	return window{size: k, strides: st, dilation: di, padding: p}, true
 }
 
-// Conv convolves inputs (batch, steps, channels) or (batch, rows, cols,
-// channels) with kernel (spatial..., channels/groups, filters), Keras's
-// ops.conv: the groups are channels / the kernel's input channels. No
-// bias.
+// Conv convolves inputs (batch, steps, channels), (batch, rows, cols,
+// channels) or (batch, depth, rows, cols, channels) with kernel
+// (spatial..., channels/groups, filters), Keras's ops.conv: the groups
+// are channels / the kernel's input channels. No bias.
 func Conv(b Builder, inputs, kernel Value, o ConvOptions) Value {
 	if missing(b, "Conv", []string{"inputs", "kernel"}, inputs, kernel) {
 		return b.Fail(nil, b.Err())
+	}
+	if len(inputs.Shape()) == 5 {
+		return convVolumes(b, inputs, kernel, o)
 	}
 	img, spatial, back, ok := images(b, "Conv", inputs)
 	if !ok {
@@ -274,6 +277,9 @@ func grouped(b Builder, x, kernel Value, w window, groups int) Value {
 func DepthwiseConv(b Builder, inputs, kernel Value, o ConvOptions) Value {
 	if missing(b, "DepthwiseConv", []string{"inputs", "kernel"}, inputs, kernel) {
 		return b.Fail(nil, b.Err())
+	}
+	if len(inputs.Shape()) == 5 {
+		return depthwiseVolumes(b, inputs, kernel, o)
 	}
 	img, spatial, back, ok := images(b, "DepthwiseConv", inputs)
 	if !ok {
@@ -368,10 +374,14 @@ func poolWindow(b Builder, op string, x Value, poolSize []int, o PoolOptions) (i
 }
 
 // MaxPool is the largest value of each window, Keras's ops.max_pool on
-// (batch, steps, channels) or (batch, rows, cols, channels).
+// (batch, steps, channels), (batch, rows, cols, channels) or (batch,
+// depth, rows, cols, channels).
 func MaxPool(b Builder, inputs Value, poolSize []int, o PoolOptions) Value {
 	if missing(b, "MaxPool", []string{"inputs"}, inputs) {
 		return b.Fail(nil, b.Err())
+	}
+	if len(inputs.Shape()) == 5 {
+		return poolVolumes(b, "MaxPool", inputs, poolSize, o, true)
 	}
 	img, w, back, ok := poolWindow(b, "MaxPool", inputs, poolSize, o)
 	if !ok {
@@ -385,6 +395,9 @@ func MaxPool(b Builder, inputs Value, poolSize []int, o PoolOptions) Value {
 func AveragePool(b Builder, inputs Value, poolSize []int, o PoolOptions) Value {
 	if missing(b, "AveragePool", []string{"inputs"}, inputs) {
 		return b.Fail(nil, b.Err())
+	}
+	if len(inputs.Shape()) == 5 {
+		return poolVolumes(b, "AveragePool", inputs, poolSize, o, false)
 	}
 	img, w, back, ok := poolWindow(b, "AveragePool", inputs, poolSize, o)
 	if !ok {

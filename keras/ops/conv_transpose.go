@@ -16,8 +16,9 @@ type ConvTransposeOptions struct {
 }
 
 // ConvTranspose is the transpose (gradient) of a convolution, Keras's
-// ops.conv_transpose: inputs (batch, steps, channels) or (batch, rows,
-// cols, channels) and kernel (spatial..., filters, channels), no bias.
+// ops.conv_transpose: inputs (batch, steps, channels), (batch, rows,
+// cols, channels) or (batch, depth, rows, cols, channels) and kernel
+// (spatial..., filters, channels), no bias.
 // Each output length is Keras's deconv_output_length: (n-1)·stride +
 // span - 2·pad + output_padding, where "valid" and "same" without output
 // padding give n·stride + max(span - stride, 0) and n·stride.
@@ -31,24 +32,22 @@ func ConvTranspose(b Builder, inputs, kernel Value, o ConvTransposeOptions) Valu
 	if missing(b, op, []string{"inputs", "kernel"}, inputs, kernel) {
 		return b.Fail(nil, b.Err())
 	}
-	img, spatial, back, ok := images(b, op, inputs)
-	if !ok {
-		return b.Fail(nil, b.Err())
+	spatial := len(inputs.Shape()) - 2
+	x, lifted, back, ok := inputs, kernel, func(y Value) Value { return y }, true
+	if spatial != 3 {
+		if x, spatial, back, ok = images(b, op, inputs); !ok {
+			return b.Fail(nil, b.Err())
+		}
 	}
 	ks := kernel.Shape()
 	if len(ks) != spatial+2 {
-		return failf(b, op, inputs.Shape(), "a kernel of shape %v for an input %v: want (%s, filters, in_channels)", ks, inputs.Shape(), map[int]string{1: "width", 2: "rows, cols"}[spatial])
+		return failf(b, op, inputs.Shape(), "a kernel of shape %v for an input %v: want (%s, filters, in_channels)", ks, inputs.Shape(), map[int]string{1: "width", 2: "rows, cols", 3: "depth, rows, cols"}[spatial])
 	}
-	k := kernel
-	if spatial == 1 {
-		k = b.Reshape(kernel, Shape{1, ks[0], ks[1], ks[2]})
+	if c := inputs.Shape()[len(inputs.Shape())-1]; ks[len(ks)-1] != c {
+		return failf(b, op, inputs.Shape(), "the kernel %v takes %d input channels, the input %v has %d", ks, ks[len(ks)-1], inputs.Shape(), c)
 	}
-	kk := k.Shape()
-	if c := img.Shape()[3]; kk[3] != c {
-		return failf(b, op, inputs.Shape(), "the kernel %v takes %d input channels, the input %v has %d", ks, kk[3], inputs.Shape(), c)
-	}
-	st, ok1 := pair(b, op, "strides", o.Strides, spatial, 1)
-	di, ok2 := pair(b, op, "dilation_rate", o.DilationRate, spatial, 1)
+	st, ok1 := perAxis(b, op, "strides", o.Strides, spatial, 1)
+	di, ok2 := perAxis(b, op, "dilation_rate", o.DilationRate, spatial, 1)
 	if !ok1 || !ok2 {
 		return b.Fail(nil, b.Err())
 	}
@@ -59,50 +58,68 @@ func ConvTranspose(b Builder, inputs, kernel Value, o ConvTransposeOptions) Valu
 	if p != backend.Valid && p != backend.Same {
 		return failf(b, op, nil, "padding %q: use \"valid\" or \"same\"", p)
 	}
-	var outPad [2]int
+	var outPad [3]int
 	if o.OutputPadding != nil {
 		var ok bool
 		if outPad, ok = outputPadding(b, op, o.OutputPadding, spatial); !ok {
 			return b.Fail(nil, b.Err())
 		}
 	}
-	x := img
-	for i := range 2 {
+	// The lists per axis of x: a sequence is a one-row image, whose row
+	// axis has a kernel, stride and dilation of 1.
+	size, strides, dilation, extra := ks[:spatial].Clone(), st[:spatial], di[:spatial], outPad[:spatial]
+	if spatial == 1 {
+		size, strides, dilation, extra = Shape{1, ks[0]}, []int{1, st[0]}, []int{1, di[0]}, []int{0, outPad[0]}
+		lifted = b.Reshape(kernel, Shape{1, ks[0], ks[1], ks[2]})
+	}
+	for i := range size {
 		axis := 1 + i
-		span := (kk[i]-1)*di[i] + 1
-		before, after := transposePadding(span, st[i], p, o.OutputPadding != nil, outPad[i])
-		x = spreadAxis(b, x, axis, st[i])
+		span := (size[i]-1)*dilation[i] + 1
+		before, after := transposePadding(span, strides[i], p, o.OutputPadding != nil, extra[i])
+		x = spreadAxis(b, x, axis, strides[i])
 		x = padOrCrop(b, x, axis, before, after)
 		if n := x.Shape()[axis]; n < span {
 			return failf(b, op, inputs.Shape(), "the output would have no elements along spatial axis %d (the kernel spans %d, the padded input %d)", i, span, n)
 		}
 	}
-	// The kernel reversed along its spatial axes, as (rows, cols,
+	// The kernel reversed along its spatial axes, as (spatial...,
 	// in_channels, filters) for a convolution.
-	flipped := b.Transpose(Flip(b, k, 0, 1), 0, 1, 3, 2)
-	w := window{size: [2]int{kk[0], kk[1]}, strides: [2]int{1, 1}, dilation: di, padding: backend.Valid}
-	return back(grouped(b, x, flipped, w, 1))
+	n := len(size)
+	axes, perm := make([]int, n), make([]int, n+2)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := range axes {
+		axes[i] = i
+	}
+	perm[n], perm[n+1] = n+1, n
+	flipped := b.Transpose(Flip(b, lifted, axes...), perm...)
+	plane := window{size: [2]int{size[n-2], size[n-1]}, strides: [2]int{1, 1}, dilation: [2]int{dilation[n-2], dilation[n-1]}, padding: backend.Valid}
+	if n == 2 {
+		return back(grouped(b, x, flipped, plane, 1))
+	}
+	w := volumeWindow{depth: axisWindow{size: size[0], stride: 1, dilation: dilation[0], padding: backend.Valid}, plane: plane}
+	return convSlices(b, x, flipped, w, func(img, k Value) Value { return grouped(b, img, k, plane, 1) })
 }
 
 // outputPadding reads Keras's output_padding: one value for all spatial
 // axes or one each, none negative.
-func outputPadding(b Builder, op string, v []int, spatial int) ([2]int, bool) {
-	var out [2]int
+func outputPadding(b Builder, op string, v []int, spatial int) ([3]int, bool) {
+	var out [3]int
 	switch len(v) {
 	case 1:
-		out = [2]int{v[0], v[0]}
+		out = [3]int{v[0], v[0], v[0]}
 	case spatial:
-		copy(out[2-spatial:], v)
+		copy(out[:], v)
 	default:
 		failf(b, op, nil, "output_padding %v: give one value, or one per spatial axis (%d)", v, spatial)
 		return out, false
 	}
-	if spatial == 1 {
-		out[0] = 0
-	}
-	if out[0] < 0 || out[1] < 0 {
-		failf(b, op, nil, "output_padding %v must not be negative", v)
-		return out, false
+	for _, e := range out {
+		if e < 0 {
+			failf(b, op, nil, "output_padding %v must not be negative", v)
+			return out, false
+		}
 	}
 	return out, true
 }

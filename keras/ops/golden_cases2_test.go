@@ -386,6 +386,40 @@ func moreGoldenCases() map[string]opFunc {
 		"average_pool/1d": u(func(b ops.Builder, x ops.Value) ops.Value {
 			return ops.AveragePool(b, x, []int{3}, ops.PoolOptions{Strides: []int{1}, Padding: backend.Same})
 		}),
+		"conv/3d": bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
+		"conv/3d_same_strides": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.Conv(b, x, k, ops.ConvOptions{Strides: []int{2, 1, 2}, Padding: backend.Same})
+		}),
+		"conv/3d_dilated": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.Conv(b, x, k, ops.ConvOptions{DilationRate: []int{2, 1, 2}})
+		}),
+		"conv/3d_groups": bin(func(b ops.Builder, x, k ops.Value) ops.Value { return ops.Conv(b, x, k, ops.ConvOptions{}) }),
+		"depthwise_conv/3d": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.DepthwiseConv(b, x, k, ops.ConvOptions{Strides: []int{2}, Padding: backend.Same})
+		}),
+		"separable_conv/3d": one(func(b ops.Builder, v []ops.Value) ops.Value {
+			return ops.SeparableConv(b, v[0], v[1], v[2], ops.ConvOptions{})
+		}),
+		"conv_transpose/3d": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{Strides: []int{2, 1, 2}})
+		}),
+		"conv_transpose/3d_same_output_padding": bin(func(b ops.Builder, x, k ops.Value) ops.Value {
+			return ops.ConvTranspose(b, x, k, ops.ConvTransposeOptions{Strides: []int{2}, Padding: backend.Same, OutputPadding: []int{1, 0, 1}})
+		}),
+		"max_pool/3d": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.MaxPool(b, x, []int{2, 2, 2}, ops.PoolOptions{Strides: []int{2, 2, 2}})
+		}),
+		"max_pool/3d_same": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.MaxPool(b, x, []int{3, 2, 3}, ops.PoolOptions{Strides: []int{2, 1, 2}, Padding: backend.Same})
+		}),
+		"average_pool/3d": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.AveragePool(b, x, []int{2, 3, 2}, ops.PoolOptions{Strides: []int{1, 2, 2}})
+		}),
+		"average_pool/3d_same": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.AveragePool(b, x, []int{3, 3, 2}, ops.PoolOptions{Strides: []int{2, 2, 1}, Padding: backend.Same})
+		}),
+		"adaptive_average_pool/3d": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveAveragePool(b, x, []int{2, 3, 2}) }),
+		"adaptive_max_pool/3d":     u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{3}) }),
 	}
 	for name, f := range map[string]func(ops.Builder, ops.Value, ...ops.AxisOption) ops.Value{
 		"nansum": ops.Nansum, "nanmean": ops.Nanmean, "nanmax": ops.Nanmax, "nanmin": ops.Nanmin,

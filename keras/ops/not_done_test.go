@@ -33,12 +33,6 @@ var notDone = map[string]string{
 // partly lists, for implemented ops, the arguments or modes not done yet
 // (docs/ops.md shows them beside the op).
 var partly = map[string]string{
-	"ctc_decode":            "strategy=\"beam_search\" (greedy only)",
-	"conv":                  "3-D inputs (1-D and 2-D are done)",
-	"conv_transpose":        "3-D inputs (1-D and 2-D are done)",
-	"max_pool":              "3-D inputs (1-D and 2-D are done)",
-	"average_pool":          "3-D inputs (1-D and 2-D are done)",
-	"adaptive_average_pool": "3-D inputs (1-D and 2-D are done)",
-	"adaptive_max_pool":     "3-D inputs (1-D and 2-D are done)",
-	"while_loop":            "a loop without maximum_iterations (a Go loop unrolled while the step is built needs a bound)",
+	"ctc_decode": "strategy=\"beam_search\" (greedy only)",
+	"while_loop": "a loop without maximum_iterations (a Go loop unrolled while the step is built needs a bound)",
 }
