@@ -45,6 +45,18 @@ func TestOpErrorsNameTheOpAndTheShapes(t *testing.T) {
 		{"conv_transpose channels", func(b ops.Builder, x, _ ops.Value) ops.Value {
 			return ops.ConvTranspose(b, ops.Reshape(b, x, 1, 2, 3), ops.Reshape(b, x, 1, 3, 2), ops.ConvTransposeOptions{})
 		}, []string{"ops.ConvTranspose", "takes 2 input channels", "(1, 2, 3) has 3"}},
+		{"3-D conv kernel rank", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Conv(b, ops.Reshape(b, x, 1, 1, 2, 3, 1), ops.Reshape(b, x, 1, 2, 1, 3), ops.ConvOptions{})
+		}, []string{"ops.Conv", "kernel of shape (1, 2, 1, 3)", "(1, 1, 2, 3, 1)", "(depth, rows, cols, in_channels, filters)"}},
+		{"3-D pool larger than the depth", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.MaxPool(b, ops.Reshape(b, x, 1, 1, 2, 3, 1), []int{2}, ops.PoolOptions{})
+		}, []string{"ops.MaxPool", "depth 2", "larger than the input's 1"}},
+		{"3-D strides", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.AveragePool(b, ops.Reshape(b, x, 1, 1, 2, 3, 1), []int{1}, ops.PoolOptions{Strides: []int{1, 2}})
+		}, []string{"ops.AveragePool", "strides [1 2]", "one per spatial axis (3)"}},
+		{"rank 6", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Conv(b, ops.Reshape(b, x, 1, 1, 1, 2, 3, 1), x, ops.ConvOptions{})
+		}, []string{"ops.Conv", "(1, 1, 1, 2, 3, 1)", "(batch, depth, rows, cols, channels)"}},
 		{"pad widths", func(b ops.Builder, x, _ ops.Value) ops.Value {
 			return ops.Pad(b, x, [][2]int{{1, 1}}, ops.PadConstant, 0)
 		}, []string{"ops.Pad", "1 pad widths", "rank 2"}},

@@ -13,7 +13,7 @@ import (
 // taps, of the 2-D convolutions of the input's depth views with that
 // tap's 2-D kernel; a 3-D pool pools along depth first, then each
 // slice's image (maxima and padding-excluded means are separable over a
-// box). So no engine needs a 3-D kernel, and the gradients are the 2-D
+// box), the slices side by side as the channels of one image. So no engine needs a 3-D kernel, and the gradients are the 2-D
 // ops'.
 
 // axisWindow is a window along one axis: its size, stride, dilation and
@@ -245,11 +245,30 @@ func poolVolumes(b Builder, op string, inputs Value, poolSize []int, o PoolOptio
 			depth = b.Add(depth, v)
 		}
 	}
+	// The depth slices side by side as channels of one image each, so that
+	// the batch stays the first axis (constants a 2-D pool makes, such as
+	// its padding, then follow the batch as ONNX export needs).
+	ds := depth.Shape()
+	img := b.Reshape(b.Transpose(depth, 0, 2, 3, 1, 4), Shape{ds[0], ds[2], ds[3], ds[1] * ds[4]})
+	var pooled Value
 	if max {
-		pooled := b.MaxPool2D(depthSlices(b, depth), backend.PoolOptions{Size: w.plane.size, Strides: w.plane.strides, Padding: w.plane.padding})
-		return unslice(b, pooled, in[0])
+		pooled = b.MaxPool2D(img, backend.PoolOptions{Size: w.plane.size, Strides: w.plane.strides, Padding: w.plane.padding})
+	} else {
+		counts := w.depth.counts(in[1])
+		img = b.Div(img, b.Constant(repeatEach(counts, ds[4]), Shape{1, 1, 1, ds[1] * ds[4]}))
+		pooled = averageWindows(b, img, w.plane)
 	}
-	counts := w.depth.counts(in[1])
-	depth = b.Div(depth, b.Constant(counts, Shape{1, len(counts), 1, 1, 1}))
-	return unslice(b, averageWindows(b, depthSlices(b, depth), w.plane), in[0])
+	ps := pooled.Shape()
+	return b.Transpose(b.Reshape(pooled, Shape{ps[0], ps[1], ps[2], ds[1], ds[4]}), 0, 3, 1, 2, 4)
+}
+
+// repeatEach repeats each value of v n times.
+func repeatEach(v []float64, n int) []float64 {
+	out := make([]float64, 0, len(v)*n)
+	for _, e := range v {
+		for range n {
+			out = append(out, e)
+		}
+	}
+	return out
 }
