@@ -780,6 +780,138 @@ x = rand(2, 7, 5, 2)
 add("AdaptiveAveragePooling2D", "AdaptiveAveragePooling2D", {"output_size": [3, 2]}, [x], [], nhwc(F.adaptive_avg_pool2d(nchw(x), (3, 2))))
 add("AdaptiveMaxPooling2D", "AdaptiveMaxPooling2D", {"output_size": [4, 4]}, [x], [], nhwc(F.adaptive_max_pool2d(nchw(x), (4, 4))))
 
+# 3-D layers: volumes (batch, depth, rows, cols, channels) -> PyTorch's
+# NCDHW; kernels (kd, kh, kw, in, out) -> (out, in, kd, kh, kw).
+def ncdhw(x):
+    return x.permute(0, 4, 1, 2, 3)
+
+
+def ndhwc(x):
+    return x.permute(0, 2, 3, 4, 1)
+
+
+def same_pad3(xs, k, s, d=(1, 1, 1)):
+    """F.pad's widths for TensorFlow's 'same' padding of a volume."""
+    p = [same_pad(xs[1 + i], k[i], s[i], d[i]) for i in range(3)]
+    return (p[2][0], p[2][1], p[1][0], p[1][1], p[0][0], p[0][1])
+
+
+for name, cfg, xs in [
+    ("valid", {"filters": 3, "kernel_size": [2, 3, 2]}, (2, 4, 5, 4, 2)),
+    ("sameStrides", {"filters": 2, "kernel_size": [3, 3, 3], "strides": [2, 1, 2], "padding": "same", "activation": "relu"}, (1, 5, 4, 5, 3)),
+    ("dilated", {"filters": 2, "kernel_size": [2, 2, 2], "dilation_rate": [2, 1, 2]}, (1, 5, 4, 5, 2)),
+    ("groups", {"filters": 4, "kernel_size": [2, 2, 2], "groups": 2}, (1, 3, 4, 4, 4)),
+]:
+    x = rand(*xs)
+    k3, st, d = cfg["kernel_size"], cfg.get("strides", [1, 1, 1]), cfg.get("dilation_rate", [1, 1, 1])
+    g = cfg.get("groups", 1)
+    k, b = rand(*k3, xs[4] // g, cfg["filters"]), rand(cfg["filters"])
+    inp = ncdhw(x)
+    if cfg.get("padding") == "same":
+        inp = F.pad(inp, same_pad3(xs, k3, st, d))
+    y = F.conv3d(inp, k.permute(4, 3, 0, 1, 2), b, stride=st, dilation=d, groups=g)
+    add("Conv3D/" + name, "Conv3D", cfg, [x], [k, b], ACT[cfg.get("activation", "linear")](ndhwc(y)))
+
+# Transposed convolutions: kernels (spatial..., out, in) -> PyTorch's (in,
+# out, spatial...). "valid" is PyTorch's full output (output padding: the
+# extra steps at the end, where only the bias reaches); "same" crops it
+# as TensorFlow does, the extra step at the end.
+def transposed(x, k, b, st, d, op, same, dims):
+    perm = [dims + 1, dims] + list(range(dims))
+    conv = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[dims]
+    inp = x.permute(0, dims + 1, *range(1, dims + 1))
+    y = conv(inp, k.permute(*perm), b, stride=st, dilation=d, output_padding=op if not same else 0)
+    if same:
+        for i in range(dims):
+            n, kk = x.shape[1 + i], (k.shape[i] - 1) * d[i] + 1
+            out = n * st[i] if op is None or op == 0 else (n - 1) * st[i] + kk % 2 + op[i]
+            crop = (y.shape[2 + i] - out) // 2
+            y = y.narrow(2 + i, crop, out)
+    return y.permute(0, *range(2, dims + 2), 1)
+
+
+for cls, dims, name, cfg, xs in [
+    ("Conv1DTranspose", 1, "valid", {"filters": 2, "kernel_size": [3]}, (2, 5, 3)),
+    ("Conv1DTranspose", 1, "stride2OutputPadding", {"filters": 3, "kernel_size": [3], "strides": [2], "output_padding": [1]}, (1, 4, 2)),
+    ("Conv1DTranspose", 1, "sameStride2", {"filters": 2, "kernel_size": [3], "strides": [2], "padding": "same"}, (2, 4, 2)),
+    ("Conv1DTranspose", 1, "dilated", {"filters": 2, "kernel_size": [2], "dilation_rate": [2]}, (1, 4, 2)),
+    ("Conv2DTranspose", 2, "outputPadding", {"filters": 2, "kernel_size": [3, 2], "strides": [2, 3], "output_padding": [1, 2]}, (1, 3, 2, 2)),
+    ("Conv2DTranspose", 2, "dilated", {"filters": 3, "kernel_size": [2, 3], "dilation_rate": [2, 1]}, (1, 3, 3, 2)),
+    ("Conv3DTranspose", 3, "valid", {"filters": 2, "kernel_size": [2, 3, 2]}, (2, 2, 3, 2, 2)),
+    ("Conv3DTranspose", 3, "stridesOutputPadding", {"filters": 2, "kernel_size": [3, 2, 3], "strides": [2, 2, 3], "output_padding": [1, 0, 2]}, (1, 2, 3, 2, 3)),
+    ("Conv3DTranspose", 3, "sameStride2", {"filters": 3, "kernel_size": [3, 3, 3], "strides": [2, 2, 2], "padding": "same", "activation": "relu"}, (1, 2, 3, 2, 2)),
+]:
+    x = rand(*xs)
+    kk = cfg["kernel_size"]
+    st, d = cfg.get("strides", [1] * dims), cfg.get("dilation_rate", [1] * dims)
+    k, b = rand(*kk, cfg["filters"], xs[-1]), rand(cfg["filters"])
+    op = cfg.get("output_padding")
+    y = transposed(x, k, b, st, d, tuple(op) if op else 0, cfg.get("padding") == "same", dims)
+    add(cls + "/" + name, cls, cfg, [x], [k, b], ACT[cfg.get("activation", "linear")](y))
+
+# DepthwiseConv1D and SeparableConv1D: kernel (k, in, mult) -> PyTorch's
+# grouped (in*mult, 1, k); pointwise (1, in*mult, filters) -> (filters,
+# in*mult, 1).
+for name, cfg, xs in [
+    ("valid", {"kernel_size": [3]}, (2, 6, 3)),
+    ("multiplier2SameStride2", {"kernel_size": [3], "depth_multiplier": 2, "padding": "same", "strides": [2]}, (1, 7, 2)),
+    ("dilated", {"kernel_size": [2], "dilation_rate": [3], "activation": "tanh"}, (2, 7, 2)),
+]:
+    x = rand(*xs)
+    kk, m = cfg["kernel_size"][0], cfg.get("depth_multiplier", 1)
+    st, d = cfg.get("strides", [1])[0], cfg.get("dilation_rate", [1])[0]
+    c = xs[2]
+    k, b = rand(kk, c, m), rand(c * m)
+    inp = x.permute(0, 2, 1)
+    if cfg.get("padding") == "same":
+        inp = F.pad(inp, same_pad(xs[1], kk, st, d))
+    y = F.conv1d(inp, k.permute(1, 2, 0).reshape(c * m, 1, kk), b, stride=st, dilation=d, groups=c)
+    add("DepthwiseConv1D/" + name, "DepthwiseConv1D", cfg, [x], [k, b], ACT[cfg.get("activation", "linear")](y.permute(0, 2, 1)))
+for name, cfg, xs in [
+    ("valid", {"filters": 4, "kernel_size": [3]}, (2, 6, 3)),
+    ("multiplier2Same", {"filters": 3, "kernel_size": [4], "depth_multiplier": 2, "padding": "same"}, (1, 7, 2)),
+]:
+    x = rand(*xs)
+    kk, m, c = cfg["kernel_size"][0], cfg.get("depth_multiplier", 1), xs[2]
+    dk, pk, b = rand(kk, c, m), rand(1, c * m, cfg["filters"]), rand(cfg["filters"])
+    inp = x.permute(0, 2, 1)
+    if cfg.get("padding") == "same":
+        inp = F.pad(inp, same_pad(xs[1], kk, 1))
+    y = F.conv1d(inp, dk.permute(1, 2, 0).reshape(c * m, 1, kk), None, groups=c)
+    y = F.conv1d(y, pk.permute(2, 1, 0), b)
+    add("SeparableConv1D/" + name, "SeparableConv1D", cfg, [x], [dk, pk, b], y.permute(0, 2, 1))
+
+# 3-D pooling.
+for name, cfg, xs in [
+    ("2x2x2", {"pool_size": [2, 2, 2]}, (2, 4, 4, 5, 2)),
+    ("sameStrides", {"pool_size": [3, 2, 3], "strides": [2, 1, 2], "padding": "same"}, (1, 5, 4, 5, 2)),
+]:
+    x = rand(*xs)
+    p, st = cfg["pool_size"], cfg.get("strides", cfg["pool_size"])
+    inp, ones = ncdhw(x), torch.ones(1, 1, *xs[1:4])
+    if cfg.get("padding") == "same":
+        w = same_pad3(xs, p, st)
+        mx = F.max_pool3d(F.pad(inp, w, value=-math.inf), p, st)
+        inp, ones = F.pad(inp, w), F.pad(ones, w)
+    else:
+        mx = F.max_pool3d(inp, p, st)
+    add("MaxPooling3D/" + name, "MaxPooling3D", cfg, [x], [], ndhwc(mx))
+    sums = F.avg_pool3d(inp, p, st, divisor_override=1)
+    counts = F.avg_pool3d(ones, p, st, divisor_override=1)
+    add("AveragePooling3D/" + name, "AveragePooling3D", cfg, [x], [], ndhwc(sums / counts))
+x = rand(2, 3, 4, 2, 3)
+add("GlobalAveragePooling3D", "GlobalAveragePooling3D", {}, [x], [], x.mean((1, 2, 3)))
+add("GlobalMaxPooling3D/keepdims", "GlobalMaxPooling3D", {"keepdims": True}, [x], [], x.amax((1, 2, 3), keepdim=True))
+add("UpSampling3D/default", "UpSampling3D", {}, [x], [], ndhwc(F.interpolate(ncdhw(x), scale_factor=2, mode="nearest")))
+add("UpSampling3D/1x2x3", "UpSampling3D", {"size": [1, 2, 3]}, [x], [], ndhwc(F.interpolate(ncdhw(x), scale_factor=(1, 2, 3), mode="nearest")))
+add("ZeroPadding3D/default", "ZeroPadding3D", {}, [x], [], ndhwc(F.pad(ncdhw(x), (1, 1, 1, 1, 1, 1))))
+add("ZeroPadding3D/uneven", "ZeroPadding3D", {"padding": [[0, 2], [1, 0], [2, 1]]}, [x], [], ndhwc(F.pad(ncdhw(x), (2, 1, 1, 0, 0, 2))))
+x = rand(2, 4, 5, 4, 2)
+add("Cropping3D/default", "Cropping3D", {}, [x], [], x[:, 1:-1, 1:-1, 1:-1, :])
+add("Cropping3D/uneven", "Cropping3D", {"cropping": [[1, 0], [0, 2], [1, 1]]}, [x], [], x[:, 1:, :-2, 1:-1, :])
+add("AdaptiveAveragePooling3D", "AdaptiveAveragePooling3D", {"output_size": [2, 3, 2]}, [x], [], ndhwc(F.adaptive_avg_pool3d(ncdhw(x), (2, 3, 2))))
+add("AdaptiveMaxPooling3D", "AdaptiveMaxPooling3D", {"output_size": [3, 3, 3]}, [x], [], ndhwc(F.adaptive_max_pool3d(ncdhw(x), 3)))
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)

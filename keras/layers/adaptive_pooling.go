@@ -7,8 +7,8 @@ import (
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
-// What the adaptive pooling layers (AdaptiveAveragePooling1D/2D,
-// AdaptiveMaxPooling1D/2D) share: their output has a fixed size along
+// What the adaptive pooling layers (AdaptiveAveragePooling1D/2D/3D,
+// AdaptiveMaxPooling1D/2D/3D) share: their output has a fixed size along
 // each spatial axis whatever the input's, output i of an axis of length n
 // pooling inputs floor(i·n/out) up to ceil((i+1)·n/out), as Keras's and
 // PyTorch's adaptive pools.
@@ -21,8 +21,11 @@ func adaptiveShape(inputs []backend.Shape, sizes []int) (backend.Shape, error) {
 		return nil, err
 	}
 	if len(in) != len(sizes)+2 {
-		if len(sizes) == 1 {
+		switch len(sizes) {
+		case 1:
 			return nil, fmt.Errorf("expected sequences of shape (batch, steps, channels), received %v", in)
+		case 3:
+			return nil, fmt.Errorf("expected volumes of shape (batch, depth, height, width, channels), received %v", in)
 		}
 		return nil, fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in)
 	}

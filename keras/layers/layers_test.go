@@ -94,6 +94,24 @@ func layerCases() []layerCase {
 		{"RandomFlipInference", func() layers.Layer { return &layers.RandomFlip{} }, []int{3, 4, 1}, 0},
 		{"RandomContrastInference", func() layers.Layer { return &layers.RandomContrast{Factor: 0.5} }, []int{3, 4, 1}, 0},
 		{"RandomBrightnessInference", func() layers.Layer { return &layers.RandomBrightness{Factor: 0.5} }, []int{3, 4, 1}, 0},
+		{"Conv3D", func() layers.Layer {
+			return &layers.Conv3D{Filters: 2, KernelSize: [3]int{2, 2, 2}, Padding: "same", Strides: [3]int{2, 1, 1}, Activation: "tanh"}
+		}, []int{3, 3, 2, 2}, 2*2*2*2*2 + 2},
+		{"Conv3DTranspose", func() layers.Layer {
+			return &layers.Conv3DTranspose{Filters: 2, KernelSize: [3]int{2, 2, 1}, Strides: [3]int{2, 1, 1}, OutputPadding: []int{1, 0, 0}}
+		}, []int{2, 2, 2, 1}, 2*2*1*2*1 + 2},
+		{"Conv1DTranspose", func() layers.Layer { return &layers.Conv1DTranspose{Filters: 2, KernelSize: 3, Strides: 2} }, []int{3, 2}, 3*2*2 + 2},
+		{"DepthwiseConv1D", func() layers.Layer { return &layers.DepthwiseConv1D{KernelSize: 2, DepthMultiplier: 2} }, []int{4, 2}, 2*2*2 + 4},
+		{"SeparableConv1D", func() layers.Layer { return &layers.SeparableConv1D{Filters: 3, KernelSize: 2, Padding: "same"} }, []int{4, 2}, 2*2 + 2*3 + 3},
+		{"MaxPooling3D", func() layers.Layer { return &layers.MaxPooling3D{} }, []int{2, 4, 2, 1}, 0},
+		{"AveragePooling3DSame", func() layers.Layer {
+			return &layers.AveragePooling3D{PoolSize: [3]int{2, 2, 2}, Strides: [3]int{1, 1, 1}, Padding: "same"}
+		}, []int{2, 3, 2, 1}, 0},
+		{"GlobalMaxPooling3D", func() layers.Layer { return &layers.GlobalMaxPooling3D{} }, []int{2, 3, 2, 2}, 0},
+		{"UpSampling3D", func() layers.Layer { return &layers.UpSampling3D{Size: [3]int{2, 1, 2}} }, []int{2, 2, 2, 1}, 0},
+		{"ZeroPadding3D", func() layers.Layer { return layers.NewZeroPadding3D(1, 0, 1) }, []int{2, 2, 2, 1}, 0},
+		{"Cropping3D", func() layers.Layer { return layers.NewCropping3D(1, 0, 1) }, []int{3, 2, 3, 1}, 0},
+		{"AdaptiveAveragePooling3D", func() layers.Layer { return &layers.AdaptiveAveragePooling3D{OutputSize: [3]int{2, 1, 2}} }, []int{3, 2, 3, 1}, 0},
 	}
 }
 
@@ -376,6 +394,19 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.UpSampling1D{Size: -2}, []int{5, 2}, []string{"UpSampling1D", "size must be positive"}},
 		{&layers.ZeroPadding1D{Padding: [2]int{-1, 0}}, []int{5, 2}, []string{"ZeroPadding1D", "must not be negative"}},
 		{&layers.Conv2DTranspose{Filters: 2, KernelSize: [2]int{2, 2}, Padding: "full"}, []int{4, 4, 1}, []string{"Conv2DTranspose", `padding must be "valid" or "same"`}},
+		{&layers.Conv3D{Filters: 2, KernelSize: [3]int{3, 3, 3}}, []int{4, 4, 1}, []string{"Conv3D", "(batch, depth, rows, cols, channels)", "(None, 4, 4, 1)"}},
+		{&layers.Conv3D{Filters: 2, KernelSize: [3]int{3, 1, 1}}, []int{2, 4, 4, 1}, []string{"Conv3D", "larger than the input"}},
+		{&layers.Conv3D{Filters: 2, KernelSize: [3]int{1, 1, 1}, Strides: [3]int{2, 1, 1}, DilationRate: [3]int{1, 2, 1}}, []int{4, 4, 4, 1}, []string{"Conv3D", "needs strides of 1"}},
+		{&layers.Conv3DTranspose{Filters: 2, KernelSize: [3]int{2, 2, 2}, Strides: [3]int{2, 2, 2}, OutputPadding: []int{2}}, []int{2, 2, 2, 1}, []string{"Conv3DTranspose", "output_padding [2 2 2]", "strictly less than the strides"}},
+		{&layers.Conv1DTranspose{Filters: 2, KernelSize: 2, Strides: 2, DilationRate: 2}, []int{4, 1}, []string{"Conv1DTranspose", "cannot be used with dilation_rate"}},
+		{&layers.MaxPooling3D{}, []int{1, 4, 4, 1}, []string{"MaxPooling3D", "larger than the input"}},
+		{&layers.GlobalAveragePooling3D{}, []int{4, 4, 1}, []string{"GlobalAveragePooling3D", "(batch, depth, rows, cols, channels)"}},
+		{&layers.UpSampling3D{Size: [3]int{1, 0, 1}}, []int{2, 2, 2, 1}, []string{"UpSampling3D", "size must be positive"}},
+		{&layers.Cropping3D{Cropping: [3][2]int{{0, 0}, {1, 1}, {0, 0}}}, []int{2, 2, 2, 1}, []string{"Cropping3D", "leaves nothing"}},
+		{&layers.ZeroPadding3D{Padding: [3][2]int{{0, -1}, {0, 0}, {0, 0}}}, []int{2, 2, 2, 1}, []string{"ZeroPadding3D", "must not be negative"}},
+		{&layers.DepthwiseConv1D{KernelSize: 3}, []int{4, 4, 1}, []string{"DepthwiseConv1D", "(batch, steps, channels)"}},
+		{&layers.SeparableConv1D{KernelSize: 3}, []int{5, 1}, []string{"SeparableConv1D", "must be positive"}},
+		{&layers.AdaptiveMaxPooling3D{OutputSize: [3]int{2, 2, 2}}, []int{4, 4, 1}, []string{"AdaptiveMaxPooling3D", "(batch, depth, height, width, channels)"}},
 	}
 	for _, c := range cases {
 		out := layers.Apply(c.layer, layers.Input(c.sample...))

@@ -40,8 +40,13 @@ func (l *UpSampling2D) Build(inputs []backend.Shape) (backend.Shape, error) {
 // Call repeats rows and columns by broadcasting against ones: (b, h, 1,
 // w, 1, c) times (1, 1, sh, 1, sw, 1), reshaped to (b, h*sh, w*sw, c).
 func (l *UpSampling2D) Call(ctx *Context, in []backend.Value) backend.Value {
-	b, x := ctx.B, in[0]
-	s, d := l.size(), x.Shape()
+	return repeatPixels(ctx.B, in[0], l.size())
+}
+
+// repeatPixels repeats the rows of images s[0] times and their columns
+// s[1] times.
+func repeatPixels(b backend.Builder, x backend.Value, s [2]int) backend.Value {
+	d := x.Shape()
 	ones := backend.Shape{1, 1, s[0], 1, s[1], 1}
 	y := b.Mul(b.Reshape(x, backend.Shape{d[0], d[1], 1, d[2], 1, d[3]}), b.Constant(filledWith(1, ones.Size()), ones))
 	return b.Reshape(y, backend.Shape{d[0], d[1] * s[0], d[2] * s[1], d[3]})

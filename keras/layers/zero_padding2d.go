@@ -73,20 +73,32 @@ func (l *ZeroPadding2D) GetConfig() (serialization.Config, error) {
 // readPadding2D reads Keras's int, (rows, cols) or ((top, bottom),
 // (left, right)).
 func readPadding2D(r *serialization.Reader, key string, def [2][2]int) [2][2]int {
+	var out [2][2]int
+	copy(out[:], readPaddings(r, key, def[:]))
+	return out
+}
+
+// readPaddings reads Keras's per-axis (before, after) amounts for
+// len(def) axes: an int for every side, one int per axis, or one pair per
+// axis.
+func readPaddings(r *serialization.Reader, key string, def [][2]int) [][2]int {
 	v, ok := r.Value(key)
 	if !ok || v == nil {
 		return def
 	}
+	out := make([][2]int, len(def))
 	if _, isNum := v.(float64); isNum {
 		n := r.Int(key, 0)
-		return [2][2]int{{n, n}, {n, n}}
+		for i := range out {
+			out[i] = [2]int{n, n}
+		}
+		return out
 	}
 	list, _ := v.([]any)
-	if len(list) != 2 {
-		r.Fail(key, "want an integer, two integers or two pairs, got %v", v)
+	if len(list) != len(def) {
+		r.Fail(key, "want an integer, %d integers or %d pairs, got %v", len(def), len(def), v)
 		return def
 	}
-	var out [2][2]int
 	for i, e := range list {
 		switch x := e.(type) {
 		case float64:
@@ -105,9 +117,18 @@ func readPadding2D(r *serialization.Reader, key string, def [2][2]int) [2][2]int
 				out[i][j] = int(f)
 			}
 		default:
-			r.Fail(key, "want an integer, two integers or two pairs, got %v", v)
+			r.Fail(key, "want an integer, %d integers or %d pairs, got %v", len(def), len(def), v)
 			return def
 		}
+	}
+	return out
+}
+
+// paddingsConfig is Keras's form of per-axis (before, after) amounts.
+func paddingsConfig(p [][2]int) []any {
+	out := make([]any, len(p))
+	for i, e := range p {
+		out[i] = []any{e[0], e[1]}
 	}
 	return out
 }

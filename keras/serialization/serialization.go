@@ -298,6 +298,20 @@ func flattenNumbers(v any) ([]float64, []int, bool) {
 
 // Pair reads Keras's int-or-tuple of two integers (kernel_size, strides).
 func (r *Reader) Pair(key string, def [2]int) [2]int {
+	t := r.tuple(key, def[:], "two")
+	return [2]int{t[0], t[1]}
+}
+
+// Triple reads Keras's int-or-tuple of three integers (a 3-D layer's
+// kernel_size, strides, pool_size).
+func (r *Reader) Triple(key string, def [3]int) [3]int {
+	t := r.tuple(key, def[:], "three")
+	return [3]int{t[0], t[1], t[2]}
+}
+
+// tuple reads an int-or-tuple of len(def) integers (count names how
+// many, for the error).
+func (r *Reader) tuple(key string, def []int, count string) []int {
 	v, ok := r.cfg[key]
 	if !ok || v == nil {
 		r.used[key] = true
@@ -305,30 +319,56 @@ func (r *Reader) Pair(key string, def [2]int) [2]int {
 	}
 	if _, isNum := v.(float64); isNum {
 		n := r.Int(key, 0)
-		return [2]int{n, n}
+		out := make([]int, len(def))
+		for i := range out {
+			out[i] = n
+		}
+		return out
 	}
 	l := r.Ints(key)
 	if r.err != nil {
 		return def
 	}
-	if len(l) != 2 {
-		r.Fail(key, "want two integers, got %v", describe(v))
+	if len(l) != len(def) {
+		r.Fail(key, "want %s integers, got %v", count, describe(v))
 		return def
 	}
-	return [2]int{l[0], l[1]}
+	return l
 }
 
 // PositivePair is Pair for a setting whose values are at least 1 (a
 // kernel size, strides, a dilation rate, a pool size): 0 or less is an
 // error naming the key, never a value silently replaced by a default.
 func (r *Reader) PositivePair(key string, def [2]int) [2]int {
-	v, given := r.cfg[key]
 	p := r.Pair(key, def)
-	if given && v != nil && (p[0] < 1 || p[1] < 1) {
-		r.Fail(key, "want integers >= 1, got %v", p)
+	if !r.positive(key, p[:]) {
 		return def
 	}
 	return p
+}
+
+// PositiveTriple is Triple for a setting whose values are at least 1.
+func (r *Reader) PositiveTriple(key string, def [3]int) [3]int {
+	t := r.Triple(key, def)
+	if !r.positive(key, t[:]) {
+		return def
+	}
+	return t
+}
+
+// positive reports whether the given values of key are at least 1,
+// failing the read if not.
+func (r *Reader) positive(key string, got []int) bool {
+	if v, given := r.cfg[key]; !given || v == nil {
+		return true
+	}
+	for _, n := range got {
+		if n < 1 {
+			r.Fail(key, "want integers >= 1, got %v", got)
+			return false
+		}
+	}
+	return true
 }
 
 // Expect checks that key holds Keras's default want (or is absent): for

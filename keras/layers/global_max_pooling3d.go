@@ -1,0 +1,47 @@
+package layers
+
+import (
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// GlobalMaxPooling3D takes the maximum of channels_last volumes over their depth,
+// rows and columns, (batch, depth, rows, cols, channels) -> (batch,
+// channels), like keras.layers.GlobalMaxPooling3D.
+type GlobalMaxPooling3D struct {
+	Base
+	// KeepDims keeps the depth, rows and columns as dimensions of size 1,
+	// (batch, 1, 1, 1, channels) (Keras's keepdims).
+	KeepDims bool
+}
+
+// ClassName returns "GlobalMaxPooling3D".
+func (*GlobalMaxPooling3D) ClassName() string { return "GlobalMaxPooling3D" }
+
+// Build returns (batch, channels), or (batch, 1, 1, 1, channels) with
+// KeepDims.
+func (l *GlobalMaxPooling3D) Build(inputs []backend.Shape) (backend.Shape, error) {
+	return globalPoolShapeOf(inputs, 3, l.KeepDims)
+}
+
+// Call reduces over axes 1 to 3.
+func (l *GlobalMaxPooling3D) Call(ctx *Context, in []backend.Value) backend.Value {
+	return globalPool3D(ctx.B, in[0], l.KeepDims, ops.Max)
+}
+
+// GetConfig returns Keras's config.
+func (l *GlobalMaxPooling3D) GetConfig() (serialization.Config, error) {
+	return serialization.Config{"data_format": "channels_last", "keepdims": l.KeepDims}, nil
+}
+
+func (*GlobalMaxPooling3D) withoutBuildConfig() {}
+
+// takesUnknownDims: GlobalMaxPooling3D reads the lengths it reduces from its input.
+func (*GlobalMaxPooling3D) takesUnknownDims() {}
+
+func init() {
+	mustRegister("GlobalMaxPooling3D", func(r *serialization.Reader) (Layer, error) {
+		return &GlobalMaxPooling3D{KeepDims: readGlobalPool(r)}, nil
+	})
+}
