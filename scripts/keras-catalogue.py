@@ -270,6 +270,30 @@ def nested(xs):
     return layers.Dense(3)(inner(xs[0]))
 case("nested_sequential", [((6,), F)], nested)
 
+# 3-D layers and the 1-D depthwise, separable and transposed convolutions.
+case("conv3d", [((5, 6, 5, 2), F)], one(layers.Conv3D(3, (2, 3, 2), activation="relu")))
+case("conv3d_same_strides", [((5, 6, 5, 2), F)], one(layers.Conv3D(2, 3, strides=(2, 1, 2), padding="same")))
+case("conv3d_dilated_groups", [((6, 5, 6, 4), F)], one(layers.Conv3D(4, 2, dilation_rate=(2, 1, 2), groups=2)))
+case("conv3d_transpose", [((3, 4, 3, 2), F)], one(layers.Conv3DTranspose(2, 3, strides=2, padding="same")))
+case("conv3d_transpose_output_padding", [((2, 3, 2, 2), F)], one(layers.Conv3DTranspose(3, (3, 2, 3), strides=(2, 2, 3), output_padding=(1, 0, 2))))
+case("conv2d_transpose_output_padding", [((3, 4, 2), F)], one(layers.Conv2DTranspose(2, 3, strides=2, output_padding=1)))
+case("conv2d_transpose_dilated", [((4, 4, 2), F)], one(layers.Conv2DTranspose(3, 2, dilation_rate=2)))
+case("conv1d_transpose", [((6, 3), F)], one(layers.Conv1DTranspose(4, 3, strides=2, padding="same", activation="tanh")))
+case("conv1d_transpose_valid_output_padding", [((5, 2), F)], one(layers.Conv1DTranspose(2, 4, strides=3, output_padding=2)))
+case("depthwise_conv1d", [((9, 3), F)], one(layers.DepthwiseConv1D(3, depth_multiplier=2, padding="same")))
+case("separable_conv1d", [((9, 3), F)], one(layers.SeparableConv1D(4, 3, strides=2)))
+case("max_pooling3d", [((4, 6, 5, 2), F)], one(layers.MaxPooling3D()))
+case("max_pooling3d_same", [((5, 5, 4, 2), F)], one(layers.MaxPooling3D(3, strides=(2, 1, 2), padding="same")))
+case("average_pooling3d", [((4, 6, 5, 2), F)], one(layers.AveragePooling3D((2, 3, 2))))
+case("average_pooling3d_same", [((5, 5, 4, 2), F)], one(layers.AveragePooling3D(3, strides=2, padding="same")))
+case("global_average_pooling3d", [((3, 4, 3, 2), F)], one(layers.GlobalAveragePooling3D()))
+case("global_max_pooling3d_keepdims", [((3, 4, 3, 2), F)], one(layers.GlobalMaxPooling3D(keepdims=True)))
+case("up_sampling3d", [((2, 3, 2, 2), F)], one(layers.UpSampling3D((2, 1, 3))))
+case("zero_padding3d", [((2, 3, 2, 2), F)], one(layers.ZeroPadding3D(((1, 0), (2, 1), (0, 1)))))
+case("cropping3d", [((5, 6, 5, 2), F)], one(layers.Cropping3D()))
+case("adaptive_average_pooling3d", [((5, 7, 4, 2), F)], one(layers.AdaptiveAveragePooling3D((2, 3, 2))))
+case("adaptive_max_pooling3d", [((5, 6, 7, 2), F)], one(layers.AdaptiveMaxPooling3D(3)))
+
 
 def as_json(a):
     a = np.asarray(a)
