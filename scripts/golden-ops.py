@@ -690,6 +690,9 @@ C("average_pool/3d", lambda x: ops.average_pool(x, (2, 3, 2), strides=(1, 2, 2))
 C("average_pool/3d_same", lambda x: ops.average_pool(x, (3, 3, 2), strides=(2, 2, 1), padding="same"), X(1, 5, 5, 3, 2))
 C("adaptive_average_pool/3d", lambda x: ops.adaptive_average_pool(x, (2, 3, 2)), X(2, 5, 7, 4, 2))
 C("adaptive_max_pool/3d", lambda x: ops.adaptive_max_pool(x, 3), X(1, 5, 4, 7, 2))
+C("image.extract_patches_3d", lambda x: ops.image.extract_patches_3d(x, (2, 2, 3)), X(2, 4, 5, 6, 2))
+C("image.extract_patches_3d/strides_same_one_volume", lambda x: ops.image.extract_patches_3d(x, 2, strides=(1, 2, 2), padding="same"), X(3, 5, 4, 2))
+C("image.extract_patches_3d/dilated", lambda x: ops.image.extract_patches_3d(x, (2, 2, 2), strides=1, dilation_rate=(1, 2, 2)), X(1, 3, 5, 5, 1))
 
 
 def close(a, b):

@@ -19,7 +19,8 @@ var update = flag.Bool("update", false, "rewrite docs/ops.md from the op list")
 // goNames maps a keras.ops name to the Go function where camel case does
 // not give it.
 var goNames = map[string]string{
-	"shape": "ShapeOf",
+	"shape":                    "ShapeOf",
+	"image.extract_patches_3d": "ExtractPatches3D",
 }
 
 // goName is the Go function for a keras.ops name: its camel case.

@@ -420,6 +420,15 @@ func moreGoldenCases() map[string]opFunc {
 		}),
 		"adaptive_average_pool/3d": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveAveragePool(b, x, []int{2, 3, 2}) }),
 		"adaptive_max_pool/3d":     u(func(b ops.Builder, x ops.Value) ops.Value { return ops.AdaptiveMaxPool(b, x, []int{3}) }),
+		"image.extract_patches_3d": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ExtractPatches3D(b, x, []int{2, 2, 3}, ops.ConvOptions{})
+		}),
+		"image.extract_patches_3d/strides_same_one_volume": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ExtractPatches3D(b, x, []int{2}, ops.ConvOptions{Strides: []int{1, 2, 2}, Padding: backend.Same})
+		}),
+		"image.extract_patches_3d/dilated": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ExtractPatches3D(b, x, []int{2, 2, 2}, ops.ConvOptions{Strides: []int{1}, DilationRate: []int{1, 2, 2}})
+		}),
 	}
 	for name, f := range map[string]func(ops.Builder, ops.Value, ...ops.AxisOption) ops.Value{
 		"nansum": ops.Nansum, "nanmean": ops.Nanmean, "nanmax": ops.Nanmax, "nanmin": ops.Nanmin,

@@ -116,6 +116,55 @@ func ExtractPatches(b Builder, images Value, size []int, o ConvOptions) Value {
 	return back(b.Concat(3, w.views(b, x)...))
 }
 
+// ExtractPatches3D cuts each volume (batch, depth, rows, cols, channels),
+// or one volume without the batch, into size[0]×size[1]×size[2] patches
+// (one value for all, or one each; strides default to the size),
+// flattened with their channels: (batch, depth', rows', cols',
+// size[0]·size[1]·size[2]·channels), a patch's values in (depth, row,
+// col, channel) order, as Keras's image.extract_patches_3d.
+func ExtractPatches3D(b Builder, volumes Value, size []int, o ConvOptions) Value {
+	const op = "ExtractPatches3D"
+	if missing(b, op, []string{"volumes"}, volumes) {
+		return b.Fail(nil, b.Err())
+	}
+	x, s := volumes, volumes.Shape()
+	switch len(s) {
+	case 4:
+		x = b.Reshape(volumes, append(Shape{1}, s...))
+	case 5:
+	default:
+		return failf(b, op, s, "volumes of shape %v: want (batch, depth, height, width, channels) or (depth, height, width, channels)", s)
+	}
+	k, ok := perAxis(b, op, "size", size, 3, 1)
+	if !ok {
+		return b.Fail(nil, b.Err())
+	}
+	if o.Strides == nil {
+		o.Strides = k[:]
+	}
+	w, ok := volumeWindowOf(b, op, k, o)
+	if !ok || !w.fits(b, op, x.Shape()) {
+		return b.Fail(nil, b.Err())
+	}
+	// Each depth tap's view, its slices side by side as channels, cut by
+	// the image windows; the pieces joined in (depth, row, col) order.
+	xs := x.Shape()
+	var pieces []Value
+	for _, v := range w.depth.views(b, x, 1, 0) {
+		vs := v.Shape()
+		img := b.Reshape(b.Transpose(v, 0, 2, 3, 1, 4), Shape{vs[0], vs[2], vs[3], vs[1] * vs[4]})
+		for _, p := range w.plane.views(b, img) {
+			ps := p.Shape()
+			pieces = append(pieces, b.Reshape(p, Shape{ps[0], ps[1], ps[2], vs[1], xs[4]}))
+		}
+	}
+	y := b.Transpose(b.Concat(4, pieces...), 0, 3, 1, 2, 4)
+	if len(s) == 4 {
+		return b.Reshape(y, y.Shape()[1:].Clone())
+	}
+	return y
+}
+
 // CropImages removes top rows, left columns and the rows and columns
 // past height×width (the size to keep).
 func CropImages(b Builder, images Value, top, left, height, width int) Value {
