@@ -18,6 +18,7 @@ so, with the environment `make keras-env` installs).
 Run (after the PyTorch scripts):
   build/keras-env/bin/python scripts/golden-keras.py [--check] [layers] [losses] [metrics]
 """
+import copy
 import json
 import os
 import sys
@@ -75,7 +76,7 @@ def layer_case(c):
 
 def layer_case_in(c, dtype):
     keras.config.set_floatx(dtype)
-    config = dict(c["config"], dtype=dtype)
+    config = dict(copy.deepcopy(c["config"]), dtype=dtype)  # Keras's from_config pops nested configs (cells) in place
     if "layer" in config:  # wrappers: the inner layer computes in the same dtype
         config["layer"] = dict(config["layer"], config=dict(config["layer"]["config"], dtype=dtype))
     layer = keras.layers.deserialize({"module": "keras.layers", "class_name": c["class"], "config": config})

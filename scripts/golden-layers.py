@@ -912,6 +912,90 @@ add("Cropping3D/uneven", "Cropping3D", {"cropping": [[1, 0], [0, 2], [1, 1]]}, [
 add("AdaptiveAveragePooling3D", "AdaptiveAveragePooling3D", {"output_size": [2, 3, 2]}, [x], [], ndhwc(F.adaptive_avg_pool3d(ncdhw(x), (2, 3, 2))))
 add("AdaptiveMaxPooling3D", "AdaptiveMaxPooling3D", {"output_size": [3, 3, 3]}, [x], [], ndhwc(F.adaptive_max_pool3d(ncdhw(x), 3)))
 
+# EinsumDense: torch.einsum of the input and the kernel, plus the bias.
+for name, cfg, xs, ks, bs, eq in [
+    ("dense", {"equation": "ab,bc->ac", "output_shape": [4], "bias_axes": "c"}, (3, 5), (5, 4), (4,), "ab,bc->ac"),
+    ("heads", {"equation": "abc,cde->abde", "output_shape": [None, 2, 3], "bias_axes": "de", "activation": "relu"}, (2, 4, 5), (5, 2, 3), (2, 3), "abc,cde->abde"),
+    ("leftEllipsis", {"equation": "...b,bc->...c", "output_shape": [3]}, (2, 3, 2, 4), (4, 3), None, "xyzb,bc->xyzc"),
+    ("rightEllipsis", {"equation": "ab...,bc->ac...", "output_shape": [3], "bias_axes": "c"}, (2, 4, 2, 3), (4, 3), (3, 1, 1), "abxy,bc->acxy"),
+    ("sumsAnAxis", {"equation": "abc,cd->ad", "output_shape": [4], "bias_axes": "d", "activation": "tanh"}, (2, 3, 5), (5, 4), (4,), "abc,cd->ad"),
+]:
+    x, k = rand(*xs), rand(*ks)
+    y = torch.einsum(eq, x, k)
+    weights = [k]
+    if bs is not None:
+        b = rand(*bs)
+        y = y + b
+        weights.append(b)
+    add("EinsumDense/" + name, "EinsumDense", cfg, [x], weights, ACT[cfg.get("activation", "linear")](y))
+
+# ConvLSTM1D/2D/3D: Keras's ConvLSTMCell written with PyTorch's
+# convolutions (channels last here; kernels (spatial..., in, 4*filters),
+# gates i, f, c, o; the recurrent convolution has stride 1 and "same"
+# padding).
+def conv_last(x, k, stride, dilation, same, dims):
+    conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[dims]
+    xi = x.permute(0, dims + 1, *range(1, dims + 1))
+    if same:
+        widths = []
+        for i in reversed(range(dims)):
+            widths += list(same_pad(x.shape[1 + i], k.shape[i], stride[i], dilation[i]))
+        xi = F.pad(xi, widths)
+    y = conv(xi, k.permute(dims + 1, dims, *range(dims)), stride=stride, dilation=dilation)
+    return y.permute(0, *range(2, dims + 2), 1)
+
+
+for cls, dims, name, cfg, xs in [
+    ("ConvLSTM2D", 2, "lastSame", {"filters": 2, "kernel_size": [3, 3], "padding": "same"}, (2, 3, 4, 4, 2)),
+    ("ConvLSTM2D", 2, "sequencesStridesBackwards", {"filters": 3, "kernel_size": [2, 2], "strides": [2, 1], "return_sequences": True, "go_backwards": True}, (1, 3, 5, 4, 2)),
+    ("ConvLSTM1D", 1, "sequencesDilated", {"filters": 2, "kernel_size": [3], "dilation_rate": [2], "return_sequences": True, "recurrent_activation": "hard_sigmoid"}, (2, 4, 7, 3)),
+    ("ConvLSTM3D", 3, "lastSame", {"filters": 2, "kernel_size": [2, 2, 2], "padding": "same", "activation": "relu"}, (1, 2, 3, 4, 3, 1)),
+]:
+    x = rand(*xs)
+    kk, f = cfg["kernel_size"], cfg["filters"]
+    st, d = cfg.get("strides", [1] * dims), cfg.get("dilation_rate", [1] * dims)
+    same = cfg.get("padding") == "same"
+    k, rk, b = rand(*kk, xs[-1], 4 * f, lo=-0.5, hi=0.5), rand(*kk, f, 4 * f, lo=-0.5, hi=0.5), rand(4 * f, lo=-0.5, hi=0.5)
+    act = ACT[cfg.get("activation", "tanh")]
+    rec = ACT[cfg.get("recurrent_activation", "sigmoid")]
+    steps = range(xs[1] - 1, -1, -1) if cfg.get("go_backwards") else range(xs[1])
+    h = c = None
+    outs = []
+    for t in steps:
+        zx = conv_last(x[:, t], k, st, d, same, dims) + b
+        if h is None:
+            h = c = torch.zeros(zx.shape[:-1] + (f,))
+        z = zx + conv_last(h, rk, [1] * dims, [1] * dims, True, dims)
+        gi, gf, gc, go = (z[..., g * f:(g + 1) * f] for g in range(4))
+        c = rec(gf) * c + rec(gi) * act(gc)
+        h = rec(go) * act(c)
+        outs.append(h)
+    y = torch.stack(outs, 1) if cfg.get("return_sequences") else h
+    add(cls + "/" + name, cls, cfg, [x], [k, rk, b], y)
+
+# RNN over Keras's cells: the same weights and steps as LSTM, GRU and
+# SimpleRNN (torch.nn's), and StackedRNNCells as the layers one after
+# another.
+def cell(cls, **cfg):
+    return {"module": "keras.layers", "class_name": cls, "config": cfg}
+
+
+x = rand(2, 5, 3, lo=-2, hi=2)
+k, rk, b = rand(3, 12), rand(3, 12), rand(12)
+lstm_out = torch_rnn(torch.nn.LSTM(3, 3, batch_first=True), x, {"weight_ih_l0": k.T, "weight_hh_l0": rk.T, "bias_ih_l0": b, "bias_hh_l0": torch.zeros(12)}, False, None)
+add("RNN/lstmCell", "RNN", {"cell": cell("LSTMCell", units=3), "return_sequences": True}, [x], [k, rk, b], lstm_out)
+gk, grk, gb = rand(3, 6), rand(2, 6), rand(2, 6)
+gru = lambda inp, back: torch_rnn(torch.nn.GRU(inp.shape[2], 2, batch_first=True), inp, {"weight_ih_l0": gru_order(gk, 2).T, "weight_hh_l0": gru_order(grk, 2).T,
+                                                                                        "bias_ih_l0": gru_order(gb[0], 2), "bias_hh_l0": gru_order(gb[1], 2)}, back, None)
+add("RNN/gruCellBackwards", "RNN", {"cell": cell("GRUCell", units=2), "go_backwards": True}, [x], [gk, grk, gb], gru(x, True)[:, -1])
+sk, srk, sb = rand(3, 4), rand(4, 4), rand(4)
+add("RNN/simpleRNNCell", "RNN", {"cell": cell("SimpleRNNCell", units=4, activation="relu")}, [x], [sk, srk, sb],
+    torch.relu(torch.zeros(1)) * 0 + torch_rnn(torch.nn.RNN(3, 4, batch_first=True, nonlinearity="relu"), x,
+                                              {"weight_ih_l0": sk.T, "weight_hh_l0": srk.T, "bias_ih_l0": sb, "bias_hh_l0": torch.zeros(4)}, False, None)[:, -1])
+gk, grk, gb = rand(3, 6), rand(2, 6), rand(2, 6)
+add("RNN/stackedCells", "RNN", {"cell": cell("StackedRNNCells", cells=[cell("LSTMCell", units=3), cell("GRUCell", units=2)]), "return_sequences": True},
+    [x], [k, rk, b, gk, grk, gb], gru(lstm_out, False))
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)

@@ -179,3 +179,27 @@ func TestInitializerSettings(t *testing.T) {
 		}
 	}
 }
+
+// WithFans draws a VarianceScaling initializer's values with the given
+// fans (an EinsumDense kernel's input and output axes), not with the
+// weight's last two axes; other initializers are unchanged.
+func TestWithFans(t *testing.T) {
+	s := backend.Shape{60, 4, 5} // Keras's fans for input axis 0, output axes 1-2: 60 and 20
+	largest := func(v []float32) float64 {
+		m := 0.0
+		for _, x := range v {
+			m = math.Max(m, math.Abs(float64(x)))
+		}
+		return m
+	}
+	own := largest(initializers.GlorotUniform{}.Init(s, rand.New(rand.NewPCG(1, 2))))
+	fanned := largest(initializers.WithFans(initializers.GlorotUniform{}, 60, 20).Init(s, rand.New(rand.NewPCG(1, 2))))
+	// The weight's own fans are 4*60 and 5*60: limit sqrt(6/540) = 0.105;
+	// the given ones give sqrt(6/80) = 0.274.
+	if own > 0.106 || fanned < 0.25 || fanned > 0.274 {
+		t.Errorf("largest |value|: %.3f with the weight's fans (want <= 0.105), %.3f with fans 60 and 20 (want near 0.274)", own, fanned)
+	}
+	if got := initializers.WithFans(initializers.Orthogonal{}, 60, 20); got != (initializers.Orthogonal{}) {
+		t.Errorf("WithFans changed an initializer that reads no fans: %#v", got)
+	}
+}

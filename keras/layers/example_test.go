@@ -8,6 +8,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/initializers"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
 
@@ -134,4 +135,58 @@ func ExampleRegisterLambda() {
 	y := keras.Must(model.Predict(context.Background(), x, keras.PredictOptions{}))
 	fmt.Println(y.Data)
 	// Output: [1 3 5]
+}
+
+// minimalRNNCell is the cell of Keras's RNN documentation: output =
+// x·kernel + h·recurrent_kernel, one state.
+type minimalRNNCell struct {
+	Units int
+	layers.Base
+	kernel, recurrent *layers.Weight
+}
+
+func (c *minimalRNNCell) ClassName() string { return "MinimalRNNCell" }
+func (c *minimalRNNCell) StateSizes() []int { return []int{c.Units} }
+func (c *minimalRNNCell) OutputSize() int   { return c.Units }
+
+// Build receives one step's input (batch, features).
+func (c *minimalRNNCell) Build(in []backend.Shape) (backend.Shape, error) {
+	var err error
+	if c.kernel, err = c.AddWeight("kernel", backend.Shape{in[0][1], c.Units}, initializers.RandomUniform{}); err != nil {
+		return nil, err
+	}
+	if c.recurrent, err = c.AddWeight("recurrent_kernel", backend.Shape{c.Units, c.Units}, initializers.RandomUniform{}); err != nil {
+		return nil, err
+	}
+	return backend.Shape{in[0][0], c.Units}, nil
+}
+
+// Step computes one step's output and next state.
+func (c *minimalRNNCell) Step(ctx *layers.Context, x backend.Value, states []backend.Value) (backend.Value, []backend.Value) {
+	b := ctx.B
+	out := ops.Add(b, ops.Matmul(b, x, ctx.Weight(c.kernel)), ops.Matmul(b, states[0], ctx.Weight(c.recurrent)))
+	return out, []backend.Value{out}
+}
+
+// Call is one step from the given state.
+func (c *minimalRNNCell) Call(ctx *layers.Context, in []backend.Value) backend.Value {
+	out, _ := c.Step(ctx, in[0], in[1:])
+	return out
+}
+
+// Keras's RNN over cells: a built-in LSTMCell (the same as an LSTM
+// layer), a stack of cells in one loop, and a cell of your own.
+func ExampleRNN() {
+	x := layers.Input(10, 5) // 10 steps of 5 features
+	lstm := layers.Apply(&layers.RNN{Cell: &layers.LSTMCell{Units: 8}}, x)
+	stacked := layers.Apply(&layers.RNN{Cell: &layers.StackedRNNCells{Cells: []layers.RecurrentCell{
+		&layers.GRUCell{Units: 6}, &layers.LSTMCell{Units: 4},
+	}}, ReturnSequences: true}, x)
+	own := layers.Apply(&layers.RNN{Cell: &minimalRNNCell{Units: 3}}, x)
+	fmt.Println(lstm.Shape(), stacked.Shape(), own.Shape())
+	fmt.Println("params:", keras.Must(keras.NewModel(x, lstm)).CountParams(), keras.Must(keras.NewModel(x, stacked)).CountParams(),
+		keras.Must(keras.NewModel(x, own)).CountParams())
+	// Output:
+	// (None, 8) (None, 10, 4) (None, 3)
+	// params: 448 410 24
 }

@@ -70,7 +70,7 @@ func (k kerasResult) tolerance() float64 {
 // AveragePooling1D without pool_size (Keras requires one; kerasgo takes
 // 2, as Keras 2 did) and MultiHeadAttention with value_dim != key_dim
 // (Keras 3.15 on JAX fails reshaping the attention output).
-const kerasComputed = 216
+const kerasComputed = 229
 
 func loadGolden(t *testing.T) []goldenCase {
 	t.Helper()
@@ -111,7 +111,7 @@ func (c goldenCase) build(t *testing.T) layers.Layer {
 	if want := append(backend.Shape{-1}, c.Output.Shape[1:]...); !out.Shape().Equal(want) {
 		t.Fatalf("output shape %v, PyTorch's is %v", out.Shape(), want)
 	}
-	if n := len(l.Common().Weights()); n != len(c.Weights) {
+	if n := len(layers.WeightsOf(l)); n != len(c.Weights) {
 		t.Fatalf("the layer has %d weights, the golden case %d", n, len(c.Weights))
 	}
 	return l
@@ -122,7 +122,7 @@ func (c goldenCase) build(t *testing.T) layers.Layer {
 // follow the output.
 func (c goldenCase) call(l layers.Layer, updates bool) func(b backend.Builder, v []backend.Value) []backend.Value {
 	return func(b backend.Builder, v []backend.Value) []backend.Value {
-		ws := l.Common().Weights()
+		ws := layers.WeightsOf(l)
 		values := map[*layers.Weight]backend.Value{}
 		for i, w := range ws {
 			values[w] = v[len(c.Inputs)+i]
@@ -222,7 +222,7 @@ func TestLayersMatchKerasAndPyTorch(t *testing.T) {
 							wrt = append(wrt, i)
 						}
 					}
-					for i, wt := range l.Common().Weights() {
+					for i, wt := range layers.WeightsOf(l) {
 						if wt.Trainable {
 							wrt = append(wrt, len(c.Inputs)+i)
 						}

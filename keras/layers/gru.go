@@ -104,15 +104,7 @@ func (l *GRU) Call(ctx *Context, in []backend.Value) backend.Value {
 func (l *GRU) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 	b, u := ctx.B, l.Units
 	r := ctx.Weight(l.w.recurrentKernel)
-	var inputBias, recurrentBias backend.Value
-	if l.w.bias != nil {
-		inputBias = ctx.Weight(l.w.bias)
-		if !l.NoResetAfter {
-			both := inputBias
-			inputBias = b.Reshape(b.Slice(both, []int{0, 0}, []int{1, 3 * u}), backend.Shape{3 * u})
-			recurrentBias = b.Reshape(b.Slice(both, []int{1, 0}, []int{1, 3 * u}), backend.Shape{3 * u})
-		}
-	}
+	inputBias, recurrentBias := gruBiases(ctx, l.w.bias, u, !l.NoResetAfter)
 	if !l.NoResetAfter && fusable(ctx, l.Activation, l.RecurrentActivation, l.RecurrentDropout) {
 		x := inputDropout(ctx, in[0], l.Dropout)
 		h0 := zeroState(b, x, u, in[1:], 1)
@@ -122,9 +114,37 @@ func (l *GRU) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 		}
 		return []backend.Value{out, h}
 	}
-	step := func(b backend.Builder, xt, h backend.Value, states []backend.Value) (backend.Value, []backend.Value) {
+	step := gruStep(l.act, l.recAct, r, recurrentBias, u, !l.NoResetAfter)
+	out, states := unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), inputBias, in[1:], 1, step)
+	if !l.ReturnState {
+		return []backend.Value{out}
+	}
+	return append([]backend.Value{out}, states...)
+}
+
+// gruBiases reads a GRU's bias: with resetAfter, (2, 3*units) rows for
+// the input and the recurrent product; else (3*units) for the input. nil
+// without a bias.
+func gruBiases(ctx *Context, bias *Weight, u int, resetAfter bool) (input, recurrent backend.Value) {
+	if bias == nil {
+		return nil, nil
+	}
+	b, both := ctx.B, ctx.Weight(bias)
+	if !resetAfter {
+		return both, nil
+	}
+	input = b.Reshape(b.Slice(both, []int{0, 0}, []int{1, 3 * u}), backend.Shape{3 * u})
+	recurrent = b.Reshape(b.Slice(both, []int{1, 0}, []int{1, 3 * u}), backend.Shape{3 * u})
+	return input, recurrent
+}
+
+// gruStep is one GRU step over the input's projection xt (with the input
+// bias), with recurrent kernel r and, with resetAfter, the recurrent bias
+// (GRU's and GRUCell's).
+func gruStep(act, recAct activations.Func, r, recurrentBias backend.Value, u int, resetAfter bool) stepFunc {
+	return func(b backend.Builder, xt, h backend.Value, states []backend.Value) (backend.Value, []backend.Value) {
 		var m backend.Value
-		if l.NoResetAfter {
+		if !resetAfter {
 			m = b.MatMul(h, columns(b, r, 0, 2*u))
 		} else {
 			m = b.MatMul(h, r)
@@ -132,25 +152,20 @@ func (l *GRU) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 				m = b.Add(m, recurrentBias)
 			}
 		}
-		z := l.recAct(b, b.Add(gate(b, xt, 0, u), gate(b, m, 0, u)))
-		reset := l.recAct(b, b.Add(gate(b, xt, 1, u), gate(b, m, 1, u)))
+		z := recAct(b, b.Add(gate(b, xt, 0, u), gate(b, m, 0, u)))
+		reset := recAct(b, b.Add(gate(b, xt, 1, u), gate(b, m, 1, u)))
 		var rh backend.Value
-		if l.NoResetAfter {
+		if !resetAfter {
 			rh = b.MatMul(b.Mul(reset, h), columns(b, r, 2*u, u))
 		} else {
 			rh = b.Mul(reset, gate(b, m, 2, u))
 		}
-		hh := l.act(b, b.Add(gate(b, xt, 2, u), rh))
+		hh := act(b, b.Add(gate(b, xt, 2, u), rh))
 		prev := states[0]
 		// h = z*prev + (1-z)*hh = hh + z*(prev-hh)
 		hNew := b.Add(hh, b.Mul(z, b.Sub(prev, hh)))
 		return hNew, []backend.Value{hNew}
 	}
-	out, states := unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), inputBias, in[1:], 1, step)
-	if !l.ReturnState {
-		return []backend.Value{out}
-	}
-	return append([]backend.Value{out}, states...)
 }
 
 // SavedGroups keeps the weights under "cell", as Keras's GRU does.

@@ -29,7 +29,7 @@ func build(t *testing.T, l layers.Layer, sample ...int) *layers.KerasTensor {
 func callFunc(l layers.Layer, training bool) func(b backend.Builder, v []backend.Value) backend.Value {
 	return func(b backend.Builder, v []backend.Value) backend.Value {
 		ctx := &layers.Context{B: b, Training: training, Values: map[*layers.Weight]backend.Value{}}
-		for i, w := range l.Common().Weights() {
+		for i, w := range layers.WeightsOf(l) {
 			ctx.Values[w] = v[1+i]
 		}
 		return l.Call(ctx, v[:1])
@@ -38,7 +38,7 @@ func callFunc(l layers.Layer, training bool) func(b backend.Builder, v []backend
 
 func inputsFor(l layers.Layer, batch int, sample []int) []backendtest.Array {
 	in := []backendtest.Array{backendtest.Random(1, -1, 1, append([]int{batch}, sample...)...)}
-	for i, w := range l.Common().Weights() {
+	for i, w := range layers.WeightsOf(l) {
 		in = append(in, backendtest.Random(uint64(10+i), -0.5, 0.5, w.Shape...))
 	}
 	return in
@@ -112,6 +112,18 @@ func layerCases() []layerCase {
 		{"ZeroPadding3D", func() layers.Layer { return layers.NewZeroPadding3D(1, 0, 1) }, []int{2, 2, 2, 1}, 0},
 		{"Cropping3D", func() layers.Layer { return layers.NewCropping3D(1, 0, 1) }, []int{3, 2, 3, 1}, 0},
 		{"AdaptiveAveragePooling3D", func() layers.Layer { return &layers.AdaptiveAveragePooling3D{OutputSize: [3]int{2, 1, 2}} }, []int{3, 2, 3, 1}, 0},
+		{"EinsumDense", func() layers.Layer {
+			return &layers.EinsumDense{Equation: "abc,cde->abde", OutputShape: []int{-1, 2, 3}, BiasAxes: "de", Activation: "tanh"}
+		}, []int{3, 4}, 4*2*3 + 2*3},
+		{"ConvLSTM2D", func() layers.Layer {
+			return &layers.ConvLSTM2D{Filters: 2, KernelSize: [2]int{2, 2}, Padding: "same", ReturnSequences: true}
+		}, []int{2, 3, 2, 1}, 2*2*1*8 + 2*2*2*8 + 8},
+		{"ConvLSTM1D", func() layers.Layer { return &layers.ConvLSTM1D{Filters: 1, KernelSize: 2, GoBackwards: true} }, []int{3, 4, 2}, 2*2*4 + 2*1*4 + 4},
+		{"RNNLSTMCell", func() layers.Layer { return &layers.RNN{Cell: &layers.LSTMCell{Units: 2}, ReturnSequences: true} }, []int{3, 2}, 2*8 + 2*8 + 8},
+		{"RNNStackedCells", func() layers.Layer {
+			return &layers.RNN{Cell: &layers.StackedRNNCells{Cells: []layers.RecurrentCell{&layers.GRUCell{Units: 2}, &layers.SimpleRNNCell{Units: 1}}}}
+		}, []int{3, 2}, (2*6 + 2*6 + 12) + (2 + 1 + 1)},
+		{"EinsumDenseLeftEllipsis", func() layers.Layer { return &layers.EinsumDense{Equation: "...b,bc->...c", OutputShape: []int{2}} }, []int{2, 3}, 3 * 2},
 	}
 }
 
@@ -125,7 +137,7 @@ func TestLayers(t *testing.T) {
 				l := c.layer()
 				out := build(t, l, c.sample...)
 				params := 0
-				for _, w := range l.Common().Weights() {
+				for _, w := range layers.WeightsOf(l) {
 					params += w.Shape.Size()
 				}
 				if params != c.params {
@@ -407,6 +419,21 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.DepthwiseConv1D{KernelSize: 3}, []int{4, 4, 1}, []string{"DepthwiseConv1D", "(batch, steps, channels)"}},
 		{&layers.SeparableConv1D{KernelSize: 3}, []int{5, 1}, []string{"SeparableConv1D", "must be positive"}},
 		{&layers.AdaptiveMaxPooling3D{OutputSize: [3]int{2, 2, 2}}, []int{4, 4, 1}, []string{"AdaptiveMaxPooling3D", "(batch, depth, height, width, channels)"}},
+		{&layers.ConvLSTM2D{Filters: 2, KernelSize: [2]int{3, 3}}, []int{4, 4, 1}, []string{"ConvLSTM2D", "(batch, time, rows, cols, channels)", "(None, 4, 4, 1)"}},
+		{&layers.ConvLSTM2D{Filters: 2, KernelSize: [2]int{5, 5}}, []int{3, 4, 4, 1}, []string{"ConvLSTM2D", "larger than"}},
+		{&layers.ConvLSTM3D{KernelSize: [3]int{1, 1, 1}}, []int{3, 2, 2, 2, 1}, []string{"ConvLSTM3D", "filters must be positive"}},
+		{&layers.ConvLSTM1D{Filters: 1, KernelSize: 2, Dropout: 1}, []int{3, 4, 1}, []string{"ConvLSTM1D", "dropout and recurrent_dropout must be in [0, 1)"}},
+		{&layers.RNN{}, []int{3, 2}, []string{"RNN", "has no cell"}},
+		{&layers.RNN{Cell: &layers.LSTMCell{Units: 2}}, []int{3}, []string{"RNN", "(batch, timesteps, features)"}},
+		{&layers.RNN{Cell: &layers.GRUCell{Units: 0}}, []int{3, 2}, []string{"RNN", "GRUCell", "units must be positive"}},
+		{&layers.RNN{Cell: &layers.StackedRNNCells{}}, []int{3, 2}, []string{"StackedRNNCells", "has no cells"}},
+		{&layers.LSTMCell{Units: 2}, []int{3, 2}, []string{"LSTMCell", "a cell takes one step (batch, features)", "wrap it in an RNN"}},
+		{&layers.EinsumDense{Equation: "ab,bc", OutputShape: []int{3}}, []int{4}, []string{"EinsumDense", `equation "ab,bc" must be of the form`}},
+		{&layers.EinsumDense{Equation: "ab,bc->ac", OutputShape: []int{3, 2}}, []int{4}, []string{"EinsumDense", "output_shape [3 2] gives 2 axes", "1 besides the batch"}},
+		{&layers.EinsumDense{Equation: "abc,cd->abd", OutputShape: []int{5, 2}}, []int{4, 3}, []string{"EinsumDense", `shared axis "b"`, "4 and 5"}},
+		{&layers.EinsumDense{Equation: "ab,bc->ac", OutputShape: []int{3}, BiasAxes: "x"}, []int{4}, []string{"EinsumDense", `bias axis "x"`}},
+		{&layers.EinsumDense{Equation: "ab,bcd->ac", OutputShape: []int{3}}, []int{4}, []string{"EinsumDense", `kernel axis "d"`, "fully specified"}},
+		{&layers.EinsumDense{Equation: "abc,cd->abd", OutputShape: []int{-1, 2}}, []int{4}, []string{"EinsumDense", "names 3 input axes", "(None, 4)"}},
 	}
 	for _, c := range cases {
 		out := layers.Apply(c.layer, layers.Input(c.sample...))

@@ -110,20 +110,25 @@ func (l *LSTM) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
 	if fusable(ctx, l.Activation, l.RecurrentActivation, l.RecurrentDropout) {
 		return l.callFused(ctx, in, bias, r)
 	}
-	step := func(b backend.Builder, xt, h backend.Value, states []backend.Value) (backend.Value, []backend.Value) {
-		z := b.Add(xt, b.MatMul(h, r))
-		i := l.recAct(b, gate(b, z, 0, u))
-		f := l.recAct(b, gate(b, z, 1, u))
-		c := b.Add(b.Mul(f, states[1]), b.Mul(i, l.act(b, gate(b, z, 2, u))))
-		o := l.recAct(b, gate(b, z, 3, u))
-		hNew := b.Mul(o, l.act(b, c))
-		return hNew, []backend.Value{hNew, c}
-	}
-	out, states := unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 2, step)
+	out, states := unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 2, lstmStep(l.act, l.recAct, r, u))
 	if !l.ReturnState {
 		return []backend.Value{out}
 	}
 	return append([]backend.Value{out}, states...)
+}
+
+// lstmStep is one LSTM step over the input's projection xt, with
+// recurrent kernel r (LSTM's and LSTMCell's).
+func lstmStep(act, recAct activations.Func, r backend.Value, u int) stepFunc {
+	return func(b backend.Builder, xt, h backend.Value, states []backend.Value) (backend.Value, []backend.Value) {
+		z := b.Add(xt, b.MatMul(h, r))
+		i := recAct(b, gate(b, z, 0, u))
+		f := recAct(b, gate(b, z, 1, u))
+		c := b.Add(b.Mul(f, states[1]), b.Mul(i, act(b, gate(b, z, 2, u))))
+		o := recAct(b, gate(b, z, 3, u))
+		hNew := b.Mul(o, act(b, c))
+		return hNew, []backend.Value{hNew, c}
+	}
 }
 
 // callFused runs the sequence as one Builder op, after the input dropout

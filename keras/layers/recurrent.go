@@ -193,6 +193,21 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 	if ctx.Training && s.recurrentDropout > 0 {
 		recMask = dropoutMask(b, backend.Shape{batch, s.units}, s.recurrentDropout)
 	}
+	return recur(ctx, s, batch, steps, states, func(t int, states []backend.Value) (backend.Value, []backend.Value) {
+		h := states[0]
+		if recMask != nil {
+			h = b.Mul(h, recMask)
+		}
+		return step(b, project(t), h, states)
+	})
+}
+
+// recur runs stepAt over time steps 0..steps-1 (in reverse with
+// goBackwards) from states, masking as unroll says, and returns the last
+// output (batch, s.units), or all of them (batch, steps, s.units) with
+// returnSequences, and the final states.
+func recur(ctx *Context, s recurrentSettings, batch, steps int, states []backend.Value, stepAt func(t int, states []backend.Value) (backend.Value, []backend.Value)) (backend.Value, []backend.Value) {
+	b := ctx.B
 	mask := ctx.Mask(0)
 	var outs []backend.Value
 	var out, zeroOut backend.Value
@@ -205,16 +220,11 @@ func unroll(ctx *Context, s recurrentSettings, x, kernel, inputBias backend.Valu
 		if s.goBackwards {
 			t = steps - 1 - i
 		}
-		xt := project(t)
-		h := states[0]
-		if recMask != nil {
-			h = b.Mul(h, recMask)
-		}
 		if mask == nil {
-			out, states = step(b, xt, h, states)
+			out, states = stepAt(t, states)
 		} else {
 			m := stepMask(b, mask, t)
-			next, nextStates := step(b, xt, h, states)
+			next, nextStates := stepAt(t, states)
 			if s.zeroOutputForMask {
 				out = keep(b, m, next, zeroOut)
 			} else {

@@ -86,15 +86,20 @@ func (l *SimpleRNN) CallOutputs(ctx *Context, in []backend.Value) []backend.Valu
 		bias = ctx.Weight(l.w.bias)
 	}
 	r := ctx.Weight(l.w.recurrentKernel)
-	step := func(b backend.Builder, xt, h backend.Value, _ []backend.Value) (backend.Value, []backend.Value) {
-		hNew := l.act(b, b.Add(xt, b.MatMul(h, r)))
-		return hNew, []backend.Value{hNew}
-	}
-	out, states := unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 1, step)
+	out, states := unroll(ctx, l.settings(), in[0], ctx.Weight(l.w.kernel), bias, in[1:], 1, simpleRNNStep(l.act, r))
 	if !l.ReturnState {
 		return []backend.Value{out}
 	}
 	return append([]backend.Value{out}, states...)
+}
+
+// simpleRNNStep is one SimpleRNN step over the input's projection xt,
+// with recurrent kernel r (SimpleRNN's and SimpleRNNCell's).
+func simpleRNNStep(act activations.Func, r backend.Value) stepFunc {
+	return func(b backend.Builder, xt, h backend.Value, _ []backend.Value) (backend.Value, []backend.Value) {
+		hNew := act(b, b.Add(xt, b.MatMul(h, r)))
+		return hNew, []backend.Value{hNew}
+	}
 }
 
 // SavedGroups keeps the weights under "cell", as Keras's SimpleRNN does.
