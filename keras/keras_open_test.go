@@ -98,6 +98,10 @@ var knownSummaryDifferences = map[string]string{
 		"the query's length twice, when the key is the value; the scores it computes are (batch, 2, 4, 5), as kerasgo's",
 	"dense_glu": "Keras 3.15's summary gives Dense's units, 6, as its output's last axis; the glu activation halves them, " +
 		"and the output Keras computes is (batch, 3), as kerasgo's",
+	"einsum_dense_heads": "Keras 3.15's EinsumDense gives the output_shape it was given, (None, 2, 3), as its output's shape, " +
+		"None where the input's length is shared; the output it computes is (batch, 5, 2, 3), as kerasgo's",
+	"einsum_dense_ellipsis": "Keras 3.15's EinsumDense inserts the axes a left ellipsis stands for in reverse order " +
+		"(_analyze_split_string inserts each at position 1), so its summary gives (None, 4, 3, 5); the output it computes is (batch, 3, 4, 5), as kerasgo's",
 }
 
 // halfPrecisionTol bounds, relative to max(1, |Keras's|), how far

@@ -293,6 +293,17 @@ case("zero_padding3d", [((2, 3, 2, 2), F)], one(layers.ZeroPadding3D(((1, 0), (2
 case("cropping3d", [((5, 6, 5, 2), F)], one(layers.Cropping3D()))
 case("adaptive_average_pooling3d", [((5, 7, 4, 2), F)], one(layers.AdaptiveAveragePooling3D((2, 3, 2))))
 case("adaptive_max_pooling3d", [((5, 6, 7, 2), F)], one(layers.AdaptiveMaxPooling3D(3)))
+case("einsum_dense", [((6,), F)], one(layers.EinsumDense("ab,bc->ac", 4, bias_axes="c", activation="relu")))
+case("einsum_dense_heads", [((5, 6), F)], one(layers.EinsumDense("abc,cde->abde", (None, 2, 3), bias_axes="de")))
+case("conv_lstm2d", [((3, 5, 5, 2), F)], one(layers.ConvLSTM2D(3, 3, padding="same", return_sequences=True)))
+case("conv_lstm2d_strides_backwards", [((3, 6, 5, 1), F)], one(layers.ConvLSTM2D(2, (2, 3), strides=(2, 1), go_backwards=True, dropout=0.3, recurrent_dropout=0.2)))
+case("conv_lstm1d", [((4, 7, 2), F)], one(layers.ConvLSTM1D(2, 3, dilation_rate=2, activation="relu", unit_forget_bias=False)))
+case("conv_lstm3d", [((2, 3, 4, 3, 1), F)], one(layers.ConvLSTM3D(2, 2, padding="same")))
+case("rnn_lstm_cell", [((6, 3), F)], one(layers.RNN(layers.LSTMCell(4), return_sequences=True)))
+case("rnn_gru_cell_backwards", [((6, 3), F)], one(layers.RNN(layers.GRUCell(3, reset_after=False), go_backwards=True)))
+case("rnn_simple_cell", [((5, 2), F)], one(layers.RNN(layers.SimpleRNNCell(3, activation="relu", dropout=0.2))))
+case("rnn_stacked_cells", [((6, 3), F)], one(layers.RNN(layers.StackedRNNCells([layers.LSTMCell(4), layers.GRUCell(3), layers.LSTMCell(2)]), return_sequences=True)))
+case("einsum_dense_ellipsis", [((3, 4, 6), F)], one(layers.EinsumDense("...b,bc->...c", 5, kernel_initializer="he_normal")))
 
 
 def as_json(a):
