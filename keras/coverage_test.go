@@ -39,10 +39,18 @@ var coveredElsewhere = map[string]map[string]string{
 	},
 }
 
+// savedAs are the layer classes Keras lists by their Python name but
+// exports and saves under another: Keras 3.15.1's GroupedQueryAttention
+// is keras.layers.GroupQueryAttention, and its files say so.
+var savedAs = map[string]string{"GroupedQueryAttention": "GroupQueryAttention"}
+
 // knownBy says whether kerasgo has a name of an area.
 func knownBy(area, name string) bool {
 	switch area {
 	case "layers", "preprocessing":
+		if saved, ok := savedAs[name]; ok {
+			name = saved
+		}
 		return layers.IsKerasClass(name)
 	case "losses":
 		_, err := losses.Get(name)

@@ -338,7 +338,7 @@ func (m *Model) nameLayers(ls []layers.Layer) {
 		if l.Common().Name != "" {
 			return
 		}
-		base := serialization.SnakeCase(l.ClassName())
+		base := serialization.SnakeCase(layers.PythonClassName(l))
 		for {
 			n := m.nameCount[base]
 			m.nameCount[base] = n + 1

@@ -216,3 +216,41 @@ func (c *minimalTestCell) Call(ctx *layers.Context, in []backend.Value) backend.
 	out, _ := c.Step(ctx, in[0], in[1:])
 	return out
 }
+
+// A ConvLSTM2D with dropout and recurrent dropout (one mask per gate per
+// call) trains: the loss falls on every engine.
+func TestConvLSTMTrainsWithDropout(t *testing.T) {
+	n := 64
+	x := keras.Array{Shape: []int{n, 3, 4, 4, 1}, Data: make([]float32, n*3*16)}
+	y := keras.Array{Shape: []int{n, 1}, Data: make([]float32, n)}
+	for i := range n {
+		s := float32(0)
+		for j := range 48 {
+			v := float32((i*7+j*3)%11)/5 - 1
+			x.Data[i*48+j] = v
+			s += v
+		}
+		y.Data[i] = s / 48
+	}
+	for _, spec := range backendtest.Engines() {
+		t.Run(spec, func(t *testing.T) {
+			in := layers.Input(3, 4, 4, 1)
+			h := layers.Apply(&layers.ConvLSTM2D{Filters: 2, KernelSize: [2]int{2, 2}, Padding: "same", Dropout: 0.2, RecurrentDropout: 0.2}, in)
+			out := layers.Apply(&layers.Dense{Units: 1}, layers.Apply(&layers.GlobalAveragePooling2D{}, h))
+			m := keras.Must(keras.NewModel(in, out))
+			if err := m.Compile(keras.CompileOptions{Optimizer: optimizers.NewAdam(0.02, 0.9, 0.999, 1e-7), Loss: keras.Loss("mse"), Backend: spec, Seed: 1}); err != nil {
+				if strings.Contains(err.Error(), "built without") {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			hist, err := m.Fit(context.Background(), x, y, keras.FitOptions{Epochs: 8, BatchSize: 16, Verbose: keras.Silent, Seed: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l := hist.Logs["loss"]; l[len(l)-1] >= l[0] {
+				t.Errorf("the loss did not fall: %v", l)
+			}
+		})
+	}
+}

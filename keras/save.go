@@ -474,7 +474,7 @@ func (m *Model) layerPaths(order layerOrder) ([]layers.Layer, []string) {
 	ls := m.kerasLayers(order)
 	classes := make([]string, len(ls))
 	for i, l := range ls {
-		classes[i] = l.ClassName()
+		classes[i] = layers.PythonClassName(l)
 	}
 	return ls, saving.LayerPaths(classes)
 }

@@ -82,7 +82,7 @@ func (m *Model) summaryRows() [][4]string {
 	if !m.sequential { // Keras lists a functional model's input layers, chain or not
 		for _, in := range m.inputs {
 			l := in.Layer()
-			rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), summaryShape(in.Shape()), "0", "-"})
+			rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, layers.PythonClassName(l)), summaryShape(in.Shape()), "0", "-"})
 		}
 	}
 	row := map[any]int{}
@@ -108,7 +108,7 @@ func (m *Model) summaryRows() [][4]string {
 		}
 		row[l] = len(rows)
 		rowLayers = append(rowLayers, l)
-		rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, l.ClassName()), nodeSummaryShape(n), fmt.Sprint(params), strings.Join(conns, ", ")})
+		rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, layers.PythonClassName(l)), nodeSummaryShape(n), fmt.Sprint(params), strings.Join(conns, ", ")})
 	}
 	// The calls ran in an order of their own; Keras lists the layers by
 	// depth (kerasLayerOrder), which differs when branches are unequal.

@@ -97,7 +97,7 @@ def layer_case_in(c, dtype):
             if masks:
                 kwargs["mask"] = masks[:2] if len(masks) >= 2 else [masks[0], None]
             return layer(list(xs), training=training, **kwargs)
-        if c["class"] == "MultiHeadAttention":  # query, value[, key[, attention mask]]
+        if c["class"] in ("MultiHeadAttention", "GroupQueryAttention"):  # query, value[, key[, attention mask]]
             for name, m in zip(["query_mask", "value_mask", "key_mask"], masks):
                 if m is not None:
                     kwargs[name] = m

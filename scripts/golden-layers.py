@@ -996,6 +996,36 @@ gk, grk, gb = rand(3, 6), rand(2, 6), rand(2, 6)
 add("RNN/stackedCells", "RNN", {"cell": cell("StackedRNNCells", cells=[cell("LSTMCell", units=3), cell("GRUCell", units=2)]), "return_sequences": True},
     [x], [k, rk, b, gk, grk, gb], gru(lstm_out, False))
 
+# GroupQueryAttention (Keras exports the class GroupedQueryAttention so): the key and value heads repeated for their query
+# heads (Keras's ops.repeat, head i of the keys for query heads
+# i*r..i*r+r-1), an optional sigmoid gate on the heads, written out.
+def gqa_ref(q, v, k, w, hq, hkv, d, causal=False, gate=False):
+    wq, bq, wk, bk = w[:4]
+    rest = w[4:]
+    if gate:
+        wg, bg, rest = rest[0], rest[1], rest[2:]
+    wv, bv, wo, bo = rest
+    qp = torch.einsum("btf,fhd->bhtd", q, wq) + bq.unsqueeze(1)
+    kp = (torch.einsum("btf,fhd->bhtd", k, wk) + bk.unsqueeze(1)).repeat_interleave(hq // hkv, dim=1)
+    vp = (torch.einsum("btf,fhd->bhtd", v, wv) + bv.unsqueeze(1)).repeat_interleave(hq // hkv, dim=1)
+    scores = (qp / math.sqrt(d)) @ kp.transpose(-1, -2)
+    if causal:
+        scores = torch.where(torch.tril(torch.ones(q.shape[1], k.shape[1])) > 0, scores, torch.tensor(-1e9))
+    heads = torch.softmax(scores, -1) @ vp
+    if gate:
+        heads = heads * torch.sigmoid(torch.einsum("btf,fhd->bhtd", q, wg) + bg.unsqueeze(1))
+    return torch.einsum("bhtd,hdo->bto", heads, wo) + bo
+
+
+x = rand(2, 5, 6)
+w = [rand(6, 4, 3), rand(4, 3), rand(6, 2, 3), rand(2, 3), rand(6, 2, 3), rand(2, 3), rand(4, 3, 6), rand(6)]
+add("GroupQueryAttention/self", "GroupQueryAttention", {"head_dim": 3, "num_query_heads": 4, "num_key_value_heads": 2}, [x, x], w,
+    gqa_ref(x, x, x, w, 4, 2, 3))
+q, v, k = rand(2, 4, 6), rand(2, 4, 5), rand(2, 4, 3)
+w = [rand(6, 2, 2), rand(2, 2), rand(3, 1, 2), rand(1, 2), rand(6, 2, 2), rand(2, 2), rand(5, 1, 2), rand(1, 2), rand(2, 2, 6), rand(6)]
+add("GroupQueryAttention/multiQueryCausalGate", "GroupQueryAttention", {"head_dim": 2, "num_query_heads": 2, "num_key_value_heads": 1, "use_gate": True},
+    [q, v, k], w, gqa_ref(q, v, k, w, 2, 1, 2, causal=True, gate=True), extra={"call": {"use_causal_mask": True}})
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)

@@ -303,6 +303,8 @@ case("rnn_lstm_cell", [((6, 3), F)], one(layers.RNN(layers.LSTMCell(4), return_s
 case("rnn_gru_cell_backwards", [((6, 3), F)], one(layers.RNN(layers.GRUCell(3, reset_after=False), go_backwards=True)))
 case("rnn_simple_cell", [((5, 2), F)], one(layers.RNN(layers.SimpleRNNCell(3, activation="relu", dropout=0.2))))
 case("rnn_stacked_cells", [((6, 3), F)], one(layers.RNN(layers.StackedRNNCells([layers.LSTMCell(4), layers.GRUCell(3), layers.LSTMCell(2)]), return_sequences=True)))
+case("group_query_attention", [((4, 6), F), ((5, 6), F)], lambda xs: layers.GroupQueryAttention(3, 4, 2)(xs[0], xs[1]))
+case("group_query_attention_gate_causal", [((5, 6), F)], lambda xs: layers.GroupQueryAttention(2, 2, 1, use_gate=True)(xs[0], xs[0], use_causal_mask=True))
 case("einsum_dense_ellipsis", [((3, 4, 6), F)], one(layers.EinsumDense("...b,bc->...c", 5, kernel_initializer="he_normal")))
 
 

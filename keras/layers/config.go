@@ -69,6 +69,18 @@ func IsKerasClass(className string) bool {
 	return builtin[className]
 }
 
+// PythonClassName is the name of l's class in Keras's Python source,
+// from which Keras derives default layer names and the layer's place in a
+// weights file ("layers/<its snake_case>"): l's ClassName, but for a
+// class Keras exports under another name (GroupedQueryAttention, which
+// Keras exports and writes in configs as GroupQueryAttention).
+func PythonClassName(l Layer) string {
+	if p, ok := l.(interface{ pythonClassName() string }); ok {
+		return p.pythonClassName()
+	}
+	return l.ClassName()
+}
+
 // Registered returns the registered layer classes, sorted.
 func Registered() []string {
 	registryMu.RLock()

@@ -322,21 +322,7 @@ func orDefault(v, def string) string {
 // config.
 func readConvLSTM(r *serialization.Reader, n int) convLSTMSpec {
 	r.NotNull("kernel_size", "strides", "padding", "dilation_rate")
-	tuple := func(key string, def int) []int {
-		ones := make([]int, n)
-		for i := range ones {
-			ones[i] = def
-		}
-		switch n {
-		case 1:
-			return []int{readPositiveOne(r, key, def)}
-		case 2:
-			p := r.PositivePair(key, [2]int(ones))
-			return p[:]
-		}
-		p := r.PositiveTriple(key, [3]int(ones))
-		return p[:]
-	}
+	tuple := func(key string, def int) []int { return readTuple(r, key, n, def) }
 	s := convLSTMSpec{filters: r.PositiveInt("filters", 0), kernel: tuple("kernel_size", 0), strides: tuple("strides", 1), dilation: tuple("dilation_rate", 1),
 		padding: r.String("padding", "valid")}
 	r.Expect("data_format", "channels_last", "kerasgo's convolutions take channels_last input")

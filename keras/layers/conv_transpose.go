@@ -165,25 +165,29 @@ func (t transposeSpec) config(filters int, activation string, kb kernelAndBias) 
 	return cfg, kernelAndBiasConfig(cfg, kb)
 }
 
+// readTuple reads Keras's int-or-tuple of n positive integers (a
+// convolution's kernel_size, strides, dilation_rate over n spatial axes).
+func readTuple(r *serialization.Reader, key string, n, def int) []int {
+	ones := make([]int, n)
+	for i := range ones {
+		ones[i] = def
+	}
+	switch n {
+	case 1:
+		return []int{readPositiveOne(r, key, def)}
+	case 2:
+		p := r.PositivePair(key, [2]int(ones))
+		return p[:]
+	}
+	p := r.PositiveTriple(key, [3]int(ones))
+	return p[:]
+}
+
 // readTranspose reads a transposed convolution over n spatial axes from
 // Keras's config.
 func readTranspose(r *serialization.Reader, n int) (filters int, t transposeSpec, activation string, kb kernelAndBias) {
 	r.NotNull("kernel_size", "strides", "padding", "dilation_rate")
-	tuple := func(key string, def int) []int {
-		ones := make([]int, n)
-		for i := range ones {
-			ones[i] = def
-		}
-		switch n {
-		case 1:
-			return []int{readPositiveOne(r, key, def)}
-		case 2:
-			p := r.PositivePair(key, [2]int(ones))
-			return p[:]
-		}
-		p := r.PositiveTriple(key, [3]int(ones))
-		return p[:]
-	}
+	tuple := func(key string, def int) []int { return readTuple(r, key, n, def) }
 	filters = r.PositiveInt("filters", 0)
 	kernel, strides, dilation := tuple("kernel_size", 0), tuple("strides", 1), tuple("dilation_rate", 1)
 	var outPad []int

@@ -461,6 +461,17 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 			t.Errorf("MultiHeadAttention: %v, want %q", err, c.want)
 		}
 	}
+	for _, c := range []struct {
+		gqa  *layers.GroupedQueryAttention
+		want string
+	}{
+		{&layers.GroupedQueryAttention{HeadDim: 2, NumQueryHeads: 3, NumKeyValueHeads: 2}, "num_query_heads (3) must be divisible by num_key_value_heads (2)"},
+		{&layers.GroupedQueryAttention{HeadDim: 2, NumQueryHeads: 2}, "must be positive, got 2, 2 and 0"},
+	} {
+		if err := layers.Apply(c.gqa, layers.Input(5, 4), layers.Input(5, 4)).Err(); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "GroupQueryAttention") {
+			t.Errorf("GroupedQueryAttention: %v, want %q", err, c.want)
+		}
+	}
 	if err := layers.Apply(&layers.AdditiveAttention{}, layers.Input(5, 4), layers.Input(6, 3)).Err(); err == nil || !strings.Contains(err.Error(), "query and key the same dim") {
 		t.Errorf("AdditiveAttention with query dim 4 and key dim 3: %v", err)
 	}

@@ -87,7 +87,7 @@ func Sublayers(l Layer) []Sublayer {
 			used := map[string]int{}
 			for i := range f.value.Len() {
 				if sub := layerIn(f.value.Index(i)); sub != nil {
-					add(f.attr+"/"+uniqueName(serialization.SnakeCase(sub.ClassName()), used), f.value.Index(i))
+					add(f.attr+"/"+uniqueName(serialization.SnakeCase(PythonClassName(sub)), used), f.value.Index(i))
 				}
 			}
 		case reflect.Map:
@@ -96,7 +96,7 @@ func Sublayers(l Layer) []Sublayer {
 			used := map[string]int{}
 			for _, k := range keys {
 				if sub := layerIn(f.value.MapIndex(k)); sub != nil {
-					add(f.attr+"/"+uniqueName(serialization.SnakeCase(sub.ClassName()), used), f.value.MapIndex(k))
+					add(f.attr+"/"+uniqueName(serialization.SnakeCase(PythonClassName(sub)), used), f.value.MapIndex(k))
 				}
 			}
 		default:
