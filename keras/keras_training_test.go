@@ -101,6 +101,29 @@ const (
 	trainingLogTol    = 1e-5
 )
 
+// looserTrainingWeights are training cases whose weights are compared
+// within a larger tolerance than trainingWeightTol, each with the reason.
+var looserTrainingWeights = map[string]struct {
+	tol    float64
+	reason string
+}{
+	// Measured 2026-12-02 on an AMD EPYC: both engines end within 3e-7
+	// of each other (Gorgonia 0.9431214, libtorch 0.9431216) and 2.1e-4
+	// from Keras on JAX (0.9433191), in the batch normalization's scale
+	// and the dense kernel after it; on the machines of earlier runs all
+	// three agreed within 1e-4. Keras's XLA convolutions accumulate in
+	// float32 in an order that depends on the CPU it compiles for.
+	"arch_conv_batchnorm": {5e-4, "Keras's float32 XLA convolutions differ with the CPU; both engines agree with each other"},
+}
+
+// weightTolFor is the weight tolerance of a training case.
+func weightTolFor(name string) float64 {
+	if l, ok := looserTrainingWeights[name]; ok {
+		return l.tol
+	}
+	return trainingWeightTol
+}
+
 // trainingFloor is how many training cases match Keras today: fewer is a
 // regression.
 const trainingFloor = 82
@@ -155,12 +178,16 @@ func TestKerasTrainingParity(t *testing.T) {
 					t.Fatal(err)
 				}
 				var problems []string
+				tol := weightTolFor(c.Name)
+				if l, ok := looserTrainingWeights[c.Name]; ok {
+					t.Logf("weights compared within %g: %s", l.tol, l.reason)
+				}
 				for e, want := range rec.EpochWeights {
 					if e < len(epochWeights) {
-						problems = append(problems, compareWeights(fmt.Sprintf("epoch %d", e), epochWeights[e], want)...)
+						problems = append(problems, compareWeightsTol(fmt.Sprintf("epoch %d", e), epochWeights[e], want, tol)...)
 					}
 				}
-				problems = append(problems, compareWeights("end of fit", final, rec.FinalWeights)...)
+				problems = append(problems, compareWeightsTol("end of fit", final, rec.FinalWeights, tol)...)
 				problems = append(problems, compareHistory(h, rec.history())...)
 				problems = append(problems, continueKerasTraining(t, filepath.Join(dir, c.Name+".trained.keras"), be, index.Batch, rec)...)
 				if len(problems) > 0 {
@@ -223,12 +250,6 @@ func continueKerasTraining(t *testing.T, path string, be backend.Backend, batch 
 		}
 	}
 	return out
-}
-
-// compareWeights describes where got differs from Keras's weights by
-// more than the training parity's tolerance.
-func compareWeights(when string, got [][]float32, want []refArray) []string {
-	return compareWeightsTol(when, got, want, trainingWeightTol)
 }
 
 // compareWeightsTol describes where got differs from Keras's weights by
