@@ -990,8 +990,8 @@ gru = lambda inp, back: torch_rnn(torch.nn.GRU(inp.shape[2], 2, batch_first=True
 add("RNN/gruCellBackwards", "RNN", {"cell": cell("GRUCell", units=2), "go_backwards": True}, [x], [gk, grk, gb], gru(x, True)[:, -1])
 sk, srk, sb = rand(3, 4), rand(4, 4), rand(4)
 add("RNN/simpleRNNCell", "RNN", {"cell": cell("SimpleRNNCell", units=4, activation="relu")}, [x], [sk, srk, sb],
-    torch.relu(torch.zeros(1)) * 0 + torch_rnn(torch.nn.RNN(3, 4, batch_first=True, nonlinearity="relu"), x,
-                                              {"weight_ih_l0": sk.T, "weight_hh_l0": srk.T, "bias_ih_l0": sb, "bias_hh_l0": torch.zeros(4)}, False, None)[:, -1])
+    torch_rnn(torch.nn.RNN(3, 4, batch_first=True, nonlinearity="relu"), x,
+              {"weight_ih_l0": sk.T, "weight_hh_l0": srk.T, "bias_ih_l0": sb, "bias_hh_l0": torch.zeros(4)}, False, None)[:, -1])
 gk, grk, gb = rand(3, 6), rand(2, 6), rand(2, 6)
 add("RNN/stackedCells", "RNN", {"cell": cell("StackedRNNCells", cells=[cell("LSTMCell", units=3), cell("GRUCell", units=2)]), "return_sequences": True},
     [x], [k, rk, b, gk, grk, gb], gru(lstm_out, False))
