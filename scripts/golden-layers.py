@@ -1026,6 +1026,100 @@ w = [rand(6, 2, 2), rand(2, 2), rand(3, 1, 2), rand(1, 2), rand(6, 2, 2), rand(2
 add("GroupQueryAttention/multiQueryCausalGate", "GroupQueryAttention", {"head_dim": 2, "num_query_heads": 2, "num_key_value_heads": 1, "use_gate": True},
     [q, v, k], w, gqa_ref(q, v, k, w, 2, 1, 2, causal=True, gate=True), extra={"call": {"use_causal_mask": True}})
 
+# Keras's colour augmentation layers in training, with settings whose
+# draws are fixed (a factor range of one value; a probability of 1), so
+# the output is Keras's formula written out. Images (batch, h, w, 3).
+def gray(x):
+    return (x * torch.tensor([0.2989, 0.5870, 0.1140], dtype=x.dtype)).sum(-1, keepdim=True)
+
+
+def rgb_to_hsv(x):
+    """Keras's image.rgb_to_hsv (dm_pix's)."""
+    eps = torch.finfo(x.dtype).eps
+    x = torch.where(x.abs() < eps, torch.zeros_like(x), x)
+    r, g, b = x.unbind(-1)
+    value = torch.maximum(torch.maximum(r, g), b)
+    rng = value - torch.minimum(torch.minimum(r, g), b)
+    safe_value = torch.where(value > 0, value, torch.ones_like(value))
+    safe_range = torch.where(rng > 0, rng, torch.ones_like(rng))
+    sat = torch.where(value > 0, rng / safe_value, torch.zeros_like(value))
+    norm = 1.0 / (6.0 * safe_range)
+    hue = torch.where(value == g, norm * (b - r) + 2.0 / 6.0, norm * (r - g) + 4.0 / 6.0)
+    hue = torch.where(value == r, norm * (g - b), hue)
+    hue = torch.where(rng > 0, hue, torch.zeros_like(hue)) + (hue < 0).double()
+    return torch.stack([hue, sat, value], -1)
+
+
+def hsv_to_rgb(x):
+    h, s, v = x.unbind(-1)
+    dh = torch.remainder(h, 1.0) * 6.0
+    dr = torch.clamp((dh - 3.0).abs() - 1.0, 0, 1)
+    dg = torch.clamp(2.0 - (dh - 2.0).abs(), 0, 1)
+    db = torch.clamp(2.0 - (dh - 4.0).abs(), 0, 1)
+    return torch.stack([v * (1 - s + s * d) for d in (dr, dg, db)], -1)
+
+
+def depthwise_same(x, k2d):
+    """Each channel convolved with one 2-D kernel, zero "same" padding (odd sizes)."""
+    c = x.shape[-1]
+    kh, kw = k2d.shape
+    w = k2d.expand(c, 1, kh, kw)
+    return nhwc(F.conv2d(nchw(x), w, padding=(kh // 2, kw // 2), groups=c))
+
+
+img01 = rand(2, 4, 5, 3, lo=0.02, hi=0.98)
+img255 = img01 * 255
+add("RandomGrayscale/always", "RandomGrayscale", {"factor": 1.0}, [img01], [], gray(img01).expand(-1, -1, -1, 3), training=True)
+add("RandomInvert/always", "RandomInvert", {"factor": [1.0, 1.0], "value_range": [0, 1]}, [img01], [], 1 - img01, training=True)
+add("RandomPosterization/3bits", "RandomPosterization", {"factor": [3, 3], "value_range": [0, 1]}, [img01], [],
+    torch.floor(torch.floor(img01 * 255) / 32) * 32 / 255, training=True)
+add("RandomColorDegeneration/0.4", "RandomColorDegeneration", {"factor": [0.4, 0.4], "value_range": [0, 1]}, [img01], [],
+    torch.clamp(img01 + 0.4 * (gray(img01) - img01), 0, 1), training=True)
+sat = 0.3 / (1 - 0.3 + 1e-7)
+hsv = rgb_to_hsv(img255)
+add("RandomSaturation/0.3", "RandomSaturation", {"factor": [0.3, 0.3]}, [img255], [],
+    hsv_to_rgb(torch.stack([hsv[..., 0], torch.clamp(hsv[..., 1] * sat, 0, 255), hsv[..., 2]], -1)), training=True)
+
+
+def hue_shift(x, shift):
+    hsv = rgb_to_hsv(x)
+    h = hsv[..., 0] + shift
+    h = torch.where(h > 1, h - 1, h)
+    h = torch.where(h < 0, h + 1, h)
+    return torch.clamp(hsv_to_rgb(torch.stack([h, hsv[..., 1], hsv[..., 2]], -1)), 0, 1)
+
+
+# A factor of 1 moves the hue by half a turn, the same either way round:
+# Keras's random sign then draws nothing.
+add("RandomHue/halfTurn", "RandomHue", {"factor": [1.0, 1.0], "value_range": [0, 1]}, [img01], [], hue_shift(img01, 0.5), training=True)
+# Keras's default: an addition of 0 and a threshold of 0, every pixel inverted.
+add("Solarization/default", "Solarization", {"value_range": [0, 1]}, [img01], [], 1 - img01, training=True)
+lo = img01.amin((1, 2), keepdim=True)
+hi = img01.amax((1, 2), keepdim=True)
+add("AutoContrast/unit", "AutoContrast", {"value_range": [0, 1]}, [img01], [], torch.clamp((img01 - lo) * 255 / (hi - lo), 0, 255) / 255)
+a, m = 1 / 13, 5 / 13
+smooth = depthwise_same(img255, torch.tensor([[a, a, a], [a, m, a], [a, a, a]], dtype=torch.float64))
+add("RandomSharpness/0.8", "RandomSharpness", {"factor": [0.8, 0.8]}, [img255], [],
+    torch.clamp(img255 + (1 - 1.6) * (smooth - img255), 0, 255), training=True)
+
+
+def gauss(n, s):
+    d = torch.arange(n, dtype=torch.float64) - (n - 1) / 2
+    k = torch.exp(-0.5 * (d / s) ** 2)
+    return k / k.sum()
+
+
+s = 0.7 + 1e-6
+blur = depthwise_same(img255, torch.outer(gauss(5, s), gauss(3, s)))
+add("RandomGaussianBlur/always", "RandomGaussianBlur", {"factor": [1.0, 1.0], "kernel_size": [3, 5], "sigma": [0.7, 0.7]}, [img255], [],
+    torch.clamp(blur, 0, 255), training=True)
+bright = torch.clamp(img01 + 0.1, 0, 1)
+hsv = rgb_to_hsv(bright)
+jitter = hsv_to_rgb(torch.stack([hsv[..., 0], torch.clamp(hsv[..., 1] * sat, 0, 1), hsv[..., 2]], -1))
+add("RandomColorJitter/brightnessSaturationHue", "RandomColorJitter",
+    {"value_range": [0, 1], "brightness_factor": [0.1, 0.1], "saturation_factor": [0.3, 0.3], "hue_factor": [1.0, 1.0]}, [img01], [],
+    hue_shift(jitter, 0.5), training=True)
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)

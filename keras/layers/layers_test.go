@@ -434,6 +434,22 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.EinsumDense{Equation: "ab,bc->ac", OutputShape: []int{3}, BiasAxes: "x"}, []int{4}, []string{"EinsumDense", `bias axis "x"`}},
 		{&layers.EinsumDense{Equation: "ab,bcd->ac", OutputShape: []int{3}}, []int{4}, []string{"EinsumDense", `kernel axis "d"`, "fully specified"}},
 		{&layers.EinsumDense{Equation: "abc,cd->abd", OutputShape: []int{-1, 2}}, []int{4}, []string{"EinsumDense", "names 3 input axes", "(None, 4)"}},
+		{&layers.RandomGrayscale{Factor: 1.5}, []int{4, 4, 3}, []string{"RandomGrayscale", "factor must be between 0 and 1, got 1.5"}},
+		{&layers.RandomGrayscale{Factor: 0.5}, []int{4, 4, 1}, []string{"RandomGrayscale", "3 channels (RGB)", "(None, 4, 4, 1)"}},
+		{&layers.RandomInvert{Factor: 2}, []int{4, 4, 3}, []string{"RandomInvert", "in [0, 1], got 2"}},
+		{&layers.RandomInvert{Factor: 1, ValueRange: [2]float64{1, 1}}, []int{4, 4, 3}, []string{"RandomInvert", "value_range must be two different numbers", "[1 1]"}},
+		{&layers.RandomPosterization{Factor: 9}, []int{4, 4, 3}, []string{"RandomPosterization", "in [1, 8], got 9"}},
+		{&layers.RandomPosterization{Factor: 4}, []int{4, 4}, []string{"RandomPosterization", "(batch, height, width, channels)"}},
+		{&layers.RandomColorDegeneration{FactorRange: [2]float64{1.5, 2}}, []int{4, 4, 3}, []string{"RandomColorDegeneration", "in [-1, 1], got [1.5 2]"}},
+		{&layers.RandomSaturation{Factor: 0.5}, []int{4, 4, 4}, []string{"RandomSaturation", "3 channels (RGB)"}},
+		{&layers.RandomHue{Factor: -0.5}, []int{4, 4, 3}, []string{"RandomHue", "in [0, 1], got -0.5"}},
+		{&layers.Solarization{ThresholdFactorRange: [2]float64{0.2, 1.2}}, []int{4, 4, 3}, []string{"Solarization", "threshold_factor", "in [0, 1], got [0.2 1.2]"}},
+		{&layers.AutoContrast{ValueRange: [2]float64{3, 3}}, []int{4, 4, 3}, []string{"AutoContrast", "value_range must be two different numbers"}},
+		{&layers.RandomSharpness{Factor: 1.1}, []int{4, 4, 3}, []string{"RandomSharpness", "in [0, 1], got 1.1"}},
+		{&layers.RandomGaussianBlur{Factor: 1, Sigma: 1, KernelSize: [2]int{3, 4}}, []int{4, 4, 3}, []string{"RandomGaussianBlur", "kernel_size must be odd positive numbers, got [3 4]"}},
+		{&layers.RandomGaussianBlur{Factor: 1, Sigma: 2}, []int{4, 4, 3}, []string{"RandomGaussianBlur", "sigma", "in [0, 1], got 2"}},
+		{&layers.RandomColorJitter{Hue: &layers.JitterFactor{Value: 0.2}}, []int{4, 4, 1}, []string{"RandomColorJitter", "RandomHue", "3 channels (RGB)"}},
+		{&layers.RandomColorJitter{Brightness: &layers.JitterFactor{Value: 3}}, []int{4, 4, 3}, []string{"RandomColorJitter", "RandomBrightness", "got 3"}},
 	}
 	for _, c := range cases {
 		out := layers.Apply(c.layer, layers.Input(c.sample...))
