@@ -79,6 +79,9 @@ def layer_case_in(c, dtype):
     config = dict(copy.deepcopy(c["config"]), dtype=dtype)  # Keras's from_config pops nested configs (cells) in place
     if "layer" in config:  # wrappers: the inner layer computes in the same dtype
         config["layer"] = dict(config["layer"], config=dict(config["layer"]["config"], dtype=dtype))
+    if c["class"] == "Pipeline":  # it takes no dtype; its layers compute in it
+        del config["dtype"]
+        config["layers"] = [dict(sub, config=dict(sub["config"], dtype=dtype)) for sub in config["layers"]]
     layer = keras.layers.deserialize({"module": "keras.layers", "class_name": c["class"], "config": config})
     no_grad = set(c.get("no_grad_inputs") or [])
     inputs = [array(a, "int32" if i in no_grad else dtype) for i, a in enumerate(c["inputs"])]

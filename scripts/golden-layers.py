@@ -1120,6 +1120,40 @@ add("RandomColorJitter/brightnessSaturationHue", "RandomColorJitter",
     {"value_range": [0, 1], "brightness_factor": [0.1, 0.1], "saturation_factor": [0.3, 0.3], "hue_factor": [1.0, 1.0]}, [img01], [],
     hue_shift(jitter, 0.5), training=True)
 
+
+def equalize(x, vr, bins):
+    """Keras's Equalization: one histogram per channel over the whole batch."""
+    y = (x - vr[0]) * 255 / (vr[1] - vr[0])
+    out = torch.empty_like(y)
+    for ch in range(y.shape[-1]):
+        c = y[..., ch]
+        idx = torch.clamp(torch.trunc(c * (bins - 1) / 255), 0, bins - 1).long().flatten()
+        hist = torch.bincount(idx, minlength=bins)
+        if (hist > 0).sum() <= 1:
+            out[..., ch] = c
+            continue
+        cdf = torch.cumsum(hist, 0)
+        first = cdf[cdf > 0][0]
+        den = cdf[-1] - first
+        den = den if den != 0 else 1
+        lut = torch.clamp(torch.round((cdf - first) * 255 / den), 0, 255).double()
+        look = torch.clamp(c / 255 * (bins - 1), 0, bins - 1).long()
+        out[..., ch] = lut[look]
+    return out * (vr[1] - vr[0]) / 255 + vr[0]
+
+
+add("Equalization/default", "Equalization", {}, [img255], [], equalize(img255, (0, 255), 256), training=True)
+add("Equalization/16bins", "Equalization", {"bins": 16, "value_range": [0, 1]}, [img01], [], equalize(img01, (0, 1), 16), training=True)
+# A scale of 1: the rectangle is the whole image.
+# (Keras 3.15 on JAX fails on a fill_value list, a TrackedList that
+# jnp.full_like refuses: the per-channel fill is checked in Go.)
+add("RandomErasing/wholeImage", "RandomErasing", {"factor": [1.0, 1.0], "scale": [1.0, 1.0], "fill_value": 1.5, "value_range": [0, 1]},
+    [img01], [], torch.ones(2, 4, 5, 3), training=True)
+add("Pipeline/invertThenEqualize", "Pipeline", {"layers": [
+    {"module": "keras.layers", "class_name": "RandomInvert", "config": {"factor": [1.0, 1.0], "value_range": [0, 1]}, "registered_name": None},
+    {"module": "keras.layers", "class_name": "Equalization", "config": {"bins": 8, "value_range": [0, 1]}, "registered_name": None}]},
+    [img01], [], equalize(1 - img01, (0, 1), 8), training=True)
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)

@@ -228,6 +228,30 @@ case("random_translation", [((4, 5, 3), F)], one(layers.RandomTranslation(0.1, (
 # Keras 3.15's RandomCrop passes an image through at inference (whatever
 # its size): with the target size, kerasgo's centred crop agrees.
 case("random_crop", [((4, 5, 3), F)], one(layers.RandomCrop(4, 5)))
+# The colour augmentation layers pass an image through at inference,
+# except AutoContrast, which applies always.
+case("random_grayscale", [((4, 5, 3), F)], one(layers.RandomGrayscale(0.4)))
+case("random_invert", [((4, 5, 3), F)], one(layers.RandomInvert(0.7, value_range=(0, 1))))
+case("random_posterization", [((4, 5, 3), F)], one(layers.RandomPosterization((2, 6))))
+case("random_color_degeneration", [((4, 5, 3), F)], one(layers.RandomColorDegeneration(0.5)))
+case("random_saturation", [((4, 5, 3), F)], one(layers.RandomSaturation((0.2, 0.8))))
+case("random_hue", [((4, 5, 3), F)], one(layers.RandomHue(0.3, value_range=(0, 1))))
+case("solarization", [((4, 5, 3), F)], one(layers.Solarization(addition_factor=0.2, threshold_factor=(0.4, 0.6))))
+case("auto_contrast", [((4, 5, 3), F)], one(layers.AutoContrast(value_range=(-1, 1))))
+case("auto_contrast_any_size", [((None, None, 2), F)], one(layers.AutoContrast()))
+case("random_sharpness", [((4, 5, 3), F)], one(layers.RandomSharpness(0.4)))
+case("random_gaussian_blur", [((4, 5, 3), F)], one(layers.RandomGaussianBlur(0.5, kernel_size=(3, 5), sigma=(0.2, 0.8))))
+# Keras 3.15 writes RandomShear(0.2)'s factor as (-0.2, 0.2), which its
+# own from_config refuses; kerasgo loads it (and writes the number back).
+case("random_shear", [((4, 5, 3), F)], one(layers.RandomShear(x_factor=0.2, y_factor=(0.1, 0.3), fill_mode="constant")))
+case("random_erasing", [((6, 6, 3), F)], one(layers.RandomErasing(0.5, scale=(0.1, 0.3), fill_value=0.5)))
+case("equalization", [((4, 5, 3), F)], one(layers.Equalization(value_range=(0, 1), bins=32)))
+case("mix_up", [((4, 5, 3), F)], one(layers.MixUp(alpha=0.4)))
+case("cut_mix", [((4, 5, 3), F)], one(layers.CutMix((0.2, 0.8))))
+case("pipeline", [((4, 5, 3), F)], one(layers.Pipeline([layers.RandomFlip(), layers.RandomGrayscale(0.3), layers.Equalization()])))
+case("pipeline_dense", [((6,), F)], one(layers.Pipeline([layers.Dense(4, activation="relu"), layers.Dense(3)])))
+case("random_color_jitter", [((4, 5, 3), F)], one(layers.RandomColorJitter(value_range=(0, 1), brightness_factor=0.2, contrast_factor=(0.1, 0.3),
+                                                                           saturation_factor=(0.3, 0.6), hue_factor=0.1)))
 
 
 def augmented(xs):

@@ -145,7 +145,8 @@ func Config(l Layer) (serialization.Config, error) {
 		return nil, fmt.Errorf("layer %s: %w", Describe(l), err)
 	}
 	cfg := serialization.Config{"name": l.Common().Name, "trainable": l.Common().Trainable(), "dtype": serialization.DTypePolicyNamed(l.Common().policy)}
-	if IsKerasOperation(l) { // an operation's config has its name and settings only
+	_, nameOnly := l.(interface{ nameOnlyConfig() }) // Keras's Pipeline takes no trainable or dtype
+	if IsKerasOperation(l) || nameOnly {             // an operation's config has its name and settings only
 		cfg = serialization.Config{"name": l.Common().Name}
 	}
 	for k, v := range own {

@@ -450,6 +450,15 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.RandomGaussianBlur{Factor: 1, Sigma: 2}, []int{4, 4, 3}, []string{"RandomGaussianBlur", "sigma", "in [0, 1], got 2"}},
 		{&layers.RandomColorJitter{Hue: &layers.JitterFactor{Value: 0.2}}, []int{4, 4, 1}, []string{"RandomColorJitter", "RandomHue", "3 channels (RGB)"}},
 		{&layers.RandomColorJitter{Brightness: &layers.JitterFactor{Value: 3}}, []int{4, 4, 3}, []string{"RandomColorJitter", "RandomBrightness", "got 3"}},
+		{&layers.RandomShear{XFactorRange: [2]float64{-0.2, 0.2}}, []int{4, 4, 3}, []string{"RandomShear", "x_factor must be a number or a pair of numbers in [0, 1], got [-0.2 0.2]"}},
+		{&layers.RandomShear{YFactor: 0.2, FillMode: "mirror"}, []int{4, 4, 3}, []string{"RandomShear", `unknown fill mode "mirror"`}},
+		{&layers.RandomErasing{Factor: 1, FillValue: []float64{1, 2}}, []int{4, 4, 3}, []string{"RandomErasing", "fill_value has 2 numbers", "one per channel (3)"}},
+		{&layers.RandomErasing{Factor: 1, ScaleRange: [2]float64{1.5, 2}}, []int{4, 4, 3}, []string{"RandomErasing", "scale", "got [1.5 2]"}},
+		{&layers.Equalization{Bins: 1}, []int{4, 4, 3}, []string{"Equalization", "bins must be at least 2, got 1"}},
+		{&layers.Pipeline{}, []int{4, 4, 3}, []string{"Pipeline", "has no layers"}},
+		{&layers.Pipeline{Layers: []layers.Layer{&layers.RandomFlip{}, &layers.RandomHue{Factor: 0.1}}}, []int{4, 4, 1}, []string{"Pipeline", "random_hue", "RandomHue", "3 channels (RGB)"}},
+		{&layers.MixUp{Alpha: -1}, []int{4, 4, 3}, []string{"MixUp", "alpha must be positive, got -1"}},
+		{&layers.CutMix{Factor: 2}, []int{4, 4, 3}, []string{"CutMix", "in [0, 1], got 2"}},
 	}
 	for _, c := range cases {
 		out := layers.Apply(c.layer, layers.Input(c.sample...))
