@@ -127,7 +127,15 @@ func TestKerasCatalogue(t *testing.T) {
 	})
 }
 
-// The catalogue covers every layer class kerasgo registers; the string
+// notInKerasModels are the layer classes Keras cannot put in a model,
+// with the reason; their values are checked by the layer golden cases
+// (keras/layers/testdata/golden.json).
+var notInKerasModels = map[string]string{
+	"Equalization": "Keras 3.15's Equalization.compute_output_spec returns its input tensor, which Keras's graph then takes for a cycle (ValueError: ... is part of a cycle)",
+}
+
+// The catalogue covers every layer class kerasgo registers (but
+// notInKerasModels); the string
 // layers, whose models take strings, are covered by the text corpus
 // (scripts/keras-text.py) instead.
 func TestKerasCatalogueCoversEveryLayer(t *testing.T) {
@@ -148,6 +156,9 @@ func TestKerasCatalogueCoversEveryLayer(t *testing.T) {
 	}
 	var missing []string
 	for _, cl := range layers.Registered() {
+		if _, no := notInKerasModels[cl]; no {
+			continue
+		}
 		if layers.IsKerasClass(cl) && !seen[cl] {
 			missing = append(missing, cl)
 		}

@@ -1154,6 +1154,97 @@ add("Pipeline/invertThenEqualize", "Pipeline", {"layers": [
     {"module": "keras.layers", "class_name": "Equalization", "config": {"bins": 8, "value_range": [0, 1]}, "registered_name": None}]},
     [img01], [], equalize(1 - img01, (0, 1), 8), training=True)
 
+
+# STFTSpectrogram: Keras's STFT kernels (keras.initializers.STFT, SciPy's
+# windows written out) as the weights, PyTorch's strided conv1d per channel.
+def window(name, n, periodic):
+    m = n + 1 if periodic else n
+    t = torch.arange(m, dtype=torch.float64) * 2 * math.pi / (m - 1)
+    w = {"hann": 0.5 - 0.5 * torch.cos(t), "hamming": 0.54 - 0.46 * torch.cos(t)}[name]
+    return w[:n]
+
+
+def stft_kernel(side, frame, fft, win, scaling):
+    bins = fft // 2 + 1
+    t = torch.arange(frame, dtype=torch.float64).reshape(frame, 1, 1)
+    f = torch.arange(bins, dtype=torch.float64).reshape(1, 1, bins) / ((bins - 1) * 2)
+    arg = -2 * t * f * math.pi
+    k = torch.cos(arg) if side == "real" else torch.sin(arg)
+    w = win.reshape(frame, 1, 1)
+    scale = torch.sqrt((win ** 2).sum()) if scaling == "density" else win.abs().sum()
+    return k * w / scale
+
+
+def stft_conv(x, k, step, same):
+    """(batch, time, ch) -> (batch, ch, bins, frames), as Keras's _apply_conv."""
+    n, t, c = x.shape
+    sig = x.permute(0, 2, 1).reshape(n * c, 1, t)
+    frame = k.shape[0]
+    if same:  # TensorFlow's "same": ceil(t/step) frames, the extra padding at the end
+        out = math.ceil(t / step)
+        total = max((out - 1) * step + frame - t, 0)
+        sig = F.pad(sig, (total // 2, total - total // 2))
+    y = F.conv1d(sig, k.permute(2, 1, 0), stride=step)  # (n*c, bins, frames)
+    return y.reshape(n, c, y.shape[1], y.shape[2])
+
+
+def flat_bins(y):
+    n, c, b, fr = y.shape
+    return y.reshape(n, c * b, fr).permute(0, 2, 1)
+
+
+sig = rand(2, 20, 2)
+hann8 = window("hann", 8, False)
+kr, ki = stft_kernel("real", 8, 8, hann8, "density"), stft_kernel("imag", 8, 8, hann8, "density")
+re, im = stft_conv(sig, kr, 4, False), stft_conv(sig, ki, 4, False)
+power = re ** 2 + im ** 2
+add("STFTSpectrogram/log", "STFTSpectrogram", {"frame_length": 8, "frame_step": 4}, [sig], [kr, ki],
+    flat_bins(torch.log(torch.clamp(torch.sqrt(torch.clamp(power, min=1e-7)), min=1e-7))))
+re, im = stft_conv(sig, kr, 3, True), stft_conv(sig, ki, 3, True)
+power = re ** 2 + im ** 2
+psd = power + F.pad(power[:, :, 1:-1, :], (0, 0, 1, 1))
+add("STFTSpectrogram/psdSameExpanded", "STFTSpectrogram", {"mode": "psd", "frame_length": 8, "frame_step": 3, "padding": "same", "expand_dims": True},
+    [sig], [kr, ki], psd.permute(0, 3, 2, 1))
+ham = window("hamming", 6, True)
+kr, ki = stft_kernel("real", 6, 8, ham, "spectrum"), stft_kernel("imag", 6, 8, ham, "spectrum")
+add("STFTSpectrogram/stftHamming", "STFTSpectrogram",
+    {"mode": "stft", "frame_length": 6, "frame_step": 2, "fft_length": 8, "window": "hamming", "periodic": True, "scaling": "spectrum"},
+    [sig], [kr, ki], flat_bins(torch.cat([stft_conv(sig, kr, 2, False), stft_conv(sig, ki, 2, False)], 2)))
+add("STFTSpectrogram/real", "STFTSpectrogram", {"mode": "real", "frame_length": 6, "frame_step": 2, "fft_length": 8, "window": "hamming", "periodic": True, "scaling": "spectrum"},
+    [sig], [kr], flat_bins(stft_conv(sig, kr, 2, False)))
+
+
+# MelSpectrogram: torch.stft (centred, reflected, Keras's periodic window
+# of sequence_length centred in fft_length), TensorFlow's mel matrix.
+def mel_matrix(mels, bins, rate, lo, hi):
+    to_mel = lambda hz: 1127.0 * torch.log(1 + hz / 700.0)
+    freqs = torch.linspace(0, rate / 2, bins, dtype=torch.float64)[1:]
+    spec_mel = to_mel(freqs).unsqueeze(1)
+    edges = torch.linspace(float(to_mel(torch.tensor(lo, dtype=torch.float64))), float(to_mel(torch.tensor(hi, dtype=torch.float64))), mels + 2, dtype=torch.float64)
+    lower, center, upper = edges[:-2].unsqueeze(0), edges[1:-1].unsqueeze(0), edges[2:].unsqueeze(0)
+    w = torch.clamp(torch.minimum((spec_mel - lower) / (center - lower), (upper - spec_mel) / (upper - center)), min=0)
+    return F.pad(w, (0, 0, 1, 0))
+
+
+def mel_ref(x, fft, stride, seq, rate, mels, lo, hi, db=True, mag_exp=2.0, top_db=80.0, min_power=1e-10, ref=1.0):
+    win = torch.hann_window(seq, periodic=True, dtype=torch.float64)
+    st = torch.stft(x, fft, hop_length=stride, win_length=seq, window=win, center=True, pad_mode="reflect", return_complex=True)
+    spec = st.abs().permute(0, 2, 1) ** mag_exp  # (batch, frames, bins)
+    mel = spec @ mel_matrix(mels, fft // 2 + 1, rate, lo, hi)
+    if db:
+        mel = 10 * torch.log10(torch.clamp(mel, min=min_power)) - 10 * math.log10(max(abs(ref), min_power))
+        mel = torch.maximum(mel, mel.max() - top_db)
+    return mel.permute(0, 2, 1)
+
+
+audio = rand(2, 64)
+add("MelSpectrogram/db", "MelSpectrogram",
+    {"fft_length": 16, "sequence_stride": 8, "sequence_length": 12, "sampling_rate": 8000, "num_mel_bins": 6, "min_freq": 100.0, "max_freq": 3500},
+    [audio], [], mel_ref(audio, 16, 8, 12, 8000, 6, 100.0, 3500.0))
+add("MelSpectrogram/linearTopDb", "MelSpectrogram",
+    {"fft_length": 16, "sequence_stride": 4, "sampling_rate": 4000, "num_mel_bins": 4, "min_freq": 0.0, "power_to_db": False, "mag_exp": 1.0},
+    [audio], [], mel_ref(audio, 16, 4, 16, 4000, 4, 0.0, 2000.0, db=False, mag_exp=1.0))
+
 out = os.path.join(os.path.dirname(__file__), "..", "keras", "layers", "testdata", "golden.json")
 with open(out, "w") as f:
     json.dump({"generator": "scripts/golden-layers.py, PyTorch " + torch.__version__, "cases": cases}, f)

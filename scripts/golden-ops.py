@@ -694,6 +694,18 @@ C("image.extract_patches_3d", lambda x: ops.image.extract_patches_3d(x, (2, 2, 3
 C("image.extract_patches_3d/strides_same_one_volume", lambda x: ops.image.extract_patches_3d(x, 2, strides=(1, 2, 2), padding="same"), X(3, 5, 4, 2))
 C("image.extract_patches_3d/dilated", lambda x: ops.image.extract_patches_3d(x, (2, 2, 2), strides=1, dilation_rate=(1, 2, 2)), X(1, 3, 5, 5, 1))
 
+# Perspective transforms: the four corners moved (x, y), per image or for
+# one image. (Keras solves the homography in float32: the float64 values
+# carry its rounding.)
+_START = V([[[0.0, 0.0], [2.0, 0.0], [0.0, 3.0], [2.0, 3.0]]] * 2)
+_END = V([[[0.3, -0.2], [1.6, 0.4], [-0.1, 2.7], [2.2, 3.3]], [[0.5, 0.1], [2.4, -0.3], [0.2, 3.2], [1.7, 2.6]]])
+C("image.perspective_transform", lambda x, s, e: ops.image.perspective_transform(x, s, e), X(2, 4, 3, 1), _START, _END)
+C("image.perspective_transform/nearest_fill", lambda x, s, e: ops.image.perspective_transform(x, s, e, interpolation="nearest", fill_value=0.5),
+  X(5, 4, 1), V([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0], [3.0, 4.0]]), V([[0.6, 0.2], [2.5, -0.4], [-0.3, 3.6], [3.4, 4.5]]), grad=False)
+# elastic_transform draws its field: with alpha 0 it moves nothing, which
+# pins its sampling on the grid (keras/ops/image_elastic_test.go checks
+# the field itself).
+C("image.elastic_transform/no_displacement", lambda x: ops.image.elastic_transform(x, alpha=0.0, sigma=0.5, seed=1), X(1, 4, 3, 2))
 
 def close(a, b):
     a = np.asarray([float(v) for v in a["data"]])

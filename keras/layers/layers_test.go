@@ -459,6 +459,19 @@ func TestShapeErrorsNameTheLayer(t *testing.T) {
 		{&layers.Pipeline{Layers: []layers.Layer{&layers.RandomFlip{}, &layers.RandomHue{Factor: 0.1}}}, []int{4, 4, 1}, []string{"Pipeline", "random_hue", "RandomHue", "3 channels (RGB)"}},
 		{&layers.MixUp{Alpha: -1}, []int{4, 4, 3}, []string{"MixUp", "alpha must be positive, got -1"}},
 		{&layers.CutMix{Factor: 2}, []int{4, 4, 3}, []string{"CutMix", "in [0, 1], got 2"}},
+		{&layers.RandomPerspective{Factor: 1, Scale: 1.5}, []int{4, 4, 3}, []string{"RandomPerspective", "scale must be a number in [0, 1], got 1.5"}},
+		{&layers.RandomPerspective{Factor: 1, Interpolation: "bicubic"}, []int{4, 4, 3}, []string{"RandomPerspective", `unknown interpolation "bicubic"`}},
+		{&layers.STFTSpectrogram{FrameLength: 8, FrameStep: 9}, []int{20, 1}, []string{"STFTSpectrogram", "frame_step should be a positive integer not greater than frame_length (8), got 9"}},
+		{&layers.STFTSpectrogram{FrameLength: 8, FFTLength: 4}, []int{20, 1}, []string{"STFTSpectrogram", "fft_length should be not less than frame_length (8), got 4"}},
+		{&layers.STFTSpectrogram{FrameLength: 8, Mode: "power"}, []int{20, 1}, []string{"STFTSpectrogram", `mode "power" is invalid`}},
+		{&layers.STFTSpectrogram{FrameLength: 8, Window: "kaiser"}, []int{20, 1}, []string{"STFTSpectrogram", `unknown window "kaiser"`}},
+		{&layers.STFTSpectrogram{FrameLength: 8}, []int{20}, []string{"STFTSpectrogram", "(batch, time, channels)"}},
+		{&layers.STFTSpectrogram{FrameLength: 32}, []int{20, 1}, []string{"STFTSpectrogram", "shorter than frame_length 32"}},
+		{&layers.MelSpectrogram{FFTLength: 16, SequenceLength: 32}, []int{64}, []string{"MelSpectrogram", "fft_length must be greater than or equal to sequence_length"}},
+		{&layers.MelSpectrogram{FFTLength: 16, MinFreq: 5000, SamplingRate: 8000}, []int{64}, []string{"MelSpectrogram", "min_freq 5000 and max_freq 4000"}},
+		{&layers.MelSpectrogram{}, []int{64, 1}, []string{"MelSpectrogram", "(batch, time)"}},
+		{&layers.RandomElasticTransform{Factor: 1, ScaleRange: [2]float64{1.2, 2}}, []int{8, 8, 3}, []string{"RandomElasticTransform", "scale", "got [1.2 2]"}},
+		{&layers.RandomElasticTransform{Factor: 1, Scale: 1, FillMode: "edge"}, []int{8, 8, 3}, []string{"RandomElasticTransform", `unknown fill mode "edge"`}},
 	}
 	for _, c := range cases {
 		out := layers.Apply(c.layer, layers.Input(c.sample...))

@@ -165,3 +165,49 @@ func TestMixUpAndCutMixTraining(t *testing.T) {
 		}
 	})
 }
+
+// RandomPerspective warps about the share of images its factor gives
+// (Factor 1: a probability from (0, 1), half on average); as Keras scales
+// each corner's move by its own coordinates, the corner at the origin
+// stays, so pixel (0, 0) is never moved.
+func TestRandomPerspectiveTraining(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		const n = 300
+		x := images(n, 5, 6, 1, 0, 1)
+		y := trainingOutputs(t, be, &layers.RandomPerspective{Factor: 1, Scale: 0.8}, x, 1)[0]
+		warped := 0
+		for i := range n {
+			in, out := image(x, i), image(y, i)
+			if math.Abs(out[0]-in[0]) > 1e-9 {
+				t.Fatalf("image %d: pixel (0, 0) moved from %v to %v", i, in[0], out[0])
+			}
+			if !same(out, in) {
+				warped++
+			}
+		}
+		share(t, "warped", warped, n, 0.5)
+	})
+}
+
+// RandomElasticTransform distorts about the share of images its factor
+// gives, and clips to the value range.
+func TestRandomElasticTransformTraining(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		const n = 300
+		x := images(n, 8, 8, 1, 0.2, 0.8)
+		y := trainingOutputs(t, be, &layers.RandomElasticTransform{Factor: 1, ScaleRange: [2]float64{0.5, 1}, ValueRange: [2]float64{0, 1}}, x, 1)[0]
+		distorted := 0
+		for i := range n {
+			in, out := image(x, i), image(y, i)
+			if !same(out, in) {
+				distorted++
+			}
+			for _, v := range out {
+				if v < 0 || v > 1 {
+					t.Fatalf("image %d has %v outside the value range [0, 1]", i, v)
+				}
+			}
+		}
+		share(t, "distorted", distorted, n, 0.5)
+	})
+}

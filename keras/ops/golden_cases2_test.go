@@ -429,6 +429,15 @@ func moreGoldenCases() map[string]opFunc {
 		"image.extract_patches_3d/dilated": u(func(b ops.Builder, x ops.Value) ops.Value {
 			return ops.ExtractPatches3D(b, x, []int{2, 2, 2}, ops.ConvOptions{Strides: []int{1}, DilationRate: []int{1, 2, 2}})
 		}),
+		"image.perspective_transform": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			return []ops.Value{ops.PerspectiveTransform(b, v[0], v[1], v[2], ops.PerspectiveTransformOptions{})}
+		}),
+		"image.perspective_transform/nearest_fill": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			return []ops.Value{ops.PerspectiveTransform(b, v[0], v[1], v[2], ops.PerspectiveTransformOptions{Interpolation: "nearest", FillValue: 0.5})}
+		}),
+		"image.elastic_transform/no_displacement": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ElasticTransform(b, x, 0, 0.5, ops.ElasticTransformOptions{})
+		}),
 	}
 	for name, f := range map[string]func(ops.Builder, ops.Value, ...ops.AxisOption) ops.Value{
 		"nansum": ops.Nansum, "nanmean": ops.Nanmean, "nanmax": ops.Nanmax, "nanmin": ops.Nanmin,

@@ -23,10 +23,9 @@ var notDone = map[string]string{
 	"is_tensor": hostOnly, "dtype": hostOnly, "convert_to_numpy": "reading values out is Function.Run's job (keras.Model.NewFunction)",
 	"eig": "the general eigenproblem has complex eigenvalues and vectors, and kerasgo has no complex dtype (eigh covers symmetric matrices)",
 
-	"image.elastic_transform":     imageLater,
-	"image.perspective_transform": imageLater, "image.scale_and_translate": imageLater,
-	"custom_gradient": later,
-	"fold":            later, "jvp": later,
+	"image.scale_and_translate": imageLater,
+	"custom_gradient":           later,
+	"fold":                      later, "jvp": later,
 	"rearrange":     later,
 	"saturate_cast": later, "unfold": later, "vectorize": later}
 
