@@ -83,7 +83,7 @@ func ElasticTransformBy(b Builder, images, alpha, sigma Value, kernelSize int, o
 	sig := b.Reshape(sigma, Shape{1, 1})
 	taps := b.Exp(b.Mul(scalar(b, -0.5), b.Square(b.Div(b.Constant(d, Shape{1, kernelSize}), sig))))
 	taps = b.Div(taps, b.Reshape(b.Sum(taps, 1), Shape{1, 1})) // (1, k)
-	field := func() Value { // (batch, h, w)
+	field := func() Value {                                    // (batch, h, w)
 		noise := b.Mul(b.RandomNormal(Shape{n, h, w}), b.Reshape(sigma, Shape{1, 1, 1}))
 		return b.Reshape(blurWith(b, b.Reshape(noise, Shape{n, h, w, 1}), taps, kernelSize), Shape{n, h, w})
 	}
