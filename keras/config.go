@@ -803,3 +803,17 @@ func checkJSONNumbers(v any) error {
 	}
 	return nil
 }
+
+// ToJSON returns the model's config as JSON, Keras's model.to_json():
+// what a .keras file's config.json holds.
+func (m *Model) ToJSON() (string, error) {
+	cfg, err := m.modelConfig()
+	if err != nil {
+		return "", err
+	}
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		return "", fmt.Errorf("ToJSON: %w", err)
+	}
+	return string(js), nil
+}

@@ -27,7 +27,7 @@ var coveredElsewhere = map[string]map[string]string{
 		"BackupAndRestore": "callbacks.BackupAndRestore", "CSVLogger": "callbacks.CSVLogger", "EarlyStopping": "callbacks.EarlyStopping",
 		"History": "keras.History (Fit's result)", "LambdaCallback": "callbacks.LambdaCallback", "LearningRateScheduler": "callbacks.LearningRateScheduler",
 		"ModelCheckpoint": "callbacks.ModelCheckpoint", "ProgbarLogger": "callbacks.Progbar", "ReduceLROnPlateau": "callbacks.ReduceLROnPlateau",
-		"RemoteMonitor": "callbacks.RemoteMonitor", "SwapEMAWeights": "callbacks.SwapEMAWeights", "TerminateOnNaN": "callbacks.TerminateOnNaN",
+		"RemoteMonitor": "callbacks.RemoteMonitor", "SwapEMAWeights": "callbacks.SwapEMAWeights", "TensorBoard": "callbacks.TensorBoard", "TerminateOnNaN": "callbacks.TerminateOnNaN",
 	},
 	"datasets": {"mnist": "datasets/mnist", "fashion_mnist": "datasets/mnist (\"fashion\")"},
 	"utils": {

@@ -722,3 +722,16 @@ func (m *Model) SetLearningRate(lr float64) error {
 	c.lrMu.Unlock()
 	return nil
 }
+
+// Iterations returns how many training steps the compiled optimizer has
+// taken, Keras's optimizer.iterations (0 before the model is compiled
+// and trained).
+func (m *Model) Iterations() int64 {
+	m.mu.Lock()
+	c := m.compiled
+	m.mu.Unlock()
+	if c == nil {
+		return 0
+	}
+	return m.iterations(c)
+}

@@ -441,3 +441,32 @@ func (m *Model) SetWeights(values [][]float32) error {
 	}
 	return nil
 }
+
+// WeightPaths returns a path for each of Weights, as Keras's
+// variable.path names a layer's own weights: the layer's name, then the
+// weight's ("dense/kernel"), after the model's name in a Sequential
+// model, whose layers Keras builds inside it ("sequential/dense/kernel").
+// A weight of a layer another layer holds, or of a nested model, has the
+// place the weights file gives it under its owner ("block/dense1/bias",
+// "encoder/dense/kernel").
+func (m *Model) WeightPaths() []string {
+	owner := m.weightOwners()
+	prefix := ""
+	if m.sequential {
+		prefix = m.Name + "/"
+	}
+	out := make([]string, len(m.weights))
+	for i, w := range m.weights {
+		out[i] = prefix + owner[w] + "/" + w.Name
+	}
+	return out
+}
+
+// WeightShapes returns the shape of each of Weights.
+func (m *Model) WeightShapes() [][]int {
+	out := make([][]int, len(m.weights))
+	for i, w := range m.weights {
+		out[i] = slices.Clone([]int(w.Shape))
+	}
+	return out
+}

@@ -3,6 +3,8 @@ package callbacks_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	_ "github.com/kerasgo/kerasgo/backends/all"
 	"github.com/kerasgo/kerasgo/keras"
@@ -49,4 +51,23 @@ func Example_customCallback() {
 	// Output:
 	// loss 0.49 below 0.5 after epoch 41: stopping
 	// stopped early: true - one batch per epoch: true
+}
+
+func ExampleTensorBoard() {
+	x := keras.Array{Shape: []int{8, 1}, Data: []float32{-2, -1, 0, 1, 2, 3, 4, 5}}
+	y := keras.Array{Shape: []int{8, 1}, Data: []float32{-5, -3, -1, 1, 3, 5, 7, 9}}
+	model := keras.Must(keras.NewSequential(&layers.InputLayer{Shape: []int{1}}, &layers.Dense{Units: 1}))
+	keras.MustOK(model.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{}, Loss: keras.Loss("mse"), Seed: 1}))
+
+	dir, err := os.MkdirTemp("", "logs")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	tb := &callbacks.TensorBoard{LogDir: dir, HistogramFreq: 1}
+	keras.Must(model.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 2, BatchSize: 4, Callbacks: []callbacks.Callback{tb}}))
+	files, _ := filepath.Glob(filepath.Join(dir, "train", "events.out.tfevents.*"))
+	fmt.Println("event files in train:", len(files))
+	// Output:
+	// event files in train: 1
 }
