@@ -29,7 +29,8 @@ var coveredElsewhere = map[string]map[string]string{
 		"ModelCheckpoint": "callbacks.ModelCheckpoint", "ProgbarLogger": "callbacks.Progbar", "ReduceLROnPlateau": "callbacks.ReduceLROnPlateau",
 		"RemoteMonitor": "callbacks.RemoteMonitor", "SwapEMAWeights": "callbacks.SwapEMAWeights", "TensorBoard": "callbacks.TensorBoard", "TerminateOnNaN": "callbacks.TerminateOnNaN",
 	},
-	"datasets": {"mnist": "datasets/mnist", "fashion_mnist": "datasets/mnist (\"fashion\")"},
+	"datasets": {"mnist": "datasets/mnist", "fashion_mnist": "datasets/mnist (\"fashion\")", "cifar10": "datasets/cifar10", "cifar100": "datasets/cifar100",
+		"imdb": "datasets/imdb", "reuters": "datasets/reuters", "boston_housing": "datasets/bostonhousing", "california_housing": "datasets/californiahousing"},
 	"utils": {
 		"get_file": "utils.GetFile", "image_dataset_from_directory": "utils.ImageDatasetFromDirectory", "img_to_array": "utils.ImgToArray",
 		"load_img": "utils.LoadImg", "pad_sequences": "utils.PadSequences", "save_img": "utils.SaveImg",

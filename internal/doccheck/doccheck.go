@@ -70,6 +70,8 @@ var packages = map[string]string{
 	"serving":       "github.com/kerasgo/kerasgo/keras/serving",
 	"serialization": "github.com/kerasgo/kerasgo/keras/serialization",
 	"mnist":         "github.com/kerasgo/kerasgo/datasets/mnist",
+	"datasets":      "github.com/kerasgo/kerasgo/datasets",
+	"imdb":          "github.com/kerasgo/kerasgo/datasets/imdb",
 	"plotting":      "github.com/kerasgo/kerasgo/keras/plotting",
 	"utils":         "github.com/kerasgo/kerasgo/keras/utils",
 	"transformer":   "github.com/kerasgo/kerasgo/examples/transformer",

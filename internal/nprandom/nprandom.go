@@ -68,3 +68,13 @@ func (r *RandomState) Shuffle(n int, swap func(i, j int)) {
 		swap(i, int(r.interval(uint32(i))))
 	}
 }
+
+// Permutation is 0..n-1 shuffled by r, as r.shuffle(np.arange(n)).
+func (r *RandomState) Permutation(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	r.Shuffle(n, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	return idx
+}
