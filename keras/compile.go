@@ -85,8 +85,11 @@ type compiled struct {
 	// built-in step's when the model is ready, a custom step's once it
 	// was planned; and the rest of the step's layout (trainPlan), planned
 	// once per Compile at the first training step.
-	slots     []*optSlot
-	optSpecs  []optimizers.StateSpec
+	slots    []*optSlot
+	optSpecs []optimizers.StateSpec
+	// paths are the model's weights' paths (Model.WeightPaths), which an
+	// optimizer may depend on (optimizers.ForVariables).
+	paths     map[*layers.Weight]string
 	trainPlan *stepPlan
 	// testMu guards testOutside: the variables of the models outside
 	// this one that a custom test step calls, in the order it takes them,

@@ -593,7 +593,7 @@ func (s *Step) Apply(opt optimizers.Optimizer, grads []backend.Value, vars []*la
 		return s.Reshape(s.Slice(s.hyper, []int{hyperparameters*k + i}, []int{1}), backend.Shape{})
 	}
 	hp := optimizers.Hyperparameters{LearningRate: at(0), Iteration: at(1), ApplyUpdate: at(2), OverwriteWithEMA: at(3)}
-	newP, newS := optimizers.Apply(s.Builder, opt, hp, params, grads, s.state[sl.offset:sl.offset+len(sl.specs)])
+	newP, newS := optimizers.Apply(s.Builder, sl.rule, hp, params, grads, s.state[sl.offset:sl.offset+len(sl.specs)])
 	constrain(s.Builder, vars, newP)
 	for i, w := range vars {
 		s.values[w], s.updated[w] = newP[i], true

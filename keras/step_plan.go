@@ -22,7 +22,10 @@ import (
 // optSlot is one optimizer a training step applies: to which weights (by
 // index), with which state (its part of the step's optimizer state).
 type optSlot struct {
-	opt    optimizers.Optimizer
+	opt optimizers.Optimizer
+	// rule is opt bound to the slot's variables (optimizers.ForVariables:
+	// Muon's split by their paths); it declares the state and updates.
+	rule   optimizers.Optimizer
 	vars   []int
 	specs  []optimizers.StateSpec
 	offset int // first state in compiled.optSpecs
@@ -50,10 +53,15 @@ func (c *compiled) slotFor(opt optimizers.Optimizer, idx []int, discover bool, w
 		return 0, err
 	}
 	shapes := make([]backend.Shape, len(idx))
+	paths := make([]string, len(idx))
 	for k, i := range idx {
-		shapes[k] = weights[i].Shape
+		shapes[k], paths[k] = weights[i].Shape, weights[i].Name
+		if p, ok := c.paths[weights[i]]; ok {
+			paths[k] = p
+		}
 	}
-	sl := &optSlot{opt: opt, vars: idx, specs: optimizers.States(opt, shapes)}
+	rule := optimizers.ForVariables(opt, paths)
+	sl := &optSlot{opt: opt, rule: rule, vars: idx, specs: optimizers.States(rule, shapes)}
 	c.slots = append(c.slots, sl)
 	return len(c.slots) - 1, nil
 }

@@ -38,13 +38,23 @@ func (m *Model) ready() error {
 		trainShapes[k] = m.weights[i].Shape
 	}
 	c.bind = bind
+	all := m.WeightPaths()
+	c.paths = make(map[*layers.Weight]string, len(all))
+	for i, w := range m.weights {
+		c.paths[w] = all[i]
+	}
 	if c.opts.TrainStep != nil {
 		// A custom step's optimizers are known once it was traced
 		// (planTrainStep).
 		return nil
 	}
-	c.optSpecs = optimizers.States(c.opt, trainShapes)
-	c.slots = []*optSlot{{opt: c.opt, vars: c.trainable, specs: c.optSpecs}}
+	paths := make([]string, len(c.trainable))
+	for k, i := range c.trainable {
+		paths[k] = all[i]
+	}
+	rule := optimizers.ForVariables(c.opt, paths)
+	c.optSpecs = optimizers.States(rule, trainShapes)
+	c.slots = []*optSlot{{opt: c.opt, rule: rule, vars: c.trainable, specs: c.optSpecs}}
 	return initOptimizerState(c)
 }
 

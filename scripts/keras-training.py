@@ -229,6 +229,10 @@ case("optimizer_lamb_weight_decay", "regression", lambda: optimizers.Lamb(0.01, 
 case("optimizer_adafactor_fixed_step", "regression", lambda: optimizers.Adafactor(0.05, relative_step=False, clip_threshold=0.5, beta_2_decay=-0.6), "mse")
 case("optimizer_schedule_free_adamw_warmup", "regression", lambda: optimizers.ScheduleFreeAdamW(0.01, warmup_steps=5, weight_decay=0.05), "mse")
 case("optimizer_adafactor_conv", "regression", lambda: optimizers.Adafactor(0.02), "mse", arch="conv_batchnorm")
+case("optimizer_muon", "regression", lambda: optimizers.Muon(0.01), "mse")
+case("optimizer_muon_options", "regression", lambda: optimizers.Muon(0.02, exclude_layers=["dense_1"], nesterov=False, rms_rate=None, adam_lr_ratio=0.5,
+                                                                     weight_decay=0.01, adam_weight_decay=0.02, ns_steps=3), "mse")
+case("optimizer_muon_embedding", "seq_sparse", lambda: optimizers.Muon(0.01), "sparse_categorical_crossentropy", arch="embedding_unmasked")
 case("optimizer_adam_amsgrad", "regression", lambda: optimizers.Adam(0.01, amsgrad=True), "mse")
 case("optimizer_rmsprop_centered_momentum", "regression", lambda: optimizers.RMSprop(0.01, momentum=0.5, centered=True), "mse")
 case("schedule_exponential_decay", "regression", lambda: optimizers.Adam(schedules.ExponentialDecay(0.01, decay_steps=5, decay_rate=0.5)), "mse")

@@ -169,9 +169,7 @@ func init() {
 		if v, ok := r.Value("max_freq"); ok && v != nil {
 			l.MaxFreq = r.Float("max_freq", 0)
 		}
-		if v, ok := r.Value("window"); ok && v == nil {
-			l.NoWindow = true
-		} else {
+		if l.NoWindow = r.IsNull("window"); !l.NoWindow {
 			l.Window = r.String("window", "hann")
 		}
 		return l, nil

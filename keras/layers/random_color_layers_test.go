@@ -7,6 +7,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
 	"github.com/kerasgo/kerasgo/keras/layers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // The colour augmentation layers' draws, checked by their statistics on
@@ -206,4 +207,31 @@ func TestRandomGaussianBlurTraining(t *testing.T) {
 		}
 		share(t, "RandomGaussianBlur{Factor: 1} blurred", count, n, 0.5)
 	})
+}
+
+// Keras's None settings read as such: STFTSpectrogram's window and
+// scaling, MelSpectrogram's window, and are written back as null.
+func TestNullSettingsReadBack(t *testing.T) {
+	for _, c := range []struct {
+		class string
+		cfg   serialization.Config
+		keys  []string
+	}{
+		{"STFTSpectrogram", serialization.Config{"frame_length": 8.0, "window": nil, "scaling": nil}, []string{"window", "scaling"}},
+		{"MelSpectrogram", serialization.Config{"fft_length": 16.0, "window": nil}, []string{"window"}},
+	} {
+		l, err := layers.FromConfig(c.class, c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := layers.Config(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range c.keys {
+			if v, ok := cfg[k]; !ok || v != nil {
+				t.Errorf("%s: %s read back as %v, want null", c.class, k, v)
+			}
+		}
+	}
 }

@@ -239,15 +239,11 @@ func init() {
 		if v, ok := r.Value("fft_length"); ok && v != nil {
 			l.FFTLength = r.Int("fft_length", 0)
 		}
-		if v, ok := r.Value("window"); !ok || v != nil {
+		if l.NoWindow = r.IsNull("window"); !l.NoWindow {
 			l.Window = r.String("window", "hann")
-		} else {
-			l.NoWindow = true
 		}
-		if v, ok := r.Value("scaling"); !ok || v != nil {
+		if l.NoScaling = r.IsNull("scaling"); !l.NoScaling {
 			l.Scaling = r.String("scaling", "density")
-		} else {
-			l.NoScaling = true
 		}
 		expectChannelsLast(r)
 		return l, nil

@@ -3,6 +3,7 @@ package optimizers
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/kerasgo/kerasgo/internal/settings"
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -129,12 +130,24 @@ func Apply(b backend.Builder, o Optimizer, hp Hyperparameters, params, grads, st
 		}
 	}
 	g = clip(b, opts, g)
-	decayed := params
-	if opts.WeightDecay > 0 {
-		decay := b.Mul(hp.LearningRate, b.Scalar(opts.WeightDecay))
-		decayed = make([]backend.Value, n)
+	decays := make([]float64, n)
+	for i := range decays {
+		decays[i] = opts.WeightDecay
+	}
+	if d, ok := o.(interface{ weightDecays([]backend.Shape) []float64 }); ok { // Muon: per weight
+		shapes := make([]backend.Shape, n)
 		for i, p := range params {
-			decayed[i] = b.Sub(p, b.Mul(p, decay))
+			shapes[i] = p.Shape()
+		}
+		decays = d.weightDecays(shapes)
+	}
+	decayed := params
+	if slices.ContainsFunc(decays, func(d float64) bool { return d > 0 }) {
+		decayed = slices.Clone(params)
+		for i, p := range params {
+			if decays[i] > 0 {
+				decayed[i] = b.Sub(p, b.Mul(p, b.Mul(hp.LearningRate, b.Scalar(decays[i]))))
+			}
 		}
 	}
 	newP, own := o.Update(b, hp, decayed, g, state)

@@ -70,6 +70,16 @@ func Serialize(o Optimizer) (serialization.Object, error) {
 	case *ScheduleFreeAdamW:
 		class = "ScheduleFreeAdamW"
 		cfg["beta_1"], cfg["beta_2"], cfg["epsilon"], cfg["warmup_steps"] = v.Beta1, v.Beta2, v.Epsilon, v.WarmupSteps
+	case *Muon:
+		class = "Muon"
+		cfg["adam_beta_1"], cfg["adam_beta_2"], cfg["epsilon"], cfg["adam_weight_decay"] = v.AdamBeta1, v.AdamBeta2, v.Epsilon, v.AdamWeightDecay
+		cfg["exclude_layers"], cfg["exclude_embeddings"] = append([]string{}, v.ExcludeLayers...), !v.IncludeEmbeddings
+		cfg["muon_a"], cfg["muon_b"], cfg["muon_c"], cfg["adam_lr_ratio"] = v.MuonA, v.MuonB, v.MuonC, v.AdamLRRatio
+		cfg["momentum"], cfg["ns_steps"], cfg["nesterov"] = v.Momentum, v.NSSteps, !v.NoNesterov
+		cfg["rms_rate"] = v.RMSRate
+		if v.NoRMSRate {
+			cfg["rms_rate"] = nil
+		}
 	case *Ftrl:
 		class = "Ftrl"
 		cfg["learning_rate_power"], cfg["initial_accumulator_value"] = v.LearningRatePower, v.InitialAccumulatorValue
@@ -165,13 +175,37 @@ func Deserialize(v any) (Optimizer, error) {
 	case "ScheduleFreeAdamW", "schedule_free_adamw", "schedulefreeadamw":
 		o = &ScheduleFreeAdamW{LearningRate: lr, Schedule: sched, Beta1: r.Float("beta_1", 0.9), Beta2: r.Float("beta_2", 0.999), Epsilon: r.Float("epsilon", 1e-8),
 			WarmupSteps: r.Int("warmup_steps", 0), Options: opts}
+	case "Muon", "muon":
+		if !r.Has("weight_decay") {
+			opts.WeightDecay = 0.004
+		}
+		mu := &Muon{LearningRate: lr, Schedule: sched, AdamBeta1: r.Float("adam_beta_1", 0.9), AdamBeta2: r.Float("adam_beta_2", 0.999),
+			AdamWeightDecay: r.Float("adam_weight_decay", 0.004), Epsilon: r.Float("epsilon", 1e-7), IncludeEmbeddings: !r.Bool("exclude_embeddings", true),
+			MuonA: r.Float("muon_a", 3.4445), MuonB: r.Float("muon_b", -4.7750), MuonC: r.Float("muon_c", 2.0315), AdamLRRatio: r.Float("adam_lr_ratio", 1),
+			Momentum: r.Float("momentum", 0.95), NSSteps: r.Int("ns_steps", 5), NoNesterov: !r.Bool("nesterov", true), Options: opts}
+		if v, ok := r.Value("exclude_layers"); ok && v != nil {
+			list, _ := v.([]any)
+			for _, e := range list {
+				if str, isStr := e.(string); isStr {
+					mu.ExcludeLayers = append(mu.ExcludeLayers, str)
+				} else {
+					r.Fail("exclude_layers", "want a list of regular expressions, got %v", v)
+				}
+			}
+		}
+		if r.IsNull("rms_rate") {
+			mu.NoRMSRate = true
+		} else {
+			mu.RMSRate = r.Float("rms_rate", 0.2)
+		}
+		o = mu
 	case "Ftrl", "ftrl":
 		o = &Ftrl{LearningRate: lr, Schedule: sched, LearningRatePower: r.Float("learning_rate_power", -0.5),
 			InitialAccumulatorValue: r.Float("initial_accumulator_value", 0.1), L1RegularizationStrength: r.Float("l1_regularization_strength", 0),
 			L2RegularizationStrength: r.Float("l2_regularization_strength", 0), L2ShrinkageRegularizationStrength: r.Float("l2_shrinkage_regularization_strength", 0),
 			Beta: r.Float("beta", 0), Options: opts}
 	default:
-		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, AdamW, RMSprop, Adadelta, Adagrad, Adamax, Nadam, Lion, Ftrl, Lamb, Adafactor and ScheduleFreeAdamW)", class)
+		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, AdamW, RMSprop, Adadelta, Adagrad, Adamax, Nadam, Lion, Ftrl, Lamb, Adafactor, ScheduleFreeAdamW and Muon)", class)
 	}
 	if err := r.Finish(); err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package optimizers
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -64,21 +63,17 @@ func SavedPositions(specs []StateSpec) (pos []int, count int) {
 		}
 		return group{false, s.Group}
 	}
-	params := 0
 	var order []group
-	members := map[group][]int{} // the group's slots, in order
-	for _, s := range specs {
+	members := map[group][]int{} // the group's specs
+	for i, s := range specs {
 		if s.Param < 0 {
 			continue
 		}
-		params = max(params, s.Param+1)
-		if s.Param == 0 {
-			g := groupOf(s)
-			if _, ok := members[g]; !ok {
-				order = append(order, g)
-			}
-			members[g] = append(members[g], s.Slot)
+		g := groupOf(s)
+		if _, ok := members[g]; !ok {
+			order = append(order, g)
 		}
+		members[g] = append(members[g], i)
 	}
 	sort.SliceStable(order, func(i, j int) bool {
 		if order[i].base != order[j].base {
@@ -86,12 +81,22 @@ func SavedPositions(specs []StateSpec) (pos []int, count int) {
 		}
 		return order[i].id < order[j].id
 	})
-	start := map[group]int{}
-	for _, g := range order {
-		start[g] = count
-		count += params * len(members[g])
-	}
 	pos = make([]int, len(specs))
+	for _, g := range order {
+		// Parameter by parameter, each one's slots together (a parameter
+		// may have fewer slots than another: Muon's velocity).
+		m := members[g]
+		sort.SliceStable(m, func(a, b int) bool {
+			if specs[m[a]].Param != specs[m[b]].Param {
+				return specs[m[a]].Param < specs[m[b]].Param
+			}
+			return specs[m[a]].Slot < specs[m[b]].Slot
+		})
+		for _, i := range m {
+			pos[i] = count
+			count++
+		}
+	}
 	for i, s := range specs {
 		if s.Param < 0 {
 			pos[i] = -1
@@ -99,10 +104,7 @@ func SavedPositions(specs []StateSpec) (pos []int, count int) {
 				pos[i] = count
 				count++
 			}
-			continue
 		}
-		g := groupOf(s)
-		pos[i] = start[g] + s.Param*len(members[g]) + slices.Index(members[g], s.Slot)
 	}
 	return pos, count
 }
@@ -317,8 +319,10 @@ func Get(name string) (Optimizer, error) {
 		return &Adafactor{}, nil
 	case "schedulefreeadamw", "schedule_free_adamw", "ScheduleFreeAdamW":
 		return &ScheduleFreeAdamW{}, nil
+	case "muon", "Muon":
+		return &Muon{}, nil
 	}
-	return nil, fmt.Errorf("unknown optimizer %q: use sgd, adam, adamw, rmsprop, adadelta, adagrad, adamax, nadam, lion, ftrl, lamb, adafactor or schedulefreeadamw (or pass an optimizers.Optimizer)", name)
+	return nil, fmt.Errorf("unknown optimizer %q: use sgd, adam, adamw, rmsprop, adadelta, adagrad, adamax, nadam, lion, ftrl, lamb, adafactor, schedulefreeadamw or muon (or pass an optimizers.Optimizer)", name)
 }
 
 func slots(params []backend.Shape, names ...string) []StateSpec {

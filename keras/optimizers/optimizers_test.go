@@ -381,6 +381,8 @@ func TestNewOptimizersRefuseBadSettings(t *testing.T) {
 		{&optimizers.ScheduleFreeAdamW{Beta1: 1.5}, "Beta1 must be in (0, 1], got 1.5"},
 		{&optimizers.ScheduleFreeAdamW{WarmupSteps: -2}, "WarmupSteps must be >= 0, got -2"},
 		{&optimizers.Lamb{LearningRate: -1}, "LearningRate must be a finite number >= 0"},
+		{&optimizers.Muon{ExcludeLayers: []string{"dense_(1"}}, `ExcludeLayers "dense_(1"`},
+		{optimizers.NewMuonExact(), "NSSteps must be at least 1, got 0"},
 	} {
 		if err := optimizers.Check(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.o.Name(), err, c.want)
@@ -443,4 +445,30 @@ func TestEMAAndAccumulation(t *testing.T) {
 			params, state = out[0], out[1:]
 		}
 	})
+}
+
+// Muon gives AdamW (a momentum and a velocity) to the weights Keras's
+// _should_use_adamw picks, by shape and by path, and Muon (a momentum) to
+// the others; its training is checked against Keras's by
+// TestKerasTrainingParity.
+func TestMuonSplitsByShapeAndPath(t *testing.T) {
+	shapes := []backend.Shape{{3, 4}, {4}, {10, 3}, {2, 2}, {3, 3, 1, 2}}
+	paths := []string{"dense/kernel", "dense/bias", "embedding/embeddings", "head/kernel", "conv/kernel"}
+	for _, c := range []struct {
+		o    *optimizers.Muon
+		want []int // state tensors per weight
+	}{
+		{&optimizers.Muon{}, []int{1, 2, 2, 1, 2}},
+		{&optimizers.Muon{IncludeEmbeddings: true, ExcludeLayers: []string{"^head/"}}, []int{1, 2, 1, 2, 2}},
+	} {
+		optimizers.ResolveDefaults(c.o)
+		specs := optimizers.States(optimizers.ForVariables(c.o, paths), shapes)
+		count := make([]int, len(shapes))
+		for _, s := range specs {
+			count[s.Param]++
+		}
+		if fmt.Sprint(count) != fmt.Sprint(c.want) {
+			t.Errorf("%+v: state tensors per weight %v, want %v", c.o, count, c.want)
+		}
+	}
 }
