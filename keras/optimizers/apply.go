@@ -134,7 +134,9 @@ func Apply(b backend.Builder, o Optimizer, hp Hyperparameters, params, grads, st
 	for i := range decays {
 		decays[i] = opts.WeightDecay
 	}
-	if d, ok := o.(interface{ weightDecays([]backend.Shape) []float64 }); ok { // Muon: per weight
+	if d, ok := o.(interface {
+		weightDecays([]backend.Shape) []float64
+	}); ok { // Muon: per weight
 		shapes := make([]backend.Shape, n)
 		for i, p := range params {
 			shapes[i] = p.Shape()
