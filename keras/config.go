@@ -640,6 +640,11 @@ func (m *Model) compileFromConfig(cc map[string]any, engine string, dp *distribu
 	if err != nil {
 		return fmt.Errorf("compile_config: %w", err)
 	}
+	if _, ok := optimizers.AsLossScale(opt); !ok && m.lossScaled(cc) {
+		// Keras compiles a mixed_float16 model with its optimizer inside a
+		// LossScaleOptimizer, and saves the state so.
+		opt = &optimizers.LossScaleOptimizer{Inner: opt}
+	}
 	if lr := optimizers.LearningRate(opt); found && lr != nil && optimizers.Schedule(opt) == nil {
 		*lr = learningRate
 	}
@@ -816,4 +821,19 @@ func (m *Model) ToJSON() (string, error) {
 		return "", fmt.Errorf("ToJSON: %w", err)
 	}
 	return string(js), nil
+}
+
+// lossScaled reports whether Keras trains the model with a
+// LossScaleOptimizer: one named in its compile config, or the one Keras
+// wraps around the optimizer of a model with the mixed_float16 policy.
+func (m *Model) lossScaled(cc map[string]any) bool {
+	if opt, ok := cc["optimizer"].(map[string]any); ok && opt["class_name"] == "LossScaleOptimizer" {
+		return true
+	}
+	for _, l := range m.Layers() {
+		if l.Common().DTypePolicy() == "mixed_float16" {
+			return true
+		}
+	}
+	return false
 }

@@ -64,6 +64,9 @@ func knownBy(area, name string) bool {
 		return err == nil || !strings.Contains(err.Error(), "has no")
 	case "optimizers":
 		_, err := optimizers.Get(name)
+		if err != nil { // a wrapper, read from its config with the optimizer it wraps
+			_, err = optimizers.Deserialize(map[string]any{"class_name": name, "config": map[string]any{"inner_optimizer": "sgd"}})
+		}
 		return err == nil
 	case "activations":
 		_, err := activations.Get(name)

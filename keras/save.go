@@ -212,7 +212,7 @@ func LoadModel(path string, opts ...LoadOptions) (*Model, error) {
 	if err := m.loadAssets(a.Assets); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	lr, found := savedLearningRate(a.Weights)
+	lr, found := savedLearningRate(a.Weights, m.lossScaled(top.CompileConfig))
 	compiled, err := m.compileLoaded(top.CompileConfig, o, lr, found)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -257,11 +257,27 @@ func (m *Model) compileLoaded(cc map[string]any, o LoadOptions, learningRate flo
 	return true, nil
 }
 
+// scalarOf is a scalar dataset's value, of any number type.
+func scalarOf(d *h5.Dataset) float64 {
+	switch d.DType {
+	case h5.Int64:
+		return float64(d.Int64[0])
+	case h5.Float32:
+		return float64(d.Float32[0])
+	case h5.Float64:
+		return d.Float64[0]
+	}
+	return 0
+}
+
 // savedLearningRate returns the learning rate in a weights file's
 // optimizer variables (Keras saves the current one, which a callback may
 // have changed since compiling), or 0.
-func savedLearningRate(f *h5.File) (float64, bool) {
+func savedLearningRate(f *h5.File, lossScaled bool) (float64, bool) {
 	p := saving.OptimizerPath + "/vars/1"
+	if lossScaled { // after a LossScaleOptimizer's own four variables: its inner optimizer's
+		p = saving.OptimizerPath + "/vars/5"
+	}
 	if info := f.Dataset(p); info == nil || len(info.Shape) != 0 {
 		return 0, false
 	}
@@ -614,6 +630,15 @@ func savedBaseVars(o optimizers.Optimizer) int {
 // iteration count, the learning rate (unless a schedule gives it), then
 // for each parameter its slots.
 func optimizerVars(sl *optSlot, iterations int64, rate float64, state [][]float32) ([]*h5.Dataset, error) {
+	if l, ok := optimizers.AsLossScale(sl.opt); ok {
+		// Keras's LossScaleOptimizer: its own iteration count (never
+		// advanced) and learning rate (0), its step counter and scale,
+		// then its inner optimizer's variables.
+		own := []*h5.Dataset{{DType: h5.Int64, Int64: []int64{0}}, {DType: h5.Float32, Float32: []float32{0}},
+			{DType: h5.Int64, Int64: []int64{int64(math.Round(float64(state[0][0])))}}, {DType: h5.Float32, Float32: []float32{state[1][0]}}}
+		inner, err := optimizerVars(&optSlot{opt: l.Inner, specs: sl.specs[2:]}, iterations, rate, state[2:])
+		return append(own, inner...), err
+	}
 	vars := []*h5.Dataset{{DType: h5.Int64, Int64: []int64{iterations}}}
 	if savedBaseVars(sl.opt) == 2 {
 		vars = append(vars, &h5.Dataset{DType: h5.Float32, Float32: []float32{float32(rate)}})
@@ -776,9 +801,31 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 // path, into state (laid out as the slot's specs) and returns its
 // iteration count.
 func readSlotState(f *h5.File, path string, sl *optSlot, state [][]float32) (int64, error) {
+	return readSlotStateAt(f, path, 0, sl, state)
+}
+
+// readSlotStateAt is readSlotState for an optimizer whose variables start
+// at index first (a LossScaleOptimizer's inner optimizer's, after its own
+// four).
+func readSlotStateAt(f *h5.File, path string, first int, sl *optSlot, state [][]float32) (int64, error) {
+	if l, ok := optimizers.AsLossScale(sl.opt); ok {
+		for i, name := range []string{"step counter", "scale"} {
+			p := fmt.Sprintf("%s/vars/%d", path, first+2+i)
+			d, err := f.Read(p)
+			if err != nil || len(d.Shape) != 0 {
+				return 0, fmt.Errorf("%w: the LossScaleOptimizer's %s (%s) is missing or not a scalar", errOptimizerMismatch, name, p)
+			}
+			state[i] = []float32{float32(scalarOf(d))}
+		}
+		return readSlotStateAt(f, path, first+4, &optSlot{opt: l.Inner, specs: sl.specs[2:]}, state[2:])
+	}
 	pos, count := optimizers.SavedPositions(sl.specs)
 	base := savedBaseVars(sl.opt)
 	names := f.Children(path + "/vars")
+	if len(names) < first {
+		return 0, fmt.Errorf("%w: the file holds %d variables under %s, fewer than a LossScaleOptimizer's own", errOptimizerMismatch, len(names), path)
+	}
+	names = names[first:]
 	// A model compiled and saved before it trained (Keras builds its
 	// optimizer's slots on the first step) holds only the base variables:
 	// its slots start afresh.
@@ -787,7 +834,7 @@ func readSlotState(f *h5.File, path string, sl *optSlot, state [][]float32) (int
 		return 0, fmt.Errorf("%w: the file holds %d variables under %s, optimizer %s needs %d", errOptimizerMismatch, len(names), path, sl.opt.Name(), base+count)
 	}
 	readVar := func(i int, shape []int) (*h5.Dataset, error) {
-		p := fmt.Sprintf("%s/vars/%d", path, i)
+		p := fmt.Sprintf("%s/vars/%d", path, first+i)
 		info := f.Dataset(p)
 		if info == nil || !backend.Shape(info.Shape).Equal(shape) {
 			return nil, fmt.Errorf("%w: %s is missing or not of shape %v", errOptimizerMismatch, p, shape)
@@ -798,15 +845,7 @@ func readSlotState(f *h5.File, path string, sl *optSlot, state [][]float32) (int
 	if err != nil {
 		return 0, err
 	}
-	var iterations int64
-	switch it.DType {
-	case h5.Int64:
-		iterations = it.Int64[0]
-	case h5.Float32:
-		iterations = int64(it.Float32[0])
-	case h5.Float64:
-		iterations = int64(it.Float64[0])
-	}
+	iterations := int64(scalarOf(it))
 	if iterations < 0 {
 		return 0, fmt.Errorf("the optimizer's saved iteration count %d is negative", iterations)
 	}

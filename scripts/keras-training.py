@@ -229,10 +229,6 @@ case("optimizer_lamb_weight_decay", "regression", lambda: optimizers.Lamb(0.01, 
 case("optimizer_adafactor_fixed_step", "regression", lambda: optimizers.Adafactor(0.05, relative_step=False, clip_threshold=0.5, beta_2_decay=-0.6), "mse")
 case("optimizer_schedule_free_adamw_warmup", "regression", lambda: optimizers.ScheduleFreeAdamW(0.01, warmup_steps=5, weight_decay=0.05), "mse")
 case("optimizer_adafactor_conv", "regression", lambda: optimizers.Adafactor(0.02), "mse", arch="conv_batchnorm")
-case("optimizer_muon", "regression", lambda: optimizers.Muon(0.01), "mse")
-case("optimizer_muon_options", "regression", lambda: optimizers.Muon(0.02, exclude_layers=["dense_1"], nesterov=False, rms_rate=None, adam_lr_ratio=0.5,
-                                                                     weight_decay=0.01, adam_weight_decay=0.02, ns_steps=3), "mse")
-case("optimizer_muon_embedding", "seq_sparse", lambda: optimizers.Muon(0.01), "sparse_categorical_crossentropy", arch="embedding_unmasked")
 case("optimizer_adam_amsgrad", "regression", lambda: optimizers.Adam(0.01, amsgrad=True), "mse")
 case("optimizer_rmsprop_centered_momentum", "regression", lambda: optimizers.RMSprop(0.01, momentum=0.5, centered=True), "mse")
 case("schedule_exponential_decay", "regression", lambda: optimizers.Adam(schedules.ExponentialDecay(0.01, decay_steps=5, decay_rate=0.5)), "mse")
@@ -330,6 +326,14 @@ case("seq_masked_loss_mean_with_sample_weight", "seq_binary", ADAM, lambda: loss
 # SGD, as for seq_masked_attention: the key biases' gradient is 0 up to
 # rounding, which Adam would scale up into steps of noise.
 case("seq2seq_masked", "seq_sparse", lambda: optimizers.SGD(0.05), "sparse_categorical_crossentropy", SEQ_SPARSE_METRICS, arch="seq2seq_masked", validation=True)
+# Appended last, so that the cases before them draw the same numbers.
+case("optimizer_muon", "regression", lambda: optimizers.Muon(0.01), "mse")
+case("optimizer_muon_options", "regression", lambda: optimizers.Muon(0.02, exclude_layers=["dense_1"], nesterov=False, rms_rate=None, adam_lr_ratio=0.5,
+                                                                     weight_decay=0.01, adam_weight_decay=0.02, ns_steps=3), "mse")
+case("optimizer_muon_embedding", "seq_sparse", lambda: optimizers.Muon(0.01), "sparse_categorical_crossentropy", arch="embedding_unmasked")
+# Loss scaling in float32 (kerasgo's): Adam's training, the scale
+# doubling every 3 steps, saved with the state.
+case("optimizer_loss_scale", "regression", lambda: optimizers.LossScaleOptimizer(optimizers.Adam(0.01), initial_scale=8.0, dynamic_growth_steps=3), "mse")
 
 
 def as_json(a):

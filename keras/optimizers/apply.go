@@ -16,6 +16,9 @@ import (
 // takes effect at the next step. Compile first replaces an unset (zero)
 // rate by Keras's default (ResolveDefaults); after that zero means zero.
 func LearningRate(o Optimizer) *float64 {
+	if l, ok := o.(*LossScaleOptimizer); ok { // its inner optimizer's rate
+		return LearningRate(l.Inner)
+	}
 	if r, ok := o.(rated); ok {
 		lr, _, _ := r.rate()
 		return lr
@@ -26,6 +29,9 @@ func LearningRate(o Optimizer) *float64 {
 // Schedule returns the optimizer's learning-rate schedule, or nil when it
 // trains with a fixed rate.
 func Schedule(o Optimizer) schedules.LearningRateSchedule {
+	if l, ok := o.(*LossScaleOptimizer); ok {
+		return Schedule(l.Inner)
+	}
 	if r, ok := o.(rated); ok {
 		_, s, _ := r.rate()
 		return *s
@@ -55,6 +61,12 @@ func RateAt(o Optimizer, iterations int64) float64 {
 // settings are exact) is not written to at all, so that Serialize (Save)
 // may read it while Fit's steps do.
 func ResolveDefaults(o Optimizer) {
+	if l, ok := o.(*LossScaleOptimizer); ok {
+		if l.Inner != nil {
+			ResolveDefaults(l.Inner)
+		}
+		return
+	}
 	r, ok := o.(rated)
 	if !ok || r.Common().exact {
 		return
@@ -71,6 +83,9 @@ func ResolveDefaults(o Optimizer) {
 // non-finite learning rate, both a rate and a schedule, conflicting
 // clipping options, an invalid schedule.
 func Check(o Optimizer) error {
+	if l, ok := o.(*LossScaleOptimizer); ok {
+		return l.check()
+	}
 	r, ok := o.(rated)
 	if !ok {
 		return nil

@@ -10,6 +10,14 @@ import (
 // Serialize returns an optimizer in Keras's schema, as compile_config
 // holds it: {"module": "keras.optimizers", "class_name": "Adam", "config": {...}}.
 func Serialize(o Optimizer) (serialization.Object, error) {
+	if l, ok := o.(*LossScaleOptimizer); ok {
+		inner, err := Serialize(l.Inner)
+		if err != nil {
+			return serialization.Object{}, err
+		}
+		return serialization.NewObject("keras.optimizers", "LossScaleOptimizer", serialization.Config{
+			"name": l.Name(), "inner_optimizer": inner, "initial_scale": serialization.Float(l.scale()), "dynamic_growth_steps": l.growth()}), nil
+	}
 	r, ok := o.(rated)
 	if !ok {
 		return serialization.Object{}, fmt.Errorf("optimizer %s (%T) cannot be saved in Keras's format", o.Name(), o)
@@ -123,6 +131,21 @@ func Deserialize(v any) (Optimizer, error) {
 	}
 	r := serialization.NewReader("optimizer "+class, cfg)
 	r.Ignore("name")
+	if class == "LossScaleOptimizer" {
+		rawInner, _ := r.Value("inner_optimizer")
+		inner, err := Deserialize(rawInner)
+		if err != nil {
+			return nil, fmt.Errorf("optimizer LossScaleOptimizer: inner_optimizer: %w", err)
+		}
+		l := &LossScaleOptimizer{Inner: inner, InitialScale: r.Float("initial_scale", 32768), DynamicGrowthSteps: r.Int("dynamic_growth_steps", 2000)}
+		if !r.IsNull("dynamic") && r.Has("dynamic") && !r.Bool("dynamic", true) {
+			r.Fail("dynamic", "LossScaleOptimizer no longer supports dynamic=False (as Keras 3): set loss_scale_factor on the inner optimizer")
+		}
+		if err := r.Finish(); err != nil {
+			return nil, err
+		}
+		return l, Check(l)
+	}
 	var lr float64
 	var sched schedules.LearningRateSchedule
 	if raw, ok := r.Value("learning_rate"); ok {

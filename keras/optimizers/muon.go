@@ -227,6 +227,11 @@ func (o *boundMuon) newtonSchulz(b backend.Builder, x backend.Value) backend.Val
 // itself, or, for an optimizer whose rule depends on the paths (Muon),
 // o bound to them. The training loop calls it when it compiles a step.
 func ForVariables(o Optimizer, paths []string) Optimizer {
+	if l, ok := o.(*LossScaleOptimizer); ok {
+		bound := *l
+		bound.Inner = ForVariables(l.Inner, paths)
+		return &bound
+	}
 	if f, ok := o.(interface{ forVariables([]string) Optimizer }); ok {
 		return f.forVariables(paths)
 	}

@@ -143,6 +143,9 @@ type Hyperparameters struct {
 // bias correction, the EMA and its overwrite frequency count; schedules
 // count every step.
 func Updates(o Optimizer, iterations int64) int64 {
+	if l, ok := o.(*LossScaleOptimizer); ok {
+		return Updates(l.Inner, iterations)
+	}
 	if r, ok := o.(rated); ok {
 		if n := int64(r.Common().GradientAccumulationSteps); n > 1 {
 			return iterations / n
@@ -154,6 +157,9 @@ func Updates(o Optimizer, iterations int64) int64 {
 // StepFlags returns the ApplyUpdate and OverwriteWithEMA values for the
 // step that follows iterations steps.
 func StepFlags(o Optimizer, iterations int64) (applyUpdate, overwrite float64) {
+	if l, ok := o.(*LossScaleOptimizer); ok {
+		return StepFlags(l.Inner, iterations)
+	}
 	applyUpdate = 1
 	r, ok := o.(rated)
 	if !ok {

@@ -472,3 +472,51 @@ func TestMuonSplitsByShapeAndPath(t *testing.T) {
 		}
 	}
 }
+
+// LossScaleOptimizer, as Keras 3.15's: a step with a non-finite gradient
+// changes no weight and halves the scale; finite steps update through
+// the inner optimizer and count, and every DynamicGrowthSteps-th doubles
+// the scale (the counter back at 0); on every engine.
+func TestLossScaleOptimizerSkipsAndGrows(t *testing.T) {
+	opt := &optimizers.LossScaleOptimizer{Inner: &optimizers.SGD{LearningRate: 0.5}, InitialScale: 4, DynamicGrowthSteps: 2}
+	optimizers.ResolveDefaults(opt)
+	if err := optimizers.Check(opt); err != nil {
+		t.Fatal(err)
+	}
+	specs := optimizers.States(opt, []backend.Shape{{2}})
+	if len(specs) != 2 || specs[1].Init != 4 {
+		t.Fatalf("states %+v, want the step counter and the scale (4)", specs)
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		p, counter, scale := []float64{1, 2}, 0.0, 4.0
+		for step, g := range [][]float64{{0.2, 0.4}, {math.Inf(1), 0}, {0.2, -0.2}, {0.4, 0}, {math.NaN(), 1}} {
+			fn := func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+				hp := optimizers.Hyperparameters{LearningRate: b.Scalar(0.5), Iteration: b.Scalar(float64(step)), ApplyUpdate: b.Scalar(1), OverwriteWithEMA: b.Scalar(0)}
+				np, ns := optimizers.Apply(b, opt, hp, v[:1], v[1:2], v[2:])
+				return append(np, ns...), nil
+			}
+			out, err := backendtest.Eval(be, backend.Float64, fn, []backendtest.Array{
+				{Shape: backend.Shape{2}, Data: p}, {Shape: backend.Shape{2}, Data: g},
+				{Shape: backend.Shape{}, Data: []float64{counter}}, {Shape: backend.Shape{}, Data: []float64{scale}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			finite := !math.IsInf(g[0], 0) && !math.IsNaN(g[0])
+			want := append([]float64(nil), p...)
+			switch {
+			case !finite:
+				counter, scale = 0, scale/2
+			case counter == 1:
+				want[0], want[1] = p[0]-0.5*g[0], p[1]-0.5*g[1]
+				counter, scale = 0, scale*2
+			default:
+				want[0], want[1] = p[0]-0.5*g[0], p[1]-0.5*g[1]
+				counter++
+			}
+			if fmt.Sprint(out[0].Data) != fmt.Sprint(want) || out[1].Data[0] != counter || out[2].Data[0] != scale {
+				t.Fatalf("step %d (gradient %v): weights %v counter %v scale %v, want %v %v %v", step, g, out[0].Data, out[1].Data, out[2].Data, want, counter, scale)
+			}
+			p = out[0].Data
+		}
+	})
+}
