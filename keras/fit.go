@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"slices"
 
@@ -153,8 +152,8 @@ func verbosity(v int) (int, error) {
 // resolveSeed returns seed, or a fresh random one for 0 (Keras's
 // seed=None: every run differs).
 func resolveSeed(seed int64) int64 {
-	for seed == 0 {
-		seed = rand.Int64()
+	if seed == 0 {
+		return drawSeed()
 	}
 	return seed
 }
