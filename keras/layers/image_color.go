@@ -108,3 +108,21 @@ func adjustHSV(b backend.Builder, hsv backend.Value, change func(h, s, v backend
 	h, sat, v := change(plane(0), plane(1), plane(2))
 	return ops.HsvToRgb(b, b.Concat(3, h, sat, v))
 }
+
+// buildColor is the Build of a colour layer with one factor in [lowest,
+// 1] and a value range: the images (RGB ones when rgb), the factor and
+// the value range checked, the shape unchanged.
+func buildColor(inputs []backend.Shape, rgb bool, f float64, pair [2]float64, lowest float64, vr [2]float64) (backend.Shape, error) {
+	check := oneImage
+	if rgb {
+		check = rgbImages
+	}
+	in, err := check(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := factorRange(f, pair, lowest, 1); err != nil {
+		return nil, err
+	}
+	return in.Clone(), checkValueRange(vr)
+}

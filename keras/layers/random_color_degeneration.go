@@ -27,14 +27,7 @@ func (*RandomColorDegeneration) ClassName() string { return "RandomColorDegenera
 
 // Build checks the settings and that the images are RGB.
 func (l *RandomColorDegeneration) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := rgbImages(inputs)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := factorRange(l.Factor, l.FactorRange, -1, 1); err != nil {
-		return nil, err
-	}
-	return in.Clone(), checkValueRange(l.ValueRange)
+	return buildColor(inputs, true, l.Factor, l.FactorRange, -1, l.ValueRange)
 }
 
 // Call blends in training.

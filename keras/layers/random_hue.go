@@ -28,14 +28,7 @@ func (*RandomHue) ClassName() string { return "RandomHue" }
 
 // Build checks the settings and that the images are RGB.
 func (l *RandomHue) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := rgbImages(inputs)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := factorRange(l.Factor, l.FactorRange, 0, 1); err != nil {
-		return nil, err
-	}
-	return in.Clone(), checkValueRange(l.ValueRange)
+	return buildColor(inputs, true, l.Factor, l.FactorRange, 0, l.ValueRange)
 }
 
 // Call shifts the hue in training.

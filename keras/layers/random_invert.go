@@ -26,14 +26,7 @@ func (*RandomInvert) ClassName() string { return "RandomInvert" }
 
 // Build checks the settings; the shape is unchanged.
 func (l *RandomInvert) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := oneImage(inputs)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := factorRange(l.Factor, l.FactorRange, 0, 1); err != nil {
-		return nil, err
-	}
-	return in.Clone(), checkValueRange(l.ValueRange)
+	return buildColor(inputs, false, l.Factor, l.FactorRange, 0, l.ValueRange)
 }
 
 // Call inverts the chosen images in training.

@@ -31,14 +31,7 @@ func (*RandomSaturation) ClassName() string { return "RandomSaturation" }
 
 // Build checks the settings and that the images are RGB.
 func (l *RandomSaturation) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := rgbImages(inputs)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := factorRange(l.Factor, l.FactorRange, -1, 1); err != nil {
-		return nil, err
-	}
-	return in.Clone(), checkValueRange(l.ValueRange)
+	return buildColor(inputs, true, l.Factor, l.FactorRange, -1, l.ValueRange)
 }
 
 // Call scales the saturation in training.

@@ -28,14 +28,7 @@ func (*RandomSharpness) ClassName() string { return "RandomSharpness" }
 
 // Build checks the settings; the shape is unchanged.
 func (l *RandomSharpness) Build(inputs []backend.Shape) (backend.Shape, error) {
-	in, err := oneImage(inputs)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := factorRange(l.Factor, l.FactorRange, 0, 1); err != nil {
-		return nil, err
-	}
-	return in.Clone(), checkValueRange(l.ValueRange)
+	return buildColor(inputs, false, l.Factor, l.FactorRange, 0, l.ValueRange)
 }
 
 // Call changes the sharpness in training.
