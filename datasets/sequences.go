@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -144,9 +145,13 @@ func (s SequenceOptions) PrepareSequences(parts []Sequences) ([]Sequences, error
 	return out, nil
 }
 
-// WordIndex reads a word-index JSON file (word -> id), as Keras's
-// get_word_index.
-func WordIndex(path string) (map[string]int, error) {
+// WordIndex returns a dataset's word index (word -> id), from its JSON
+// file found as Options says, as Keras's get_word_index.
+func WordIndex(ctx context.Context, o Options, r Remote) (map[string]int, error) {
+	path, err := o.File(ctx, r)
+	if err != nil {
+		return nil, err
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -60,9 +60,5 @@ func LoadData(ctx context.Context, o Options) (train, test datasets.Sequences, e
 // GetWordIndex returns the word index: word -> id (before LoadData's
 // IndexFrom is added).
 func GetWordIndex(ctx context.Context, o datasets.Options) (map[string]int, error) {
-	path, err := o.File(ctx, WordIndexFile)
-	if err != nil {
-		return nil, err
-	}
-	return datasets.WordIndex(path)
+	return datasets.WordIndex(ctx, o, WordIndexFile)
 }

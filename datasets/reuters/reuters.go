@@ -70,11 +70,7 @@ func LoadData(ctx context.Context, o Options) (train, test datasets.Sequences, e
 // GetWordIndex returns the word index: word -> id (before LoadData's
 // IndexFrom is added).
 func GetWordIndex(ctx context.Context, o datasets.Options) (map[string]int, error) {
-	path, err := o.File(ctx, WordIndexFile)
-	if err != nil {
-		return nil, err
-	}
-	return datasets.WordIndex(path)
+	return datasets.WordIndex(ctx, o, WordIndexFile)
 }
 
 // LabelNames returns the 46 topics' names, by label, as Keras's
