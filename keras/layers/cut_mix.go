@@ -71,10 +71,7 @@ func (*CutMix) trainsByDefault() {}
 
 func init() {
 	mustRegister("CutMix", func(r *serialization.Reader) (Layer, error) {
-		f, pair, given := readFactor(r, "factor")
-		if !given {
-			f = 1
-		}
+		f, pair := readFactorOr(r, "factor", 1)
 		l := &CutMix{Factor: f, FactorRange: pair}
 		r.Ignore("seed") // decides only which rectangles training draws
 		expectChannelsLast(r)

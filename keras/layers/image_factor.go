@@ -55,6 +55,16 @@ func readFactor(r *serialization.Reader, key string) (f float64, pair [2]float64
 	return 0, [2]float64{values[0], values[1]}, true
 }
 
+// readFactorOr is readFactor with def, Keras's default, for an absent
+// key.
+func readFactorOr(r *serialization.Reader, key string, def float64) (float64, [2]float64) {
+	f, pair, given := readFactor(r, key)
+	if !given {
+		f = def
+	}
+	return f, pair
+}
+
 // factorConfig is a factor as Keras keeps it in a config: the number, or
 // the pair when one is set.
 func factorConfig(f float64, pair [2]float64) any {

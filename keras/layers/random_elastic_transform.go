@@ -126,14 +126,8 @@ func (*RandomElasticTransform) trainsByDefault() {}
 
 func init() {
 	mustRegister("RandomElasticTransform", func(r *serialization.Reader) (Layer, error) {
-		f, pair, given := readFactor(r, "factor")
-		if !given {
-			f = 1
-		}
-		s, spair, given := readFactor(r, "scale")
-		if !given {
-			s = 1
-		}
+		f, pair := readFactorOr(r, "factor", 1)
+		s, spair := readFactorOr(r, "scale", 1)
 		l := &RandomElasticTransform{Factor: f, FactorRange: pair, Scale: s, ScaleRange: spair, Interpolation: r.String("interpolation", "bilinear"),
 			FillMode: r.String("fill_mode", "reflect"), FillValue: r.Float("fill_value", 0), ValueRange: readValueRange(r, [2]float64{0, 255})}
 		r.Ignore("seed") // decides only which distortions training draws

@@ -148,10 +148,7 @@ func (*RandomErasing) trainsByDefault() {}
 
 func init() {
 	mustRegister("RandomErasing", func(r *serialization.Reader) (Layer, error) {
-		f, pair, given := readFactor(r, "factor")
-		if !given {
-			f = 1
-		}
+		f, pair := readFactorOr(r, "factor", 1)
 		l := &RandomErasing{Factor: f, FactorRange: pair, ValueRange: readValueRange(r, [2]float64{0, 255})}
 		if _, given := r.Value("scale"); given {
 			l.Scale, l.ScaleRange, _ = readFactor(r, "scale")

@@ -122,14 +122,8 @@ func (*RandomGaussianBlur) trainsByDefault() {}
 
 func init() {
 	mustRegister("RandomGaussianBlur", func(r *serialization.Reader) (Layer, error) {
-		f, pair, given := readFactor(r, "factor")
-		if !given {
-			f = 1
-		}
-		s, spair, given := readFactor(r, "sigma")
-		if !given {
-			s = 1
-		}
+		f, pair := readFactorOr(r, "factor", 1)
+		s, spair := readFactorOr(r, "sigma", 1)
 		l := &RandomGaussianBlur{Factor: f, FactorRange: pair, Sigma: s, SigmaRange: spair, ValueRange: sortedValueRange(r)}
 		if v, ok := r.Value("kernel_size"); ok {
 			if n, isNum := v.(float64); isNum {

@@ -65,10 +65,7 @@ func (*RandomInvert) trainsByDefault() {}
 
 func init() {
 	mustRegister("RandomInvert", func(r *serialization.Reader) (Layer, error) {
-		f, pair, given := readFactor(r, "factor")
-		if !given {
-			f = 1
-		}
+		f, pair := readFactorOr(r, "factor", 1)
 		l := &RandomInvert{Factor: f, FactorRange: pair, ValueRange: readValueRange(r, [2]float64{0, 255})}
 		r.Ignore("seed") // decides only which images training inverts
 		expectChannelsLast(r)

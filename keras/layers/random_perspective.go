@@ -93,10 +93,7 @@ func (*RandomPerspective) trainsByDefault() {}
 
 func init() {
 	mustRegister("RandomPerspective", func(r *serialization.Reader) (Layer, error) {
-		f, pair, given := readFactor(r, "factor")
-		if !given {
-			f = 1
-		}
+		f, pair := readFactorOr(r, "factor", 1)
 		l := &RandomPerspective{Factor: f, FactorRange: pair, Scale: r.Float("scale", 1), Interpolation: r.String("interpolation", "bilinear"),
 			FillValue: r.Float("fill_value", 0)}
 		r.Ignore("seed") // decides only which perspectives training draws
