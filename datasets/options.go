@@ -75,7 +75,9 @@ func (o Options) File(ctx context.Context, r Remote) (string, error) {
 			return "", o.missing(r.Name, r.Origin)
 		}
 	}
-	return utils.GetFile(ctx, r.Name, r.Origin, utils.GetFileOptions{FileHash: r.Hash, CacheDir: o.CacheDir, Client: o.Client})
+	// Without Download, a cached file that does not match Keras's hash is
+	// an error, not a download.
+	return utils.GetFile(ctx, r.Name, r.Origin, utils.GetFileOptions{FileHash: r.Hash, CacheDir: o.CacheDir, Client: o.Client, CacheOnly: !o.Download})
 }
 
 // Extracted returns the directory a dataset's .tar.gz archive extracts
@@ -245,11 +247,7 @@ func (z *NPZ) Sequences(name string) ([][]int, error) {
 		return nil, fmt.Errorf("%s: %q is a numeric array of shape %v, not one of sequences", z.path, name, a.Shape)
 	}
 	out := make([][]int, len(a.Objects))
-	for i, o := range a.Objects {
-		seq, ok := o.([]int64)
-		if !ok {
-			return nil, fmt.Errorf("%s: %q element %d is a %T, not a list of integers", z.path, name, i, o)
-		}
+	for i, seq := range a.Objects {
 		out[i] = make([]int, len(seq))
 		for k, v := range seq {
 			out[i][k] = int(v)

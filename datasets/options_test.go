@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/datasets"
@@ -52,7 +53,8 @@ func TestDownloadChecksTheHash(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(npz)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(npz) }))
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); w.Write(npz) }))
 	defer srv.Close()
 	ctx := context.Background()
 	cache := t.TempDir()
@@ -78,6 +80,18 @@ func TestDownloadChecksTheHash(t *testing.T) {
 	}
 	if _, _, err := datasets.LoadRegression(ctx, o, r, 1, 0, 0); err == nil || !strings.Contains(err.Error(), "between 0 and 1") {
 		t.Errorf("test split 1: error %v", err)
+	}
+	// Without Download, a cached file that does not match the hash is an
+	// error, and nothing is fetched.
+	if err := os.WriteFile(filepath.Join(cache, "datasets", "numbers.npz"), []byte("corrupt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := hits.Load()
+	if _, _, err := datasets.LoadRegression(ctx, datasets.Options{CacheDir: cache}, r, 0.4, 0, 0); err == nil || !strings.Contains(err.Error(), "does not match") {
+		t.Errorf("a corrupt cached file without Download: error %v, want a hash mismatch", err)
+	}
+	if hits.Load() != before {
+		t.Error("a load without Download fetched the file")
 	}
 }
 

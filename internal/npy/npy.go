@@ -18,14 +18,14 @@ import (
 )
 
 // Array is one NumPy array: its shape and, for a numeric dtype, its
-// values as float64 in C order; for an object array, its elements
-// (Objects: each a []int64 for a list or array of integers, an int64, or
-// another decoded value).
+// values as float64 in C order; for an object array, its elements, each
+// a list (or array) of integers, as IMDB's and Reuters's word ids (other
+// object arrays are refused).
 type Array struct {
 	Shape   []int
 	DType   string // NumPy's descr without the byte order: "f8", "u1", "O", ...
 	Data    []float64
-	Objects []any
+	Objects [][]int64
 }
 
 // Len is the array's first dimension (its element count for rank 0).
@@ -317,9 +317,9 @@ func (a *NDArray) Array() (Array, error) {
 	return decode(a.DType.ByteOrder+a.DType.Descr, a.Shape, a.raw)
 }
 
-// element converts an object array's element: a list or an integer
-// array to []int64, an integer to int64.
-func element(o any) (any, error) {
+// element converts an object array's element, a list or an integer
+// array, to []int64.
+func element(o any) ([]int64, error) {
 	switch v := o.(type) {
 	case *types.List:
 		out := make([]int64, v.Len())
@@ -342,10 +342,7 @@ func element(o any) (any, error) {
 		}
 		return out, nil
 	}
-	if n, err := toInt(o); err == nil {
-		return n, nil
-	}
-	return o, nil
+	return nil, fmt.Errorf("an object array's element is a %T, not a list of integers", o)
 }
 
 func toInt(v any) (int64, error) {

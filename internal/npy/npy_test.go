@@ -32,7 +32,7 @@ func TestReadNPZ(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := o["x"]
-	if x.DType != "O" || len(x.Objects) != 3 || fmt.Sprint(x.Objects[0], x.Objects[1]) != "[1 14 22] [1 5]" || len(x.Objects[2].([]int64)) != 39 {
+	if x.DType != "O" || len(x.Objects) != 3 || fmt.Sprint(x.Objects[0], x.Objects[1]) != "[1 14 22] [1 5]" || len(x.Objects[2]) != 39 {
 		t.Errorf("object array = %v %v", x.Shape, x.Objects)
 	}
 }

@@ -21,6 +21,16 @@ func colorRange(vr [2]float64) [2]float64 {
 	return [2]float64{min(vr[0], vr[1]), max(vr[0], vr[1])}
 }
 
+// givenRange is a layer's value range as Keras keeps it for the layers
+// that do not sort it (RandomInvert, RandomHue, ...), or Keras's default
+// (0, 255) when it is zero.
+func givenRange(vr [2]float64) [2]float64 {
+	if vr == ([2]float64{}) {
+		return [2]float64{0, 255}
+	}
+	return vr
+}
+
 // toValueRange maps x linearly from one value range to another, Keras's
 // _transform_value_range.
 func toValueRange(b backend.Builder, x backend.Value, from, to [2]float64) backend.Value {

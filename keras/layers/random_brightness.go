@@ -22,13 +22,6 @@ type RandomBrightness struct {
 // ClassName returns "RandomBrightness".
 func (*RandomBrightness) ClassName() string { return "RandomBrightness" }
 
-func (l *RandomBrightness) valueRange() [2]float64 {
-	if l.ValueRange == ([2]float64{}) {
-		return [2]float64{0, 255}
-	}
-	return [2]float64{min(l.ValueRange[0], l.ValueRange[1]), max(l.ValueRange[0], l.ValueRange[1])}
-}
-
 // Build checks the factor; the shape is unchanged.
 func (l *RandomBrightness) Build(inputs []backend.Shape) (backend.Shape, error) {
 	in, err := oneImage(inputs)
@@ -49,7 +42,7 @@ func (l *RandomBrightness) Call(ctx *Context, in []backend.Value) backend.Value 
 	}
 	b := ctx.B
 	f, _ := factorRange(l.Factor, l.FactorRange, -1, 1)
-	vr := l.valueRange()
+	vr := colorRange(l.ValueRange)
 	width := vr[1] - vr[0]
 	return clip(b, b.Add(x, perImage(b, x, f[0]*width, f[1]*width)), vr[0], vr[1])
 }
@@ -60,7 +53,7 @@ func (l *RandomBrightness) GetConfig() (serialization.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return serialization.Config{"factor": f[:], "value_range": l.valueRange(), "seed": nil, "data_format": "channels_last"}, nil
+	return serialization.Config{"factor": f[:], "value_range": colorRange(l.ValueRange), "seed": nil, "data_format": "channels_last"}, nil
 }
 
 // takesUnknownDims: RandomBrightness takes images of any size.

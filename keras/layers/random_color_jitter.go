@@ -85,10 +85,7 @@ func (l *RandomColorJitter) Call(ctx *Context, in []backend.Value) backend.Value
 
 // GetConfig returns Keras's config.
 func (l *RandomColorJitter) GetConfig() (serialization.Config, error) {
-	vr := l.ValueRange
-	if vr == ([2]float64{}) {
-		vr = [2]float64{0, 255}
-	}
+	vr := givenRange(l.ValueRange)
 	return serialization.Config{
 		"value_range": vr[:], "brightness_factor": l.Brightness.config(), "contrast_factor": l.Contrast.config(),
 		"saturation_factor": l.Saturation.config(), "hue_factor": l.Hue.config(), "seed": nil, "data_format": "channels_last",

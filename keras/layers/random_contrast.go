@@ -26,13 +26,6 @@ type RandomContrast struct {
 // ClassName returns "RandomContrast".
 func (*RandomContrast) ClassName() string { return "RandomContrast" }
 
-func (l *RandomContrast) valueRange() [2]float64 {
-	if l.ValueRange == ([2]float64{}) {
-		return [2]float64{0, 255}
-	}
-	return l.ValueRange
-}
-
 // Build checks the factor; the shape is unchanged.
 func (l *RandomContrast) Build(inputs []backend.Shape) (backend.Shape, error) {
 	in, err := oneImage(inputs)
@@ -56,7 +49,7 @@ func (l *RandomContrast) Call(ctx *Context, in []backend.Value) backend.Value {
 	c := perImage(b, x, 1-f[0], 1+f[1])
 	s := x.Shape()
 	mean := b.Reshape(b.Mean(x, 1, 2), backend.Shape{s[0], 1, 1, s[3]})
-	vr := l.valueRange()
+	vr := givenRange(l.ValueRange)
 	return clip(b, b.Add(b.Mul(b.Sub(x, mean), c), mean), vr[0], vr[1])
 }
 
@@ -66,7 +59,7 @@ func (l *RandomContrast) GetConfig() (serialization.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return serialization.Config{"factor": f[:], "value_range": l.valueRange(), "seed": nil, "data_format": "channels_last"}, nil
+	return serialization.Config{"factor": f[:], "value_range": givenRange(l.ValueRange), "seed": nil, "data_format": "channels_last"}, nil
 }
 
 // takesUnknownDims: RandomContrast takes images of any size.

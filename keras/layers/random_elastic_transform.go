@@ -98,16 +98,8 @@ func (l *RandomElasticTransform) Call(ctx *Context, in []backend.Value) backend.
 	sigma := b.Maximum(b.Mul(drawn, b.Scalar(min(h, w)*0.05)), b.Scalar(1e-6))
 	k := ops.ElasticKernelSize(min(h, w) * 0.05 * sc[1])
 	distorted := ops.ElasticTransformBy(b, x, alpha, sigma, k, l.options())
-	vr := l.valueRange()
+	vr := givenRange(l.ValueRange)
 	return clip(b, choose(b, coin(b, x, f[0], f[1]), distorted, x), vr[0], vr[1])
-}
-
-// valueRange is the value range as Keras keeps it: as given, not sorted.
-func (l *RandomElasticTransform) valueRange() [2]float64 {
-	if l.ValueRange == ([2]float64{}) {
-		return [2]float64{0, 255}
-	}
-	return l.ValueRange
 }
 
 // GetConfig returns Keras's config.
@@ -118,7 +110,7 @@ func (l *RandomElasticTransform) GetConfig() (serialization.Config, error) {
 	}
 	o := l.options()
 	return serialization.Config{"factor": f[:], "scale": sc[:], "interpolation": o.Interpolation, "fill_mode": o.FillMode,
-		"fill_value": l.FillValue, "value_range": l.valueRange(), "seed": nil, "data_format": "channels_last"}, nil
+		"fill_value": l.FillValue, "value_range": givenRange(l.ValueRange), "seed": nil, "data_format": "channels_last"}, nil
 }
 
 // trainsByDefault: Keras calls RandomElasticTransform with training=True by default.

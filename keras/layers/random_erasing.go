@@ -80,7 +80,7 @@ func (l *RandomErasing) Call(ctx *Context, in []backend.Value) backend.Value {
 	sc, _ := l.scale()
 	f, _ := factorRange(l.Factor, l.FactorRange, 0, 1)
 	rect := boxMask(b, s, b.Sqrt(perImage(b, x, sc[0], sc[1])), b.Sqrt(perImage(b, x, sc[0], sc[1])))
-	vr := l.valueRange()
+	vr := givenRange(l.ValueRange)
 	var fill backend.Value
 	switch len(l.FillValue) {
 	case 0:
@@ -113,15 +113,6 @@ func boxMask(b backend.Builder, s backend.Shape, fw, fh backend.Value) backend.V
 	return b.Mul(along(s[2], fw, backend.Shape{1, 1, s[2], 1}), along(s[1], fh, backend.Shape{1, s[1], 1, 1}))
 }
 
-// valueRange is the value range as Keras keeps it for RandomErasing: as
-// given, not sorted.
-func (l *RandomErasing) valueRange() [2]float64 {
-	if l.ValueRange == ([2]float64{}) {
-		return [2]float64{0, 255}
-	}
-	return l.ValueRange
-}
-
 // GetConfig returns Keras's config.
 func (l *RandomErasing) GetConfig() (serialization.Config, error) {
 	f, err := factorRange(l.Factor, l.FactorRange, 0, 1)
@@ -140,7 +131,7 @@ func (l *RandomErasing) GetConfig() (serialization.Config, error) {
 	default:
 		fill = l.FillValue
 	}
-	return serialization.Config{"factor": f[:], "scale": sc[:], "fill_value": fill, "value_range": l.valueRange(), "seed": nil, "data_format": "channels_last"}, nil
+	return serialization.Config{"factor": f[:], "scale": sc[:], "fill_value": fill, "value_range": givenRange(l.ValueRange), "seed": nil, "data_format": "channels_last"}, nil
 }
 
 // trainsByDefault: Keras calls RandomErasing with training=True by default.

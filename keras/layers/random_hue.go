@@ -39,7 +39,7 @@ func (l *RandomHue) Call(ctx *Context, in []backend.Value) backend.Value {
 	}
 	b := ctx.B
 	f, _ := factorRange(l.Factor, l.FactorRange, 0, 1)
-	vr := l.valueRange()
+	vr := givenRange(l.ValueRange)
 	// Keras: the sign is -1 where a uniform draw is above 0.5.
 	sign := b.Sub(b.Scalar(1), b.Mul(b.Scalar(2), b.Greater(b.RandomUniform(backend.Shape{x.Shape()[0], 1, 1, 1}), b.Scalar(0.5))))
 	shift := b.Mul(b.Mul(sign, perImage(b, x, f[0], f[1])), b.Scalar(0.5))
@@ -54,22 +54,13 @@ func (l *RandomHue) Call(ctx *Context, in []backend.Value) backend.Value {
 	return toValueRange(b, clip(b, y, 0, 1), unit, vr)
 }
 
-// valueRange is the value range as Keras keeps it for RandomHue: as
-// given, not sorted.
-func (l *RandomHue) valueRange() [2]float64 {
-	if l.ValueRange == ([2]float64{}) {
-		return [2]float64{0, 255}
-	}
-	return l.ValueRange
-}
-
 // GetConfig returns Keras's config.
 func (l *RandomHue) GetConfig() (serialization.Config, error) {
 	f, err := factorRange(l.Factor, l.FactorRange, 0, 1)
 	if err != nil {
 		return nil, err
 	}
-	return serialization.Config{"factor": f[:], "value_range": l.valueRange(), "seed": nil, "data_format": "channels_last"}, nil
+	return serialization.Config{"factor": f[:], "value_range": givenRange(l.ValueRange), "seed": nil, "data_format": "channels_last"}, nil
 }
 
 // takesUnknownDims: RandomHue takes images of any size.

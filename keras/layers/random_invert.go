@@ -37,15 +37,7 @@ func (l *RandomInvert) Call(ctx *Context, in []backend.Value) backend.Value {
 	}
 	b := ctx.B
 	f, _ := factorRange(l.Factor, l.FactorRange, 0, 1)
-	return choose(b, coin(b, x, f[0], f[1]), b.Sub(b.Scalar(l.valueRange()[1]), x), x)
-}
-
-// valueRange is the value range as Keras keeps it: as given, not sorted.
-func (l *RandomInvert) valueRange() [2]float64 {
-	if l.ValueRange == ([2]float64{}) {
-		return [2]float64{0, 255}
-	}
-	return l.ValueRange
+	return choose(b, coin(b, x, f[0], f[1]), b.Sub(b.Scalar(givenRange(l.ValueRange)[1]), x), x)
 }
 
 // GetConfig returns Keras's config.
@@ -54,7 +46,7 @@ func (l *RandomInvert) GetConfig() (serialization.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return serialization.Config{"factor": f[:], "value_range": l.valueRange(), "seed": nil, "data_format": "channels_last"}, nil
+	return serialization.Config{"factor": f[:], "value_range": givenRange(l.ValueRange), "seed": nil, "data_format": "channels_last"}, nil
 }
 
 // takesUnknownDims: RandomInvert takes images of any size.

@@ -112,7 +112,6 @@ func (o *Muon) Update(b backend.Builder, hp Hyperparameters, params, grads, stat
 type boundMuon struct {
 	*Muon
 	paths []string
-	adamw []bool // per parameter, set by State
 }
 
 func (o *boundMuon) split(params []backend.Shape) []bool {
@@ -130,11 +129,11 @@ func (o *boundMuon) split(params []backend.Shape) []bool {
 // State declares a momentum per parameter and a velocity per AdamW
 // parameter, each parameter's together, as Keras's Muon builds them.
 func (o *boundMuon) State(params []backend.Shape) []StateSpec {
-	o.adamw = o.split(params)
+	adamw := o.split(params)
 	var out []StateSpec
 	for i, p := range params {
 		out = append(out, StateSpec{Name: fmt.Sprintf("momentum_%d", i), Shape: p.Clone(), Param: i, Slot: 0})
-		if o.adamw[i] {
+		if adamw[i] {
 			out = append(out, StateSpec{Name: fmt.Sprintf("velocity_%d", i), Shape: p.Clone(), Param: i, Slot: 1})
 		}
 	}

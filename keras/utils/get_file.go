@@ -35,6 +35,9 @@ type GetFileOptions struct {
 	CacheDir string
 	// ForceDownload downloads the file even when it is cached.
 	ForceDownload bool
+	// CacheOnly never downloads: a file missing from the cache, or one
+	// that does not match FileHash, is an error.
+	CacheOnly bool
 	// Client makes the request; nil: http.DefaultClient.
 	Client *http.Client
 }
@@ -76,6 +79,9 @@ func GetFile(ctx context.Context, fname, origin string, o GetFileOptions) (strin
 			// Keras: "A local file was found, but it seems to be incomplete
 			// or outdated": downloaded again.
 		}
+	}
+	if o.CacheOnly {
+		return "", fmt.Errorf("GetFile: %s is not in the cache, or does not match its hash %s, and CacheOnly forbids downloading it from %s", target, o.FileHash, origin)
 	}
 	if origin == "" {
 		return "", fmt.Errorf("GetFile: %s is not in the cache and no origin was given to download it from", target)
