@@ -18,6 +18,11 @@ OUT_DIR/index.json:
   timeseries: per setting of keras.utils.timeseries_dataset_from_array
             (format="grain", shuffle=False) on one series and targets:
             the options and every batch.
+  audio:    per setting of keras.utils.audio_dataset_from_directory
+            (shuffle=False) on OUT_DIR/audio/<class>/<file>.wav (16-bit
+            PCM, mono, of several lengths): the options and every batch;
+  splits:   per setting of keras.utils.split_dataset on (x, y) with y
+            the sample ids 0..n-1: the ids of each part, in order.
 Arrays are {"shape", "data"}.
 """
 
@@ -27,6 +32,7 @@ import sys
 
 import numpy as np
 from PIL import Image
+from scipy.io import wavfile
 
 import keras
 
@@ -123,9 +129,35 @@ def main(out):
             x, y = (b if t is not None else (b, None))
             batches.append({"x": as_json(x), "y": as_json(y) if y is not None else None})
         timeseries.append({"options": opts, "targets": t is not None, "batches": batches})
+    audio_root = os.path.join(out, "audio")
+    for c, lengths in [("cough", [30, 45, 12]), ("speech", [60, 7, 33, 40])]:
+        os.makedirs(os.path.join(audio_root, c))
+        for k, n in enumerate(lengths):
+            pcm = (rng.uniform(-1, 1, size=(n, 1)) * 32767).astype("int16")
+            wavfile.write(os.path.join(audio_root, c, f"{c}_{k}.wav"), 16000, pcm)
+    audio = []
+    for s in [dict(), dict(batch_size=3), dict(batch_size=2, output_sequence_length=35),
+              dict(label_mode="categorical", batch_size=4, output_sequence_length=50), dict(labels=None, batch_size=5)]:
+        ds = keras.utils.audio_dataset_from_directory(audio_root, shuffle=False, verbose=False, **s)
+        batches = []
+        for b in ds.as_numpy_iterator():
+            x, y = (b if s.get("labels", "inferred") is not None else (b, None))
+            batches.append({"x": as_json(x), "y": as_json(y) if y is not None else None})
+        audio.append({"options": s, "no_labels": "labels" in s, "class_names": ds.class_names, "batches": batches})
+    splits = []
+    for n, s in [(10, dict(left_size=0.8)), (10, dict(right_size=3)), (13, dict(left_size=0.5)),
+                 (11, dict(left_size=0.25, right_size=0.5)), (12, dict(left_size=4, right_size=5)),
+                 (10, dict(left_size=0.7, shuffle=True, seed=0)), (17, dict(right_size=0.3, shuffle=True, seed=7)),
+                 (40, dict(left_size=25, shuffle=True, seed=123456789)), (9, dict(left_size=3, right_size=0.5, shuffle=True, seed=42))]:
+        x = np.arange(2 * n, dtype="float32").reshape(n, 2)
+        ids = np.arange(n, dtype="float32")
+        left, right = keras.utils.split_dataset((x, ids), **s)
+        part = lambda ds: [int(y) for _, y in ds.as_numpy_iterator()]
+        splits.append({"n": n, "options": s, "left": part(left), "right": part(right)})
     with open(os.path.join(out, "index.json"), "w") as f:
         json.dump({"keras": keras.__version__, "datasets": datasets, "orders": orders, "load_img": loads,
-                   "series": as_json(series), "targets": as_json(targets), "timeseries": timeseries}, f)
+                   "series": as_json(series), "targets": as_json(targets), "timeseries": timeseries,
+                   "audio": audio, "splits": splits}, f)
 
 
 if __name__ == "__main__":

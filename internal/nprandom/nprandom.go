@@ -3,6 +3,8 @@
 // integer, and RandomState.shuffle. Keras's image and text loaders
 // shuffle their file list with RandomState(seed).shuffle, so the same
 // seed gives kerasgo the same order and the same validation split.
+// NewPython and PythonShuffle are Python's own random module over the
+// same generator, which keras.utils.split_dataset shuffles with.
 package nprandom
 
 // RandomState is NumPy's RandomState(seed) for an integer seed: an

@@ -242,3 +242,52 @@ func (o directoryIndex) split(paths []string, labels []int, subset string) ([]st
 	}
 	return paths, labels
 }
+
+// filesOf are the files of one subset, with their labels.
+type filesOf struct {
+	paths  []string
+	labels []int
+}
+
+// oneSubset lists the files of the one dataset a *DatasetFromDirectory
+// loader returns (Subset "training" or "validation" with a
+// ValidationSplit, else every file), and the classes. loader names the
+// function for errors; found is what it reads ("images"), formats the
+// files it takes.
+func (o directoryIndex) oneSubset(dir, loader, found, formats string) (filesOf, []string, error) {
+	if o.validationSplit != 0 && (o.subset == "both" || o.subset == "") {
+		return filesOf{}, nil, fmt.Errorf(`%s: with a ValidationSplit, set Subset to "training" or "validation" (or call %s for both)`, loader, strings.Replace(loader, "DatasetFrom", "DatasetsFrom", 1))
+	}
+	paths, labels, classes, err := o.index(dir)
+	if err != nil {
+		return filesOf{}, nil, fmt.Errorf("%s: %w", loader, err)
+	}
+	paths, labels = o.split(paths, labels, o.subset)
+	if len(paths) == 0 {
+		return filesOf{}, nil, fmt.Errorf("%s: no %s found in directory %s (allowed formats: %s)", loader, found, dir, formats)
+	}
+	o.say("Using %d files for %s.\n", len(paths), o.subset)
+	return filesOf{paths, labels}, classes, nil
+}
+
+// bothSubsets is oneSubset for Keras's subset="both": the training and the
+// validation files of one ValidationSplit.
+func (o directoryIndex) bothSubsets(dir, loader, found, formats string) (train, validation filesOf, classes []string, err error) {
+	if o.validationSplit == 0 || (o.subset != "" && o.subset != "both") {
+		return train, validation, nil, fmt.Errorf(`%s: give a ValidationSplit (and no Subset, or "both")`, loader)
+	}
+	paths, labels, classes, err := o.index(dir)
+	if err != nil {
+		return train, validation, nil, fmt.Errorf("%s: %w", loader, err)
+	}
+	train.paths, train.labels = o.split(paths, labels, "training")
+	validation.paths, validation.labels = o.split(paths, labels, "validation")
+	switch {
+	case len(train.paths) == 0:
+		return train, validation, nil, fmt.Errorf("%s: no training %s found in directory %s (allowed formats: %s)", loader, found, dir, formats)
+	case len(validation.paths) == 0:
+		return train, validation, nil, fmt.Errorf("%s: no validation %s found in directory %s (allowed formats: %s)", loader, found, dir, formats)
+	}
+	o.say("Using %d files for training.\nUsing %d files for validation.\n", len(train.paths), len(validation.paths))
+	return train, validation, classes, nil
+}

@@ -81,19 +81,11 @@ func ImageDatasetFromDirectory(dir string, opts ImageDatasetOptions) (*ImageData
 	if err != nil {
 		return nil, fmt.Errorf("ImageDatasetFromDirectory: %w", err)
 	}
-	if o.ValidationSplit != 0 && (o.Subset == "both" || o.Subset == "") {
-		return nil, fmt.Errorf(`ImageDatasetFromDirectory: with a ValidationSplit, set Subset to "training" or "validation" (or call ImageDatasetsFromDirectory for both)`)
-	}
-	paths, labels, classes, err := o.files().index(dir)
+	files, classes, err := o.files().oneSubset(dir, "ImageDatasetFromDirectory", "images", fmt.Sprint(imaging.Formats))
 	if err != nil {
-		return nil, fmt.Errorf("ImageDatasetFromDirectory: %w", err)
+		return nil, err
 	}
-	paths, labels = o.files().split(paths, labels, o.Subset)
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("ImageDatasetFromDirectory: no images found in directory %s (allowed formats: %v)", dir, imaging.Formats)
-	}
-	o.files().say("Using %d files for %s.\n", len(paths), o.Subset)
-	return newImageDataset(paths, labels, classes, o, !o.NoShuffle), nil
+	return newImageDataset(files.paths, files.labels, classes, o, !o.NoShuffle), nil
 }
 
 // ImageDatasetsFromDirectory is ImageDatasetFromDirectory with Keras's
@@ -104,23 +96,11 @@ func ImageDatasetsFromDirectory(dir string, opts ImageDatasetOptions) (train, va
 	if err != nil {
 		return nil, nil, fmt.Errorf("ImageDatasetsFromDirectory: %w", err)
 	}
-	if o.ValidationSplit == 0 || (o.Subset != "" && o.Subset != "both") {
-		return nil, nil, fmt.Errorf(`ImageDatasetsFromDirectory: give a ValidationSplit (and no Subset, or "both")`)
-	}
-	paths, labels, classes, err := o.files().index(dir)
+	tf, vf, classes, err := o.files().bothSubsets(dir, "ImageDatasetsFromDirectory", "images", fmt.Sprint(imaging.Formats))
 	if err != nil {
-		return nil, nil, fmt.Errorf("ImageDatasetsFromDirectory: %w", err)
+		return nil, nil, err
 	}
-	tp, tl := o.files().split(paths, labels, "training")
-	vp, vl := o.files().split(paths, labels, "validation")
-	switch {
-	case len(tp) == 0:
-		return nil, nil, fmt.Errorf("ImageDatasetsFromDirectory: no training images found in directory %s (allowed formats: %v)", dir, imaging.Formats)
-	case len(vp) == 0:
-		return nil, nil, fmt.Errorf("ImageDatasetsFromDirectory: no validation images found in directory %s (allowed formats: %v)", dir, imaging.Formats)
-	}
-	o.files().say("Using %d files for training.\nUsing %d files for validation.\n", len(tp), len(vp))
-	return newImageDataset(tp, tl, classes, o, !o.NoShuffle), newImageDataset(vp, vl, classes, o, false), nil
+	return newImageDataset(tf.paths, tf.labels, classes, o, !o.NoShuffle), newImageDataset(vf.paths, vf.labels, classes, o, false), nil
 }
 
 // resolve checks the options and fills in Keras's defaults.

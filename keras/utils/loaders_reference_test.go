@@ -64,6 +64,30 @@ type loadersIndex struct {
 			Y *refArray
 		} `json:"batches"`
 	} `json:"timeseries"`
+	Audio []struct {
+		Options struct {
+			LabelMode            string  `json:"label_mode"`
+			BatchSize            int     `json:"batch_size"`
+			OutputSequenceLength int     `json:"output_sequence_length"`
+		} `json:"options"`
+		NoLabels   bool     `json:"no_labels"`
+		ClassNames []string `json:"class_names"`
+		Batches    []struct {
+			X refArray
+			Y *refArray
+		} `json:"batches"`
+	} `json:"audio"`
+	Splits []struct {
+		N       int `json:"n"`
+		Options struct {
+			LeftSize  *float64 `json:"left_size"`
+			RightSize *float64 `json:"right_size"`
+			Shuffle   bool     `json:"shuffle"`
+			Seed      int64    `json:"seed"`
+		} `json:"options"`
+		Left  []int `json:"left"`
+		Right []int `json:"right"`
+	} `json:"splits"`
 }
 
 var loadersCorpus = &kerasref.Corpus{Script: "keras-loaders.py"}

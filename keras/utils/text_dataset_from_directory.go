@@ -72,19 +72,11 @@ func TextDatasetFromDirectory(dir string, opts TextDatasetOptions) (*TextDataset
 	if err := checkMaxLength(opts.MaxLength); err != nil {
 		return nil, fmt.Errorf("TextDatasetFromDirectory: %w", err)
 	}
-	if d.validationSplit != 0 && (d.subset == "both" || d.subset == "") {
-		return nil, fmt.Errorf(`TextDatasetFromDirectory: with a ValidationSplit, set Subset to "training" or "validation" (or call TextDatasetsFromDirectory for both)`)
-	}
-	paths, labels, classes, err := d.index(dir)
+	files, classes, err := d.oneSubset(dir, "TextDatasetFromDirectory", "text files", ".txt")
 	if err != nil {
-		return nil, fmt.Errorf("TextDatasetFromDirectory: %w", err)
+		return nil, err
 	}
-	paths, labels = d.split(paths, labels, d.subset)
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("TextDatasetFromDirectory: no text files found in directory %s (allowed format: .txt)", dir)
-	}
-	d.say("Using %d files for %s.\n", len(paths), d.subset)
-	return newTextDataset(paths, labels, classes, d, opts.MaxLength, !d.noShuffle), nil
+	return newTextDataset(files.paths, files.labels, classes, d, opts.MaxLength, !d.noShuffle), nil
 }
 
 // TextDatasetsFromDirectory is TextDatasetFromDirectory with Keras's
@@ -98,23 +90,11 @@ func TextDatasetsFromDirectory(dir string, opts TextDatasetOptions) (train, vali
 	if err := checkMaxLength(opts.MaxLength); err != nil {
 		return nil, nil, fmt.Errorf("TextDatasetsFromDirectory: %w", err)
 	}
-	if d.validationSplit == 0 || (d.subset != "" && d.subset != "both") {
-		return nil, nil, fmt.Errorf(`TextDatasetsFromDirectory: give a ValidationSplit (and no Subset, or "both")`)
-	}
-	paths, labels, classes, err := d.index(dir)
+	tf, vf, classes, err := d.bothSubsets(dir, "TextDatasetsFromDirectory", "text files", ".txt")
 	if err != nil {
-		return nil, nil, fmt.Errorf("TextDatasetsFromDirectory: %w", err)
+		return nil, nil, err
 	}
-	tp, tl := d.split(paths, labels, "training")
-	vp, vl := d.split(paths, labels, "validation")
-	switch {
-	case len(tp) == 0:
-		return nil, nil, fmt.Errorf("TextDatasetsFromDirectory: no training text files found in directory %s (allowed format: .txt)", dir)
-	case len(vp) == 0:
-		return nil, nil, fmt.Errorf("TextDatasetsFromDirectory: no validation text files found in directory %s (allowed format: .txt)", dir)
-	}
-	d.say("Using %d files for training.\nUsing %d files for validation.\n", len(tp), len(vp))
-	return newTextDataset(tp, tl, classes, d, opts.MaxLength, !d.noShuffle), newTextDataset(vp, vl, classes, d, opts.MaxLength, false), nil
+	return newTextDataset(tf.paths, tf.labels, classes, d, opts.MaxLength, !d.noShuffle), newTextDataset(vf.paths, vf.labels, classes, d, opts.MaxLength, false), nil
 }
 
 func checkMaxLength(n int) error {
