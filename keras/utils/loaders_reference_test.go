@@ -66,9 +66,9 @@ type loadersIndex struct {
 	} `json:"timeseries"`
 	Audio []struct {
 		Options struct {
-			LabelMode            string  `json:"label_mode"`
-			BatchSize            int     `json:"batch_size"`
-			OutputSequenceLength int     `json:"output_sequence_length"`
+			LabelMode            string `json:"label_mode"`
+			BatchSize            int    `json:"batch_size"`
+			OutputSequenceLength int    `json:"output_sequence_length"`
 		} `json:"options"`
 		NoLabels   bool     `json:"no_labels"`
 		ClassNames []string `json:"class_names"`
