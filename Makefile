@@ -20,7 +20,7 @@ LIBTORCH_SKIPPED = echo "make test: libtorch is not installed, so the libtorch e
 # the libtorch flags, that the next build compiles them (minutes, silent).
 FIRST_LIBTORCH_BUILD = [ "$$($(GO) list $(LIBTORCH_FLAGS) -f '{{.Stale}}' github.com/sugarme/gotch/libtch 2>/dev/null)" = false ] || echo "note: the first build with libtorch compiles gotch's C++ wrappers: a few minutes on 2 cores, without output."
 
-.PHONY: demo demo-distributed demo-note test test-race test-race-libtorch test-applications test-openblas test-user-module fuzz lint lint-libtorch bench bench-pairs bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
+.PHONY: demo demo-distributed demo-note test test-keras test-race test-race-libtorch test-applications test-openblas test-user-module fuzz lint lint-libtorch bench bench-pairs bench-serving serving-env torch-env bench-allreduce bench-go data libtorch keras-env golden doctor cuda-build $(KERASGO)
 
 ## build/kerasgo: the setup tool (cheap to rebuild: Go's build cache)
 $(KERASGO):
@@ -46,6 +46,7 @@ data:
 ## with libtorch installed, run every test again with the libtorch engine compiled in,
 ## on that engine alone (the pure-Go engine's subtests ran in the first pass), then
 ## the tests that compare the two engines
+test: export KERASGO_KERAS_TESTS = skip
 test: $(KERASGO)
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build ./...
@@ -60,6 +61,18 @@ test: $(KERASGO)
 	$(MAKE) --no-print-directory test-race-libtorch || exit 1; \
 	$(KERASGO) libtorch -check-distributed >/dev/null || echo "make test: so distributed training's tests (keras/distribution/...) were SKIPPED: sudo apt-get install libgloo-dev, then make test again."; fi
 	@[ "$$(id -u)" = 0 ] && command -v ip >/dev/null || echo "make test: the several-machine tests (jobs across network namespaces, internal/netns) were SKIPPED: they need root and iproute2 (sudo make test, as CI runs it)."
+	@echo "make test: the checks against Python Keras (golden values current, Keras opening kerasgo's files, training parity, ...) were left to make test-keras (make keras-env first; CI runs both)."
+
+## test-keras: the checks against Python Keras that make test skips (they
+## run Keras and JAX: about 15 minutes per engine on 2 cores): the tests of
+## every package that uses internal/kerasref, on the pure-Go engine, then,
+## with libtorch installed, on the libtorch engine; needs make keras-env
+test-keras: keras-env $(KERASGO)
+	$(GO) test -timeout $(TEST_TIMEOUT) $$(scripts/keras-tests.sh)
+	@$(KERASGO) libtorch >/dev/null 2>&1; status=$$?; \
+	if [ $$status = 3 ]; then $(LIBTORCH_SKIPPED); \
+	elif [ $$status != 0 ]; then exit $$status; \
+	else set -x; KERASGO_TEST_BACKENDS=libtorch $(GO) test -timeout $(TEST_TIMEOUT) $(LIBTORCH_FLAGS) $$(scripts/keras-tests.sh); fi
 
 # The tests that compare the engines with each other (twoEngines in
 # keras/crossengine_test.go): make test's libtorch pass runs them on both.

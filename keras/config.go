@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -505,6 +506,17 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 		}
 		return outs[node].Outputs()[tensor], nil
 	}
+	// Keras's functional_from_config: every layer first, then the calls,
+	// each layer's in order, in passes over the layers until every call
+	// has its inputs: a layer listed before another may take that
+	// layer's output in a later call (a shared layer called again).
+	type pending struct {
+		obj   savedObject
+		name  string
+		layer layers.Layer
+		next  int // its first call not yet made
+	}
+	var todo []*pending
 	for _, obj := range objs {
 		name := obj.Name
 		if name == "" {
@@ -523,65 +535,110 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, node := range obj.InboundNodes {
-			var mode *bool
-			var mask *layers.KerasTensor
-			for k, v := range node.Kwargs {
-				if b, isBool := v.(bool); k == "training" && isBool {
-					// Keras records the call's training argument, even a
-					// default: a random image layer's training=True is its
-					// default, which the model's own mode overrides.
-					if !b || !layers.TrainsByDefault(l) {
-						mode = &b
-					}
-				} else if _, isTensor := v.(map[string]any); k == "mask" && isTensor {
-					// A mask Keras computed explicitly (NotEqual, Any) and passes on.
-					if mask, err = lookup(v); err != nil {
-						return nil, fmt.Errorf("layer %q (%s): mask: %v", name, obj.ClassName, err)
-					}
-				} else if c, ok := l.(layers.CallKwargs); ok && c.SetCallKwarg(k, v) {
-					continue
-				} else if v != nil {
-					return nil, fmt.Errorf("layer %q (%s): call argument %s=%v is not supported by kerasgo", name, obj.ClassName, k, v)
+		todo = append(todo, &pending{obj: obj, name: name, layer: l})
+	}
+	// ready reports whether every tensor a call takes has been made.
+	ready := func(node savedNode) bool {
+		args := node.Args
+		if len(args) == 1 {
+			if list, ok := args[0].([]any); ok {
+				args = list
+			}
+		}
+		if m, ok := node.Kwargs["mask"].(map[string]any); ok {
+			args = append(slices.Clip(args), any(m))
+		}
+		for _, a := range args {
+			if isConstantArgument(a) {
+				continue
+			}
+			name, n, _, err := kerasHistory(a)
+			if err == nil && n >= len(outputs[name]) {
+				return false
+			}
+		}
+		return true
+	}
+	call := func(p *pending, node savedNode) error {
+		obj, name, l := p.obj, p.name, p.layer
+		var err error
+		var mode *bool
+		var mask *layers.KerasTensor
+		for k, v := range node.Kwargs {
+			if b, isBool := v.(bool); k == "training" && isBool {
+				// Keras records the call's training argument, even a
+				// default: a random image layer's training=True is its
+				// default, which the model's own mode overrides.
+				if !b || !layers.TrainsByDefault(l) {
+					mode = &b
 				}
-			}
-			args := node.Args
-			if len(args) == 1 {
-				if list, ok := args[0].([]any); ok {
-					args = list
+			} else if _, isTensor := v.(map[string]any); k == "mask" && isTensor {
+				// A mask Keras computed explicitly (NotEqual, Any) and passes on.
+				if mask, err = lookup(v); err != nil {
+					return fmt.Errorf("layer %q (%s): mask: %v", name, obj.ClassName, err)
 				}
+			} else if c, ok := l.(layers.CallKwargs); ok && c.SetCallKwarg(k, v) {
+				continue
+			} else if v != nil {
+				return fmt.Errorf("layer %q (%s): call argument %s=%v is not supported by kerasgo", name, obj.ClassName, k, v)
 			}
-			var ins []*layers.KerasTensor
-			for i, a := range args {
-				if isConstantArgument(a) { // an operation's operand (NotEqual(x, 0), x + table)
-					c, ok := l.(layers.ConstantOperands)
-					if !ok {
-						return nil, fmt.Errorf("layer %q (%s): argument %d is the constant %s: kerasgo's %s takes tensors only", name, obj.ClassName, i, describeJSON(a), obj.ClassName)
-					}
-					if err := c.SetConstantOperand(i, a); err != nil {
-						return nil, fmt.Errorf("layer %q (%s): %w", name, obj.ClassName, err)
-					}
-					continue
+		}
+		args := node.Args
+		if len(args) == 1 {
+			if list, ok := args[0].([]any); ok {
+				args = list
+			}
+		}
+		var ins []*layers.KerasTensor
+		for i, a := range args {
+			if isConstantArgument(a) { // an operation's operand (NotEqual(x, 0), x + table)
+				c, ok := l.(layers.ConstantOperands)
+				if !ok {
+					return fmt.Errorf("layer %q (%s): argument %d is the constant %s: kerasgo's %s takes tensors only", name, obj.ClassName, i, describeJSON(a), obj.ClassName)
 				}
-				in, err := lookup(a)
-				if err != nil {
-					return nil, fmt.Errorf("layer %q (%s): %v", name, obj.ClassName, err)
+				if err := c.SetConstantOperand(i, a); err != nil {
+					return fmt.Errorf("layer %q (%s): %w", name, obj.ClassName, err)
 				}
-				ins = append(ins, in)
+				continue
 			}
-			var out *layers.KerasTensor
-			if mode != nil {
-				out = layers.ApplyInMode(l, *mode, ins...)
-			} else {
-				out = layers.Apply(l, ins...)
+			in, err := lookup(a)
+			if err != nil {
+				return fmt.Errorf("layer %q (%s): %v", name, obj.ClassName, err)
 			}
-			if out.Err() != nil {
-				return nil, out.Err()
+			ins = append(ins, in)
+		}
+		var out *layers.KerasTensor
+		if mode != nil {
+			out = layers.ApplyInMode(l, *mode, ins...)
+		} else {
+			out = layers.Apply(l, ins...)
+		}
+		if out.Err() != nil {
+			return out.Err()
+		}
+		if mask != nil {
+			out.SetMaskArgument(mask)
+		}
+		outputs[name] = append(outputs[name], out)
+		return nil
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, p := range todo {
+			for p.next < len(p.obj.InboundNodes) && ready(p.obj.InboundNodes[p.next]) {
+				if err := call(p, p.obj.InboundNodes[p.next]); err != nil {
+					return nil, err
+				}
+				p.next++
+				progress = true
 			}
-			if mask != nil {
-				out.SetMaskArgument(mask)
+		}
+	}
+	for _, p := range todo {
+		if p.next < len(p.obj.InboundNodes) {
+			if err := call(p, p.obj.InboundNodes[p.next]); err != nil { // names the input it lacks
+				return nil, err
 			}
-			outputs[name] = append(outputs[name], out)
 		}
 	}
 	ends := func(key string) ([]*layers.KerasTensor, error) {

@@ -35,7 +35,7 @@ var coveredElsewhere = map[string]map[string]string{
 		"get_file": "utils.GetFile", "image_dataset_from_directory": "utils.ImageDatasetFromDirectory", "img_to_array": "utils.ImgToArray",
 		"load_img": "utils.LoadImg", "pad_sequences": "utils.PadSequences", "save_img": "utils.SaveImg",
 		"text_dataset_from_directory": "utils.TextDatasetFromDirectory", "timeseries_dataset_from_array": "utils.TimeseriesDatasetFromArray",
-		"to_categorical": "utils.ToCategorical", "array_to_img": "utils.ArrayToImg", "split_dataset": "utils.SplitDataset", "audio_dataset_from_directory": "utils.AudioDatasetFromDirectory", "normalize": "utils.Normalize", "set_random_seed": "utils.SetRandomSeed (keras.SetRandomSeed)", "register_keras_serializable": "keras.RegisterLayer, losses.Register, metrics.Register",
+		"to_categorical": "utils.ToCategorical", "array_to_img": "utils.ArrayToImg", "split_dataset": "utils.SplitDataset", "plot_model": "utils.PlotModel", "model_to_dot": "utils.ModelToDot (keras.Model.ToDot)", "audio_dataset_from_directory": "utils.AudioDatasetFromDirectory", "normalize": "utils.Normalize", "set_random_seed": "utils.SetRandomSeed (keras.SetRandomSeed)", "register_keras_serializable": "keras.RegisterLayer, losses.Register, metrics.Register",
 		"serialize_keras_object": "serialization.NewObject and each package's Serialize",
 	},
 }

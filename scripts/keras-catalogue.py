@@ -345,6 +345,17 @@ case("group_query_attention_gate_causal", [((5, 6), F)], lambda xs: layers.Group
 case("einsum_dense_ellipsis", [((3, 4, 6), F)], one(layers.EinsumDense("...b,bc->...c", 5, kernel_initializer="he_normal")))
 
 
+# A shared layer whose second call takes the output of a layer listed
+# after it in the config: the loader makes the calls in passes, as
+# Keras's functional_from_config does.
+def shared_called_later(xs):
+    shared = layers.Dense(2, name="shared")
+    y = shared(layers.Concatenate()([layers.Dense(3)(xs[1]), xs[0]]))
+    z = shared(layers.Dense(6, name="again")(y))
+    return layers.Add()([y, z])
+case("shared_called_after_a_later_layer", [((3,), F), ((5,), F)], shared_called_later)
+
+
 def as_json(a):
     a = np.asarray(a)
     return {"shape": list(a.shape), "data": a.astype("float64").ravel().tolist()}

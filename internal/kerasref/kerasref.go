@@ -17,9 +17,25 @@ import (
 // PythonEnv overrides where the Keras environment's python is.
 const PythonEnv = "KERASGO_KERAS_PYTHON"
 
+// TestsEnv set to "skip" skips every test that runs Python Keras: make
+// test sets it, so that the newcomer's make test stays fast, and leaves
+// those checks (minutes of Keras and JAX on 2 cores) to make test-keras,
+// which .ci/run runs. Unset, a plain go test runs them wherever
+// build/keras-env is installed.
+const TestsEnv = "KERASGO_KERAS_TESTS"
+
+// skipIfLeftToTestKeras skips t under make test (TestsEnv "skip").
+func skipIfLeftToTestKeras(t testing.TB) {
+	t.Helper()
+	if os.Getenv(TestsEnv) == "skip" {
+		t.Skipf("Keras reference tests SKIPPED: make test leaves the checks against Python Keras to make test-keras (minutes; CI runs it): run make test-keras")
+	}
+}
+
 // Python returns the Keras environment's python, or skips t.
 func Python(t testing.TB) string {
 	t.Helper()
+	skipIfLeftToTestKeras(t)
 	if p := os.Getenv(PythonEnv); p != "" {
 		return p
 	}
@@ -39,6 +55,7 @@ func Python(t testing.TB) string {
 // PYTHONPATH), by version, or skips t when there are none.
 func Versions(t testing.TB) map[string]string {
 	t.Helper()
+	skipIfLeftToTestKeras(t)
 	root, err := moduleRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -104,6 +104,7 @@ func (a refArray) array() keras.Array {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	loadersCorpus.Remove()
+	dotCorpus.Remove()
 	os.Exit(code)
 }
 
