@@ -107,15 +107,15 @@ func TestModelToDotMatchesKeras(t *testing.T) {
 		Cases []struct {
 			Model   string `json:"model"`
 			Options struct {
-				ShowShapes           bool    `json:"show_shapes"`
-				ShowDType            bool    `json:"show_dtype"`
-				ShowLayerNames       *bool   `json:"show_layer_names"`
-				RankDir              string  `json:"rankdir"`
-				ExpandNested         bool    `json:"expand_nested"`
-				DPI                  int     `json:"dpi"`
-				ShowLayerActivations bool    `json:"show_layer_activations"`
-				ShowTrainable        bool    `json:"show_trainable"`
-				Splines              string  `json:"splines"`
+				ShowShapes           bool   `json:"show_shapes"`
+				ShowDType            bool   `json:"show_dtype"`
+				ShowLayerNames       *bool  `json:"show_layer_names"`
+				RankDir              string `json:"rankdir"`
+				ExpandNested         bool   `json:"expand_nested"`
+				DPI                  int    `json:"dpi"`
+				ShowLayerActivations bool   `json:"show_layer_activations"`
+				ShowTrainable        bool   `json:"show_trainable"`
+				Splines              string `json:"splines"`
 			} `json:"options"`
 			Graph dotGraph `json:"graph"`
 		} `json:"cases"`
@@ -135,7 +135,7 @@ func TestModelToDotMatchesKeras(t *testing.T) {
 			o := c.Options
 			text, err := utils.ModelToDot(m, keras.DotOptions{ShowShapes: o.ShowShapes, ShowDType: o.ShowDType,
 				ShowLayerNames: o.ShowLayerNames == nil || *o.ShowLayerNames, // model_to_dot's default
-				RankDir: o.RankDir, ExpandNested: o.ExpandNested, DPI: o.DPI, ShowLayerActivations: o.ShowLayerActivations,
+				RankDir:        o.RankDir, ExpandNested: o.ExpandNested, DPI: o.DPI, ShowLayerActivations: o.ShowLayerActivations,
 				ShowTrainable: o.ShowTrainable, Splines: o.Splines})
 			if err != nil {
 				t.Fatal(err)
