@@ -1,15 +1,11 @@
 package datasets
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/kerasgo/kerasgo/internal/nprandom"
 	"github.com/kerasgo/kerasgo/internal/npy"
@@ -83,9 +79,9 @@ func (o Options) File(ctx context.Context, r Remote) (string, error) {
 // Extracted returns the directory a dataset's .tar.gz archive extracts
 // to, as Keras's get_file(fname, extract=True) lays it out: the archive
 // as <name>_archive, its contents under <name>/. A missing extraction is
-// made from the archive (fetched first with Download), into a temporary
-// directory renamed into place, so an interrupted extraction leaves
-// nothing at the name.
+// made from the archive (fetched first with Download) by
+// utils.ExtractArchive, so an interrupted extraction leaves nothing at
+// the name.
 func (o Options) Extracted(ctx context.Context, r Remote) (string, error) {
 	dir := filepath.Join(o.dir(), r.Name)
 	if st, err := os.Stat(dir); err == nil && st.IsDir() {
@@ -100,70 +96,14 @@ func (o Options) Extracted(ctx context.Context, r Remote) (string, error) {
 		}
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+r.Name+".extracting-")
-	if err != nil {
-		return "", err
+	ok, err := utils.ExtractArchive(path, dir, "tar")
+	if err == nil && !ok {
+		err = fmt.Errorf("it is not a tar archive: delete it, and load again with Download")
 	}
-	defer os.RemoveAll(tmp)
-	if err := untarGz(path, tmp); err != nil {
+	if err != nil {
 		return "", fmt.Errorf("extracting %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) {
-		if st, serr := os.Stat(dir); serr != nil || !st.IsDir() { // another process may have won
-			return "", err
-		}
-	}
 	return dir, nil
-}
-
-// untarGz extracts a .tar.gz archive's regular files and directories
-// into dir, refusing entries that would land outside it.
-func untarGz(path, dir string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		return err
-	}
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		name := filepath.Clean(filepath.FromSlash(h.Name))
-		if filepath.IsAbs(name) || name == ".." || strings.HasPrefix(name, ".."+string(filepath.Separator)) {
-			return fmt.Errorf("the archive's entry %q is outside the extraction directory", h.Name)
-		}
-		target := filepath.Join(dir, name)
-		switch h.Typeflag {
-		case tar.TypeDir:
-			if err := os.MkdirAll(target, 0o755); err != nil {
-				return err
-			}
-		case tar.TypeReg:
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return err
-			}
-			out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-			if err != nil {
-				return err
-			}
-			_, err = io.Copy(out, tr)
-			if cerr := out.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-		}
-	}
 }
 
 // ShuffleSplit shuffles the samples of x and y (the first axis) as

@@ -15,6 +15,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/kerasgo/kerasgo/keras"
 )
 
 // GetFileOptions are the arguments of Keras's get_file beside the file's
@@ -40,6 +42,20 @@ type GetFileOptions struct {
 	CacheOnly bool
 	// Client makes the request; nil: http.DefaultClient.
 	Client *http.Client
+	// Extract extracts the file, a tar (plain, gzip or bzip2) or zip
+	// archive, as Keras's extract=True: GetFile then returns the folder
+	// of its contents, laid out as Keras lays it out (for fname
+	// "data.tar.gz", the archive at data.tar.gz and its contents in
+	// data_extracted/; for a name without a dot, the archive at
+	// <name>_archive and its contents in <name>/). ArchiveFormat is
+	// "auto" (or "": tar, then zip), "tar" or "zip".
+	Extract       bool
+	ArchiveFormat string
+	// Verbose is keras.Silent to print nothing; otherwise a download
+	// prints Keras's "Downloading data from ..." and its progress to Log
+	// (nil: standard output).
+	Verbose int
+	Log     io.Writer
 }
 
 // GetFile returns the path of a file in Keras's cache, downloading it
@@ -49,9 +65,10 @@ type GetFileOptions struct {
 // other way round. The download goes to a temporary file in the cache
 // directory, which is renamed into place once complete and checked, so
 // an interrupted or corrupt download never leaves a file at the name.
-// fname "" takes the name from origin's path. Archives are not extracted
-// (Keras's extract and untar).
+// fname "" takes the name from origin's path. With Extract, the file is
+// an archive, extracted at each call as Keras extracts it.
 func GetFile(ctx context.Context, fname, origin string, o GetFileOptions) (string, error) {
+	provided := fname != ""
 	if fname == "" {
 		u, err := url.Parse(origin)
 		if err != nil || path.Base(u.Path) == "/" || path.Base(u.Path) == "." {
@@ -67,14 +84,37 @@ func GetFile(ctx context.Context, fname, origin string, o GetFileOptions) (strin
 		return "", err
 	}
 	dir := filepath.Join(CacheDir(o.CacheDir), cmp.Or(o.CacheSubdir, "datasets"))
-	target := filepath.Join(dir, fname)
+	target, extracted := filepath.Join(dir, fname), ""
+	if o.Extract { // Keras's layout of an archive and its contents
+		if base, _, dotted := strings.Cut(fname, "."); provided && dotted {
+			extracted = filepath.Join(dir, base+"_extracted")
+		} else {
+			target, extracted = filepath.Join(dir, fname+"_archive"), filepath.Join(dir, fname)
+		}
+	}
+	if o.ArchiveFormat != "" && !o.Extract {
+		return "", fmt.Errorf("GetFile: ArchiveFormat %q is given without Extract: set Extract to extract the archive", o.ArchiveFormat)
+	}
+	finish := func(path string) (string, error) {
+		if !o.Extract {
+			return path, nil
+		}
+		ok, err := ExtractArchive(path, extracted, o.ArchiveFormat)
+		if err != nil {
+			return "", fmt.Errorf("GetFile: %w", err)
+		}
+		if !ok {
+			return "", fmt.Errorf("GetFile: %s is not a %s archive, so it cannot be extracted: leave Extract unset to get the file itself", path, map[bool]string{true: "tar or zip", false: o.ArchiveFormat}[o.ArchiveFormat == "" || o.ArchiveFormat == "auto"])
+		}
+		return extracted, nil
+	}
 	if !o.ForceDownload {
 		if _, err := os.Stat(target); err == nil {
 			if o.FileHash == "" {
-				return target, nil
+				return finish(target)
 			}
 			if sum, err := fileSum(target, hasher()); err == nil && strings.EqualFold(sum, o.FileHash) {
-				return target, nil
+				return finish(target)
 			}
 			// Keras: "A local file was found, but it seems to be incomplete
 			// or outdated": downloaded again.
@@ -89,10 +129,15 @@ func GetFile(ctx context.Context, fname, origin string, o GetFileOptions) (strin
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("GetFile: %w", err)
 	}
-	if err := download(ctx, o.Client, origin, target, hasher, o.FileHash); err != nil {
+	var progress io.Writer
+	if o.Verbose != keras.Silent {
+		progress = cmp.Or[io.Writer](o.Log, os.Stdout)
+		fmt.Fprintf(progress, "Downloading data from %s\n", origin)
+	}
+	if err := download(ctx, o.Client, origin, target, hasher, o.FileHash, progress); err != nil {
 		return "", err
 	}
-	return target, nil
+	return finish(target)
 }
 
 // CacheDir returns Keras's cache directory for dir "": $KERAS_HOME, else
@@ -158,7 +203,7 @@ func fileSum(p string, h hash.Hash) (string, error) {
 
 // download fetches origin into target through a temporary file beside it,
 // checked against want (when not empty) before it is renamed into place.
-func download(ctx context.Context, client *http.Client, origin, target string, hasher func() hash.Hash, want string) (err error) {
+func download(ctx context.Context, client *http.Client, origin, target string, hasher func() hash.Hash, want string, progress io.Writer) (err error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
@@ -185,7 +230,13 @@ func download(ctx context.Context, client *http.Client, origin, target string, h
 		}
 	}()
 	h := hasher()
-	if _, err = io.Copy(io.MultiWriter(tmp, h), resp.Body); err != nil {
+	var body io.Reader = resp.Body
+	if progress != nil {
+		p := &progressReader{r: resp.Body, total: resp.ContentLength, out: progress}
+		defer p.end()
+		body = p
+	}
+	if _, err = io.Copy(io.MultiWriter(tmp, h), body); err != nil {
 		return fmt.Errorf("GetFile: downloading %s: %w", origin, err)
 	}
 	if sum := hex.EncodeToString(h.Sum(nil)); want != "" && !strings.EqualFold(sum, want) {
@@ -201,4 +252,44 @@ func download(ctx context.Context, client *http.Client, origin, target string, h
 		return fmt.Errorf("GetFile: %w", err)
 	}
 	return nil
+}
+
+// progressReader prints a download's progress, as Keras's progress bar
+// does: bytes so far out of the total, at most every 1% (or every MiB
+// when the size is not known), on one line rewritten with \r.
+type progressReader struct {
+	r           io.Reader
+	total       int64 // -1: unknown
+	done, shown int64
+	out         io.Writer
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.done += int64(n)
+	step := int64(1 << 20)
+	if p.total > 0 {
+		step = max(p.total/100, 1)
+	}
+	if p.done-p.shown >= step {
+		p.show()
+	}
+	return n, err
+}
+
+func (p *progressReader) show() {
+	p.shown = p.done
+	if p.total > 0 {
+		fmt.Fprintf(p.out, "\r%d/%d bytes (%d%%)", p.done, p.total, p.done*100/p.total)
+	} else {
+		fmt.Fprintf(p.out, "\r%d bytes", p.done)
+	}
+}
+
+// end prints the final count and ends the line.
+func (p *progressReader) end() {
+	if p.shown != p.done || p.done == 0 {
+		p.show()
+	}
+	fmt.Fprintln(p.out)
 }
