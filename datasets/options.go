@@ -241,3 +241,12 @@ func LoadRegression(ctx context.Context, o Options, r Remote, testSplit float64,
 	}
 	return train, test, nil
 }
+
+// TestFraction is a loader's TestSplit option resolved: split, or Keras's
+// default 0.2 when split is zero and none (NoTestSplit) is not set.
+func TestFraction(split float64, none bool) float64 {
+	if split == 0 && !none {
+		return 0.2
+	}
+	return split
+}

@@ -27,9 +27,6 @@ type Options struct {
 // LoadData returns the training and test splits: X (samples, 13), Y
 // (samples,).
 func LoadData(ctx context.Context, o Options) (train, test datasets.Split, err error) {
-	split := o.TestSplit
-	if split == 0 && !o.NoTestSplit {
-		split = 0.2
-	}
+	split := datasets.TestFraction(o.TestSplit, o.NoTestSplit)
 	return datasets.LoadRegression(ctx, o.Options, File, split, o.Seed, 0)
 }

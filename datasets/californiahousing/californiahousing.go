@@ -39,9 +39,6 @@ func LoadData(ctx context.Context, o Options) (train, test datasets.Split, err e
 	default:
 		return train, test, fmt.Errorf("californiahousing: version must be \"small\" or \"large\", got %q", o.Version)
 	}
-	split := o.TestSplit
-	if split == 0 && !o.NoTestSplit {
-		split = 0.2
-	}
+	split := datasets.TestFraction(o.TestSplit, o.NoTestSplit)
 	return datasets.LoadRegression(ctx, o.Options, File, split, o.Seed, keep)
 }

@@ -34,10 +34,7 @@ type Options struct {
 // LoadData returns the training and test newswires: word-id sequences
 // and topic labels (0 to 45; LabelNames names them).
 func LoadData(ctx context.Context, o Options) (train, test datasets.Sequences, err error) {
-	split := o.TestSplit
-	if split == 0 && !o.NoTestSplit {
-		split = 0.2
-	}
+	split := datasets.TestFraction(o.TestSplit, o.NoTestSplit)
 	if !(split >= 0 && split < 1) {
 		return train, test, fmt.Errorf("reuters: invalid test_split %v: it must be between 0 and 1 (exclusive of 1)", split)
 	}

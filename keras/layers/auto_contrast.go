@@ -42,9 +42,9 @@ func (l *AutoContrast) Call(ctx *Context, in []backend.Value) backend.Value {
 	// Keras divides by high - low and keeps the input where that gives
 	// NaN; the same result, without a NaN in the gradient.
 	flat := b.Equal(high, low)
-	width := choose(b, flat, b.Scalar(1), b.Sub(high, low))
+	width := ops.Where(b, flat, b.Scalar(1), b.Sub(high, low))
 	y = clip(b, b.Mul(b.Sub(y, low), b.Div(b.Scalar(255), width)), 0, 255)
-	return choose(b, flat, x, toValueRange(b, y, full, vr))
+	return ops.Where(b, flat, x, toValueRange(b, y, full, vr))
 }
 
 // GetConfig returns Keras's config.

@@ -2,6 +2,7 @@ package layers
 
 import (
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/random"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
@@ -54,7 +55,7 @@ func (l *CutMix) Call(ctx *Context, in []backend.Value) backend.Value {
 	w := b.Reshape(random.BetaOf(b, []int{s[0]}, a, a, random.Stream()), backend.Shape{s[0], 1, 1, 1})
 	side := b.Sqrt(b.Sub(b.Scalar(1), w))
 	rect := boxMask(b, s, side, side)
-	return choose(b, rect, random.Shuffle(b, x, 0, random.Stream()), x)
+	return ops.Where(b, rect, random.Shuffle(b, x, 0, random.Stream()), x)
 }
 
 // GetConfig returns Keras's config.

@@ -70,13 +70,13 @@ func (l *Equalization) Call(ctx *Context, in []backend.Value) backend.Value {
 	hist := b.Sum(b.OneHot(counted, bins), 1) // (c, bins)
 	cdf := ops.Cumsum(b, hist, ops.Axis(1))
 	last := b.Slice(cdf, []int{0, bins - 1}, []int{c, 1})
-	first := ops.Min(b, choose(b, b.Greater(cdf, b.Scalar(0)), cdf, last), ops.Axis(1), ops.KeepDims()) // the first nonzero count
+	first := ops.Min(b, ops.Where(b, b.Greater(cdf, b.Scalar(0)), cdf, last), ops.Axis(1), ops.KeepDims()) // the first nonzero count
 	den := b.Sub(last, first)
-	den = choose(b, ops.Equal(b, den, b.Scalar(0)), b.Scalar(1), den)
+	den = ops.Where(b, ops.Equal(b, den, b.Scalar(0)), b.Scalar(1), den)
 	lut := clip(b, ops.Round(b, b.Div(b.Mul(b.Sub(cdf, first), b.Scalar(255)), den), 0), 0, 255)
 	eq := ops.TakeAlongAxis(b, lut, looked, 1) // (c, n)
 	oneBin := b.Greater(b.Scalar(2), ops.CountNonzero(b, hist, ops.Axis(1), ops.KeepDims()))
-	eq = choose(b, oneBin, channels, eq)
+	eq = ops.Where(b, oneBin, channels, eq)
 	out := b.Reshape(b.Transpose(eq, 1, 0), s.Clone())
 	return toValueRange(b, out, full, vr)
 }

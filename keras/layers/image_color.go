@@ -51,11 +51,6 @@ func coin(b backend.Builder, x backend.Value, lo, hi float64) backend.Value {
 	return b.Greater(p, b.RandomUniform(backend.Shape{x.Shape()[0], 1, 1, 1}))
 }
 
-// choose is a where cond is 1 and x elsewhere, broadcast together.
-func choose(b backend.Builder, cond, a, x backend.Value) backend.Value {
-	return ops.Where(b, cond, a, x)
-}
-
 // rgbImages checks that a layer's input is a batch of RGB images
 // (channels_last, 3 channels), as Keras's colour-space layers need.
 func rgbImages(inputs []backend.Shape) (backend.Shape, error) {

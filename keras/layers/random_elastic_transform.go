@@ -99,7 +99,7 @@ func (l *RandomElasticTransform) Call(ctx *Context, in []backend.Value) backend.
 	k := ops.ElasticKernelSize(min(h, w) * 0.05 * sc[1])
 	distorted := ops.ElasticTransformBy(b, x, alpha, sigma, k, l.options())
 	vr := givenRange(l.ValueRange)
-	return clip(b, choose(b, coin(b, x, f[0], f[1]), distorted, x), vr[0], vr[1])
+	return clip(b, ops.Where(b, coin(b, x, f[0], f[1]), distorted, x), vr[0], vr[1])
 }
 
 // GetConfig returns Keras's config.

@@ -91,7 +91,7 @@ func (l *RandomErasing) Call(ctx *Context, in []backend.Value) backend.Value {
 		fill = b.Constant(l.FillValue, backend.Shape{1, 1, 1, s[3]})
 	}
 	fill = clip(b, fill, vr[0], vr[1])
-	return choose(b, b.Mul(coin(b, x, f[0], f[1]), rect), fill, x)
+	return ops.Where(b, b.Mul(coin(b, x, f[0], f[1]), rect), fill, x)
 }
 
 // boxMask is 1 inside one rectangle per image of a batch of shape s and

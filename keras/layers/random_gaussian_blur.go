@@ -82,7 +82,7 @@ func (l *RandomGaussianBlur) Call(ctx *Context, in []backend.Value) backend.Valu
 	kernel := b.Mul(b.Reshape(b.Mul(ky, kx), backend.Shape{k[1], k[0], 1, 1}), b.Constant(ones, backend.Shape{1, 1, c, 1}))
 	blurred := ops.DepthwiseConv(b, x, kernel, ops.ConvOptions{Padding: backend.Same})
 	vr := colorRange(l.ValueRange)
-	return clip(b, choose(b, apply, blurred, x), vr[0], vr[1])
+	return clip(b, ops.Where(b, apply, blurred, x), vr[0], vr[1])
 }
 
 // gaussianTaps is the normalised Gaussian of n taps around the centre

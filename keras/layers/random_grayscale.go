@@ -43,7 +43,7 @@ func (l *RandomGrayscale) Call(ctx *Context, in []backend.Value) backend.Value {
 	}
 	b := ctx.B
 	apply := b.Greater(b.Scalar(l.Factor), b.RandomUniform(backend.Shape{x.Shape()[0], 1, 1, 1}))
-	return choose(b, apply, ops.RgbToGrayscale(b, x), x)
+	return ops.Where(b, apply, ops.RgbToGrayscale(b, x), x)
 }
 
 // GetConfig returns Keras's config.

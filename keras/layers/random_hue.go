@@ -47,8 +47,8 @@ func (l *RandomHue) Call(ctx *Context, in []backend.Value) backend.Value {
 	y := adjustHSV(b, ops.RgbToHsv(b, toValueRange(b, x, vr, unit)), func(h, s, v backend.Value) (backend.Value, backend.Value, backend.Value) {
 		h = b.Add(h, shift)
 		one := b.Scalar(1)
-		h = choose(b, b.Greater(h, one), b.Sub(h, one), h)
-		h = choose(b, b.Greater(b.Scalar(0), h), b.Add(h, one), h)
+		h = ops.Where(b, b.Greater(h, one), b.Sub(h, one), h)
+		h = ops.Where(b, b.Greater(b.Scalar(0), h), b.Add(h, one), h)
 		return h, s, v
 	})
 	return toValueRange(b, clip(b, y, 0, 1), unit, vr)

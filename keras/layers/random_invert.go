@@ -2,6 +2,7 @@ package layers
 
 import (
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -37,7 +38,7 @@ func (l *RandomInvert) Call(ctx *Context, in []backend.Value) backend.Value {
 	}
 	b := ctx.B
 	f, _ := factorRange(l.Factor, l.FactorRange, 0, 1)
-	return choose(b, coin(b, x, f[0], f[1]), b.Sub(b.Scalar(givenRange(l.ValueRange)[1]), x), x)
+	return ops.Where(b, coin(b, x, f[0], f[1]), b.Sub(b.Scalar(givenRange(l.ValueRange)[1]), x), x)
 }
 
 // GetConfig returns Keras's config.

@@ -75,7 +75,7 @@ func (l *RandomPerspective) Call(ctx *Context, in []backend.Value) backend.Value
 	d := b.Mul(b.Sub(b.RandomUniform(backend.Shape{s[0], 4, 2}), b.Scalar(0.5)), b.Scalar(l.Scale))
 	end := b.Add(start, b.Mul(start, d))
 	warped := ops.PerspectiveTransform(b, x, start, end, ops.PerspectiveTransformOptions{Interpolation: l.interpolation(), FillValue: l.FillValue})
-	return choose(b, apply, warped, x)
+	return ops.Where(b, apply, warped, x)
 }
 
 // GetConfig returns Keras's config.

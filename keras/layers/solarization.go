@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -79,7 +80,7 @@ func (l *Solarization) Call(ctx *Context, in []backend.Value) backend.Value {
 	vr := colorRange(l.ValueRange)
 	full := [2]float64{0, 255}
 	y := clip(b, b.Add(toValueRange(b, x, vr, full), perImage(b, x, add[0], add[1]*255)), 0, 255)
-	y = choose(b, b.Greater(perImage(b, x, threshold[0], threshold[1]*255), y), y, b.Sub(b.Scalar(255), y))
+	y = ops.Where(b, b.Greater(perImage(b, x, threshold[0], threshold[1]*255), y), y, b.Sub(b.Scalar(255), y))
 	return toValueRange(b, y, full, vr)
 }
 

@@ -47,17 +47,17 @@ func gamma(b backend.Builder, n int, alpha backend.Value, u backend.Value, first
 	v := b.Add(b.Scalar(1), b.Mul(c, z))
 	v3 := b.Mul(b.Mul(v, v), v)
 	positive := b.Greater(v3, b.Scalar(0))
-	safe := choose(b, positive, v3, b.Scalar(1))
+	safe := ops.Where(b, positive, v3, b.Scalar(1))
 	// Accept where log(u) < z²/2 + d - d·v³ + d·log(v³).
 	bound := b.Add(b.Add(b.Mul(b.Square(z), b.Scalar(0.5)), d), b.Mul(d, b.Sub(b.Log(safe), safe)))
 	accept := b.Mul(positive, b.Greater(bound, logU))
 	candidates := b.Mul(safe, d)
 	out := row(candidates, gammaRounds-1)
 	for k := gammaRounds - 2; k >= 0; k-- { // the first accepted candidate
-		out = choose(b, row(accept, k), row(candidates, k), out)
+		out = ops.Where(b, row(accept, k), row(candidates, k), out)
 	}
 	boost := b.Exp(b.Div(b.Log(b.Sub(b.Scalar(1), rows(3*gammaRounds, 1))), alpha))
-	return b.Mul(out, choose(b, small, boost, b.Scalar(1)))
+	return b.Mul(out, ops.Where(b, small, boost, b.Scalar(1)))
 }
 
 // Beta draws from the beta distribution with parameters alpha and beta,
@@ -89,9 +89,5 @@ func BetaOf(b backend.Builder, shape []int, alpha, beta backend.Value, seed Seed
 	y := gamma(b, n, b.StopGradient(beta), u, 3*gammaRounds+1)
 	sum := b.Add(x, y)
 	zero := ops.Equal(b, sum, b.Scalar(0))
-	return b.Reshape(choose(b, zero, b.Scalar(0.5), b.Div(x, choose(b, zero, b.Scalar(1), sum))), s)
-}
-
-func choose(b backend.Builder, cond, x, y backend.Value) backend.Value {
-	return ops.Where(b, cond, x, y)
+	return b.Reshape(ops.Where(b, zero, b.Scalar(0.5), b.Div(x, ops.Where(b, zero, b.Scalar(1), sum))), s)
 }
