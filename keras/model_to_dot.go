@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/layers"
 )
 
@@ -300,28 +299,13 @@ func pythonShapes(ts []*layers.KerasTensor) string {
 	case 0:
 		return "?"
 	case 1:
-		return pythonShape(ts[0].Shape())
+		return ts[0].Shape().String()
 	}
 	parts := make([]string, len(ts))
 	for i, t := range ts {
-		parts[i] = pythonShape(t.Shape())
+		parts[i] = t.Shape().String()
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
-}
-
-func pythonShape(s backend.Shape) string {
-	parts := make([]string, len(s))
-	for i, d := range s {
-		if d < 0 {
-			parts[i] = "None"
-		} else {
-			parts[i] = fmt.Sprint(d)
-		}
-	}
-	if len(parts) == 1 {
-		return "(" + parts[0] + ",)"
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // pythonDTypes writes the outputs' dtypes as Keras's label does:

@@ -76,18 +76,18 @@ func (m *Model) sequentialLike() bool {
 // model.layers (which Keras's summary follows): name (class), output
 // shape (of its last call, as Keras), parameter count and its inputs as
 // Keras's "layer[node][tensor]"; a functional model's input layers
-// first, as Keras lists them.
+// among them, where Keras's order puts them.
 func (m *Model) summaryRows() [][4]string {
 	var rows [][4]string
+	var rowLayers []layers.Layer // the layer of each row
 	if !m.sequential { // Keras lists a functional model's input layers, chain or not
 		for _, in := range m.inputs {
 			l := in.Layer()
 			rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, layers.PythonClassName(l)), summaryShape(in.Shape()), "0", "-"})
+			rowLayers = append(rowLayers, l)
 		}
 	}
 	row := map[any]int{}
-	inputRows := len(rows)
-	var rowLayers []layers.Layer // the layer of each row after the inputs'
 	for _, n := range m.nodes {
 		l := n.Layer()
 		if layers.IsKerasOperation(l) { // Keras's summary lists layers, not operations (NotEqual, Any)
@@ -110,24 +110,24 @@ func (m *Model) summaryRows() [][4]string {
 		rowLayers = append(rowLayers, l)
 		rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, layers.PythonClassName(l)), nodeSummaryShape(n), fmt.Sprint(params), strings.Join(conns, ", ")})
 	}
-	// The calls ran in an order of their own; Keras lists the layers by
-	// depth (kerasLayerOrder), which differs when branches are unequal.
+	// The calls ran in an order of their own; Keras lists the layers, the
+	// input layers among them, by depth (kerasLayerOrder), which differs
+	// when branches are unequal: an input that feeds a layer near the
+	// outputs comes after the layers of a longer branch.
 	place := map[layers.Layer]int{}
 	for i, l := range m.ordered {
 		place[l] = i
 	}
-	body := rows[inputRows:]
-	order := make([]int, len(body))
+	order := make([]int, len(rows))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(i, j int) bool { return place[rowLayers[order[i]]] < place[rowLayers[order[j]]] })
-	sorted := make([][4]string, len(body))
+	sorted := make([][4]string, len(rows))
 	for i, k := range order {
-		sorted[i] = body[k]
+		sorted[i] = rows[k]
 	}
-	copy(body, sorted)
-	return rows
+	return sorted
 }
 
 // nodeSummaryShape is a layer call's output shape as Keras's summary
