@@ -80,7 +80,7 @@ func (m *Model) sequentialLike() bool {
 func (m *Model) summaryRows() [][4]string {
 	var rows [][4]string
 	var rowLayers []layers.Layer // the layer of each row
-	if !m.sequential { // Keras lists a functional model's input layers, chain or not
+	if !m.sequential {           // Keras lists a functional model's input layers, chain or not
 		for _, in := range m.inputs {
 			l := in.Layer()
 			rows = append(rows, [4]string{fmt.Sprintf("%s (%s)", l.Common().Name, layers.PythonClassName(l)), summaryShape(in.Shape()), "0", "-"})
