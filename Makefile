@@ -64,7 +64,7 @@ test: $(KERASGO)
 	@echo "make test: the checks against Python Keras (golden values current, Keras opening kerasgo's files, training parity, ...) were left to make test-keras (make keras-env first; CI runs both)."
 
 ## test-keras: the checks against Python Keras that make test skips (they
-## run Keras and JAX: about 15 minutes per engine on 2 cores): the tests of
+## run Keras and JAX: the keras package's alone, 12 minutes per engine on 2 cores): the tests of
 ## every package that uses internal/kerasref, on the pure-Go engine, then,
 ## with libtorch installed, on the libtorch engine; needs make keras-env
 test-keras: keras-env $(KERASGO)

@@ -295,31 +295,28 @@ func activationName(l layers.Layer) (string, bool) {
 // pythonShapes writes shapes as Python prints Keras's: "(None, 8)", a
 // list "[(None, 3), (None, 3)]" for several, "?" for none.
 func pythonShapes(ts []*layers.KerasTensor) string {
-	switch len(ts) {
-	case 0:
-		return "?"
-	case 1:
-		return ts[0].Shape().String()
-	}
-	parts := make([]string, len(ts))
-	for i, t := range ts {
-		parts[i] = t.Shape().String()
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	return pythonList(ts, func(t *layers.KerasTensor) string { return t.Shape().String() }, "")
 }
 
 // pythonDTypes writes the outputs' dtypes as Keras's label does:
 // "float32", or the list "['float32', 'int32']".
 func pythonDTypes(ts []*layers.KerasTensor) string {
+	return pythonList(ts, func(t *layers.KerasTensor) string { return t.DType().String() }, "'")
+}
+
+// pythonList writes one value per tensor as Python prints Keras's
+// structure: the value alone for one tensor, a list for several (each
+// in quote), "?" for none.
+func pythonList(ts []*layers.KerasTensor, value func(*layers.KerasTensor) string, quote string) string {
 	switch len(ts) {
 	case 0:
 		return "?"
 	case 1:
-		return ts[0].DType().String()
+		return value(ts[0])
 	}
 	parts := make([]string, len(ts))
 	for i, t := range ts {
-		parts[i] = "'" + t.DType().String() + "'"
+		parts[i] = quote + value(t) + quote
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
