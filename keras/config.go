@@ -159,13 +159,27 @@ func (m *Model) architecture() (map[string]any, error) {
 			"module": "keras.src.models.functional", "class_name": "Functional", "registered_name": "Functional",
 			"config": map[string]any{
 				"name": m.Name, "trainable": true, "layers": ls,
-				"input_layers":  m.historyList(m.inputs),
+				"input_layers":  m.inputEnds(),
 				"output_layers": m.historyList(m.outputs),
 			},
 			"build_config": map[string]any{"input_shape": nil},
 		}
 	}
 	return top, nil
+}
+
+// inputEnds is the config's input_layers: the list of the inputs'
+// histories, or the dict Keras's model was built on.
+func (m *Model) inputEnds() any {
+	list := m.historyList(m.inputs)
+	if m.inputKeys == nil {
+		return list
+	}
+	named := make(map[string]any, len(list))
+	for i, k := range m.inputKeys {
+		named[k] = list[i]
+	}
+	return named
 }
 
 // historyList is Keras's list of [layer, node index, tensor index] for
@@ -641,9 +655,17 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 			}
 		}
 	}
+	var inputKeys []string
 	ends := func(key string) ([]*layers.KerasTensor, error) {
 		raw := top.Config[key]
 		list, _ := raw.([]any)
+		if named, ok := raw.(map[string]any); ok && key == "input_layers" {
+			// A dict of inputs: Keras flattens it in the keys' sorted order.
+			inputKeys = slices.Sorted(maps.Keys(named))
+			for _, k := range inputKeys {
+				list = append(list, named[k])
+			}
+		}
 		if len(list) == 3 { // a single [name, node, tensor]
 			if _, isName := list[0].(string); isName {
 				list = []any{list}
@@ -678,6 +700,7 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.inputKeys = inputKeys
 	if name, ok := top.Config["name"].(string); ok {
 		m.Name = name
 	}

@@ -71,7 +71,7 @@
 //   - a callback runs on the goroutine of the run it was given to; one
 //     that panics is an error of that run, naming it, and is not called
 //     again.
-//   - a model's host layers (StringLookup, TextVectorization, Hashing,
+//   - a model's host layers (StringLookup, TextVectorization, Hashing, HashedCrossing,
 //     IntegerLookup: see layers.HostLayer) run on each call's own
 //     goroutine, reading their vocabulary without a lock; Adapt swaps a
 //     lookup layer's vocabulary whole, so a call sees the old one or the

@@ -27,8 +27,13 @@ type Model struct {
 	pending []layers.Layer // Sequential layers waiting for an input shape
 	inputs  []*layers.KerasTensor
 	outputs []*layers.KerasTensor
-	nodes   []*layers.KerasTensor // every layer call, in execution order (inputs excluded)
-	ordered []layers.Layer        // the layers in Keras's order (kerasLayerOrder), the inputs among them
+	// inputKeys are the keys of a Functional model Keras built on a dict
+	// of inputs (keras.Model({"color": a, "size": b}, ...)), one per
+	// input in inputs' order, so that its config is written back as a
+	// dict; nil for a list of inputs.
+	inputKeys []string
+	nodes     []*layers.KerasTensor // every layer call, in execution order (inputs excluded)
+	ordered   []layers.Layer        // the layers in Keras's order (kerasLayerOrder), the inputs among them
 	// feeds are the engine graph's inputs: the inputs, or, with host
 	// layers, what the engine reads of the inputs and of their outputs
 	// (see engineFeeds).

@@ -66,6 +66,17 @@ func TestStringLayerErrors(t *testing.T) {
 		_, err := l.CallHost([]keras.Array{{Shape: []int{1, 2}, Strings: []string{"a", "zebra"}}})
 		want(t, err, `"zebra" is not in the vocabulary`, "NumOOVIndices")
 	})
+	t.Run("crossing settings and inputs", func(t *testing.T) {
+		color, size := layers.StringInput(1), layers.IntInput(1)
+		cross := func(l *layers.HashedCrossing, ins ...*layers.KerasTensor) error { return layers.Apply(l, ins...).Err() }
+		want(t, cross(&layers.HashedCrossing{NumBins: 4}, color), "HashedCrossing", "at least two inputs", "received 1")
+		want(t, cross(&layers.HashedCrossing{}, color, size), "HashedCrossing", "NumBins is 0", "positive")
+		want(t, cross(&layers.HashedCrossing{NumBins: 4, OutputMode: "multi_hot"}, color, size), "HashedCrossing", `"multi_hot"`, "int or one_hot")
+		want(t, cross(&layers.HashedCrossing{NumBins: 4}, color, layers.IntInput(2)), "HashedCrossing", "input 1 has shape", "equal shapes")
+		want(t, cross(&layers.HashedCrossing{NumBins: 4}, layers.StringInput(3), layers.StringInput(3)), "HashedCrossing", "(batch,) or (batch, 1)")
+		want(t, cross(&layers.HashedCrossing{NumBins: 4}, color, layers.Input(1)), "HashedCrossing", "input 1 is float32", "strings or integers")
+		want(t, cross(&layers.HashedCrossing{NumBins: 4}, color, layers.Apply(&layers.Dense{Units: 1}, layers.Input(1))), "computes on the host")
+	})
 	t.Run("adapting a given vocabulary", func(t *testing.T) {
 		s, _ := keras.NewStringArray([]string{"x y"})
 		err := keras.Adapt(ctx, &layers.TextVectorization{Vocabulary: []string{"x"}}, s)

@@ -68,7 +68,9 @@ type textCase struct {
 	Adapt      *hostArray           `json:"adapt"`
 	Vocabulary []any                `json:"vocabulary"`
 	Input      hostArray            `json:"input"`
-	Output     hostArray            `json:"output"`
+	// Inputs are a HashedCrossing's features (Input is the first).
+	Inputs []hostArray `json:"inputs"`
+	Output hostArray   `json:"output"`
 }
 
 // textModelCase is a model on one string input that Keras saved, with
@@ -117,6 +119,13 @@ type textIndex struct {
 		Words       hostArray `json:"words"`
 		Predictions hostArray `json:"predictions"`
 	} `json:"lookup_model"`
+	// CrossModel crosses a string and an integer input with a
+	// HashedCrossing.
+	CrossModel struct {
+		File        string               `json:"file"`
+		Inputs      map[string]hostArray `json:"inputs"`
+		Predictions hostArray            `json:"predictions"`
+	} `json:"cross_model"`
 }
 
 var textCorpus = &kerasCorpus{Script: "keras-text.py"}
@@ -159,7 +168,8 @@ func kerasVocabulary(class string, v []any) string {
 // and give Keras's output on strings with punctuation, capitals, Unicode,
 // every ASCII whitespace and unknown terms, for every output mode,
 // n-grams, OOV hashing (FarmHash64 and SipHash) and masks; tf_idf within
-// 1e-6.
+// 1e-6. HashedCrossing crosses strings and integers (int32's extremes
+// among them) into Keras's bins.
 func TestTextLayersMatchKeras(t *testing.T) {
 	var index textIndex
 	textCorpus.Build(t, &index)
@@ -175,22 +185,38 @@ func TestTextLayersMatchKeras(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if out := layers.Apply(l, c.Input.input()); out.Err() != nil {
-				t.Fatal(out.Err())
+			features := c.Inputs
+			if features == nil {
+				features = []hostArray{c.Input}
+			}
+			var arrays []keras.Array
+			var inputs []*layers.KerasTensor
+			for _, f := range features {
+				arrays = append(arrays, f.array())
+				// A model input has a shape past the batch: features of
+				// shape (batch,) are crossed without one.
+				if len(f.Shape) > 1 {
+					inputs = append(inputs, f.input())
+				}
+			}
+			if len(inputs) == len(features) {
+				if out := layers.Apply(l, inputs...); out.Err() != nil {
+					t.Fatal(out.Err())
+				}
 			}
 			if c.Vocabulary != nil {
 				if got, want := vocabularyOf(l), kerasVocabulary(c.Class, c.Vocabulary); got != want {
 					t.Fatalf("vocabulary\n%s\nKeras's\n%s", got, want)
 				}
 			}
-			got, err := l.(layers.HostLayer).CallHost([]keras.Array{c.Input.array()})
+			got, err := l.(layers.HostLayer).CallHost(arrays)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkHostOutput(t, got, c.Output)
 		})
 	}
-	if len(index.Cases) < 49 {
+	if len(index.Cases) < 55 {
 		t.Fatalf("only %d cases", len(index.Cases))
 	}
 }
@@ -252,6 +278,7 @@ func TestKerasTextModelsLoadAndPredict(t *testing.T) {
 			t.Fatal(err)
 		}
 		closeTo(t, got.Data, index.LookupModel.Predictions.Floats, 1e-5)
+		checkCrossModel(t, be, dir, index)
 	})
 	if index.TFIDFModel.File == "" || index.CustomModel.File == "" {
 		t.Fatal("the corpus has no tf_idf model or no model with its own standardize function")
@@ -307,6 +334,42 @@ func checkTextModel(t *testing.T, be backend.Backend, dir string, c textModelCas
 	}
 	var back []float64
 	out := kerasref.Run(t, kerasref.Python(t), kerasref.Script(t, "keras-text.py"), dir, path, texts)
+	if err := json.Unmarshal(lastLine(out), &back); err != nil {
+		t.Fatalf("Keras's predictions %q: %v", out, err)
+	}
+	closeTo(t, got.Data, back, 1e-5)
+}
+
+// checkCrossModel loads Keras's model with a HashedCrossing on a string
+// and an int64 input, checks its predictions against Keras's, saves it
+// again and checks that Keras predicts the same from kerasgo's file.
+func checkCrossModel(t *testing.T, be backend.Backend, dir string, index textIndex) {
+	t.Helper()
+	c := index.CrossModel
+	m, err := keras.LoadModel(filepath.Join(dir, c.File), keras.LoadOptions{Backend: be.Name(), NoCompile: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := keras.NamedArrays{}
+	for name, a := range c.Inputs {
+		x[name] = a.array()
+	}
+	got, err := m.Predict(context.Background(), x, keras.PredictOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeTo(t, got.Data, c.Predictions.Floats, 1e-5)
+	path := filepath.Join(t.TempDir(), "resaved.keras")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	inputs := filepath.Join(t.TempDir(), "inputs.json")
+	js, _ := json.Marshal(c.Inputs)
+	if err := os.WriteFile(inputs, js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var back []float64
+	out := kerasref.Run(t, kerasref.Python(t), kerasref.Script(t, "keras-text.py"), dir, path, inputs)
 	if err := json.Unmarshal(lastLine(out), &back); err != nil {
 		t.Fatalf("Keras's predictions %q: %v", out, err)
 	}

@@ -8,11 +8,13 @@ and writes, into the folder given as the first argument:
   and Hashing: each layer's config (after adapt), the data it was adapted
   on, its vocabulary, an input and Keras's output;
 - text_model.keras: a model with an adapted TextVectorization on raw
-  strings, with its predictions in index.json's "model".
+  strings, with its predictions in index.json's "model" (and the other
+  models index.json names, each with its inputs and predictions).
 
 With a second argument, a .keras file kerasgo saved, it instead loads it
 and prints its predictions on the strings of the third argument (a JSON
-list) as JSON: Keras reopening kerasgo's file.
+list, or an object of named inputs as index.json writes arrays) as JSON:
+Keras reopening kerasgo's file.
 """
 
 import json
@@ -38,7 +40,11 @@ def custom_standardization(x):
 if len(sys.argv) == 4:
     m = keras.saving.load_model(sys.argv[2])
     texts = json.loads(open(sys.argv[3]).read())
-    x = tf.constant(np.array(texts, dtype=object).reshape(-1, 1))
+    if isinstance(texts, dict):  # named inputs, each as arr() writes it
+        x = {k: tf.constant(np.array(v["strings"], dtype=object).reshape(v["shape"]) if v.get("strings") is not None
+                            else np.array(v["ints"], dtype="int64").reshape(v["shape"])) for k, v in texts.items()}
+    else:
+        x = tf.constant(np.array(texts, dtype=object).reshape(-1, 1))
     print(json.dumps(m.predict(x, verbose=0).reshape(-1).tolist()))
     sys.exit(0)
 
@@ -168,6 +174,31 @@ add("hash_multi_hot", H(num_bins=6, output_mode="multi_hot"), None, WORDS)
 add("hash_count", H(num_bins=6, output_mode="count"), None, WORDS)
 add("hash_one_hot", H(num_bins=6, output_mode="one_hot"), None, [["a"], ["b"], ["c"]])
 
+
+def add_cross(name, layer, features):
+    """A HashedCrossing case: features are the inputs, one array each."""
+    xs = [np.array(f, dtype=object if isinstance(np.asarray(f).reshape(-1)[0], str) else None) for f in features]
+    y = np.asarray(layer(tuple(tf.constant(x) for x in xs)))
+    cases.append({
+        "name": name,
+        "class": layer.__class__.__name__,
+        "config": layer.get_config(),
+        "input": arr(xs[0]),
+        "inputs": [arr(x) for x in xs],
+        "output": arr(y),
+    })
+
+
+HC = keras.layers.HashedCrossing
+COLORS = ["red", "green", "", "héllo", "🙂", "red"]
+SIZES = [3, -1, 0, 2147483647, -2147483648, 3]
+add_cross("cross_strings_ints", HC(num_bins=7), [COLORS, SIZES])
+add_cross("cross_column", HC(num_bins=1000), [np.array(COLORS).reshape(-1, 1), np.array(SIZES).reshape(-1, 1)])
+add_cross("cross_three", HC(num_bins=11), [COLORS, SIZES, ["a", "b", "c", "d", "e", "f"]])
+add_cross("cross_ints", HC(num_bins=2**31 - 1), [SIZES, [7, 7, 7, 7, 7, 7]])
+add_cross("cross_one_hot", HC(num_bins=5, output_mode="one_hot"), [COLORS, SIZES])
+add_cross("cross_one_hot_column", HC(num_bins=4, output_mode="one_hot"), [np.array(COLORS).reshape(-1, 1), np.array(SIZES, dtype="int32").reshape(-1, 1)])
+
 # A model on raw strings, saved by Keras: kerasgo loads it and predicts
 # the same from the same strings.
 tv = TV(max_tokens=30, output_sequence_length=8)
@@ -218,6 +249,17 @@ xa = np.array(CAT_Q + CATS, dtype=object)
 xb = np.array([["x", "y"], ["the", "cat"], ["", "z"], ["a", "a"], ["b", "c"], ["q", "r"], ["s", "t"]], dtype=object)
 pred2 = model2.predict([tf.constant(xa), tf.constant(xb)], verbose=0)
 
+# And one that crosses a string and an integer feature with a
+# HashedCrossing, one-hot, into a Dense (keras.io's structured data).
+ca = keras.Input(shape=(1,), dtype="string", name="color")
+cb = keras.Input(shape=(1,), dtype="int64", name="size")
+crossed = HC(num_bins=8, output_mode="one_hot")((ca, cb))
+model5 = keras.Model({"color": ca, "size": cb}, keras.layers.Dense(2)(crossed))
+model5.save(os.path.join(out_dir, "cross_model.keras"))
+cross_inputs = {"color": np.array(COLORS + ["blue", "red"], dtype=object).reshape(-1, 1),
+                "size": np.array(SIZES + [1, 4], dtype="int64").reshape(-1, 1)}
+pred5 = model5.predict({k: tf.constant(v) for k, v in cross_inputs.items()}, verbose=0)
+
 # A folder of texts for keras.utils.text_dataset_from_directory: its
 # batches without shuffling, and index_directory's file order and split
 # with seeds (the order text_dataset_from_directory starts from).
@@ -262,5 +304,6 @@ with open(os.path.join(out_dir, "index.json"), "w") as f:
         "tfidf_model": {"file": "tfidf_model.keras", "texts": texts, "predictions": arr(pred3)},
         "custom_model": {"file": "custom_model.keras", "texts": texts4, "predictions": arr(pred4)},
         "lookup_model": {"file": "lookup_model.keras", "colors": arr(xa), "words": arr(xb), "predictions": arr(pred2)},
+        "cross_model": {"file": "cross_model.keras", "inputs": {k: arr(v) for k, v in cross_inputs.items()}, "predictions": arr(pred5)},
         "folder": {"root": "texts", "datasets": folder_sets, "orders": folder_orders},
     }, f)

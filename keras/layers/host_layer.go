@@ -9,7 +9,7 @@ import (
 
 // HostLayer is a layer that computes on the host, in front of the
 // engine's graph: the layers that take strings (StringLookup,
-// TextVectorization, Hashing) or look values up in a table
+// TextVectorization, Hashing, HashedCrossing) or look values up in a table
 // (IntegerLookup), which Keras runs with TensorFlow inside tf.data. A
 // model runs its host layers on each batch, in its loop, and feeds their
 // outputs to the engine as inputs; no gradient flows through them.
@@ -31,6 +31,7 @@ type HostLayer interface {
 // The layers that compute on the host.
 var (
 	_ HostLayer = (*Hashing)(nil)
+	_ HostLayer = (*HashedCrossing)(nil)
 	_ HostLayer = (*IntegerLookup)(nil)
 	_ HostLayer = (*StringLookup)(nil)
 	_ HostLayer = (*TextVectorization)(nil)
