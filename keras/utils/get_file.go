@@ -34,6 +34,8 @@ type GetFileOptions struct {
 	CacheSubdir string
 	// CacheDir is the cache; default $KERAS_HOME, else ~/.keras (else
 	// /tmp/.keras where the home directory is not writable), as Keras's.
+	// A CacheDir given is made if missing and used as it is (Keras falls
+	// back to /tmp/.keras when the one it is given is not writable).
 	CacheDir string
 	// ForceDownload downloads the file even when it is cached.
 	ForceDownload bool
@@ -127,7 +129,7 @@ func GetFile(ctx context.Context, fname, origin string, o GetFileOptions) (strin
 		return "", fmt.Errorf("GetFile: %s is not in the cache and no origin was given to download it from", target)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("GetFile: %w", err)
+		return "", fmt.Errorf("GetFile: cannot make the cache folder: %w: give a writable CacheDir (or set KERAS_HOME)", err)
 	}
 	var progress io.Writer
 	if o.Verbose != keras.Silent {
