@@ -706,6 +706,11 @@ C("image.perspective_transform/nearest_fill", lambda x, s, e: ops.image.perspect
 # pins its sampling on the grid (keras/ops/image_elastic_test.go checks
 # the field itself).
 C("image.elastic_transform/no_displacement", lambda x: ops.image.elastic_transform(x, alpha=0.0, sigma=0.5, seed=1), X(1, 4, 3, 2))
+C("unfold", lambda x: ops.unfold(x, 2), X(2, 3, 4, 5))
+C("unfold/stride_pad_dilation", lambda x: ops.unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), X(1, 2, 5, 6))
+C("fold", lambda x: ops.fold(x, (4, 5), 2), X(2, 12, 12))
+C("fold/stride_pad_dilation", lambda x: ops.fold(x, (5, 6), (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), X(1, 12, 12))
+
 
 def close(a, b):
     a = np.asarray([float(v) for v in a["data"]])

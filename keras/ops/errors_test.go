@@ -60,6 +60,18 @@ func TestOpErrorsNameTheOpAndTheShapes(t *testing.T) {
 		{"pad widths", func(b ops.Builder, x, _ ops.Value) ops.Value {
 			return ops.Pad(b, x, [][2]int{{1, 1}}, ops.PadConstant, 0)
 		}, []string{"ops.Pad", "1 pad widths", "rank 2"}},
+		{"unfold a 2-D input", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Unfold(b, x, []int{2}, ops.UnfoldOptions{})
+		}, []string{"ops.Unfold", "(2, 3)", "must be 4-D"}},
+		{"unfold a kernel larger than the image", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Unfold(b, ops.Reshape(b, x, 1, 1, 2, 3), []int{3}, ops.UnfoldOptions{})
+		}, []string{"ops.Unfold", "(1, 1, 2, 3)"}},
+		{"unfold negative padding", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Unfold(b, ops.Reshape(b, x, 1, 1, 2, 3), []int{1}, ops.UnfoldOptions{Padding: []int{-1}})
+		}, []string{"ops.Unfold", "padding [-1]", "negative"}},
+		{"fold blocks that do not fit the output", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Fold(b, ops.Reshape(b, x, 1, 2, 3), []int{3, 3}, []int{2}, ops.UnfoldOptions{})
+		}, []string{"ops.Fold", "(1, 2, 3)", "blocks of 2x2", "want (batch, C·4, 4)"}},
 	}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		for _, c := range cases {

@@ -438,6 +438,18 @@ func moreGoldenCases() map[string]opFunc {
 		"image.elastic_transform/no_displacement": u(func(b ops.Builder, x ops.Value) ops.Value {
 			return ops.ElasticTransform(b, x, 0, 0.5, ops.ElasticTransformOptions{})
 		}),
+		"unfold": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Unfold(b, x, []int{2}, ops.UnfoldOptions{})
+		}),
+		"unfold/stride_pad_dilation": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Unfold(b, x, []int{2, 3}, unfoldOptions)
+		}),
+		"fold": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Fold(b, x, []int{4, 5}, []int{2}, ops.UnfoldOptions{})
+		}),
+		"fold/stride_pad_dilation": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Fold(b, x, []int{5, 6}, []int{2, 3}, unfoldOptions)
+		}),
 	}
 	for name, f := range map[string]func(ops.Builder, ops.Value, ...ops.AxisOption) ops.Value{
 		"nansum": ops.Nansum, "nanmean": ops.Nanmean, "nanmax": ops.Nanmax, "nanmin": ops.Nanmin,
@@ -484,3 +496,7 @@ func withoutProjection(b ops.Builder, t ops.Value) ops.Value {
 	widths[len(widths)-1] = [2]int{0, 2}
 	return ops.Pad(b, t, widths, ops.PadConstant, 0)
 }
+
+// unfoldOptions are the golden cases' non-default unfold and fold
+// settings: dilation (1, 2), padding 1, stride (2, 1).
+var unfoldOptions = ops.UnfoldOptions{Dilation: []int{1, 2}, Padding: []int{1}, Stride: []int{2, 1}}

@@ -25,9 +25,9 @@ var notDone = map[string]string{
 
 	"image.scale_and_translate": imageLater,
 	"custom_gradient":           later,
-	"fold":                      later, "jvp": later,
-	"rearrange":     later,
-	"saturate_cast": later, "unfold": later, "vectorize": later}
+	"jvp":                       later,
+	"rearrange":                 later,
+	"saturate_cast":             later, "vectorize": later}
 
 // partly lists, for implemented ops, the arguments or modes not done yet
 // (docs/ops.md shows them beside the op).
