@@ -323,21 +323,7 @@ func checkTextModel(t *testing.T, be backend.Backend, dir string, c textModelCas
 		t.Fatal(err)
 	}
 	closeTo(t, got.Data, c.Predictions.Floats, 1e-5)
-	path := filepath.Join(t.TempDir(), "resaved.keras")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	texts := filepath.Join(t.TempDir(), "texts.json")
-	js, _ := json.Marshal(c.Texts)
-	if err := os.WriteFile(texts, js, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var back []float64
-	out := kerasref.Run(t, kerasref.Python(t), kerasref.Script(t, "keras-text.py"), dir, path, texts)
-	if err := json.Unmarshal(lastLine(out), &back); err != nil {
-		t.Fatalf("Keras's predictions %q: %v", out, err)
-	}
-	closeTo(t, got.Data, back, 1e-5)
+	checkKerasPredictsResaved(t, m, dir, c.Texts, got.Data)
 }
 
 // checkCrossModel loads Keras's model with a HashedCrossing on a string
@@ -359,21 +345,33 @@ func checkCrossModel(t *testing.T, be backend.Backend, dir string, index textInd
 		t.Fatal(err)
 	}
 	closeTo(t, got.Data, c.Predictions.Floats, 1e-5)
+	checkKerasPredictsResaved(t, m, dir, c.Inputs, got.Data)
+}
+
+// checkKerasPredictsResaved saves m, has Keras (keras-text.py, run in
+// dir) open kerasgo's file and predict on inputs (written as JSON: a
+// list of texts, or named input arrays), and checks that Keras predicts
+// what kerasgo did.
+func checkKerasPredictsResaved(t *testing.T, m *keras.Model, dir string, inputs any, got []float32) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "resaved.keras")
 	if err := m.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	inputs := filepath.Join(t.TempDir(), "inputs.json")
-	js, _ := json.Marshal(c.Inputs)
-	if err := os.WriteFile(inputs, js, 0o644); err != nil {
+	inputsPath := filepath.Join(t.TempDir(), "inputs.json")
+	js, err := json.Marshal(inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(inputsPath, js, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var back []float64
-	out := kerasref.Run(t, kerasref.Python(t), kerasref.Script(t, "keras-text.py"), dir, path, inputs)
+	out := kerasref.Run(t, kerasref.Python(t), kerasref.Script(t, "keras-text.py"), dir, path, inputsPath)
 	if err := json.Unmarshal(lastLine(out), &back); err != nil {
 		t.Fatalf("Keras's predictions %q: %v", out, err)
 	}
-	closeTo(t, got.Data, back, 1e-5)
+	closeTo(t, got, back, 1e-5)
 }
 
 // closeTo fails t unless got equals want within tol.
