@@ -710,6 +710,17 @@ C("unfold", lambda x: ops.unfold(x, 2), X(2, 3, 4, 5))
 C("unfold/stride_pad_dilation", lambda x: ops.unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), X(1, 2, 5, 6))
 C("fold", lambda x: ops.fold(x, (4, 5), 2), X(2, 12, 12))
 C("fold/stride_pad_dilation", lambda x: ops.fold(x, (5, 6), (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), X(1, 12, 12))
+C("rearrange", lambda x: ops.rearrange(x, "b h w c -> b c h w"), X(2, 3, 4, 2))
+C("rearrange/split_merge", lambda x: ops.rearrange(x, "b (h1 h) (w1 w) c -> (b h1 w1) h w c", h1=2, w1=2), X(2, 4, 6, 3))
+C("rearrange/space_to_depth", lambda x: ops.rearrange(x, "b (h h1) (w w1) c -> b h w (c h1 w1)", h1=2, w1=2), X(1, 4, 4, 2))
+# scale_and_translate: scale and translation are Python numbers (kerasgo
+# takes them as Go numbers: the gradient is in the images only).
+C("image.scale_and_translate", lambda x: ops.image.scale_and_translate(x, (5, 5), [2.0, 2.0], [-0.5, -0.5], (0, 1), "linear"), X(3, 3))
+C("image.scale_and_translate/cubic_down_shifted", lambda x: ops.image.scale_and_translate(x, (2, 3, 4, 2), [0.6, 0.7], [0.4, -0.3], (1, 2), "bicubic"), X(2, 3, 6, 2))
+C("image.scale_and_translate/lanczos3_no_antialias", lambda x: ops.image.scale_and_translate(x, (1, 3, 4, 2), [0.5, 1.3], [1.0, 0.2], (-3, -2), "lanczos3", antialias=False), X(1, 5, 3, 2))
+C("vectorize", lambda x: ops.vectorize(lambda a: a * a + ops.sin(a))(x), X(2, 3))
+C("vectorize/matvec_broadcast", lambda m, v: ops.vectorize(lambda a, b: ops.matmul(a, b), signature="(m,n),(n)->(m)")(m, v), X(2, 3, 4), X(4))
+C("vectorize/two_outputs", lambda x: ops.vectorize(lambda a: (ops.sum(a), ops.max(a)), signature="(n)->(),()")(x), X(3, 4))
 
 
 def close(a, b):

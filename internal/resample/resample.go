@@ -107,14 +107,27 @@ const float32Epsilon = 1.1920929e-07
 // normalised to sum to 1. This is JAX's compute_weight_mat, and PIL's
 // resampling coefficients (PIL always antialiases).
 func Weights(in, out int, k Kernel, antialias bool) []float64 {
-	invScale := float64(in) / float64(out)
+	return weights(in, out, float64(in)/float64(out), 0, k, antialias)
+}
+
+// ScaledWeights is Weights for JAX's scale_and_translate: output i
+// samples the input at ((i + 0.5) - translation) / scale - 0.5, and an
+// output whose sample falls outside the input is zero. Weights is the
+// case scale = out/in, translation 0.
+func ScaledWeights(in, out int, scale, translation float64, k Kernel, antialias bool) []float64 {
+	return weights(in, out, 1/scale, translation, k, antialias)
+}
+
+// weights is the matrix of Weights and ScaledWeights by the inverse
+// scale.
+func weights(in, out int, invScale, translation float64, k Kernel, antialias bool) []float64 {
 	kernelScale := 1.0
 	if antialias {
 		kernelScale = math.Max(invScale, 1)
 	}
 	w := make([]float64, out*in)
 	for i := range out {
-		sample := (float64(i)+0.5)*invScale - 0.5
+		sample := (float64(i)+0.5)*invScale - translation*invScale - 0.5
 		if sample < -0.5 || sample > float64(in)-0.5 {
 			continue
 		}

@@ -60,6 +60,42 @@ func TestOpErrorsNameTheOpAndTheShapes(t *testing.T) {
 		{"pad widths", func(b ops.Builder, x, _ ops.Value) ops.Value {
 			return ops.Pad(b, x, [][2]int{{1, 1}}, ops.PadConstant, 0)
 		}, []string{"ops.Pad", "1 pad widths", "rank 2"}},
+		{"scale_and_translate by an unknown method", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.ScaleAndTranslate(b, x, []int{4, 6}, []float64{2, 2}, []float64{0, 0}, []int{0, 1}, "area", ops.ScaleAndTranslateOptions{})
+		}, []string{"ops.ScaleAndTranslate", "(2, 3)", `"area"`, "lanczos3"}},
+		{"scale_and_translate a non-spatial axis", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.ScaleAndTranslate(b, x, []int{4, 6}, []float64{2}, []float64{0}, []int{1}, "linear", ops.ScaleAndTranslateOptions{})
+		}, []string{"ops.ScaleAndTranslate", "(2, 3)", "axis 0", "not in spatial_dims"}},
+		{"scale_and_translate without a scale per axis", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.ScaleAndTranslate(b, x, []int{4, 6}, []float64{2}, []float64{0, 0}, []int{0, 1}, "linear", ops.ScaleAndTranslateOptions{})
+		}, []string{"ops.ScaleAndTranslate", "one scale and one translation per spatial axis"}},
+		{"vectorize core axes that disagree", func(b ops.Builder, x, y ops.Value) ops.Value {
+			return ops.Vectorize(b, func(a ...ops.Value) []ops.Value { return a[:1] }, "(n),(n)->(n)", x, ops.Reshape(b, x, 3, 2))[0]
+		}, []string{"ops.Vectorize", "core axis n", "is 2 in argument 1", "(3, 2)"}},
+		{"vectorize a signature without an arrow", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Vectorize(b, func(a ...ops.Value) []ops.Value { return a }, "(n)", x)[0]
+		}, []string{"ops.Vectorize", `"(n)"`, "->"}},
+		{"vectorize a non-scalar result without a signature", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Vectorize(b, func(a ...ops.Value) []ops.Value { return []ops.Value{ops.Stack(b, []ops.Value{a[0], a[0]}, 0)} }, "", x)[0]
+		}, []string{"ops.Vectorize", "must return scalars", "(2,)", "signature"}},
+		{"rearrange without an arrow", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Rearrange(b, x, "a b", nil)
+		}, []string{"ops.Rearrange", "(2, 3)", "->"}},
+		{"rearrange dropping an axis", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Rearrange(b, x, "a b -> a", nil)
+		}, []string{"ops.Rearrange", `"b"`, "missing on the right"}},
+		{"rearrange a new axis", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Rearrange(b, x, "a b -> a b c", nil)
+		}, []string{"ops.Rearrange", `"c"`, "not on the left"}},
+		{"rearrange a group with two unknown lengths", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Rearrange(b, x, "a (b1 b2) -> a b1 b2", nil)
+		}, []string{"ops.Rearrange", "b1 and b2", "give all but one"}},
+		{"rearrange a length that does not divide", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Rearrange(b, x, "a (b1 b2) -> a b1 b2", map[string]int{"b1": 2})
+		}, []string{"ops.Rearrange", "3 values", "do not divide"}},
+		{"rearrange the wrong rank", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			return ops.Rearrange(b, x, "a b c -> c b a", nil)
+		}, []string{"ops.Rearrange", "3 axes", "has 2"}},
 		{"unfold a 2-D input", func(b ops.Builder, x, _ ops.Value) ops.Value {
 			return ops.Unfold(b, x, []int{2}, ops.UnfoldOptions{})
 		}, []string{"ops.Unfold", "(2, 3)", "must be 4-D"}},

@@ -30,3 +30,46 @@ func Example() {
 	fmt.Println(out[0].Data)
 	// Output: [2 8]
 }
+
+// Keras's ops.rearrange(x, "b (h h1) w -> b h (w h1)", h1=2): each pair
+// of rows laid side by side, einops-style.
+func ExampleRearrange() {
+	be, err := backend.Open("gorgonia")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer be.Close()
+	x := backendtest.Array{Shape: backend.Shape{1, 4, 2}, Data: []float64{1, 2, 3, 4, 5, 6, 7, 8}}
+	out, err := backendtest.Eval(be, backend.Float64, func(b ops.Builder, in []ops.Value) ([]ops.Value, error) {
+		return []ops.Value{ops.Rearrange(b, in[0], "b (h h1) w -> b h (w h1)", map[string]int{"h1": 2})}, b.Err()
+	}, []backendtest.Array{x})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out[0].Shape, out[0].Data)
+	// Output: (1, 2, 4) [1 3 2 4 5 7 6 8]
+}
+
+// Keras's ops.vectorize(f, signature="(n),(n)->()") over a batch of
+// vector pairs: f, a dot product, is called on each pair.
+func ExampleVectorize() {
+	be, err := backend.Open("gorgonia")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer be.Close()
+	x := backendtest.Array{Shape: backend.Shape{2, 3}, Data: []float64{1, 2, 3, 4, 5, 6}}
+	out, err := backendtest.Eval(be, backend.Float64, func(b ops.Builder, in []ops.Value) ([]ops.Value, error) {
+		dot := func(a ...ops.Value) []ops.Value { return []ops.Value{ops.Sum(b, ops.Multiply(b, a[0], a[1]))} }
+		return ops.Vectorize(b, dot, "(n),(n)->()", in[0], in[0]), b.Err()
+	}, []backendtest.Array{x})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out[0].Data)
+	// Output: [14 77]
+}

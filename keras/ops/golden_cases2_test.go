@@ -450,6 +450,39 @@ func moreGoldenCases() map[string]opFunc {
 		"fold/stride_pad_dilation": u(func(b ops.Builder, x ops.Value) ops.Value {
 			return ops.Fold(b, x, []int{5, 6}, []int{2, 3}, unfoldOptions)
 		}),
+		"image.scale_and_translate": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ScaleAndTranslate(b, x, []int{5, 5}, []float64{2, 2}, []float64{-0.5, -0.5}, []int{0, 1}, "linear", ops.ScaleAndTranslateOptions{})
+		}),
+		"image.scale_and_translate/cubic_down_shifted": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ScaleAndTranslate(b, x, []int{2, 3, 4, 2}, []float64{0.6, 0.7}, []float64{0.4, -0.3}, []int{1, 2}, "bicubic", ops.ScaleAndTranslateOptions{})
+		}),
+		"image.scale_and_translate/lanczos3_no_antialias": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.ScaleAndTranslate(b, x, []int{1, 3, 4, 2}, []float64{0.5, 1.3}, []float64{1, 0.2}, []int{-3, -2}, "lanczos3", ops.ScaleAndTranslateOptions{NoAntialias: true})
+		}),
+		"vectorize": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Vectorize(b, func(a ...ops.Value) []ops.Value {
+				return []ops.Value{ops.Add(b, ops.Multiply(b, a[0], a[0]), ops.Sin(b, a[0]))}
+			}, "", x)[0]
+		}),
+		"vectorize/matvec_broadcast": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			return ops.Vectorize(b, func(a ...ops.Value) []ops.Value {
+				return []ops.Value{ops.Matmul(b, a[0], a[1])}
+			}, "(m,n),(n)->(m)", v[0], v[1])
+		}),
+		"vectorize/two_outputs": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			return ops.Vectorize(b, func(a ...ops.Value) []ops.Value {
+				return []ops.Value{ops.Sum(b, a[0]), ops.Max(b, a[0])}
+			}, "(n)->(),()", v[0])
+		}),
+		"rearrange": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Rearrange(b, x, "b h w c -> b c h w", nil)
+		}),
+		"rearrange/split_merge": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Rearrange(b, x, "b (h1 h) (w1 w) c -> (b h1 w1) h w c", map[string]int{"h1": 2, "w1": 2})
+		}),
+		"rearrange/space_to_depth": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Rearrange(b, x, "b (h h1) (w w1) c -> b h w (c h1 w1)", map[string]int{"h1": 2, "w1": 2})
+		}),
 	}
 	for name, f := range map[string]func(ops.Builder, ops.Value, ...ops.AxisOption) ops.Value{
 		"nansum": ops.Nansum, "nanmean": ops.Nanmean, "nanmax": ops.Nanmax, "nanmin": ops.Nanmin,

@@ -5,7 +5,6 @@ const (
 	integerOnly  = "integer-only: a kerasgo computation holds one float dtype (and int32 inputs)"
 	dataShape    = "its result's shape depends on the values, which a compiled kerasgo step cannot have"
 	complexDType = "complex tensors: kerasgo has no complex dtype"
-	imageLater   = "image op: not written yet"
 	later        = "not written yet"
 	hostOnly     = "a host-side question about a value, not a tensor op: Go's types answer it"
 )
@@ -23,11 +22,9 @@ var notDone = map[string]string{
 	"is_tensor": hostOnly, "dtype": hostOnly, "convert_to_numpy": "reading values out is Function.Run's job (keras.Model.NewFunction)",
 	"eig": "the general eigenproblem has complex eigenvalues and vectors, and kerasgo has no complex dtype (eigh covers symmetric matrices)",
 
-	"image.scale_and_translate": imageLater,
-	"custom_gradient":           later,
-	"jvp":                       later,
-	"rearrange":                 later,
-	"saturate_cast":             later, "vectorize": later}
+	"custom_gradient": later,
+	"jvp":             later,
+	"saturate_cast":   later}
 
 // partly lists, for implemented ops, the arguments or modes not done yet
 // (docs/ops.md shows them beside the op).
