@@ -255,6 +255,7 @@ func (m *Model) functionalLayers() ([]any, error) {
 		if c, ok := l.(layers.CallKwargs); ok {
 			maps.Copy(kwargs, c.CallKwargs())
 		}
+		maps.Copy(kwargs, n.CallArguments()) // this call's own (ReversibleEmbedding's reverse)
 		obj["inbound_nodes"] = append(obj["inbound_nodes"].([]any), map[string]any{"args": args, "kwargs": kwargs})
 	}
 	return out, nil
@@ -578,12 +579,14 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 		var err error
 		var mode *bool
 		var mask *layers.KerasTensor
+		var callArgs map[string]any // this call's own arguments (layers.PerCallArguments)
 		for k, v := range node.Kwargs {
 			if b, isBool := v.(bool); k == "training" && isBool {
 				// Keras records the call's training argument, even a
-				// default: a random image layer's training=True is its
-				// default, which the model's own mode overrides.
-				if !b || !layers.TrainsByDefault(l) {
+				// default: a random image layer's training=True and
+				// SpectralNormalization's training=False are their
+				// defaults, which the model's own mode overrides.
+				if !layers.IsTrainingDefault(l, b) {
 					mode = &b
 				}
 			} else if _, isTensor := v.(map[string]any); k == "mask" && isTensor {
@@ -593,6 +596,11 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 				}
 			} else if c, ok := l.(layers.CallKwargs); ok && c.SetCallKwarg(k, v) {
 				continue
+			} else if _, ok := l.(layers.PerCallArguments); ok && v != nil {
+				if callArgs == nil {
+					callArgs = map[string]any{}
+				}
+				callArgs[k] = v // the layer's BuildCall checks them
 			} else if v != nil {
 				return fmt.Errorf("layer %q (%s): call argument %s=%v is not supported by kerasgo", name, obj.ClassName, k, v)
 			}
@@ -622,9 +630,14 @@ func functionalFromConfig(top savedObject) (*Model, error) {
 			ins = append(ins, in)
 		}
 		var out *layers.KerasTensor
-		if mode != nil {
+		switch {
+		case callArgs != nil && mode != nil:
+			return fmt.Errorf("layer %q (%s): a call with training=%v and the call arguments %v: kerasgo fixes a call's training mode or gives it arguments, not both yet", name, obj.ClassName, *mode, callArgs)
+		case callArgs != nil:
+			out = layers.ApplyWithArguments(l, callArgs, ins...)
+		case mode != nil:
 			out = layers.ApplyInMode(l, *mode, ins...)
-		} else {
+		default:
 			out = layers.Apply(l, ins...)
 		}
 		if out.Err() != nil {
@@ -861,6 +874,13 @@ func decodeSavedModel(data []byte) (savedObject, error) {
 	var top savedObject
 	if err := json.Unmarshal(data, &top); err != nil {
 		return savedObject{}, fmt.Errorf("%v: the model's config does not have Keras's layout", err)
+	}
+	// A MultiOptimizer's map from paths to optimizers keeps its order,
+	// which is that of the optimizers' saved state.
+	if top.CompileConfig != nil {
+		if _, err := serialization.KeepKeyOrder(top.CompileConfig, data, "optimizer_map", "default_optimizer"); err != nil {
+			return savedObject{}, fmt.Errorf("%v: the model's config is not JSON", err)
+		}
 	}
 	return top, nil
 }

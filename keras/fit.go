@@ -741,7 +741,7 @@ func (m *Model) CheckInputs(x ArraySet) error {
 // naming the layer before any step runs.
 func (m *Model) checkInputData(in *layers.KerasTensor, a Array, label string) error {
 	for _, n := range m.nodes {
-		checker, ok := n.Layer().(layers.InputDataChecker)
+		checker, ok := layers.InputDataCheckerOf(n)
 		if !ok || !slices.Contains(n.Inputs(), in) {
 			continue
 		}

@@ -2,6 +2,7 @@ package keras
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -659,12 +660,19 @@ func (m *Model) ResumeAt(epoch, batch int, logs callbacks.Logs) {
 	}
 }
 
+// errMultiRate is the error of reading or setting a MultiOptimizer's
+// learning rate.
+var errMultiRate = errors.New("optimizer multi_optimizer has no learning rate of its own (as in Keras, where reading or setting it raises): read or set each of its optimizers' LearningRate field")
+
 // LearningRate returns the compiled optimizer's current learning rate
 // (with a schedule, the rate of the next step).
 func (m *Model) LearningRate() (float64, error) {
 	c, err := m.compiledOrErr("it has no optimizer")
 	if err != nil {
 		return 0, err
+	}
+	if _, multi := optimizers.AsMulti(c.opt); multi {
+		return 0, errMultiRate
 	}
 	if optimizers.LearningRate(c.opt) == nil && optimizers.Schedule(c.opt) == nil {
 		return 0, fmt.Errorf("optimizer %s has no learning rate kerasgo knows how to read", c.opt.Name())
@@ -712,6 +720,9 @@ func (m *Model) SetLearningRate(lr float64) error {
 	}
 	if optimizers.Schedule(c.opt) != nil {
 		return fmt.Errorf("optimizer %s follows a learning-rate schedule, so its learning rate cannot be set (as in Keras): compile with a fixed LearningRate to change it from a callback", c.opt.Name())
+	}
+	if _, multi := optimizers.AsMulti(c.opt); multi {
+		return errMultiRate
 	}
 	p := optimizers.LearningRate(c.opt)
 	if p == nil {

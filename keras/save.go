@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 	"github.com/kerasgo/kerasgo/keras/saving"
+	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Version is kerasgo's version; saved files record it.
@@ -588,6 +590,9 @@ func (m *Model) weightsTreeIn(order layerOrder, withOptimizer bool) (*h5.Group, 
 		}
 	}
 	if c := m.currentCompiled(); withOptimizer && c != nil && opt != nil {
+		if multi, ok := optimizers.AsMulti(c.opt); ok {
+			return root, writeMultiState(root, c, multi, opt.iterations, opt.state)
+		}
 		for k, sl := range c.slots {
 			g := root.Group(c.slotPath(k) + "/vars")
 			g.Attrs["name"] = sl.opt.Name()
@@ -601,6 +606,76 @@ func (m *Model) weightsTreeIn(order layerOrder, withOptimizer bool) (*h5.Group, 
 		}
 	}
 	return root, nil
+}
+
+// multiSlots maps each of a MultiOptimizer's optimizers to its slot, nil
+// for one no variable selects (never applied); any other slot (an
+// optimizer a custom step applies beside it) is an error.
+func multiSlots(c *compiled, multi *optimizers.MultiOptimizer) (map[optimizers.Optimizer]*optSlot, error) {
+	out := map[optimizers.Optimizer]*optSlot{}
+	inner := multi.Optimizers()
+	for _, sl := range c.slots {
+		if !slices.Contains(inner, sl.opt) {
+			return nil, fmt.Errorf("the training step applies optimizer %s beside the compiled MultiOptimizer: kerasgo saves the state of a MultiOptimizer alone", sl.opt.Name())
+		}
+		out[sl.opt] = sl
+	}
+	return out, nil
+}
+
+// writeMultiState writes a MultiOptimizer's state as Keras does: under
+// optimizer/vars its iteration count and learning rate (0), then each
+// of its optimizers' variables in order (an optimizer never applied has
+// only its iteration count, 0, and learning rate); and each optimizer's
+// again under optimizer/optimizers/<its class in snake_case>, the
+// attribute Keras also saves them under.
+func writeMultiState(root *h5.Group, c *compiled, multi *optimizers.MultiOptimizer, iterations int64, state [][]float32) error {
+	slots, err := multiSlots(c, multi)
+	if err != nil {
+		return err
+	}
+	g := root.Group(saving.OptimizerPath + "/vars")
+	g.Attrs["name"] = multi.Name()
+	all := []*h5.Dataset{{DType: h5.Int64, Int64: []int64{iterations}}, {DType: h5.Float32, Float32: []float32{0}}}
+	used := map[string]int{}
+	for _, o := range multi.Optimizers() {
+		var vars []*h5.Dataset
+		if sl := slots[o]; sl != nil {
+			if vars, err = optimizerVars(sl, iterations, c.rateOf(o, iterations), state[sl.offset:sl.offset+len(sl.specs)]); err != nil {
+				return err
+			}
+		} else {
+			vars = []*h5.Dataset{{DType: h5.Int64, Int64: []int64{0}}}
+			if savedBaseVars(o) == 2 {
+				vars = append(vars, &h5.Dataset{DType: h5.Float32, Float32: []float32{float32(c.rateOf(o, 0))}})
+			}
+		}
+		class := o.Name()
+		if obj, err := optimizers.Serialize(o); err == nil {
+			class = obj.ClassName
+		}
+		own := root.Group(saving.OptimizerPath + "/optimizers/" + uniqueSnakeName(serialization.SnakeCase(class), used) + "/vars")
+		own.Attrs["name"] = o.Name()
+		for i, v := range vars {
+			own.Datasets[strconv.Itoa(i)] = v
+		}
+		all = append(all, vars...)
+	}
+	for i, v := range all {
+		g.Datasets[strconv.Itoa(i)] = v
+	}
+	return nil
+}
+
+// uniqueSnakeName is name the first time, then name_1, name_2, ..., as
+// Keras names the elements of a list it saves.
+func uniqueSnakeName(name string, used map[string]int) string {
+	n, seen := used[name]
+	used[name] = n + 1
+	if !seen {
+		return name
+	}
+	return fmt.Sprintf("%s_%d", name, n)
 }
 
 // weightDataset is w's value as Keras stores it: float32, or int64 for
@@ -770,6 +845,22 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 	if len(c.slots) == 0 {
 		return fmt.Errorf("%w: the training step has not run yet, so its optimizers are not known", errOptimizerMismatch)
 	}
+	if multi, ok := optimizers.AsMulti(c.opt); ok {
+		state := make([][]float32, len(c.optSpecs))
+		iterations, err := readMultiState(f, c, multi, state)
+		if err != nil {
+			return err
+		}
+		shapes := make([]backend.Shape, len(c.optSpecs))
+		for i, sp := range c.optSpecs {
+			shapes[i] = sp.Shape
+		}
+		uploaded, err := upload(c.be, state, shapes)
+		if err != nil {
+			return err
+		}
+		return c.bind.publish(stateChange{optState: uploaded, iterations: &iterations}, nil)
+	}
 	if extra := c.slotPath(len(c.slots)) + "/vars"; f.HasGroup(extra) {
 		return fmt.Errorf("%w: the file holds the state of more optimizers (%s) than the training step applies (%d)", errOptimizerMismatch, extra, len(c.slots))
 	}
@@ -797,17 +888,66 @@ func (m *Model) loadOptimizerState(f *h5.File) error {
 	return c.bind.publish(stateChange{optState: uploaded, iterations: &iterations}, nil)
 }
 
+// readMultiState reads a MultiOptimizer's state, saved as writeMultiState
+// writes it (Keras's layout), into state and returns its iteration
+// count. A file saved before the first step holds each optimizer's
+// iteration count and learning rate alone: the slots start afresh.
+func readMultiState(f *h5.File, c *compiled, multi *optimizers.MultiOptimizer, state [][]float32) (int64, error) {
+	slots, err := multiSlots(c, multi)
+	if err != nil {
+		return 0, err
+	}
+	path := saving.OptimizerPath
+	inner := multi.Optimizers()
+	built, unbuilt := 2, 2
+	for _, o := range inner {
+		built, unbuilt = built+savedBaseVars(o), unbuilt+savedBaseVars(o)
+		if sl := slots[o]; sl != nil {
+			_, count := optimizers.SavedPositions(sl.specs)
+			built += count
+		}
+	}
+	n := len(numbered(f.Children(path + "/vars")))
+	if n != built && n != unbuilt {
+		return 0, fmt.Errorf("%w: the file holds %d variables under %s, the MultiOptimizer's %d optimizers need %d (or %d before their first step)", errOptimizerMismatch, n, path, len(inner), built, unbuilt)
+	}
+	d, err := f.Read(path + "/vars/0")
+	if err != nil || len(d.Shape) != 0 {
+		return 0, fmt.Errorf("%w: the MultiOptimizer's iteration count (%s/vars/0) is missing or not a scalar", errOptimizerMismatch, path)
+	}
+	iterations := int64(scalarOf(d))
+	first := 2
+	for _, o := range inner {
+		size := savedBaseVars(o)
+		if sl := slots[o]; sl != nil {
+			if _, count := optimizers.SavedPositions(sl.specs); n == built {
+				size += count
+			}
+			it, err := readSlotStateAt(f, path, first, size, sl, state[sl.offset:sl.offset+len(sl.specs)])
+			if err != nil {
+				return 0, err
+			}
+			if it != iterations {
+				return 0, fmt.Errorf("%w: the MultiOptimizer has taken %d steps and its optimizer %s %d: they must be those of one training step", errOptimizerMismatch, iterations, o.Name(), it)
+			}
+		}
+		first += size
+	}
+	return iterations, nil
+}
+
 // readSlotState reads one optimizer's state, saved by optimizerVars under
 // path, into state (laid out as the slot's specs) and returns its
 // iteration count.
 func readSlotState(f *h5.File, path string, sl *optSlot, state [][]float32) (int64, error) {
-	return readSlotStateAt(f, path, 0, sl, state)
+	return readSlotStateAt(f, path, 0, -1, sl, state)
 }
 
 // readSlotStateAt is readSlotState for an optimizer whose variables start
 // at index first (a LossScaleOptimizer's inner optimizer's, after its own
-// four).
-func readSlotStateAt(f *h5.File, path string, first int, sl *optSlot, state [][]float32) (int64, error) {
+// four; a MultiOptimizer's optimizers', one after another) and are size
+// in number (-1: all those after first).
+func readSlotStateAt(f *h5.File, path string, first, size int, sl *optSlot, state [][]float32) (int64, error) {
 	if l, ok := optimizers.AsLossScale(sl.opt); ok {
 		for i, name := range []string{"step counter", "scale"} {
 			p := fmt.Sprintf("%s/vars/%d", path, first+2+i)
@@ -817,7 +957,10 @@ func readSlotStateAt(f *h5.File, path string, first int, sl *optSlot, state [][]
 			}
 			state[i] = []float32{float32(scalarOf(d))}
 		}
-		return readSlotStateAt(f, path, first+4, &optSlot{opt: l.Inner, specs: sl.specs[2:]}, state[2:])
+		if size >= 0 {
+			size -= 4
+		}
+		return readSlotStateAt(f, path, first+4, size, &optSlot{opt: l.Inner, specs: sl.specs[2:]}, state[2:])
 	}
 	pos, count := optimizers.SavedPositions(sl.specs)
 	base := savedBaseVars(sl.opt)
@@ -826,6 +969,9 @@ func readSlotStateAt(f *h5.File, path string, first int, sl *optSlot, state [][]
 		return 0, fmt.Errorf("%w: the file holds %d variables under %s, fewer than a LossScaleOptimizer's own", errOptimizerMismatch, len(names), path)
 	}
 	names = names[first:]
+	if size >= 0 && size < len(names) {
+		names = names[:size]
+	}
 	// A model compiled and saved before it trained (Keras builds its
 	// optimizer's slots on the first step) holds only the base variables:
 	// its slots start afresh.

@@ -549,6 +549,10 @@ func (s *Step) Apply(opt optimizers.Optimizer, grads []backend.Value, vars []*la
 		s.fail("optimizer %s got %d gradients for %d variables: give one gradient per variable", opt.Name(), len(grads), len(vars))
 		return
 	}
+	if multi, ok := optimizers.AsMulti(opt); ok {
+		s.applyMulti(multi, grads, vars)
+		return
+	}
 	idx := make([]int, len(vars))
 	for k, w := range vars {
 		if !s.known(w, "Apply") {
@@ -599,6 +603,35 @@ func (s *Step) Apply(opt optimizers.Optimizer, grads []backend.Value, vars []*la
 		s.values[w], s.updated[w] = newP[i], true
 	}
 	s.newState[k] = append([]backend.Value{}, newS...) // non-nil: applied
+}
+
+// applyMulti applies each of a MultiOptimizer's optimizers to the
+// variables their paths give it, as Keras's MultiOptimizer.apply does.
+func (s *Step) applyMulti(multi *optimizers.MultiOptimizer, grads []backend.Value, vars []*layers.Weight) {
+	paths := make([]string, len(vars))
+	for i, w := range vars {
+		paths[i] = w.Name
+		if p, ok := s.c.paths[w]; ok {
+			paths[i] = p
+		}
+	}
+	sel, err := multi.Select(paths)
+	if err != nil {
+		s.fail("%v", err)
+		return
+	}
+	for k, opt := range multi.Optimizers() {
+		var g []backend.Value
+		var v []*layers.Weight
+		for i := range vars {
+			if sel[i] == k {
+				g, v = append(g, grads[i]), append(v, vars[i])
+			}
+		}
+		if len(v) > 0 {
+			s.Apply(opt, g, v)
+		}
+	}
 }
 
 // Assign sets the variable w to value in a train step (Keras's

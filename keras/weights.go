@@ -52,6 +52,33 @@ func (m *Model) ready() error {
 	for k, i := range c.trainable {
 		paths[k] = all[i]
 	}
+	if multi, ok := optimizers.AsMulti(c.opt); ok {
+		// Each of its optimizers is a slot of its own, for its variables
+		// (Step.Apply splits them so).
+		sel, err := multi.Select(paths)
+		if err != nil {
+			return err
+		}
+		c.optSpecs, c.slots = nil, nil
+		for k, opt := range multi.Optimizers() {
+			var idx []int
+			var subPaths []string
+			var shapes []backend.Shape
+			for j, i := range c.trainable {
+				if sel[j] == k {
+					idx, subPaths, shapes = append(idx, i), append(subPaths, paths[j]), append(shapes, trainShapes[j])
+				}
+			}
+			if len(idx) == 0 {
+				continue // never applied, as in Keras
+			}
+			rule := optimizers.ForVariables(opt, subPaths)
+			sl := &optSlot{opt: opt, rule: rule, vars: idx, specs: optimizers.States(rule, shapes), offset: len(c.optSpecs)}
+			c.optSpecs = append(c.optSpecs, sl.specs...)
+			c.slots = append(c.slots, sl)
+		}
+		return initOptimizerState(c)
+	}
 	rule := optimizers.ForVariables(c.opt, paths)
 	c.optSpecs = optimizers.States(rule, trainShapes)
 	c.slots = []*optSlot{{opt: c.opt, rule: rule, vars: c.trainable, specs: c.optSpecs}}

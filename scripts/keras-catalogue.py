@@ -138,12 +138,24 @@ case("layer_normalization", [((3, 6), F)], one(layers.LayerNormalization(epsilon
 case("group_normalization", [((4, 4, 6), F)], one(layers.GroupNormalization(groups=3)))
 case("unit_normalization", [((3, 5), F)], one(layers.UnitNormalization()))
 case("unit_normalization_axes", [((3, 4, 2), F)], one(layers.UnitNormalization(axis=[1, 2])))
+# SpectralNormalization: Keras's inference uses the kernel as stored (the
+# normalization is a training-step computation); these check the files.
+case("spectral_normalization_dense", [((6,), F)], one(layers.SpectralNormalization(layers.Dense(4, activation="tanh"), power_iterations=2)))
+case("spectral_normalization_conv2d", [((5, 5, 2), F)], one(layers.SpectralNormalization(layers.Conv2D(3, 3))))
 case("rms_normalization", [((3, 6), F)], one(layers.RMSNormalization(epsilon=1e-5)))
 case("rms_normalization_axes", [((3, 4, 2), F)], one(layers.RMSNormalization(axis=[2, 3])))
 
 # Embedding, masking, recurrent.
 case("embedding", [((6,), "int32")], one(layers.Embedding(20, 4)))
 case("embedding_lstm_mask", [((6,), "int32")], lambda xs: layers.LSTM(3)(layers.Embedding(20, 4, mask_zero=True)(xs[0])))
+# ReversibleEmbedding called twice: embedding the ids, then projecting
+# back to the vocabulary (reverse=True) by the tied matrix, or by its own
+# with tie_weights=False, the logits soft-capped.
+case("reversible_embedding_tied", [((6,), "int32")],
+     lambda xs: (lambda e: e(layers.Dense(4, activation="tanh")(e(xs[0])), reverse=True))(layers.ReversibleEmbedding(20, 4)))
+case("reversible_embedding_untied_soft_cap", [((5,), "int32")],
+     lambda xs: (lambda e: e(e(xs[0]), reverse=True))(layers.ReversibleEmbedding(
+         20, 3, tie_weights=False, logit_soft_cap=0.5, mask_zero=True, embeddings_initializer=keras.initializers.RandomNormal(stddev=1.0))))
 case("lstm", [((5, 3), F)], one(layers.LSTM(4)))
 case("lstm_sequences", [((5, 3), F)], one(layers.LSTM(4, return_sequences=True, unit_forget_bias=False)))
 case("lstm_backwards", [((5, 3), F)], one(layers.LSTM(4, go_backwards=True, activation="relu")))

@@ -158,6 +158,11 @@ ARCHS = {
                                           gamma_constraint=constraints.MinMaxNorm(0.5, 1.5, axis=0))(
                     layers.DepthwiseConv2D(3, depthwise_regularizer=regularizers.L2(0.02), bias_regularizer=regularizers.L2(0.01),
                                            depthwise_constraint=constraints.MaxNorm(1.0, axis=[0, 1]))(x))))))),
+    # SpectralNormalization: the wrapped kernel divided by its spectral
+    # norm in each training step, vector_u carried from step to step.
+    "spectral_normalization": ((FEATURES,), lambda x: layers.SpectralNormalization(layers.Dense(8, activation="tanh"), power_iterations=2)(x)),
+    "spectral_normalization_conv": ((6, 6, 2), lambda x: layers.Dense(8, activation="tanh")(layers.Flatten()(
+        layers.SpectralNormalization(layers.Conv2D(4, 3, activation="relu"))(x)))),
     "attention_regularized": ((5, 4), lambda x: layers.GlobalAveragePooling1D()(
         layers.LayerNormalization(gamma_regularizer=regularizers.L2(0.1), beta_regularizer=regularizers.L2(0.1))(
             layers.MultiHeadAttention(2, 3, kernel_regularizer=regularizers.L2(0.01), bias_regularizer=regularizers.L2(0.05),
@@ -179,6 +184,10 @@ SEQUENCE_ARCHS = {
     "masking": ((STEPS, 3), lambda x: layers.Dense(8, activation="tanh")(layers.Masking()(x)), padded_vectors),
     "embedding_lstm_masked": ((STEPS,), lambda x: layers.LSTM(6, return_sequences=True)(layers.Embedding(VOCAB, 5, mask_zero=True)(x)), padded_ids),
     "embedding_attention_masked": ((STEPS,), lambda x: (lambda e: layers.MultiHeadAttention(2, 3)(e, e))(layers.Embedding(VOCAB, 6, mask_zero=True)(x)), padded_ids),
+    # A language model's tied embeddings: the ids embedded, and the
+    # hidden states projected back by the same matrix (soft-capped).
+    "reversible_embedding_tied": ((STEPS,), lambda x: (lambda e: e(layers.Dense(5, activation="tanh")(e(x)), reverse=True))(
+        layers.ReversibleEmbedding(VOCAB, 5, mask_zero=True, logit_soft_cap=3.0)), padded_ids),
 }
 
 
@@ -334,6 +343,13 @@ case("optimizer_muon_embedding", "seq_sparse", lambda: optimizers.Muon(0.01), "s
 # Loss scaling in float32 (kerasgo's): Adam's training, the scale
 # doubling every 3 steps, saved with the state.
 case("optimizer_loss_scale", "regression", lambda: optimizers.LossScaleOptimizer(optimizers.Adam(0.01), initial_scale=8.0, dynamic_growth_steps=3), "mse")
+case("seq_reversible_embedding", "seq_sparse", ADAM, "sparse_categorical_crossentropy", arch="reversible_embedding_tied")
+case("arch_spectral_normalization", "regression", ADAM, "mse", arch="spectral_normalization")
+case("arch_spectral_normalization_conv", "regression", lambda: optimizers.SGD(0.05), "mse", arch="spectral_normalization_conv")
+# MultiOptimizer: the body's variables (paths "dense/...") by Adam, the
+# head's by the default SGD; an optimizer no path selects is never built.
+case("optimizer_multi", "regression", lambda: optimizers.MultiOptimizer(optimizers.OptimizerMap(
+    optimizers.SGD(0.05, momentum=0.5), {"dense/.*": optimizers.Adam(0.01), "nothing": optimizers.RMSprop()})), "mse", REGRESSION_METRICS)
 
 
 def as_json(a):

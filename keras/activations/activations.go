@@ -16,6 +16,14 @@ func ELU(b backend.Builder, x backend.Value, alpha float64) backend.Value {
 	return ops.Elu(b, x, alpha)
 }
 
+// Threshold is x where x > threshold and defaultValue elsewhere, Keras's
+// activations.threshold (ops.Threshold). It has no name for Get: Keras
+// gives its threshold and default_value no defaults, so a layer cannot
+// take it by name in Keras either; call it in a layer of your own.
+func Threshold(b backend.Builder, x backend.Value, threshold, defaultValue float64) backend.Value {
+	return ops.Threshold(b, x, threshold, defaultValue)
+}
+
 // activations maps Keras's names to their functions, written with
 // keras/ops (one home for each formula), with Keras 3's defaults
 // (leaky_relu's negative slope 0.2, elu's and celu's alpha 1, the
@@ -78,7 +86,7 @@ func Get(name string) (Func, error) {
 		name = a
 	}
 	if name == "threshold" {
-		return nil, fmt.Errorf("activation %q needs its threshold and default_value, which a name cannot give (Keras's activation=%q fails too): apply ops.Threshold in a Lambda or a layer of your own", name, name)
+		return nil, fmt.Errorf("activation %q needs its threshold and default_value, which a name cannot give (Keras's activation=%q fails too): apply activations.Threshold in a Lambda or a layer of your own", name, name)
 	}
 	if f, ok := activations[name]; ok {
 		return f, nil

@@ -166,7 +166,7 @@ func TestAxisActivations(t *testing.T) {
 }
 
 func TestUnknownActivations(t *testing.T) {
-	if _, err := activations.Get("threshold"); err == nil || !strings.Contains(err.Error(), "ops.Threshold") {
+	if _, err := activations.Get("threshold"); err == nil || !strings.Contains(err.Error(), "activations.Threshold") {
 		t.Errorf("threshold by name: %v", err)
 	}
 	if _, err := activations.Get("relu7"); err == nil || !strings.Contains(err.Error(), "leaky_relu") {
@@ -175,6 +175,26 @@ func TestUnknownActivations(t *testing.T) {
 	if _, err := activations.Get(""); err != nil {
 		t.Errorf("the empty name is linear: %v", err)
 	}
+}
+
+// Threshold keeps x above the threshold and gives the default elsewhere
+// (the threshold itself included), on every engine.
+func TestThreshold(t *testing.T) {
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		x := backendtest.Array{Shape: backend.Shape{5}, Data: []float64{-1, 0.5, 0.50001, 2, 0}}
+		got, err := backendtest.Eval(be, backend.Float64, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			return []backend.Value{activations.Threshold(b, v[0], 0.5, -3)}, nil
+		}, []backendtest.Array{x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []float64{-3, -3, 0.50001, 2, -3}
+		for i, w := range want {
+			if got[0].Data[i] != w {
+				t.Errorf("Threshold(%v, 0.5, -3) = %v, want %v", x.Data[i], got[0].Data[i], w)
+			}
+		}
+	})
 }
 
 // glu halves the last axis of the layer it ends, as Keras computes its

@@ -130,6 +130,17 @@ type InputDataChecker interface {
 	CheckInputData(data []float32, ints []int32, sampleSize int) error
 }
 
+// InputDataCheckerOf returns the checker of the data that the call which
+// made t reads, if its layer checks it: ReversibleEmbedding checks the
+// ids of its forward calls, not the vectors of its reverse ones.
+func InputDataCheckerOf(t *KerasTensor) (InputDataChecker, bool) {
+	c, ok := t.Layer().(InputDataChecker)
+	if n, perCall := t.Layer().(interface{ checksInputOf(*KerasTensor) bool }); ok && perCall && !n.checksInputOf(t) {
+		return nil, false
+	}
+	return c, ok
+}
+
 // GetConfig returns Keras's Embedding config.
 func (e *Embedding) GetConfig() (serialization.Config, error) {
 	init, err := initializers.Serialize(e.EmbeddingsInitializer, "uniform")
@@ -143,15 +154,19 @@ func (e *Embedding) GetConfig() (serialization.Config, error) {
 }
 
 func init() {
-	mustRegister("Embedding", func(r *serialization.Reader) (Layer, error) {
-		e := &Embedding{InputDim: r.Int("input_dim", 0), OutputDim: r.Int("output_dim", 0),
-			EmbeddingsInitializer: readInitializer(r, "embeddings_initializer"),
-			EmbeddingsRegularizer: readRegularizer(r, "embeddings_regularizer"), EmbeddingsConstraint: readConstraint(r, "embeddings_constraint")}
-		for _, key := range []string{"lora_rank", "lora_alpha", "input_length"} {
-			r.ExpectNull(key)
-		}
-		e.MaskZero = r.Bool("mask_zero", false)
-		r.Expect("sparse", false, "")
-		return e, nil
-	})
+	mustRegister("Embedding", func(r *serialization.Reader) (Layer, error) { return readEmbedding(r), nil })
+}
+
+// readEmbedding reads Keras's Embedding config (ReversibleEmbedding's
+// too).
+func readEmbedding(r *serialization.Reader) *Embedding {
+	e := &Embedding{InputDim: r.Int("input_dim", 0), OutputDim: r.Int("output_dim", 0),
+		EmbeddingsInitializer: readInitializer(r, "embeddings_initializer"),
+		EmbeddingsRegularizer: readRegularizer(r, "embeddings_regularizer"), EmbeddingsConstraint: readConstraint(r, "embeddings_constraint")}
+	for _, key := range []string{"lora_rank", "lora_alpha", "input_length"} {
+		r.ExpectNull(key)
+	}
+	e.MaskZero = r.Bool("mask_zero", false)
+	r.Expect("sparse", false, "")
+	return e
 }

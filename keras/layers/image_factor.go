@@ -95,6 +95,19 @@ func TrainsByDefault(l Layer) bool {
 	return ok
 }
 
+// IsTrainingDefault reports whether training is the default of l's
+// training call argument in Keras: True for the random image layers,
+// False for SpectralNormalization. Keras 3.15 records that default on
+// each call in a .keras file, and its fit and predict override it with
+// the model's mode, so a recorded default fixes nothing.
+func IsTrainingDefault(l Layer, training bool) bool {
+	if training {
+		return TrainsByDefault(l)
+	}
+	_, ok := l.(interface{ infersByDefault() })
+	return ok
+}
+
 // perImage draws one uniform value in [lo, hi) per image of x (batch,
 // height, width, channels), shaped (batch, 1, 1, 1) to broadcast.
 func perImage(b backend.Builder, x backend.Value, lo, hi float64) backend.Value {

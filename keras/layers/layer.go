@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"sync/atomic"
 
@@ -219,7 +220,25 @@ type Context struct {
 	// tracing is true in BuildByCall's shape-only run, where Apply
 	// builds sublayers and Weight stands in for weights made meanwhile.
 	tracing bool
+	// callArgs are the arguments of the call being computed
+	// (ApplyWithArguments), or nil.
+	callArgs map[string]any
 }
+
+// withWeight returns a copy of ctx in which w has the value v, for a
+// wrapper that computes its layer with a transformed weight
+// (SpectralNormalization's normalized kernel).
+func (ctx *Context) withWeight(w *Weight, v backend.Value) *Context {
+	c := *ctx
+	c.Values = maps.Clone(ctx.Values)
+	c.Values[w] = v
+	return &c
+}
+
+// CallArgument returns the call's Keras argument of that name, as
+// ApplyWithArguments gave it (ReversibleEmbedding's "reverse"), or nil
+// when the call has none.
+func (ctx *Context) CallArgument(name string) any { return ctx.callArgs[name] }
 
 // AddLoss adds a term to the loss the step minimises, as Keras's
 // layer.add_loss in a call: a VAE's KL divergence, an activity penalty.
@@ -266,6 +285,7 @@ func (ctx *Context) activityPenalty(r regularizers.Regularizer, outs ...backend.
 // activity penalty, and returns the call's outputs: what a model runs for
 // each of its nodes.
 func CallNode(ctx *Context, t *KerasTensor, in []backend.Value) []backend.Value {
+	ctx.callArgs = t.Head().callArgs
 	var outs []backend.Value
 	if len(t.Head().outputs) > 1 {
 		outs = t.layer.(MultiOutput).CallOutputs(ctx, in)
@@ -331,6 +351,9 @@ type KerasTensor struct {
 	head    *KerasTensor
 	outputs []*KerasTensor // on the head: every output of the call
 	mask    *KerasTensor   // the call's explicit mask argument, or nil
+	// callArgs are the call's own Keras arguments (ApplyWithArguments),
+	// or nil.
+	callArgs map[string]any
 	// dtype is the tensor's dtype; onHost says it is known before the
 	// engine runs: a model input's or a host layer's output's (the
 	// engine's values are Float32).
@@ -479,6 +502,40 @@ func NewInput(l *InputLayer) *KerasTensor {
 // errors are recorded in the result (see KerasTensor.Err) and name the
 // layer.
 func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
+	return applyCall(layer, nil, inputs)
+}
+
+// PerCallArguments is implemented by layers whose calls take Keras call
+// arguments that may differ from one call of the layer to the next, as
+// ReversibleEmbedding's reverse: embedding(ids) embeds, and
+// embedding(hidden, reverse=True) projects back with the same weights.
+// Its Call reads them with Context.CallArgument.
+type PerCallArguments interface {
+	Layer
+	// BuildCall is Build for a call with args, Keras's keyword arguments
+	// by their names (as a .keras file records them in the call's node);
+	// an argument the layer does not take is an error.
+	BuildCall(inputs []backend.Shape, args map[string]any) (backend.Shape, error)
+}
+
+// ApplyWithArguments applies layer as Apply does, with Keras call
+// arguments that belong to this call alone (see PerCallArguments):
+// ApplyWithArguments(embedding, map[string]any{"reverse": true}, h) is
+// Keras's embedding(h, reverse=True). The model's file records them in
+// the call's node, as Keras's does.
+func ApplyWithArguments(layer Layer, args map[string]any, inputs ...*KerasTensor) *KerasTensor {
+	if _, ok := layer.(PerCallArguments); !ok && len(args) > 0 && !settings.IsNil(layer) {
+		return &KerasTensor{layer: layer, inputs: inputs, err: fmt.Errorf("layer %s: call arguments %v: kerasgo's %s takes none that differ from call to call (set its options on the layer)", Describe(layer), args, layer.ClassName())}
+	}
+	return applyCall(layer, maps.Clone(args), inputs)
+}
+
+// CallArguments returns the Keras call arguments of the call that made t
+// (ApplyWithArguments), or nil.
+func (t *KerasTensor) CallArguments() map[string]any { return maps.Clone(t.Head().callArgs) }
+
+// applyCall is Apply with the call's own arguments, if any.
+func applyCall(layer Layer, args map[string]any, inputs []*KerasTensor) *KerasTensor {
 	if settings.IsNil(layer) {
 		return &KerasTensor{inputs: inputs, err: fmt.Errorf("Apply: the layer is a nil %T: make it first (e.g. &layers.Dense{Units: 8})", layer)}
 	}
@@ -500,7 +557,7 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 		err = fmt.Errorf("%s is %v: give a finite number", field, v)
 	} else if s := unknownBesidesBatch(shapes); s != nil && !takesUnknownDims(layer) {
 		err = fmt.Errorf("input shape %v has a dimension of unknown length (-1, Keras's None) besides the batch, which kerasgo's %s cannot take yet (%s can, and a layer of your own that implements layers.AnyLength): give the dimension a length, or pad the data to one length", s, layer.ClassName(), unknownDimsLayers)
-	} else if out, err = layer.Build(shapes); err == nil {
+	} else if out, err = buildCall(layer, shapes, args); err == nil {
 		if e := regularizers.CheckShape(layer.Common().ActivityRegularizer, out); e != nil {
 			err = fmt.Errorf("activity_regularizer: %w", e)
 		}
@@ -508,7 +565,7 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 	if err != nil {
 		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
-	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err, dtype: dtype, onHost: onHost}
+	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err, dtype: dtype, onHost: onHost, callArgs: args}
 	if err == nil {
 		layer.Common().calls = append(layer.Common().calls, t)
 	}
@@ -521,6 +578,14 @@ func Apply(layer Layer, inputs ...*KerasTensor) *KerasTensor {
 		}
 	}
 	return t
+}
+
+// buildCall builds layer for a call with args (none: Build).
+func buildCall(layer Layer, shapes []backend.Shape, args map[string]any) (backend.Shape, error) {
+	if pc, ok := layer.(PerCallArguments); ok && len(args) > 0 {
+		return pc.BuildCall(shapes, args)
+	}
+	return layer.Build(shapes)
 }
 
 // ApplyOutputs is Apply for a layer with several outputs: it returns them

@@ -67,6 +67,12 @@ func ResolveDefaults(o Optimizer) {
 		}
 		return
 	}
+	if m, ok := o.(*MultiOptimizer); ok {
+		for _, inner := range m.Optimizers() {
+			ResolveDefaults(inner)
+		}
+		return
+	}
 	r, ok := o.(rated)
 	if !ok || r.Common().exact {
 		return
@@ -85,6 +91,9 @@ func ResolveDefaults(o Optimizer) {
 func Check(o Optimizer) error {
 	if l, ok := o.(*LossScaleOptimizer); ok {
 		return l.check()
+	}
+	if m, ok := o.(*MultiOptimizer); ok {
+		return m.check()
 	}
 	r, ok := o.(rated)
 	if !ok {

@@ -18,6 +18,9 @@ func Serialize(o Optimizer) (serialization.Object, error) {
 		return serialization.NewObject("keras.optimizers", "LossScaleOptimizer", serialization.Config{
 			"name": l.Name(), "inner_optimizer": inner, "initial_scale": serialization.Float(l.scale()), "dynamic_growth_steps": l.growth()}), nil
 	}
+	if m, ok := o.(*MultiOptimizer); ok {
+		return serializeMulti(m)
+	}
 	r, ok := o.(rated)
 	if !ok {
 		return serialization.Object{}, fmt.Errorf("optimizer %s (%T) cannot be saved in Keras's format", o.Name(), o)
@@ -131,6 +134,9 @@ func Deserialize(v any) (Optimizer, error) {
 	}
 	r := serialization.NewReader("optimizer "+class, cfg)
 	r.Ignore("name")
+	if class == "MultiOptimizer" {
+		return deserializeMulti(r)
+	}
 	if class == "LossScaleOptimizer" {
 		rawInner, _ := r.Value("inner_optimizer")
 		inner, err := Deserialize(rawInner)

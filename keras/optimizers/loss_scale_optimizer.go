@@ -56,6 +56,9 @@ func (o *LossScaleOptimizer) check() error {
 	if o.Inner == nil {
 		return fmt.Errorf("optimizer loss_scale_optimizer: Inner is nil: give the optimizer that updates the weights")
 	}
+	if _, multi := o.Inner.(*MultiOptimizer); multi {
+		return fmt.Errorf("optimizer loss_scale_optimizer: Inner is a MultiOptimizer: kerasgo cannot scale the loss of several optimizers yet (Keras cannot put a LossScaleOptimizer inside a MultiOptimizer either)")
+	}
 	if _, nested := o.Inner.(*LossScaleOptimizer); nested {
 		return fmt.Errorf("optimizer loss_scale_optimizer: Inner is a LossScaleOptimizer: wrap the inner optimizer once")
 	}
