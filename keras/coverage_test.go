@@ -21,8 +21,10 @@ var updateCoverage = flag.Bool("update-coverage", false, "rewrite docs/coverage.
 
 // coveredElsewhere are the Keras names kerasgo has outside a registry
 // the test can ask: the callbacks, datasets and utilities, the abstract
-// Wrapper and the threshold activation, by their Go names.
+// Wrapper, MultiOptimizer and the threshold activation, by their Go
+// names.
 var coveredElsewhere = map[string]map[string]string{
+	"optimizers":  {"MultiOptimizer": "optimizers.MultiOptimizer (its config holds an OptimizerMap)"},
 	"activations": {"threshold": "activations.Threshold (its two settings have no defaults, so, as in Keras, it has no name a layer takes)"},
 	"layers":      {"Wrapper": "layers.Wrapper (a base to embed: abstract, as Keras's, so no class of its own to load)"},
 	"callbacks": {
@@ -71,7 +73,9 @@ func knownBy(area, name string) bool {
 		if err != nil { // a wrapper, read from its config with the optimizer it wraps
 			_, err = optimizers.Deserialize(map[string]any{"class_name": name, "config": map[string]any{"inner_optimizer": "sgd"}})
 		}
-		return err == nil
+		if err == nil {
+			return true
+		}
 	case "activations":
 		if _, err := activations.Get(name); err == nil {
 			return true
