@@ -251,6 +251,11 @@ case("random_hue", [((4, 5, 3), F)], one(layers.RandomHue(0.3, value_range=(0, 1
 case("solarization", [((4, 5, 3), F)], one(layers.Solarization(addition_factor=0.2, threshold_factor=(0.4, 0.6))))
 case("auto_contrast", [((4, 5, 3), F)], one(layers.AutoContrast(value_range=(-1, 1))))
 case("auto_contrast_any_size", [((None, None, 2), F)], one(layers.AutoContrast()))
+# CLAHE applies always, as AutoContrast: tiles that divide the image and
+# tiles that need its edges mirrored, with and without clipping.
+case("clahe_mirrored_edges", [((9, 10, 2), F)], one(layers.ContrastLimitedAdaptiveHistogramEqualization(value_range=(-2, 2), tile_grid_size=(2, 3))))
+case("clahe_no_clip", [((8, 8, 1), F)], one(layers.ContrastLimitedAdaptiveHistogramEqualization(value_range=(-3, 3), clip_limit=0, tile_grid_size=(2, 2))))
+case("clahe_default_grid", [((16, 16, 3), F)], one(layers.ContrastLimitedAdaptiveHistogramEqualization(value_range=(-2, 2), clip_limit=2.0)))
 case("random_sharpness", [((4, 5, 3), F)], one(layers.RandomSharpness(0.4)))
 case("random_gaussian_blur", [((4, 5, 3), F)], one(layers.RandomGaussianBlur(0.5, kernel_size=(3, 5), sigma=(0.2, 0.8))))
 # Keras 3.15 writes RandomShear(0.2)'s factor as (-0.2, 0.2), which its

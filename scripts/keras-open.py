@@ -45,7 +45,12 @@ def shape_text(shape):
 def summary(model):
     rows = []
     for layer in model.layers:
+        # As model.summary() (summary_utils.format_layer_shape): a layer
+        # called more than once shows its last call's output.
         out = layer.output
+        if len(layer._inbound_nodes) > 1:
+            out = layer._inbound_nodes[-1].output_tensors
+            out = out[0] if len(out) == 1 else out
         if isinstance(out, (list, tuple)):
             shape = "[" + ", ".join(shape_text(o.shape) for o in out) + "]"
         else:
