@@ -3,6 +3,7 @@ package keras_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,10 +48,10 @@ func TestMultiOptimizerSplitsTheVariables(t *testing.T) {
 			t.Fatal(err)
 		}
 		after, _ := m.GetWeights()
-		if slicesEqual(before[0], after[0]) || slicesEqual(before[1], after[1]) {
+		if slices.Equal(before[0], after[0]) || slices.Equal(before[1], after[1]) {
 			t.Error("Adam left the body's weights as they were")
 		}
-		if !slicesEqual(before[2], after[2]) || !slicesEqual(before[3], after[3]) {
+		if !slices.Equal(before[2], after[2]) || !slices.Equal(before[3], after[3]) {
 			t.Error("the head's SGD (learning rate 0) changed its weights")
 		}
 		path := filepath.Join(t.TempDir(), "multi.keras")
@@ -72,7 +73,7 @@ func TestMultiOptimizerSplitsTheVariables(t *testing.T) {
 		a, _ := m.GetWeights()
 		b, _ := loaded.GetWeights()
 		for i := range a {
-			if !slicesEqual(a[i], b[i]) {
+			if !slices.Equal(a[i], b[i]) {
 				t.Errorf("weight %d: the loaded model trains otherwise than the saved one (its Adam state was not restored)", i)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,7 +61,7 @@ func TestReversibleEmbeddingTiesTheProjection(t *testing.T) {
 			t.Fatal(err)
 		}
 		after, _ := m.GetWeights()
-		if slicesEqual(before[0], after[0]) {
+		if slices.Equal(before[0], after[0]) {
 			t.Error("training left the embeddings as they were")
 		}
 		pred, err := m.Predict(ctx, x, keras.PredictOptions{})
@@ -103,22 +104,10 @@ func TestReversibleEmbeddingTiesTheProjection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slicesEqual(pred.Data, again.Data) {
+		if !slices.Equal(pred.Data, again.Data) {
 			t.Error("the loaded model predicts otherwise than the saved one")
 		}
 	})
-}
-
-func slicesEqual(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // A reverse call on vectors of the wrong size, call arguments a layer

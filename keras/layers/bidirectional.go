@@ -257,11 +257,11 @@ func (l *Bidirectional) GetConfig() (serialization.Config, error) {
 		cfg["merge_mode"] = nil
 	}
 	for key, sub := range map[string]Layer{"layer": fwd, "backward_layer": bwd} {
-		c, err := Config(sub)
+		o, err := Object(sub)
 		if err != nil {
 			return nil, err
 		}
-		cfg[key] = serialization.NewObject("keras.layers", sub.ClassName(), c)
+		cfg[key] = o
 	}
 	return cfg, nil
 }
@@ -277,11 +277,7 @@ func init() {
 			if !ok || v == nil {
 				return nil, nil
 			}
-			class, cfg, ok := serialization.ClassOrName(v)
-			if !ok || cfg == nil {
-				return nil, fmt.Errorf("cannot read %s %v", key, v)
-			}
-			return FromConfig(class, cfg)
+			return FromObject(v, key)
 		}
 		var err error
 		if l.Layer, err = sub("layer"); err != nil {

@@ -336,3 +336,32 @@ type CallKwargs interface {
 type PositionalInputs interface {
 	PositionalInputs() []string
 }
+
+// Object returns l serialized as Keras nests a layer in another's config
+// (a wrapper's "layer", an RNN's "cell"): its class and Config.
+func Object(l Layer) (serialization.Object, error) {
+	c, err := Config(l)
+	if err != nil {
+		return serialization.Object{}, err
+	}
+	return serialization.NewObject("keras.layers", PythonClassName(l), c), nil
+}
+
+// FromObject builds the layer of a nested layer's serialized form, what
+// naming it in errors ("the wrapped layer").
+func FromObject(v any, what string) (Layer, error) {
+	class, cfg, ok := serialization.ClassOrName(v)
+	if !ok || cfg == nil {
+		return nil, fmt.Errorf("cannot read %s %v: want the layer's {class_name, config}", what, describeValue(v))
+	}
+	return FromConfig(class, cfg)
+}
+
+// describeValue shows a config value in an error, briefly.
+func describeValue(v any) string {
+	s := fmt.Sprint(v)
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}

@@ -190,17 +190,13 @@ func (*RNN) takesUnknownDims() {}
 // readCell reads a serialized cell (RNN's cell, a StackedRNNCells'
 // cells).
 func readCell(v any) (RecurrentCell, error) {
-	class, cfg, ok := serialization.ClassOrName(v)
-	if !ok || cfg == nil {
-		return nil, fmt.Errorf("cannot read the cell %v", v)
-	}
-	l, err := FromConfig(class, cfg)
+	l, err := FromObject(v, "the cell")
 	if err != nil {
 		return nil, err
 	}
 	cell, ok := l.(RecurrentCell)
 	if !ok {
-		return nil, fmt.Errorf("%s is not a recurrent cell (a layers.RecurrentCell)", class)
+		return nil, fmt.Errorf("%s is not a recurrent cell (a layers.RecurrentCell)", l.ClassName())
 	}
 	return cell, nil
 }

@@ -89,21 +89,13 @@ func (l *TimeDistributed) GetConfig() (serialization.Config, error) {
 	if l.Layer == nil {
 		return nil, fmt.Errorf("has no layer to apply")
 	}
-	c, err := Config(l.Layer)
-	if err != nil {
-		return nil, err
-	}
-	return serialization.Config{"layer": serialization.NewObject("keras.layers", l.Layer.ClassName(), c)}, nil
+	o, err := Object(l.Layer)
+	return serialization.Config{"layer": o}, err
 }
 
 func init() {
 	mustRegister("TimeDistributed", func(r *serialization.Reader) (Layer, error) {
-		v, _ := r.Value("layer")
-		class, cfg, ok := serialization.ClassOrName(v)
-		if !ok || cfg == nil {
-			return nil, fmt.Errorf("cannot read the wrapped layer %v", v)
-		}
-		inner, err := FromConfig(class, cfg)
+		inner, err := ReadWrapped(r)
 		if err != nil {
 			return nil, err
 		}

@@ -60,11 +60,8 @@ func (w *Wrapper) GetConfig() (serialization.Config, error) {
 	if w.Layer == nil {
 		return nil, fmt.Errorf("has no layer to wrap: set its Layer")
 	}
-	c, err := Config(w.Layer)
-	if err != nil {
-		return nil, err
-	}
-	return serialization.Config{"layer": serialization.NewObject("keras.layers", PythonClassName(w.Layer), c)}, nil
+	o, err := Object(w.Layer)
+	return serialization.Config{"layer": o}, err
 }
 
 // ReadWrapped reads the wrapped layer of a Keras wrapper's config (its
@@ -72,9 +69,5 @@ func (w *Wrapper) GetConfig() (serialization.Config, error) {
 // keras.RegisterLayer.
 func ReadWrapped(r *serialization.Reader) (Layer, error) {
 	v, _ := r.Value("layer")
-	class, cfg, ok := serialization.ClassOrName(v)
-	if !ok || cfg == nil {
-		return nil, fmt.Errorf("cannot read the wrapped layer %v: want the layer's {class_name, config}", v)
-	}
-	return FromConfig(class, cfg)
+	return FromObject(v, "the wrapped layer")
 }
