@@ -721,6 +721,9 @@ C("image.scale_and_translate/lanczos3_no_antialias", lambda x: ops.image.scale_a
 C("vectorize", lambda x: ops.vectorize(lambda a: a * a + ops.sin(a))(x), X(2, 3))
 C("vectorize/matvec_broadcast", lambda m, v: ops.vectorize(lambda a, b: ops.matmul(a, b), signature="(m,n),(n)->(m)")(m, v), X(2, 3, 4), X(4))
 C("vectorize/two_outputs", lambda x: ops.vectorize(lambda a: (ops.sum(a), ops.max(a)), signature="(n)->(),()")(x), X(3, 4))
+# jvp's outputs are gradients: their own gradient is not compared.
+C("jvp", lambda x, v: ops.jvp(ops.sin, (x,), (v,)), X(2, 3), X(2, 3), grad=False)
+C("jvp/two_primals", lambda x, y, u, v: ops.jvp(lambda a, b: ops.sum(ops.tanh(a) * b, axis=0), (x, y), (u, v)), X(3, 2), X(3, 2), X(3, 2), X(3, 2), grad=False)
 
 
 def close(a, b):

@@ -78,6 +78,10 @@ func TestOpErrorsNameTheOpAndTheShapes(t *testing.T) {
 		{"vectorize a non-scalar result without a signature", func(b ops.Builder, x, _ ops.Value) ops.Value {
 			return ops.Vectorize(b, func(a ...ops.Value) []ops.Value { return []ops.Value{ops.Stack(b, []ops.Value{a[0], a[0]}, 0)} }, "", x)[0]
 		}, []string{"ops.Vectorize", "must return scalars", "(2,)", "signature"}},
+		{"jvp with a tangent of another shape", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			out, _ := ops.Jvp(b, func(p ...ops.Value) ops.Value { return p[0] }, []ops.Value{x}, []ops.Value{ops.Reshape(b, x, 3, 2)})
+			return out
+		}, []string{"ops.Jvp", "tangent 0 has shape (3, 2)", "(2, 3)"}},
 		{"rearrange without an arrow", func(b ops.Builder, x, _ ops.Value) ops.Value {
 			return ops.Rearrange(b, x, "a b", nil)
 		}, []string{"ops.Rearrange", "(2, 3)", "->"}},

@@ -474,6 +474,16 @@ func moreGoldenCases() map[string]opFunc {
 				return []ops.Value{ops.Sum(b, a[0]), ops.Max(b, a[0])}
 			}, "(n)->(),()", v[0])
 		}),
+		"jvp": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			out, tangent := ops.Jvp(b, func(p ...ops.Value) ops.Value { return ops.Sin(b, p[0]) }, v[:1], v[1:])
+			return []ops.Value{out, tangent}
+		}),
+		"jvp/two_primals": many(func(b ops.Builder, v []ops.Value) []ops.Value {
+			out, tangent := ops.Jvp(b, func(p ...ops.Value) ops.Value {
+				return ops.Sum(b, ops.Multiply(b, ops.Tanh(b, p[0]), p[1]), ops.Axis(0))
+			}, v[:2], v[2:])
+			return []ops.Value{out, tangent}
+		}),
 		"rearrange": u(func(b ops.Builder, x ops.Value) ops.Value {
 			return ops.Rearrange(b, x, "b h w c -> b c h w", nil)
 		}),

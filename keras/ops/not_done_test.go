@@ -23,7 +23,6 @@ var notDone = map[string]string{
 	"eig": "the general eigenproblem has complex eigenvalues and vectors, and kerasgo has no complex dtype (eigh covers symmetric matrices)",
 
 	"custom_gradient": later,
-	"jvp":             later,
 	"saturate_cast":   later}
 
 // partly lists, for implemented ops, the arguments or modes not done yet
