@@ -1,0 +1,190 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// RandAugment applies NumOps augmentations to each batch during training,
+// each picked at random from eleven, like keras.layers.RandAugment
+// (Cubuk et al., 2019): RandomShear, RandomTranslation, RandomRotation,
+// RandomBrightness, RandomColorDegeneration, RandomContrast,
+// RandomSharpness, RandomPosterization, Solarization, AutoContrast and
+// Equalization, their strengths drawn from FactorRange (Keras's factor).
+// Outside training it passes its input through.
+//
+// As in Keras, an augmentation is picked per batch (every image of a
+// batch gets the same ones, each with its own random strength) by
+// computing all eleven and keeping one, so a step costs eleven
+// augmentations per op. kerasgo draws the strengths afresh for each op;
+// Keras draws them once per batch, so an augmentation picked twice is
+// applied twice with the same strengths there.
+type RandAugment struct {
+	// ValueRange is the range of the pixel values; zero means Keras's
+	// default (0, 255).
+	ValueRange [2]float64
+	// NumOps is the number of augmentations per batch; zero means Keras's
+	// 2.
+	NumOps int
+	// Factor is the strength, in [0, 1]: the augmentations' strengths are
+	// drawn from (0, Factor); zero means Keras's 0.5. FactorRange (lower,
+	// upper) gives both ends instead.
+	Factor      float64
+	FactorRange [2]float64
+	// Interpolation of the geometric augmentations: "bilinear" (Keras's
+	// default, when empty) or "nearest".
+	Interpolation string
+	Base
+
+	// The augmentations, in Keras's order, held as its attributes.
+	randomShear             *RandomShear
+	randomTranslation       *RandomTranslation
+	randomRotation          *RandomRotation
+	randomBrightness        *RandomBrightness
+	randomColorDegeneration *RandomColorDegeneration
+	randomContrast          *RandomContrast
+	randomSharpness         *RandomSharpness
+	randomPosterization     *RandomPosterization
+	solarization            *Solarization
+	autoContrast            *AutoContrast
+	equalization            *Equalization
+}
+
+// ClassName returns "RandAugment".
+func (*RandAugment) ClassName() string { return "RandAugment" }
+
+func (l *RandAugment) numOps() int {
+	if l.NumOps == 0 {
+		return 2
+	}
+	return l.NumOps
+}
+
+// factor is the strength range, as Keras's _set_factor keeps it: a
+// single Factor f is (0, f).
+func (l *RandAugment) factor() ([2]float64, error) {
+	f := l.FactorRange
+	if f == ([2]float64{}) {
+		f = [2]float64{0, 0.5}
+		if l.Factor != 0 {
+			f = [2]float64{0, l.Factor}
+		}
+	}
+	if f[0] < 0 || f[1] > 1 || f[0] > f[1] {
+		return f, fmt.Errorf("factor %v: want a strength in [0, 1], or a range (lower, upper) within it", f)
+	}
+	return f, nil
+}
+
+// augmentations returns the eleven layers, in Keras's order.
+func (l *RandAugment) augmentations() []Layer {
+	return []Layer{l.randomShear, l.randomTranslation, l.randomRotation, l.randomBrightness, l.randomColorDegeneration,
+		l.randomContrast, l.randomSharpness, l.randomPosterization, l.solarization, l.autoContrast, l.equalization}
+}
+
+// Build makes and builds the augmentations; the shape is unchanged.
+func (l *RandAugment) Build(inputs []backend.Shape) (backend.Shape, error) {
+	in, err := oneImage(inputs)
+	if err != nil {
+		return nil, err
+	}
+	if l.NumOps < 0 {
+		return nil, fmt.Errorf("num_ops must be positive, got %d", l.NumOps)
+	}
+	f, err := l.factor()
+	if err != nil {
+		return nil, err
+	}
+	if l.Interpolation != "" && l.Interpolation != "bilinear" && l.Interpolation != "nearest" {
+		return nil, fmt.Errorf("interpolation %q: use \"bilinear\" or \"nearest\"", l.Interpolation)
+	}
+	vr := givenRange(l.ValueRange)
+	const fill = "reflect" // Keras's default for its geometric layers
+	bits := max(1, int(8*f[1]))
+	l.randomShear = &RandomShear{XFactorRange: f, YFactorRange: f, FillMode: fill, Interpolation: l.Interpolation}
+	l.randomTranslation = &RandomTranslation{HeightRange: f, WidthRange: f, FillMode: fill, Interpolation: l.Interpolation}
+	l.randomRotation = &RandomRotation{FactorRange: f, FillMode: fill, Interpolation: l.Interpolation}
+	l.randomBrightness = &RandomBrightness{FactorRange: f, ValueRange: vr}
+	l.randomColorDegeneration = &RandomColorDegeneration{FactorRange: f, ValueRange: vr}
+	l.randomContrast = &RandomContrast{FactorRange: f, ValueRange: vr}
+	l.randomSharpness = &RandomSharpness{FactorRange: f, ValueRange: vr}
+	l.randomPosterization = &RandomPosterization{FactorRange: [2]int{1, bits}, ValueRange: vr}
+	l.solarization = &Solarization{AdditionFactorRange: f, ThresholdFactorRange: f, ValueRange: vr}
+	l.autoContrast = &AutoContrast{ValueRange: vr}
+	l.equalization = &Equalization{ValueRange: vr}
+	for _, a := range l.augmentations() {
+		a.Common().Name = serialization.SnakeCase(a.ClassName())
+		if _, err := a.Build([]backend.Shape{in}); err != nil {
+			return nil, fmt.Errorf("its %s: %w", a.ClassName(), err)
+		}
+	}
+	return in.Clone(), nil
+}
+
+// Call applies NumOps augmentations, each picked at random, in
+// training.
+func (l *RandAugment) Call(ctx *Context, in []backend.Value) backend.Value {
+	x := in[0]
+	if !ctx.Training {
+		return x
+	}
+	b := ctx.B
+	augs := l.augmentations()
+	for range l.numOps() {
+		// Keras's randint(0, 11): one pick for the batch.
+		one := backend.Shape{1, 1, 1, 1}
+		pick := b.Floor(b.Mul(b.RandomUniform(one), b.Scalar(float64(len(augs)))))
+		out := x
+		for k, a := range augs {
+			chosen := b.Equal(pick, b.Constant([]float64{float64(k)}, one))
+			out = ops.Where(b, chosen, a.Call(ctx, []backend.Value{x}), out)
+		}
+		x = out
+	}
+	return x
+}
+
+// GetConfig returns Keras's config.
+func (l *RandAugment) GetConfig() (serialization.Config, error) {
+	f, err := l.factor()
+	if err != nil {
+		return nil, err
+	}
+	vr := givenRange(l.ValueRange)
+	interp := l.Interpolation
+	if interp == "" {
+		interp = "bilinear"
+	}
+	return serialization.Config{"value_range": vr[:], "num_ops": l.numOps(), "factor": f[:], "interpolation": interp,
+		"seed": nil, "data_format": "channels_last"}, nil
+}
+
+// takesUnknownDims: RandAugment takes images of any size.
+func (*RandAugment) takesUnknownDims() {}
+
+// trainsByDefault: Keras calls RandAugment with training=True by default.
+func (*RandAugment) trainsByDefault() {}
+
+func init() {
+	mustRegister("RandAugment", func(r *serialization.Reader) (Layer, error) {
+		l := &RandAugment{ValueRange: readValueRange(r, [2]float64{0, 255}), NumOps: r.PositiveInt("num_ops", 2),
+			Interpolation: r.String("interpolation", "bilinear")}
+		if v, ok := r.Value("factor"); ok && v != nil {
+			if _, single := v.(float64); single {
+				l.Factor = r.Float("factor", 0.5)
+			} else {
+				f := r.Floats("factor")
+				if len(f) != 2 {
+					return nil, fmt.Errorf("factor %v: want a number or a pair (lower, upper)", v)
+				}
+				l.FactorRange = [2]float64{f[0], f[1]}
+			}
+		}
+		r.Ignore("seed")
+		expectChannelsLast(r)
+		return l, nil
+	})
+}
