@@ -18,4 +18,12 @@
 // Shapes are checked when a layer is applied, before any engine sees the
 // model, so a shape error reads the same on every engine and names the
 // layer, the shape it received and the shape it expected.
+//
+// A layer of your own embeds [Base] and adds ClassName, Build and Call
+// (docs/custom-layers.md); one that holds layers in its fields has them
+// tracked, built and saved as Keras's attributes are ([Sublayers]); one
+// that wraps a single layer embeds [Wrapper]; one whose calls take Keras
+// arguments that change from call to call (ReversibleEmbedding's
+// reverse) implements [PerCallArguments] and is applied with
+// [ApplyWithArguments].
 package layers
