@@ -256,9 +256,10 @@ case("auto_contrast_any_size", [((None, None, 2), F)], one(layers.AutoContrast()
 case("clahe_mirrored_edges", [((9, 10, 2), F)], one(layers.ContrastLimitedAdaptiveHistogramEqualization(value_range=(-2, 2), tile_grid_size=(2, 3))))
 case("clahe_no_clip", [((8, 8, 1), F)], one(layers.ContrastLimitedAdaptiveHistogramEqualization(value_range=(-3, 3), clip_limit=0, tile_grid_size=(2, 2))))
 case("clahe_default_grid", [((16, 16, 3), F)], one(layers.ContrastLimitedAdaptiveHistogramEqualization(value_range=(-2, 2), clip_limit=2.0)))
-# RandAugment passes its input through at inference; the case checks its
-# config and the layout of its eleven augmentations in the file.
+# RandAugment and AugMix pass their input through at inference; the cases
+# check their configs and the layout of their augmentations in the file.
 case("rand_augment", [((6, 6, 3), F)], one(layers.RandAugment(value_range=(-1, 1), num_ops=3, factor=0.3, interpolation="nearest")))
+case("aug_mix", [((6, 6, 3), F)], one(layers.AugMix(value_range=(-1, 1), num_chains=2, chain_depth=2, factor=0.4, alpha=0.5, all_ops=False)))
 case("random_sharpness", [((4, 5, 3), F)], one(layers.RandomSharpness(0.4)))
 case("random_gaussian_blur", [((4, 5, 3), F)], one(layers.RandomGaussianBlur(0.5, kernel_size=(3, 5), sigma=(0.2, 0.8))))
 # Keras 3.15 writes RandomShear(0.2)'s factor as (-0.2, 0.2), which its

@@ -39,18 +39,7 @@ type RandAugment struct {
 	Interpolation string
 	Base
 
-	// The augmentations, in Keras's order, held as its attributes.
-	randomShear             *RandomShear
-	randomTranslation       *RandomTranslation
-	randomRotation          *RandomRotation
-	randomBrightness        *RandomBrightness
-	randomColorDegeneration *RandomColorDegeneration
-	randomContrast          *RandomContrast
-	randomSharpness         *RandomSharpness
-	randomPosterization     *RandomPosterization
-	solarization            *Solarization
-	autoContrast            *AutoContrast
-	equalization            *Equalization
+	augs []Sublayer // the augmentations, in Keras's order, as its attributes
 }
 
 // ClassName returns "RandAugment".
@@ -63,27 +52,13 @@ func (l *RandAugment) numOps() int {
 	return l.NumOps
 }
 
-// factor is the strength range, as Keras's _set_factor keeps it: a
-// single Factor f is (0, f).
+// factor is the strength range (Keras's _set_factor).
 func (l *RandAugment) factor() ([2]float64, error) {
-	f := l.FactorRange
-	if f == ([2]float64{}) {
-		f = [2]float64{0, 0.5}
-		if l.Factor != 0 {
-			f = [2]float64{0, l.Factor}
-		}
-	}
-	if f[0] < 0 || f[1] > 1 || f[0] > f[1] {
-		return f, fmt.Errorf("factor %v: want a strength in [0, 1], or a range (lower, upper) within it", f)
-	}
-	return f, nil
+	return augmentationStrength(l.Factor, l.FactorRange, 0.5)
 }
 
-// augmentations returns the eleven layers, in Keras's order.
-func (l *RandAugment) augmentations() []Layer {
-	return []Layer{l.randomShear, l.randomTranslation, l.randomRotation, l.randomBrightness, l.randomColorDegeneration,
-		l.randomContrast, l.randomSharpness, l.randomPosterization, l.solarization, l.autoContrast, l.equalization}
-}
+// Sublayers lists the augmentations under Keras's attribute names.
+func (l *RandAugment) Sublayers() []Sublayer { return l.augs }
 
 // Build makes and builds the augmentations; the shape is unchanged.
 func (l *RandAugment) Build(inputs []backend.Shape) (backend.Shape, error) {
@@ -98,28 +73,12 @@ func (l *RandAugment) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.Interpolation != "" && l.Interpolation != "bilinear" && l.Interpolation != "nearest" {
-		return nil, fmt.Errorf("interpolation %q: use \"bilinear\" or \"nearest\"", l.Interpolation)
+	if err := checkAugmentationInterpolation(l.Interpolation); err != nil {
+		return nil, err
 	}
-	vr := givenRange(l.ValueRange)
-	const fill = "reflect" // Keras's default for its geometric layers
-	bits := max(1, int(8*f[1]))
-	l.randomShear = &RandomShear{XFactorRange: f, YFactorRange: f, FillMode: fill, Interpolation: l.Interpolation}
-	l.randomTranslation = &RandomTranslation{HeightRange: f, WidthRange: f, FillMode: fill, Interpolation: l.Interpolation}
-	l.randomRotation = &RandomRotation{FactorRange: f, FillMode: fill, Interpolation: l.Interpolation}
-	l.randomBrightness = &RandomBrightness{FactorRange: f, ValueRange: vr}
-	l.randomColorDegeneration = &RandomColorDegeneration{FactorRange: f, ValueRange: vr}
-	l.randomContrast = &RandomContrast{FactorRange: f, ValueRange: vr}
-	l.randomSharpness = &RandomSharpness{FactorRange: f, ValueRange: vr}
-	l.randomPosterization = &RandomPosterization{FactorRange: [2]int{1, bits}, ValueRange: vr}
-	l.solarization = &Solarization{AdditionFactorRange: f, ThresholdFactorRange: f, ValueRange: vr}
-	l.autoContrast = &AutoContrast{ValueRange: vr}
-	l.equalization = &Equalization{ValueRange: vr}
-	for _, a := range l.augmentations() {
-		a.Common().Name = serialization.SnakeCase(a.ClassName())
-		if _, err := a.Build([]backend.Shape{in}); err != nil {
-			return nil, fmt.Errorf("its %s: %w", a.ClassName(), err)
-		}
+	l.augs = imageAugmentations(f, givenRange(l.ValueRange), l.Interpolation)
+	if err := buildAugmentations(l.augs, in); err != nil {
+		return nil, err
 	}
 	return in.Clone(), nil
 }
@@ -132,15 +91,14 @@ func (l *RandAugment) Call(ctx *Context, in []backend.Value) backend.Value {
 		return x
 	}
 	b := ctx.B
-	augs := l.augmentations()
 	for range l.numOps() {
 		// Keras's randint(0, 11): one pick for the batch.
 		one := backend.Shape{1, 1, 1, 1}
-		pick := b.Floor(b.Mul(b.RandomUniform(one), b.Scalar(float64(len(augs)))))
+		pick := b.Floor(b.Mul(b.RandomUniform(one), b.Scalar(float64(len(l.augs)))))
 		out := x
-		for k, a := range augs {
+		for k, a := range l.augs {
 			chosen := b.Equal(pick, b.Constant([]float64{float64(k)}, one))
-			out = ops.Where(b, chosen, a.Call(ctx, []backend.Value{x}), out)
+			out = ops.Where(b, chosen, a.Layer.Call(ctx, []backend.Value{x}), out)
 		}
 		x = out
 	}
@@ -172,16 +130,9 @@ func init() {
 	mustRegister("RandAugment", func(r *serialization.Reader) (Layer, error) {
 		l := &RandAugment{ValueRange: readValueRange(r, [2]float64{0, 255}), NumOps: r.PositiveInt("num_ops", 2),
 			Interpolation: r.String("interpolation", "bilinear")}
-		if v, ok := r.Value("factor"); ok && v != nil {
-			if _, single := v.(float64); single {
-				l.Factor = r.Float("factor", 0.5)
-			} else {
-				f := r.Floats("factor")
-				if len(f) != 2 {
-					return nil, fmt.Errorf("factor %v: want a number or a pair (lower, upper)", v)
-				}
-				l.FactorRange = [2]float64{f[0], f[1]}
-			}
+		var err error
+		if l.Factor, l.FactorRange, err = readAugmentationStrength(r); err != nil {
+			return nil, err
 		}
 		r.Ignore("seed")
 		expectChannelsLast(r)

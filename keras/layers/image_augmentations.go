@@ -1,0 +1,99 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// imageAugmentations makes the augmentations RandAugment and AugMix pick
+// from, as Keras makes them from a strength range f, a value range and an
+// interpolation, each under its Keras attribute name, in RandAugment's
+// order; the geometric ones fill by reflection, as Keras's defaults do.
+func imageAugmentations(f, vr [2]float64, interpolation string) []Sublayer {
+	const fill = "reflect"
+	bits := max(1, int(8*f[1]))
+	return []Sublayer{
+		{"random_shear", &RandomShear{XFactorRange: f, YFactorRange: f, FillMode: fill, Interpolation: interpolation}},
+		{"random_translation", &RandomTranslation{HeightRange: f, WidthRange: f, FillMode: fill, Interpolation: interpolation}},
+		{"random_rotation", &RandomRotation{FactorRange: f, FillMode: fill, Interpolation: interpolation}},
+		{"random_brightness", &RandomBrightness{FactorRange: f, ValueRange: vr}},
+		{"random_color_degeneration", &RandomColorDegeneration{FactorRange: f, ValueRange: vr}},
+		{"random_contrast", &RandomContrast{FactorRange: f, ValueRange: vr}},
+		{"random_sharpness", &RandomSharpness{FactorRange: f, ValueRange: vr}},
+		{"random_posterization", &RandomPosterization{FactorRange: [2]int{1, bits}, ValueRange: vr}},
+		{"solarization", &Solarization{AdditionFactorRange: f, ThresholdFactorRange: f, ValueRange: vr}},
+		{"auto_contrast", &AutoContrast{ValueRange: vr}},
+		{"equalization", &Equalization{ValueRange: vr}},
+	}
+}
+
+// pickAugmentations returns the augmentations of subs with these names,
+// in that order.
+func pickAugmentations(subs []Sublayer, names []string) []Sublayer {
+	var out []Sublayer
+	for _, n := range names {
+		for _, s := range subs {
+			if s.Path == n {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// buildAugmentations names and builds each augmentation for images of
+// shape in.
+func buildAugmentations(subs []Sublayer, in backend.Shape) error {
+	for _, s := range subs {
+		s.Layer.Common().Name = s.Path
+		if _, err := s.Layer.Build([]backend.Shape{in}); err != nil {
+			return fmt.Errorf("its %s: %w", s.Layer.ClassName(), err)
+		}
+	}
+	return nil
+}
+
+// augmentationStrength reads a strength in [0, 1] as Keras's _set_factor
+// keeps it for RandAugment and AugMix: a single factor f is (0, f); the
+// range, when given, wins; def is the default strength.
+func augmentationStrength(factor float64, rng [2]float64, def float64) ([2]float64, error) {
+	f := rng
+	if f == ([2]float64{}) {
+		f = [2]float64{0, def}
+		if factor != 0 {
+			f = [2]float64{0, factor}
+		}
+	}
+	if f[0] < 0 || f[1] > 1 || f[0] > f[1] {
+		return f, fmt.Errorf("factor %v: want a strength in [0, 1], or a range (lower, upper) within it", f)
+	}
+	return f, nil
+}
+
+// readAugmentationStrength reads Keras's "factor" of RandAugment or
+// AugMix: a number or a pair.
+func readAugmentationStrength(r *serialization.Reader) (factor float64, rng [2]float64, err error) {
+	v, ok := r.Value("factor")
+	if !ok || v == nil {
+		return 0, rng, nil
+	}
+	if _, single := v.(float64); single {
+		return r.Float("factor", 0), rng, nil
+	}
+	f := r.Floats("factor")
+	if len(f) != 2 {
+		return 0, rng, fmt.Errorf("factor %v: want a number or a pair (lower, upper)", v)
+	}
+	return 0, [2]float64{f[0], f[1]}, nil
+}
+
+// checkInterpolation reports an interpolation the geometric
+// augmentations do not take.
+func checkAugmentationInterpolation(interpolation string) error {
+	if interpolation != "" && interpolation != "bilinear" && interpolation != "nearest" {
+		return fmt.Errorf("interpolation %q: use \"bilinear\" or \"nearest\"", interpolation)
+	}
+	return nil
+}
