@@ -67,7 +67,7 @@ func TestLoadModelRejectsWhatItCannotHonour(t *testing.T) {
 		{"constraint axis", replaceConfig(`"kernel_constraint": null`, `"kernel_constraint": {"module": "keras.constraints", "class_name": "MaxNorm", "config": {"max_value": 2, "axis": 7}}`), []string{`layer "conv2d" (Conv2D)`, "kernel_constraint", "axis [7] does not fit a weight of rank 4"}},
 		{"activation", replaceConfig(`"activation": "relu"`, `"activation": "gelu_new"`), []string{`layer "conv2d" (Conv2D)`, `option "activation"`, "gelu_new"}},
 		{"unknown option", replaceConfig(`"filters": 32,`, `"filters": 32, "lora_rank": 4,`), []string{`option "lora_rank" = 4 is not supported`}},
-		{"optimizer", replaceConfig(`"class_name": "Adam"`, `"class_name": "MultiOptimizer"`), []string{"compile_config", "kerasgo has no MultiOptimizer optimizer yet"}},
+		{"optimizer", replaceConfig(`"class_name": "Adam"`, `"class_name": "Shampoo"`), []string{"compile_config", "kerasgo has no Shampoo optimizer yet"}},
 		{"weight shape", replaceConfig(`"filters": 32,`, `"filters": 16,`), []string{`layer "conv2d" (Conv2D)`, "layers/conv2d/vars/0 has shape (3, 3, 1, 32), the layer needs (3, 3, 1, 16)"}},
 		{"zero strides", replaceConfig(`"strides": [1, 1]`, `"strides": [0, 0]`), []string{`layer "conv2d" (Conv2D)`, `option "strides"`, "want integers >= 1, got [0 0]"}},
 		{"units as a string", replaceConfig(`"units": 10`, `"units": "10"`), []string{`option "units"`, `want an integer, got the string "10"`}},

@@ -234,7 +234,7 @@ func Deserialize(v any) (Optimizer, error) {
 			L2RegularizationStrength: r.Float("l2_regularization_strength", 0), L2ShrinkageRegularizationStrength: r.Float("l2_shrinkage_regularization_strength", 0),
 			Beta: r.Float("beta", 0), Options: opts}
 	default:
-		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, AdamW, RMSprop, Adadelta, Adagrad, Adamax, Nadam, Lion, Ftrl, Lamb, Adafactor, ScheduleFreeAdamW and Muon)", class)
+		return nil, fmt.Errorf("kerasgo has no %s optimizer yet (it has SGD, Adam, AdamW, RMSprop, Adadelta, Adagrad, Adamax, Nadam, Lion, Ftrl, Lamb, Adafactor, ScheduleFreeAdamW, Muon, and the wrappers LossScaleOptimizer and MultiOptimizer)", class)
 	}
 	if err := r.Finish(); err != nil {
 		return nil, err
