@@ -126,19 +126,11 @@ func (l *AugMix) Call(ctx *Context, in []backend.Value) backend.Value {
 	g := random.Gamma(b, []int{chains}, l.alpha(), random.Stream())
 	mixing := b.Div(g, b.Sum(g)) // Dirichlet(alpha), one weight per chain
 	w := b.Reshape(random.Beta(b, []int{1}, l.alpha(), l.alpha(), random.Stream()), backend.Shape{1, 1, 1, 1})
-	one := backend.Shape{1, 1, 1, 1}
 	var mixed backend.Value
 	for k := range chains {
 		y := x
 		for range depth {
-			// Keras's py_random.choice(layers + [None]): None leaves y.
-			pick := b.Floor(b.Mul(b.RandomUniform(one), b.Scalar(float64(len(l.augs)+1))))
-			out := y
-			for j, a := range l.augs {
-				chosen := b.Equal(pick, b.Constant([]float64{float64(j)}, one))
-				out = ops.Where(b, chosen, a.Layer.Call(ctx, []backend.Value{y}), out)
-			}
-			y = out
+			y = applyPicked(ctx, y, l.augs, true) // Keras's py_random.choice(layers + [None])
 		}
 		term := b.Mul(y, b.Reshape(b.Slice(mixing, []int{k}, []int{1}), backend.Shape{1, 1, 1, 1}))
 		if mixed == nil {
@@ -160,12 +152,9 @@ func (l *AugMix) GetConfig() (serialization.Config, error) {
 	}
 	chains, depth := l.chains()
 	vr := givenRange(l.ValueRange)
-	interp := l.Interpolation
-	if interp == "" {
-		interp = "bilinear"
-	}
 	return serialization.Config{"value_range": vr[:], "num_chains": chains, "chain_depth": depth, "factor": f[:],
-		"alpha": serialization.Float(l.alpha()), "all_ops": !l.FewerOps, "interpolation": interp, "seed": nil, "data_format": "channels_last"}, nil
+		"alpha": serialization.Float(l.alpha()), "all_ops": !l.FewerOps, "interpolation": augmentationInterpolation(l.Interpolation),
+		"seed": nil, "data_format": "channels_last"}, nil
 }
 
 // takesUnknownDims: AugMix takes images of any size.

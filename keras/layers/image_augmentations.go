@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -89,7 +90,37 @@ func readAugmentationStrength(r *serialization.Reader) (factor float64, rng [2]f
 	return 0, [2]float64{f[0], f[1]}, nil
 }
 
-// checkInterpolation reports an interpolation the geometric
+// applyPicked applies to x one augmentation of augs picked at random for
+// the whole batch (Keras's randint or random.choice), or, with orNone,
+// possibly none of them (one more choice, which leaves x): every
+// augmentation is computed and the picked one kept, as Keras's
+// numpy.where does.
+func applyPicked(ctx *Context, x backend.Value, augs []Sublayer, orNone bool) backend.Value {
+	b := ctx.B
+	choices := len(augs)
+	if orNone {
+		choices++
+	}
+	one := backend.Shape{1, 1, 1, 1}
+	pick := b.Floor(b.Mul(b.RandomUniform(one), b.Scalar(float64(choices))))
+	out := x
+	for k, a := range augs {
+		chosen := b.Equal(pick, b.Constant([]float64{float64(k)}, one))
+		out = ops.Where(b, chosen, a.Layer.Call(ctx, []backend.Value{x}), out)
+	}
+	return out
+}
+
+// augmentationInterpolation is an interpolation setting with Keras's
+// default, "bilinear".
+func augmentationInterpolation(interpolation string) string {
+	if interpolation == "" {
+		return "bilinear"
+	}
+	return interpolation
+}
+
+// checkAugmentationInterpolation reports an interpolation the geometric
 // augmentations do not take.
 func checkAugmentationInterpolation(interpolation string) error {
 	if interpolation != "" && interpolation != "bilinear" && interpolation != "nearest" {

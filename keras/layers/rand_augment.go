@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
-	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
@@ -90,17 +89,8 @@ func (l *RandAugment) Call(ctx *Context, in []backend.Value) backend.Value {
 	if !ctx.Training {
 		return x
 	}
-	b := ctx.B
 	for range l.numOps() {
-		// Keras's randint(0, 11): one pick for the batch.
-		one := backend.Shape{1, 1, 1, 1}
-		pick := b.Floor(b.Mul(b.RandomUniform(one), b.Scalar(float64(len(l.augs)))))
-		out := x
-		for k, a := range l.augs {
-			chosen := b.Equal(pick, b.Constant([]float64{float64(k)}, one))
-			out = ops.Where(b, chosen, a.Layer.Call(ctx, []backend.Value{x}), out)
-		}
-		x = out
+		x = applyPicked(ctx, x, l.augs, false) // Keras's randint(0, 11)
 	}
 	return x
 }
@@ -112,11 +102,7 @@ func (l *RandAugment) GetConfig() (serialization.Config, error) {
 		return nil, err
 	}
 	vr := givenRange(l.ValueRange)
-	interp := l.Interpolation
-	if interp == "" {
-		interp = "bilinear"
-	}
-	return serialization.Config{"value_range": vr[:], "num_ops": l.numOps(), "factor": f[:], "interpolation": interp,
+	return serialization.Config{"value_range": vr[:], "num_ops": l.numOps(), "factor": f[:], "interpolation": augmentationInterpolation(l.Interpolation),
 		"seed": nil, "data_format": "channels_last"}, nil
 }
 
