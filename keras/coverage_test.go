@@ -44,7 +44,7 @@ var coveredElsewhere = map[string]map[string]string{
 		"deserialize_keras_object": "layers.FromConfig and each package's Deserialize", "get_source_inputs": "utils.GetSourceInputs",
 		"PyDataset": "keras.Dataset (keras.EpochEnder for on_epoch_end), fed by keras.Batches", "Sequence": "keras.Dataset (Sequence is PyDataset's old name)",
 		"pack_x_y_sample_weight": "keras.Batch{X, Y, SampleWeight}: a struct, nothing to pack", "unpack_x_y_sample_weight": "keras.Batch's fields",
-		"standardize_dtype": "backend.ParseDType", "clear_session": "keras.ClearSession",
+		"standardize_dtype": "backend.ParseDType", "clear_session": "keras.ClearSession", "Progbar": "utils.Progbar",
 	},
 }
 
