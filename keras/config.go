@@ -878,7 +878,7 @@ func decodeSavedModel(data []byte) (savedObject, error) {
 	// A MultiOptimizer's map from paths to optimizers keeps its order,
 	// which is that of the optimizers' saved state.
 	if top.CompileConfig != nil {
-		if _, err := serialization.KeepKeyOrder(top.CompileConfig, data, "optimizer_map", "default_optimizer"); err != nil {
+		if err := serialization.KeepKeyOrder(top.CompileConfig, data, "optimizer_map", "default_optimizer"); err != nil {
 			return savedObject{}, fmt.Errorf("%v: the model's config is not JSON", err)
 		}
 	}

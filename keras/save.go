@@ -654,7 +654,7 @@ func writeMultiState(root *h5.Group, c *compiled, multi *optimizers.MultiOptimiz
 		if obj, err := optimizers.Serialize(o); err == nil {
 			class = obj.ClassName
 		}
-		own := root.Group(saving.OptimizerPath + "/optimizers/" + uniqueSnakeName(serialization.SnakeCase(class), used) + "/vars")
+		own := root.Group(saving.OptimizerPath + "/optimizers/" + serialization.UniqueName(serialization.SnakeCase(class), used) + "/vars")
 		own.Attrs["name"] = o.Name()
 		for i, v := range vars {
 			own.Datasets[strconv.Itoa(i)] = v
@@ -665,17 +665,6 @@ func writeMultiState(root *h5.Group, c *compiled, multi *optimizers.MultiOptimiz
 		g.Datasets[strconv.Itoa(i)] = v
 	}
 	return nil
-}
-
-// uniqueSnakeName is name the first time, then name_1, name_2, ..., as
-// Keras names the elements of a list it saves.
-func uniqueSnakeName(name string, used map[string]int) string {
-	n, seen := used[name]
-	used[name] = n + 1
-	if !seen {
-		return name
-	}
-	return fmt.Sprintf("%s_%d", name, n)
 }
 
 // weightDataset is w's value as Keras stores it: float32, or int64 for

@@ -66,6 +66,16 @@ func (c *compiled) slotFor(opt optimizers.Optimizer, idx []int, discover bool, w
 	return len(c.slots) - 1, nil
 }
 
+// layOutSlots places the slots' states one after another in
+// c.optSpecs.
+func (c *compiled) layOutSlots() {
+	c.optSpecs = nil
+	for _, sl := range c.slots {
+		sl.offset = len(c.optSpecs)
+		c.optSpecs = append(c.optSpecs, sl.specs...)
+	}
+}
+
 func names(weights []*layers.Weight, idx []int) string {
 	const most = 3
 	var out []string
@@ -223,11 +233,7 @@ func (m *Model) planTrainStep(c *compiled, d hostData) error {
 		return err
 	}
 	if custom {
-		c.optSpecs = nil
-		for _, sl := range c.slots {
-			sl.offset = len(c.optSpecs)
-			c.optSpecs = append(c.optSpecs, sl.specs...)
-		}
+		c.layOutSlots()
 		if len(c.slots) == 1 && c.slots[0].opt == c.opt && !slices.ContainsFunc(c.slots[0].vars, func(i int) bool { return i >= len(m.weights) }) {
 			c.trainable = c.slots[0].vars
 		}

@@ -54,29 +54,27 @@ func (m *Model) ready() error {
 	}
 	if multi, ok := optimizers.AsMulti(c.opt); ok {
 		// Each of its optimizers is a slot of its own, for its variables
-		// (Step.Apply splits them so).
+		// (Step.Apply splits them so); one no variable selects is never
+		// applied, as in Keras.
 		sel, err := multi.Select(paths)
 		if err != nil {
 			return err
 		}
-		c.optSpecs, c.slots = nil, nil
+		c.slots = nil
 		for k, opt := range multi.Optimizers() {
 			var idx []int
-			var subPaths []string
-			var shapes []backend.Shape
 			for j, i := range c.trainable {
 				if sel[j] == k {
-					idx, subPaths, shapes = append(idx, i), append(subPaths, paths[j]), append(shapes, trainShapes[j])
+					idx = append(idx, i)
 				}
 			}
-			if len(idx) == 0 {
-				continue // never applied, as in Keras
+			if len(idx) > 0 {
+				if _, err := c.slotFor(opt, idx, true, m.weights); err != nil {
+					return err
+				}
 			}
-			rule := optimizers.ForVariables(opt, subPaths)
-			sl := &optSlot{opt: opt, rule: rule, vars: idx, specs: optimizers.States(rule, shapes), offset: len(c.optSpecs)}
-			c.optSpecs = append(c.optSpecs, sl.specs...)
-			c.slots = append(c.slots, sl)
 		}
+		c.layOutSlots()
 		return initOptimizerState(c)
 	}
 	rule := optimizers.ForVariables(c.opt, paths)

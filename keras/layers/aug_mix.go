@@ -101,15 +101,11 @@ func (l *AugMix) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAugmentationInterpolation(l.Interpolation); err != nil {
-		return nil, err
-	}
 	names := augMixAll
 	if l.FewerOps {
 		names = augMixFewer
 	}
-	l.augs = pickAugmentations(imageAugmentations(f, givenRange(l.ValueRange), l.Interpolation), names)
-	if err := buildAugmentations(l.augs, in); err != nil {
+	if l.augs, err = makeAugmentations(in, f, givenRange(l.ValueRange), l.Interpolation, names); err != nil {
 		return nil, err
 	}
 	return in.Clone(), nil

@@ -44,6 +44,20 @@ func pickAugmentations(subs []Sublayer, names []string) []Sublayer {
 	return out
 }
 
+// makeAugmentations checks the interpolation and makes and builds, for
+// images of shape in, the augmentations of these names (nil: all, in
+// RandAugment's order), as RandAugment's and AugMix's Build do.
+func makeAugmentations(in backend.Shape, f, vr [2]float64, interpolation string, names []string) ([]Sublayer, error) {
+	if err := checkAugmentationInterpolation(interpolation); err != nil {
+		return nil, err
+	}
+	subs := imageAugmentations(f, vr, interpolation)
+	if names != nil {
+		subs = pickAugmentations(subs, names)
+	}
+	return subs, buildAugmentations(subs, in)
+}
+
 // buildAugmentations names and builds each augmentation for images of
 // shape in.
 func buildAugmentations(subs []Sublayer, in backend.Shape) error {

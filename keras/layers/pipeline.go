@@ -41,7 +41,7 @@ func (l *Pipeline) Build(inputs []backend.Shape) (backend.Shape, error) {
 			return nil, fmt.Errorf("layer %d is nil", i)
 		}
 		if sub.Common().Name == "" {
-			sub.Common().Name = uniqueName(serialization.SnakeCase(PythonClassName(sub)), used)
+			sub.Common().Name = serialization.UniqueName(serialization.SnakeCase(PythonClassName(sub)), used)
 		}
 		if s, err = sub.Build([]backend.Shape{s}); err != nil {
 			return nil, fmt.Errorf("layer %s: %w", Describe(sub), err)

@@ -72,11 +72,7 @@ func (l *RandAugment) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAugmentationInterpolation(l.Interpolation); err != nil {
-		return nil, err
-	}
-	l.augs = imageAugmentations(f, givenRange(l.ValueRange), l.Interpolation)
-	if err := buildAugmentations(l.augs, in); err != nil {
+	if l.augs, err = makeAugmentations(in, f, givenRange(l.ValueRange), l.Interpolation, nil); err != nil {
 		return nil, err
 	}
 	return in.Clone(), nil

@@ -87,7 +87,7 @@ func Sublayers(l Layer) []Sublayer {
 			used := map[string]int{}
 			for i := range f.value.Len() {
 				if sub := layerIn(f.value.Index(i)); sub != nil {
-					add(f.attr+"/"+uniqueName(serialization.SnakeCase(PythonClassName(sub)), used), f.value.Index(i))
+					add(f.attr+"/"+serialization.UniqueName(serialization.SnakeCase(PythonClassName(sub)), used), f.value.Index(i))
 				}
 			}
 		case reflect.Map:
@@ -96,7 +96,7 @@ func Sublayers(l Layer) []Sublayer {
 			used := map[string]int{}
 			for _, k := range keys {
 				if sub := layerIn(f.value.MapIndex(k)); sub != nil {
-					add(f.attr+"/"+uniqueName(serialization.SnakeCase(PythonClassName(sub)), used), f.value.MapIndex(k))
+					add(f.attr+"/"+serialization.UniqueName(serialization.SnakeCase(PythonClassName(sub)), used), f.value.MapIndex(k))
 				}
 			}
 		default:
@@ -141,18 +141,6 @@ func layerIn(x reflect.Value) Layer {
 		return nil
 	}
 	return l
-}
-
-// uniqueName returns name the first time, then name_1, name_2, ... as
-// Keras names a container's elements when it saves them.
-func uniqueName(name string, used map[string]int) string {
-	n, ok := used[name]
-	if !ok {
-		used[name] = 0
-		return name
-	}
-	used[name] = n + 1
-	return fmt.Sprintf("%s_%d", name, n+1)
 }
 
 // WeightsOf returns l's variables, as Keras's layer.weights: its own, then

@@ -91,6 +91,10 @@ func (o *MultiOptimizer) Select(paths []string) ([]int, error) {
 		}
 		return -1
 	}
+	patterns := make([]*regexp.Regexp, len(o.ByPath))
+	for i, e := range o.ByPath {
+		patterns[i] = regexp.MustCompile("^(?:" + e.Path + ")$") // check compiled it
+	}
 	out := make([]int, len(paths))
 	for k, p := range paths {
 		var chosen Optimizer
@@ -102,8 +106,8 @@ func (o *MultiOptimizer) Select(paths []string) ([]int, error) {
 		}
 		if chosen == nil {
 			var matched []string
-			for _, e := range o.ByPath {
-				if regexp.MustCompile("^(?:" + e.Path + ")$").MatchString(p) {
+			for i, e := range o.ByPath {
+				if patterns[i].MatchString(p) {
 					matched = append(matched, e.Path)
 					chosen = e.Optimizer
 				}

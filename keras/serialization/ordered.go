@@ -85,15 +85,16 @@ func Entries(v any) ([]KeyValue, error) {
 	return nil, fmt.Errorf("want an object, got %T", v)
 }
 
-// KeepKeyOrder makes each object in v (decoded from the JSON data) that
+// KeepKeyOrder makes each object in v (decoded from the JSON data, and
+// changed in place) that
 // is the value of a key named key, in an object that also has the key
 // sibling, an Ordered with its keys in data's order. A MultiOptimizer's
 // OptimizerMap is KeepKeyOrder(config, data, "optimizer_map",
 // "default_optimizer").
-func KeepKeyOrder(v any, data []byte, key, sibling string) (any, error) {
+func KeepKeyOrder(v any, data []byte, key, sibling string) error {
 	orders, err := keyOrders(data, key)
 	if err != nil {
-		return v, err
+		return err
 	}
 	var walk func(v any) any
 	walk = func(v any) any {
@@ -120,7 +121,8 @@ func KeepKeyOrder(v any, data []byte, key, sibling string) (any, error) {
 		}
 		return v
 	}
-	return walk(v), nil
+	walk(v)
+	return nil
 }
 
 // sameKeys reports whether keys are exactly m's keys.

@@ -571,3 +571,15 @@ func NestedList(values []float64, shape []int) any {
 	}
 	return out
 }
+
+// UniqueName returns name the first time, then name_1, name_2, ... (used
+// counts them), as Keras names the elements of a container it saves.
+func UniqueName(name string, used map[string]int) string {
+	n, ok := used[name]
+	if !ok {
+		used[name] = 0
+		return name
+	}
+	used[name] = n + 1
+	return fmt.Sprintf("%s_%d", name, n+1)
+}

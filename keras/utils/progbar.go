@@ -51,6 +51,18 @@ type Progbar struct {
 func (p *Progbar) Update(current int, values callbacks.Logs) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.update(current, values)
+}
+
+// Add advances the bar by n steps, as Keras's add(n, values).
+func (p *Progbar) Add(n int, values callbacks.Logs) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.update(p.seen+n, values)
+}
+
+// update is Update with p.mu held.
+func (p *Progbar) update(current int, values callbacks.Logs) {
 	now := time.Now()
 	if p.sums == nil {
 		p.sums, p.start = map[string][2]float64{}, now
@@ -102,14 +114,6 @@ func (p *Progbar) Update(current int, values callbacks.Logs) {
 	if final {
 		p.finished = true
 	}
-}
-
-// Add advances the bar by n steps, as Keras's add(n, values).
-func (p *Progbar) Add(n int, values callbacks.Logs) {
-	p.mu.Lock()
-	current := p.seen + n
-	p.mu.Unlock()
-	p.Update(current, values)
 }
 
 // Values returns the values the bar shows: each non-stateful one

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/keras/callbacks"
@@ -39,5 +40,26 @@ func TestProgbarAveragesAndPrints(t *testing.T) {
 	bar.Update(2, nil)
 	if s := live.String(); !strings.Contains(s, "\r2/2 [==============================]") || !strings.Contains(s, "/batch") || !strings.HasSuffix(s, "\n") {
 		t.Errorf("the live bar ends %q, want the full bar, the time per batch and a new line", s)
+	}
+}
+
+// Several goroutines may advance one bar (run with -race).
+func TestProgbarConcurrentAdds(t *testing.T) {
+	var out bytes.Buffer
+	bar := &utils.Progbar{Target: 400, Out: &out}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 100 {
+				bar.Add(1, callbacks.Logs{{Name: "loss", Value: 1}})
+			}
+		})
+	}
+	wg.Wait()
+	if v := bar.Values(); len(v) != 1 || v[0].Value != 1 {
+		t.Errorf("Values = %v after 400 adds of loss 1, want loss 1", v)
+	}
+	if !strings.Contains(out.String(), "400/400") {
+		t.Errorf("the bar did not reach 400/400: %q", out.String())
 	}
 }
