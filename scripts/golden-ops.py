@@ -435,6 +435,46 @@ C("psnr", lambda x, y: ops.psnr(x, y, 1.0), X(3, 4, lo=0, hi=1), X(3, 4, lo=0, h
 C("stop_gradient", lambda x: ops.stop_gradient(x) * x, X(3, 4))
 C("cast", lambda x: ops.cast(x, "float64"), Int([[1, 2], [3, 4]]), grad=False)
 C("convert_to_tensor", lambda: ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]]))
+C("saturate_cast", lambda x: ops.saturate_cast(x * 3, "float64"), X(3, 4))
+C("saturate_cast/int", lambda x: ops.saturate_cast(x, "float64"), Int([[1, -2], [2147483647, -2147483648]]), grad=False)
+
+
+def _upstream(args, upstream):
+    """The upstream gradient, given as Keras's custom_gradient docs do for every backend."""
+    return args[0] if upstream is None else upstream
+
+
+@ops.custom_gradient
+def _log1pexp(x):
+    e = ops.exp(x)
+
+    def grad(*args, upstream=None):
+        return ops.multiply(_upstream(args, upstream), 1.0 - 1.0 / ops.add(1, e))
+
+    return ops.log(1 + e), grad
+
+
+@ops.custom_gradient
+def _clipped_square(x):
+    def grad(*args, upstream=None):
+        return ops.clip(_upstream(args, upstream), -0.5, 0.5) * 3.0
+
+    return ops.square(x), grad
+
+
+@ops.custom_gradient
+def _scaled_product(x, y):
+    def grad(*args, upstream=None):
+        up = _upstream(args, upstream)
+        return up * y * 2.0, up * x
+
+    return x * y, grad
+
+
+# the custom result inside other ops, so the gradient flows into and out of it
+C("custom_gradient", lambda x: ops.tanh(_log1pexp(x * 2)), X(3, 4, lo=-3, hi=3))
+C("custom_gradient/clipped", lambda x: _clipped_square(ops.sin(x)) + x, X(3, 4, lo=-2, hi=2))
+C("custom_gradient/two_inputs", lambda x, y: ops.sum(_scaled_product(x, y), axis=0), X(3, 4), X(3, 4))
 
 
 # ---- nan-skipping reductions ----

@@ -49,6 +49,8 @@ type eagerOps struct {
 	gradsLeft    int
 	severalGrads bool
 	leaves       []*ts.Tensor // the inputs that track gradients
+	// customs are the Run's CustomGradient results so far, in order.
+	customs []customGradient
 }
 
 func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value, error) {
@@ -433,6 +435,13 @@ func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 	keep := 1
 	if last {
 		o.gradDone, keep = true, 0
+	}
+	if len(o.customs) > 0 {
+		out, err := o.gradThroughCustoms(loss, wrt)
+		if err == nil && last {
+			_, err = ts.GradSetEnabled(false)
+		}
+		return out, err
 	}
 	if o.p.info.GradOther {
 		out, err := o.gradOfValues(loss, wrt, keep)

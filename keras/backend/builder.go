@@ -225,6 +225,17 @@ type Builder interface {
 	// Grad returns d(loss)/d(w) for each w in wrt. loss must be a scalar.
 	Grad(loss Value, wrt []Value) []Value
 
+	// CustomGradient is forward, a value computed from inputs, with its
+	// gradient given by vjp instead of by differentiating forward: when
+	// Grad reaches the result with the gradient upstream (forward's
+	// shape), vjp builds, with this Builder, the gradient of each input
+	// (its shape; nil for zero), and Grad goes on from the inputs. No
+	// gradient flows through forward itself, nor to a value forward uses
+	// that is not among inputs. vjp runs once per Grad that reaches the
+	// result and may not call Grad itself. Keras's ops.custom_gradient
+	// (keras/ops.CustomGradient is its Keras-style form).
+	CustomGradient(inputs []Value, forward Value, vjp func(upstream Value) []Value) Value
+
 	// Err returns the first error any op met, or nil.
 	Err() error
 

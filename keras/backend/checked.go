@@ -14,6 +14,9 @@ type checked struct {
 	ops   Ops
 	err   error
 	scope string // what the ops being built compute (SetScope): "layer dense (Dense)"
+	// inGradient counts the custom gradients' functions being built
+	// (CustomGradient), inside which Grad is refused.
+	inGradient int
 }
 
 // Scoper is implemented by builders and engines that label the ops they
@@ -449,6 +452,10 @@ func (c *checked) Grad(loss Value, wrt []Value) []Value {
 	}
 	if len(loss.Shape()) != 0 {
 		c.fail(nil, "Grad needs a scalar loss; got shape %v", loss.Shape())
+		return fill()
+	}
+	if c.inGradient > 0 {
+		c.fail(nil, "Grad inside a custom gradient's function (CustomGradient) is not supported: build the gradient from the upstream gradient and the values forward computed")
 		return fill()
 	}
 	var grads []Value

@@ -119,4 +119,11 @@ type Ops interface {
 	// broadcast to out, and the output shape.
 	Where(cond, a, b Value, out Shape) (Value, error)
 	Grad(loss Value, wrt []Value) ([]Value, error)
+	// CustomGradient gets forward and the inputs (at least one, all of
+	// the Func's float dtype) whose gradients vjp gives, and returns
+	// forward's value with no gradient through forward itself. When a
+	// Grad reaches the result, the engine calls vjp with the result's
+	// gradient; vjp returns one gradient per input, each of its input's
+	// shape (the Builder has checked them), or an error for the Grad.
+	CustomGradient(inputs []Value, forward Value, vjp func(upstream Value) ([]Value, error)) (Value, error)
 }

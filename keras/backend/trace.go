@@ -64,6 +64,15 @@ func (v *shapeValue) DType() DType { return v.dtype }
 type shapeOps struct {
 	dtype  DType
 	onGrad func(wrt []Value)
+	// customs are the CustomGradient results' gradient functions, which
+	// every Grad calls once, so that their shape errors surface at
+	// Compile as a real Grad's would.
+	customs []traceCustom
+}
+
+type traceCustom struct {
+	upstream Shape
+	vjp      func(upstream Value) ([]Value, error)
 }
 
 func (o *shapeOps) val(s Shape) (Value, error) {
@@ -111,11 +120,22 @@ func (o *shapeOps) RandomUniformFrom(_ Value, s Shape) (Value, error) { return o
 func (o *shapeOps) Where(_, _, _ Value, out Shape) (Value, error)     { return o.val(out) }
 func (o *shapeOps) Grad(_ Value, wrt []Value) ([]Value, error) {
 	o.onGrad(wrt)
+	for _, c := range o.customs {
+		up, _ := o.val(c.upstream)
+		if _, err := c.vjp(up); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]Value, len(wrt))
 	for i, w := range wrt {
 		out[i], _ = o.val(w.Shape())
 	}
 	return out, nil
+}
+
+func (o *shapeOps) CustomGradient(_ []Value, forward Value, vjp func(Value) ([]Value, error)) (Value, error) {
+	o.customs = append(o.customs, traceCustom{upstream: forward.Shape().Clone(), vjp: vjp})
+	return o.val(forward.Shape())
 }
 
 // AllReduceSum traces as the value's shape; the engine's own op runs it.

@@ -669,6 +669,12 @@ func (r *recorder) Grad(backend.Value, []backend.Value) ([]backend.Value, error)
 	return nil, err
 }
 
+// CustomGradient is forward: an exported graph predicts, and the
+// gradient function is never needed.
+func (r *recorder) CustomGradient(_ []backend.Value, forward backend.Value, _ func(backend.Value) ([]backend.Value, error)) (backend.Value, error) {
+	return forward, nil
+}
+
 var (
 	_ backend.Ops    = (*recorder)(nil)
 	_ backend.Scoper = (*recorder)(nil)

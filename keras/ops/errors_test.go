@@ -112,6 +112,18 @@ func TestOpErrorsNameTheOpAndTheShapes(t *testing.T) {
 		{"fold blocks that do not fit the output", func(b ops.Builder, x, _ ops.Value) ops.Value {
 			return ops.Fold(b, ops.Reshape(b, x, 1, 2, 3), []int{3, 3}, []int{2}, ops.UnfoldOptions{})
 		}, []string{"ops.Fold", "(1, 2, 3)", "blocks of 2x2", "want (batch, C·4, 4)"}},
+		{"saturate_cast to int", func(b ops.Builder, x, _ ops.Value) ops.Value { return ops.SaturateCast(b, x, backend.Int32) },
+			[]string{"ops.SaturateCast", "int32", "Clip"}},
+		{"custom gradient without a gradient function", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			f := ops.CustomGradient(func(b ops.Builder, xs ...ops.Value) (ops.Value, ops.GradientFunc) { return ops.Square(b, xs[0]), nil })
+			return f(b, x)
+		}, []string{"ops.CustomGradient", "no gradient function"}},
+		{"custom gradient of the wrong shape", func(b ops.Builder, x, _ ops.Value) ops.Value {
+			f := ops.CustomGradient(func(b ops.Builder, xs ...ops.Value) (ops.Value, ops.GradientFunc) {
+				return ops.Square(b, xs[0]), func(up ops.Value) []ops.Value { return []ops.Value{ops.Sum(b, up)} }
+			})
+			return b.Grad(ops.Sum(b, f(b, x)), []ops.Value{x})[0]
+		}, []string{"CustomGradient", "gradient for input 0 has shape ()", "(2, 3)"}},
 	}
 	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
 		for _, c := range cases {

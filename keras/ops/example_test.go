@@ -73,3 +73,30 @@ func ExampleVectorize() {
 	fmt.Println(out[0].Data)
 	// Output: [14 77]
 }
+
+// Keras's ops.custom_gradient: a gradient reversal (the forward pass is
+// the identity, the gradient is the upstream gradient negated), as
+// domain-adversarial training uses it.
+func ExampleCustomGradient() {
+	be, err := backend.Open("gorgonia")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer be.Close()
+	reverse := ops.CustomGradient(func(b ops.Builder, xs ...ops.Value) (ops.Value, ops.GradientFunc) {
+		return xs[0], func(upstream ops.Value) []ops.Value { return []ops.Value{ops.Negative(b, upstream)} }
+	})
+	x := backendtest.Array{Shape: backend.Shape{3}, Data: []float64{1, 2, 3}}
+	out, err := backendtest.Eval(be, backend.Float64, func(b ops.Builder, in []ops.Value) ([]ops.Value, error) {
+		y := reverse(b, in[0])
+		loss := ops.Sum(b, ops.Square(b, y))
+		return []ops.Value{y, b.Grad(loss, []ops.Value{in[0]})[0]}, b.Err()
+	}, []backendtest.Array{x})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out[0].Data, out[1].Data)
+	// Output: [1 2 3] [-2 -4 -6]
+}

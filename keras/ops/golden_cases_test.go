@@ -331,6 +331,19 @@ func goldenCases() map[string]opFunc {
 			return ops.Multiply(b, ops.StopGradient(b, x), x)
 		}),
 		"cast": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.Cast(b, x, b.DType()) }),
+		"saturate_cast": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.SaturateCast(b, ops.Multiply(b, x, b.Scalar(3)), b.DType())
+		}),
+		"saturate_cast/int": u(func(b ops.Builder, x ops.Value) ops.Value { return ops.SaturateCast(b, x, b.DType()) }),
+		"custom_gradient": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Tanh(b, log1pexp(b, ops.Multiply(b, x, b.Scalar(2))))
+		}),
+		"custom_gradient/clipped": u(func(b ops.Builder, x ops.Value) ops.Value {
+			return ops.Add(b, clippedSquare(b, ops.Sin(b, x)), x)
+		}),
+		"custom_gradient/two_inputs": bin(func(b ops.Builder, x, y ops.Value) ops.Value {
+			return ops.Sum(b, scaledProduct(b, x, y), ops.Axis(0))
+		}),
 		"convert_to_tensor": one(func(b ops.Builder, _ []ops.Value) ops.Value {
 			return ops.ConvertToTensor(b, []float64{1, 2, 3, 4}, 2, 2)
 		}),
@@ -348,3 +361,28 @@ func goldenCases() map[string]opFunc {
 	}
 	return c
 }
+
+// log1pexp, clippedSquare and scaledProduct are the custom gradients of
+// scripts/golden-ops.py: the first Keras's own example (its true
+// derivative, computed more stably), the others gradients that are not
+// the function's derivative (a clipped, scaled upstream; y's gradient
+// doubled).
+var (
+	log1pexp = ops.CustomGradient(func(b ops.Builder, xs ...ops.Value) (ops.Value, ops.GradientFunc) {
+		e := ops.Exp(b, xs[0])
+		return ops.Log(b, ops.Add(b, e, b.Scalar(1))), func(up ops.Value) []ops.Value {
+			return []ops.Value{ops.Multiply(b, up, ops.Subtract(b, b.Scalar(1), ops.Divide(b, b.Scalar(1), ops.Add(b, e, b.Scalar(1)))))}
+		}
+	})
+	clippedSquare = ops.CustomGradient(func(b ops.Builder, xs ...ops.Value) (ops.Value, ops.GradientFunc) {
+		return ops.Square(b, xs[0]), func(up ops.Value) []ops.Value {
+			return []ops.Value{ops.Multiply(b, ops.Clip(b, up, -0.5, 0.5), b.Scalar(3))}
+		}
+	})
+	scaledProduct = ops.CustomGradient(func(b ops.Builder, xs ...ops.Value) (ops.Value, ops.GradientFunc) {
+		x, y := xs[0], xs[1]
+		return ops.Multiply(b, x, y), func(up ops.Value) []ops.Value {
+			return []ops.Value{ops.Multiply(b, ops.Multiply(b, up, y), b.Scalar(2)), ops.Multiply(b, up, x)}
+		}
+	})
+)

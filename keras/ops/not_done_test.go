@@ -5,7 +5,6 @@ const (
 	integerOnly  = "integer-only: a kerasgo computation holds one float dtype (and int32 inputs)"
 	dataShape    = "its result's shape depends on the values, which a compiled kerasgo step cannot have"
 	complexDType = "complex tensors: kerasgo has no complex dtype"
-	later        = "not written yet"
 	hostOnly     = "a host-side question about a value, not a tensor op: Go's types answer it"
 )
 
@@ -21,13 +20,12 @@ var notDone = map[string]string{
 	"view":      "reinterprets the bits of a tensor as another dtype, which kerasgo's one-float-dtype computations cannot",
 	"is_tensor": hostOnly, "dtype": hostOnly, "convert_to_numpy": "reading values out is Function.Run's job (keras.Model.NewFunction)",
 	"eig": "the general eigenproblem has complex eigenvalues and vectors, and kerasgo has no complex dtype (eigh covers symmetric matrices)",
-
-	"custom_gradient": later,
-	"saturate_cast":   later}
+}
 
 // partly lists, for implemented ops, the arguments or modes not done yet
 // (docs/ops.md shows them beside the op).
 var partly = map[string]string{
-	"ctc_decode": "strategy=\"beam_search\" (greedy only)",
-	"while_loop": "a loop without maximum_iterations (a Go loop unrolled while the step is built needs a bound)",
+	"ctc_decode":      "strategy=\"beam_search\" (greedy only)",
+	"custom_gradient": "one output (Keras allows a nested structure); the gradient function takes only upstream",
+	"while_loop":      "a loop without maximum_iterations (a Go loop unrolled while the step is built needs a bound)",
 }

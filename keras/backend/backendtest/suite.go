@@ -64,6 +64,7 @@ func RunWith(t *testing.T, spec string, opts Options) {
 	t.Run("RandomNormal", func(t *testing.T) { checkRandomNormal(t, be) })
 	t.Run("Dropout", func(t *testing.T) { checkDropout(t, be) })
 	t.Run("GradOfIntermediate", func(t *testing.T) { checkGradOfIntermediate(t, be) })
+	t.Run("CustomGradient", func(t *testing.T) { checkCustomGradient(t, be) })
 	t.Run("GradOfUnusedThenUpdate", func(t *testing.T) { checkGradOfUnusedThenUpdate(t, be) })
 	t.Run("RandomUniformFrom", func(t *testing.T) { checkRandomUniformFrom(t, be) })
 	t.Run("Executable", func(t *testing.T) { checkExecutable(t, be) })
