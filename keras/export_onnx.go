@@ -82,7 +82,7 @@ func (m *Model) ExportONNX(w io.Writer, opts ExportOptions) error {
 		return m.errNotBuilt()
 	}
 	for _, n := range m.nodes {
-		if isHostNode(n) {
+		if m.onHost[n] {
 			return fmt.Errorf("Export: layer %s runs on the host, outside the engine's graph, so ONNX cannot hold it: export the model after it (the layers from its outputs on) and run the host layer before", layers.Describe(n.Layer()))
 		}
 	}

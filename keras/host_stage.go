@@ -18,28 +18,44 @@ import (
 //
 // With no host layer, the feeds are the model's inputs.
 
-// isHostNode reports whether n is a call of a host layer.
-func isHostNode(n *layers.KerasTensor) bool {
-	_, ok := n.Layer().(layers.HostLayer)
-	return ok
+// hostNodes returns the calls the host stage runs: every host layer's
+// (layers.HostLayer), and each call of an engine layer with a host form
+// (layers.HostComputable on host data) that a host layer reads, such as a
+// Discretization feeding a HashedCrossing. It is nil when there are none.
+func hostNodes(nodes []*layers.KerasTensor) map[*layers.KerasTensor]bool {
+	var on map[*layers.KerasTensor]bool
+	mark := func(n *layers.KerasTensor) {
+		if on == nil {
+			on = map[*layers.KerasTensor]bool{}
+		}
+		on[n] = true
+	}
+	for _, n := range nodes {
+		if _, ok := n.Layer().(layers.HostLayer); !ok {
+			continue
+		}
+		mark(n)
+		for _, in := range n.Inputs() {
+			if _, form := in.HostForm(); form {
+				mark(in)
+			}
+		}
+	}
+	return on
 }
 
 // engineFeeds returns the tensors the engine's graph takes as inputs:
-// the model inputs and host layers' outputs that an engine layer reads or
-// that are outputs of the model, inputs first, in order. It refuses a
-// string the engine would have to take (a model output, an inverted
-// StringLookup feeding an engine layer).
-func engineFeeds(inputs, outputs, nodes []*layers.KerasTensor) ([]*layers.KerasTensor, error) {
-	host := false
-	for _, n := range nodes {
-		host = host || isHostNode(n)
-	}
+// the model inputs and host calls' outputs (onHost) that an engine layer
+// reads or that are outputs of the model, inputs first, in order. It
+// refuses a string the engine would have to take (a model output, an
+// inverted StringLookup feeding an engine layer).
+func engineFeeds(inputs, outputs, nodes []*layers.KerasTensor, onHost map[*layers.KerasTensor]bool) ([]*layers.KerasTensor, error) {
 	for _, o := range outputs {
 		if o.DType() == backend.String {
 			return nil, fmt.Errorf("the model's output %s is strings, which kerasgo's models cannot return yet: end the model with a layer that gives numbers", layers.Describe(o.Layer()))
 		}
 	}
-	if !host {
+	if len(onHost) == 0 {
 		return inputs, nil
 	}
 	needed := map[*layers.KerasTensor]bool{}
@@ -47,7 +63,7 @@ func engineFeeds(inputs, outputs, nodes []*layers.KerasTensor) ([]*layers.KerasT
 		needed[o] = true
 	}
 	for _, n := range nodes {
-		if isHostNode(n) {
+		if onHost[n] {
 			continue
 		}
 		for _, in := range n.Inputs() {
@@ -64,7 +80,7 @@ func engineFeeds(inputs, outputs, nodes []*layers.KerasTensor) ([]*layers.KerasT
 		}
 	}
 	for _, n := range nodes {
-		if !isHostNode(n) {
+		if !onHost[n] {
 			continue
 		}
 		for _, o := range n.Outputs() {
@@ -84,7 +100,7 @@ func engineFeeds(inputs, outputs, nodes []*layers.KerasTensor) ([]*layers.KerasT
 // m.inputs's order, resolved) and returns the engine's inputs, in
 // m.feeds's order. Without a host stage it returns xs.
 func (m *Model) hostFeeds(xs []Array) ([]Array, error) {
-	if !m.hostStage {
+	if len(m.onHost) == 0 {
 		return xs, nil
 	}
 	vals := make(map[*layers.KerasTensor]Array, len(m.inputs)+len(m.nodes))
@@ -94,14 +110,20 @@ func (m *Model) hostFeeds(xs []Array) ([]Array, error) {
 		inputs[in] = true
 	}
 	for _, n := range m.nodes {
-		if !isHostNode(n) {
+		if !m.onHost[n] {
 			continue
 		}
 		ins := make([]Array, len(n.Inputs()))
 		for i, t := range n.Inputs() {
 			ins[i] = vals[t]
 		}
-		out, err := n.Layer().(layers.HostLayer).CallHost(ins)
+		var out Array
+		var err error
+		if hl, ok := n.Layer().(layers.HostLayer); ok {
+			out, err = hl.CallHost(ins)
+		} else {
+			out, err = n.Layer().(layers.HostComputable).HostCall(ins)
+		}
 		if err == nil {
 			err = checkHostOutput(out, n)
 		}
@@ -116,6 +138,11 @@ func (m *Model) hostFeeds(xs []Array) ([]Array, error) {
 		if inputs[f] {
 			feeds[i] = a
 			continue
+		}
+		if a.Ints != nil && f.DType() == backend.Float32 {
+			// an engine layer's host form (HostComputable): its engine
+			// readers take the engine's float values
+			a = floatsOf(a)
 		}
 		if err := m.checkInputData(f, a, "its output"); err != nil {
 			return nil, fmt.Errorf("layer %s: %w", layers.Describe(f.Layer()), err)
@@ -136,4 +163,13 @@ func checkHostOutput(t Array, n *layers.KerasTensor) error {
 		return fmt.Errorf("made %d values of shape %v, but the model was built for %v", t.Len(), backend.Shape(t.Shape), n.Shape())
 	}
 	return nil
+}
+
+// floatsOf returns integer host data as float32 values of the same shape.
+func floatsOf(a Array) Array {
+	out := Array{Shape: a.Shape, Data: make([]float32, len(a.Ints))}
+	for i, v := range a.Ints {
+		out.Data[i] = float32(v)
+	}
+	return out
 }

@@ -37,9 +37,9 @@ type Model struct {
 	// feeds are the engine graph's inputs: the inputs, or, with host
 	// layers, what the engine reads of the inputs and of their outputs
 	// (see engineFeeds).
-	feeds     []*layers.KerasTensor
-	hostStage bool             // some layers compute on the host (engineFeeds)
-	weights   []*layers.Weight // every weight, in layer order
+	feeds   []*layers.KerasTensor
+	onHost  map[*layers.KerasTensor]bool // the calls the host stage runs (hostNodes); nil for none
+	weights []*layers.Weight             // every weight, in layer order
 
 	mu sync.Mutex // guards what follows, and building a Sequential model
 	// compiled is the training configuration and the engine (Compile);
@@ -289,12 +289,13 @@ func (m *Model) setGraph(inputs, outputs []*layers.KerasTensor) error {
 			return fmt.Errorf("input %d (%s) is not used by any output", i, layers.Describe(inputs[i].Layer()))
 		}
 	}
-	feeds, err := engineFeeds(inputs, outputs, order)
+	onHost := hostNodes(order)
+	feeds, err := engineFeeds(inputs, outputs, order, onHost)
 	if err != nil {
 		return err
 	}
 	m.inputs, m.outputs, m.nodes, m.feeds = inputs, outputs, order, feeds
-	m.hostStage = slices.ContainsFunc(order, isHostNode)
+	m.onHost = onHost
 	m.ordered = kerasLayerOrder(inputs, outputs)
 	seenW := map[*layers.Weight]bool{}
 	m.weights = nil
@@ -529,7 +530,7 @@ func (m *Model) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if len(inputs) != len(m.inputs) {
 		return nil, fmt.Errorf("model %q takes %d inputs, got %d", m.Name, len(m.inputs), len(inputs))
 	}
-	if m.hostStage {
+	if len(m.onHost) > 0 {
 		return nil, fmt.Errorf("model %q has layers that compute on the host (StringLookup, TextVectorization, ...), which kerasgo cannot run inside another model yet: apply those layers in the outer model, to its inputs", m.Name)
 	}
 	for i, s := range inputs {
@@ -581,7 +582,7 @@ func (m *Model) call(ctx *layers.Context, xs []backend.Value) []backend.Value {
 		}
 	}
 	for _, n := range m.nodes {
-		if isHostNode(n) { // computed before the engine ran: its output is a feed
+		if m.onHost[n] { // computed before the engine ran: its output is a feed
 			continue
 		}
 		in := make([]backend.Value, len(n.Inputs()))

@@ -86,6 +86,44 @@ func (l *Discretization) Call(ctx *Context, in []backend.Value) backend.Value {
 	return encodeCategorical(b, idx, l.mode(), n+1)
 }
 
+// HostOutputDType gives the host form of an "int" Discretization (bucket
+// indices, Keras's int64), which a model runs on the host when a host
+// layer reads it: a HashedCrossing of a discretized feature, as
+// utils.FeatureSpace crosses them. The encoded modes have none.
+func (l *Discretization) HostOutputDType(in []backend.DType) (backend.DType, error) {
+	if l.mode() != "int" {
+		return 0, fmt.Errorf("output_mode %q has no host form (only \"int\")", l.mode())
+	}
+	if len(in) != 1 || in[0] == backend.String {
+		return 0, fmt.Errorf("Discretization takes one input of numbers")
+	}
+	return backend.Int64, nil
+}
+
+// HostCall buckets a batch on the host as Call does on the engine (in
+// float32, as Keras's Bucketize compares): the index is the number of
+// boundaries <= x.
+func (l *Discretization) HostCall(in []backend.Array) (backend.Array, error) {
+	if len(in) != 1 {
+		return backend.Array{}, fmt.Errorf("Discretization takes one input, got %d", len(in))
+	}
+	xs, err := numbers(in[0], l)
+	if err != nil {
+		return backend.Array{}, err
+	}
+	bounds := make([]float32, len(l.BinBoundaries))
+	for i, b := range l.BinBoundaries {
+		bounds[i] = float32(b)
+	}
+	out := backend.Array{Shape: slices.Clone(in[0].Shape), Ints: make([]int32, len(xs))}
+	for i, x := range xs {
+		out.Ints[i] = int32(sort.Search(len(bounds), func(k int) bool { return bounds[k] > x }))
+	}
+	return out, nil
+}
+
+var _ HostComputable = (*Discretization)(nil)
+
 // StartAdapt begins summarizing data for NumBins quantiles.
 func (l *Discretization) StartAdapt(backend.Shape) (Adaptation, error) {
 	if l.NumBins < 1 {

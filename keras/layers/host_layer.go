@@ -37,6 +37,24 @@ var (
 	_ HostLayer = (*TextVectorization)(nil)
 )
 
+// HostComputable is an engine layer that also has a host form, as Keras
+// runs its preprocessing layers in tf.data: Discretization. Applied to
+// host data (model inputs, host layers' outputs), its output may feed a
+// host layer (a HashedCrossing of a discretized feature, as FeatureSpace
+// crosses them); a model then runs that call on the host, before the
+// engine, and its engine readers take the output as an input. Elsewhere
+// the engine runs it (Call), and its output is the engine's.
+type HostComputable interface {
+	Layer
+	// HostOutputDType returns the dtype of the host form's output for
+	// inputs of the given dtypes, or an error when the layer's settings
+	// have no host form.
+	HostOutputDType(in []backend.DType) (backend.DType, error)
+	// HostCall computes the host form's output from a batch of host
+	// data, as a host layer's CallHost does.
+	HostCall(in []backend.Array) (backend.Array, error)
+}
+
 // int32IDs returns ids (lookup indices, hash bins, int64 as Keras gives
 // them) as the host array's Int32, the engine's integer type, or an
 // error naming a value that does not fit.
@@ -73,24 +91,37 @@ func hostCall(l Layer) backend.Value {
 // them: strings reach only host layers, and a host layer takes only the
 // model's inputs and other host layers' outputs (it runs before the
 // engine).
-func applyDType(layer Layer, inputs []*KerasTensor) (backend.DType, bool, error) {
+//
+// It also returns the dtype of an engine layer's host form
+// (HostComputable) when all its inputs are host data, with hostForm set.
+func applyDType(layer Layer, inputs []*KerasTensor) (dtype backend.DType, onHost bool, hostDType backend.DType, hostForm bool, err error) {
 	hl, host := layer.(HostLayer)
 	dtypes := make([]backend.DType, len(inputs))
+	allOnHost := true
 	for i, in := range inputs {
 		dtypes[i] = in.dtype
-		if !host && in.dtype == backend.String {
-			return 0, false, fmt.Errorf("layer %s cannot take strings (input %d comes from %s): map them to numbers first with a TextVectorization, StringLookup or Hashing layer", Describe(layer), i, Describe(in.layer))
+		if host && in.hostForm {
+			dtypes[i] = in.hostDType
 		}
-		if host && !in.onHost {
-			return 0, false, fmt.Errorf("layer %s computes on the host, before the engine, so it takes a model input or another such layer's output, not the output of %s: apply it to the input (Keras too runs it in tf.data, before the model)", Describe(layer), Describe(in.layer))
+		allOnHost = allOnHost && in.onHost
+		if !host && in.dtype == backend.String {
+			return 0, false, 0, false, fmt.Errorf("layer %s cannot take strings (input %d comes from %s): map them to numbers first with a TextVectorization, StringLookup or Hashing layer", Describe(layer), i, Describe(in.layer))
+		}
+		if host && !in.onHost && !in.hostForm {
+			return 0, false, 0, false, fmt.Errorf("layer %s computes on the host, before the engine, so it takes a model input or another such layer's output, not the output of %s: apply it to the input (Keras too runs it in tf.data, before the model)", Describe(layer), Describe(in.layer))
 		}
 	}
 	if !host {
-		return backend.Float32, false, nil
+		if hc, ok := layer.(HostComputable); ok && allOnHost {
+			if hd, err := hc.HostOutputDType(dtypes); err == nil {
+				return backend.Float32, false, hd, true, nil
+			}
+		}
+		return backend.Float32, false, 0, false, nil
 	}
 	out, err := hl.OutputDType(dtypes)
 	if err != nil {
-		return 0, false, fmt.Errorf("layer %s: %w", Describe(layer), err)
+		return 0, false, 0, false, fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
-	return out, true, nil
+	return out, true, 0, false, nil
 }

@@ -359,6 +359,10 @@ type KerasTensor struct {
 	// engine's values are Float32).
 	dtype  backend.DType
 	onHost bool
+	// hostForm says the call also has a host form (HostComputable on
+	// host data), whose output's dtype is hostDType.
+	hostForm  bool
+	hostDType backend.DType
 }
 
 // DType returns the tensor's dtype: an input's (backend.String,
@@ -369,6 +373,11 @@ func (t *KerasTensor) DType() backend.DType { return t.dtype }
 // OnHost reports whether the tensor's values are known before the engine
 // runs: a model input, or the output of a host layer applied to inputs.
 func (t *KerasTensor) OnHost() bool { return t.onHost }
+
+// HostForm reports whether the call is of an engine layer that can also
+// compute on the host (HostComputable, on host data), and the dtype its
+// host form gives: a model runs it there when a host layer reads it.
+func (t *KerasTensor) HostForm() (backend.DType, bool) { return t.hostDType, t.hostForm }
 
 // MaskArgument returns the call's explicit mask argument (Keras's
 // layer(x, mask=m)), or nil when the layer takes its input's mask.
@@ -551,7 +560,7 @@ func applyCall(layer Layer, args map[string]any, inputs []*KerasTensor) *KerasTe
 		shapes[i] = in.shape
 	}
 	var out backend.Shape
-	dtype, onHost, err := applyDType(layer, inputs)
+	dtype, onHost, hostDType, hostForm, err := applyDType(layer, inputs)
 	if err != nil {
 	} else if field, v, bad := settings.NonFinite(layer); bad {
 		err = fmt.Errorf("%s is %v: give a finite number", field, v)
@@ -565,7 +574,8 @@ func applyCall(layer Layer, args map[string]any, inputs []*KerasTensor) *KerasTe
 	if err != nil {
 		err = fmt.Errorf("layer %s: %w", Describe(layer), err)
 	}
-	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err, dtype: dtype, onHost: onHost, callArgs: args}
+	t := &KerasTensor{shape: out, layer: layer, inputs: inputs, err: err, dtype: dtype, onHost: onHost, callArgs: args,
+		hostForm: hostForm, hostDType: hostDType}
 	if err == nil {
 		layer.Common().calls = append(layer.Common().calls, t)
 	}

@@ -3,7 +3,8 @@
 // TextDatasetFromDirectory read a folder of files as a Dataset, batch by
 // batch; TimeseriesDatasetFromArray makes sliding windows; LoadImg,
 // ImgToArray and SaveImg read and write one image; PadSequences and
-// ToCategorical shape sequences and labels; GetFile fetches a file into
+// ToCategorical shape sequences and labels; FeatureSpace preprocesses and
+// encodes structured data (a column per feature); GetFile fetches a file into
 // Keras's cache (~/.keras), which it shares with Keras.
 //
 // Each follows its Keras function's arguments and defaults (the options'
