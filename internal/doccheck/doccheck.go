@@ -74,6 +74,7 @@ var packages = map[string]string{
 	"imdb":          "github.com/kerasgo/kerasgo/datasets/imdb",
 	"plotting":      "github.com/kerasgo/kerasgo/keras/plotting",
 	"utils":         "github.com/kerasgo/kerasgo/keras/utils",
+	"boundingboxes": "github.com/kerasgo/kerasgo/keras/utils/boundingboxes",
 	"transformer":   "github.com/kerasgo/kerasgo/examples/transformer",
 	"context":       "context",
 	"errors":        "errors",
