@@ -11,6 +11,15 @@
 #
 # libtorch rows need `make libtorch` (build/gotch); without it only the
 # pure-Go engine runs.
+#
+# PAIRS=1 measures instead with bench/pairs.py: bench/stepbench built at
+# REV and at the tree, each in one long-lived process, chunks of 20 steps
+# alternating (ROUNDS rounds, at least 3; 12 is a good number), so both
+# see the same minutes of the machine; it prints, per engine and model
+# (MODELS, default "mlp cnn lstm transformer resnet"), the median of the
+# rounds' ratios tree/REV with a 90% bootstrap interval.
+#
+#   PAIRS=1 scripts/bench-compare.sh ad520ca 12
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:?usage: scripts/bench-compare.sh REV [ROUNDS]}
@@ -19,6 +28,22 @@ tmp=$(mktemp -d)
 trap 'git worktree remove --force "$tmp/before" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
 git worktree add --detach "$tmp/before" "$rev" >/dev/null
 engines=gorgonia
+if [ "${PAIRS:-}" = 1 ]; then
+	[ -f build/gotch/overlay.json ] && engines="gorgonia libtorch"
+	for eng in $engines; do
+		tags=()
+		[ "$eng" = libtorch ] && tags=(-tags=libtorch -modfile="$PWD/build/gotch/go.mod" -overlay="$PWD/build/gotch/overlay.json")
+		(cd "$tmp/before" && go build "${tags[@]}" -o "$tmp/before_$eng" ./bench/stepbench)
+		go build "${tags[@]}" -o "$tmp/after_$eng" ./bench/stepbench
+		for m in ${MODELS:-mlp cnn lstm transformer resnet}; do
+			echo "## $eng $m"
+			python3 bench/pairs.py --rounds "$rounds" \
+				--a tree -- "$tmp/after_$eng" -serve -model "$m" -backend "$eng" \
+				--b "$rev" -- "$tmp/before_$eng" -serve -model "$m" -backend "$eng" | tail -2
+		done
+	done
+	exit 0
+fi
 (cd "$tmp/before" && go test -c -o "$tmp/before.test" ./bench)
 go test -c -o "$tmp/after.test" ./bench
 if [ -f build/gotch/overlay.json ]; then

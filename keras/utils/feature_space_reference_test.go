@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/internal/kerasref"
@@ -97,7 +98,7 @@ func TestFeatureSpaceMatchesKeras(t *testing.T) {
 					checkKerasOpensFeatureModel(t, python, dir, fs, held, be.Name())
 				}
 				want := sp.Output.array()
-				if !equalInts(got.Shape, want.Shape) {
+				if !slices.Equal(got.Shape, want.Shape) {
 					t.Fatalf("output shape %v, Keras %s gives %v", got.Shape, idx.Keras, want.Shape)
 				}
 				for i := range want.Data {
@@ -145,7 +146,7 @@ func checkKerasOpensFeatureModel(t *testing.T, python, dir string, fs *utils.Fea
 	}
 	kerasref.ReadJSON(t, filepath.Join(dir, "opened.json"), &opened)
 	got := opened.Predictions.array()
-	if !equalInts(got.Shape, want.Shape) {
+	if !slices.Equal(got.Shape, want.Shape) {
 		t.Fatalf("Keras %s predicts shape %v from kerasgo's file, kerasgo %v", opened.Keras, got.Shape, want.Shape)
 	}
 	for i := range want.Data {
@@ -153,16 +154,4 @@ func checkKerasOpensFeatureModel(t *testing.T, python, dir string, fs *utils.Fea
 			t.Fatalf("Keras %s (%s) opens kerasgo's file and predicts %v at %d, kerasgo %v", opened.Keras, opened.Backend, got.Data[i], i, want.Data[i])
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
