@@ -53,7 +53,6 @@ var coveredElsewhere = map[string]map[string]string{
 // docs/coverage.md lists the reasons.
 var missingBecause = map[string]string{
 	"OrbaxCheckpoint":                "Orbax is JAX's checkpoint library (Keras's callback needs JAX); ModelCheckpoint and BackupAndRestore keep kerasgo's training",
-	"MaxNumBoundingBoxes":            "not written yet: no image layer takes bounding boxes yet (utils/boundingboxes has Keras's box functions)",
 	"Config":                         "a Python attribute dictionary; Go's structs and the typed options are kerasgo's configs",
 	"CustomObjectScope":              "a Python context manager for scoped registrations; kerasgo's registries (keras.RegisterLayer, losses.Register, metrics.Register) are process-wide",
 	"custom_object_scope":            "as CustomObjectScope",

@@ -272,6 +272,15 @@ case("mix_up", [((4, 5, 3), F)], one(layers.MixUp(alpha=0.4)))
 case("cut_mix", [((4, 5, 3), F)], one(layers.CutMix((0.2, 0.8))))
 case("pipeline", [((4, 5, 3), F)], one(layers.Pipeline([layers.RandomFlip(), layers.RandomGrayscale(0.3), layers.AutoContrast()])))
 case("pipeline_dense", [((6,), F)], one(layers.Pipeline([layers.Dense(4, activation="relu"), layers.Dense(3)])))
+# bounding_box_format, which every image layer takes (it changes nothing
+# for images alone), and MaxNumBoundingBoxes, which passes images.
+case("max_num_bounding_boxes", [((4, 5, 3), F)], one(layers.MaxNumBoundingBoxes(3, bounding_box_format="xyxy")))
+case("pipeline_bounding_box_format", [((6, 9, 3), F)], one(layers.Pipeline([
+    layers.RandomFlip("horizontal", bounding_box_format="rel_xyxy"),
+    layers.RandomContrast(0.2, bounding_box_format="rel_xyxy"),
+    layers.Resizing(4, 4, pad_to_aspect_ratio=True, bounding_box_format="rel_xyxy"),
+    layers.MaxNumBoundingBoxes(5, bounding_box_format="rel_xyxy"),
+])))
 case("random_perspective", [((5, 6, 3), F)], one(layers.RandomPerspective(0.5, scale=0.4, fill_value=0.2)))
 case("stft_spectrogram", [((40, 2), F)], one(layers.STFTSpectrogram(frame_length=16, frame_step=8)))
 case("stft_spectrogram_psd_same", [((30, 1), F)], one(layers.STFTSpectrogram(mode="psd", frame_length=8, frame_step=3, padding="same", expand_dims=True,

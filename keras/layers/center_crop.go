@@ -5,6 +5,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
+	"github.com/kerasgo/kerasgo/keras/utils/boundingboxes"
 )
 
 // CenterCrop takes the centred Height x Width window of images (batch,
@@ -14,6 +15,9 @@ import (
 // ratio, resized bilinearly. Its input images may have any size.
 type CenterCrop struct {
 	Height, Width int // required
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 
@@ -41,6 +45,41 @@ func (l *CenterCrop) Call(ctx *Context, in []backend.Value) backend.Value {
 	}
 	top, left, h, w := resample.AspectCrop(s[1], s[2], l.Height, l.Width)
 	return ops.Resize(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, ops.ResizeOptions{})
+}
+
+// BuildImageData checks the boxes, which get the crop's size.
+func (l *CenterCrop) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
+	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
+		return in, err
+	}
+	out := in
+	var err error
+	out.Images, err = l.Build([]backend.Shape{in.Images})
+	return out, err
+}
+
+// CallImageData crops the images and their boxes (clipped to the crop;
+// a box left with no area gets label -1), in training and inference, as
+// Keras's transform_bounding_boxes.
+func (l *CenterCrop) CallImageData(ctx *Context, d ImageData) ImageData {
+	b, s := ctx.B, d.Images.Shape()
+	d.Images = l.Call(ctx, []backend.Value{d.Images})
+	if d.Boxes == nil {
+		return d
+	}
+	format := boundingboxes.Format(l.BoundingBoxFormat)
+	boxes := boundingboxes.ConvertFormat(b, d.Boxes, format, boundingboxes.XYXY, imageSize(s))
+	if s[1] >= l.Height && s[2] >= l.Width {
+		boxes = cropBoxes(b, boxes, float64((s[1]-l.Height)/2), float64((s[2]-l.Width)/2), float64(l.Height), float64(l.Width))
+	} else {
+		top, left, h, w := resample.AspectCrop(s[1], s[2], l.Height, l.Width)
+		boxes = cropBoxes(b, boxes, float64(top), float64(left), float64(h), float64(w))
+		boxes = scaleShiftBoxes(b, boxes, float64(l.Width)/float64(w), float64(l.Height)/float64(h), 0, 0)
+	}
+	target := &boundingboxes.Size{Height: float64(l.Height), Width: float64(l.Width)}
+	boxes, d.BoxLabels = boundingboxes.ClipToImageSize(b, boxes, d.BoxLabels, target, boundingboxes.XYXY)
+	d.Boxes = boundingboxes.ConvertFormat(b, boxes, boundingboxes.XYXY, format, target)
+	return d
 }
 
 // GetConfig returns Keras's config.

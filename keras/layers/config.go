@@ -115,6 +115,9 @@ func FromConfig(className string, cfg serialization.Config) (Layer, error) {
 	trainable := r.Bool("trainable", true)
 	activity := readRegularizer(r, "activity_regularizer")
 	l, err := f(r)
+	if bf, ok := l.(boxFormatSetting); ok && err == nil {
+		*bf.boxFormat() = readBoxFormat(r)
+	}
 	if err == nil {
 		err = r.Finish()
 	}
@@ -163,6 +166,9 @@ func Config(l Layer) (serialization.Config, error) {
 	}
 	if _, no := l.(interface{ withoutTrainableConfig() }); no {
 		delete(cfg, "trainable")
+	}
+	if bf, ok := l.(boxFormatSetting); ok {
+		cfg = withBoxFormat(cfg, *bf.boxFormat())
 	}
 	return cfg, nil
 }

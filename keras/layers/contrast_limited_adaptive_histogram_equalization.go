@@ -33,6 +33,9 @@ type ContrastLimitedAdaptiveHistogramEqualization struct {
 	// TileGridSize is the number of tiles down and across; zero means
 	// Keras's (8, 8).
 	TileGridSize [2]int
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 

@@ -1,6 +1,8 @@
 package layers
 
 import (
+	"fmt"
+
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/random"
@@ -16,11 +18,17 @@ import (
 // through.
 //
 // A single Factor f gives the range (0, f); Keras's default is 1, which
-// the zero value is not: set it. As with MixUp, labels are not mixed: a
-// kerasgo layer sees only the model's inputs.
+// the zero value is not: set it. In a model it mixes the images alone.
+// Given labels (keras.ImageAugmenter, ApplyImageData, as Keras's CutMix
+// in a tf.data pipeline), it mixes each image's labels by the share of
+// its pixels it kept: w·y + (1-w)·y[perm], w = 1 - pasted area / image
+// area. Bounding boxes it refuses, as Keras does (NotImplementedError).
 type CutMix struct {
 	Factor      float64    // in [0, 1]
 	FactorRange [2]float64 // (lower, upper) instead of Factor, each in [0, 1]
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 
@@ -44,9 +52,27 @@ func (l *CutMix) Build(inputs []backend.Shape) (backend.Shape, error) {
 
 // Call pastes the rectangles in training.
 func (l *CutMix) Call(ctx *Context, in []backend.Value) backend.Value {
-	x := in[0]
+	return l.CallImageData(ctx, ImageData{Images: in[0]}).Images
+}
+
+// BuildImageData checks the labels; CutMix takes no boxes.
+func (l *CutMix) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
+	if in.Boxes != nil {
+		return in, fmt.Errorf("CutMix does not transform bounding boxes (nor does Keras's): give it the images and labels alone")
+	}
+	if err := checkMixedLabels(in); err != nil {
+		return in, err
+	}
+	_, err := l.Build([]backend.Shape{in.Images})
+	return in, err
+}
+
+// CallImageData pastes the rectangles and mixes the labels by the area
+// each image kept, in training.
+func (l *CutMix) CallImageData(ctx *Context, d ImageData) ImageData {
+	x := d.Images
 	if !ctx.Training {
-		return x
+		return d
 	}
 	b, s := ctx.B, x.Shape()
 	f, _ := factorRange(l.Factor, l.FactorRange, 0, 1)
@@ -55,7 +81,13 @@ func (l *CutMix) Call(ctx *Context, in []backend.Value) backend.Value {
 	w := b.Reshape(random.BetaOf(b, []int{s[0]}, a, a, random.Stream()), backend.Shape{s[0], 1, 1, 1})
 	side := b.Sqrt(b.Sub(b.Scalar(1), w))
 	rect := boxMask(b, s, side, side)
-	return ops.Where(b, rect, random.Shuffle(b, x, 0, random.Stream()), x)
+	perm := permutation(b, s[0])
+	d.Images = ops.Where(b, rect, ops.Take(b, x, perm, ops.Axis(0)), x)
+	if d.Labels != nil {
+		kept := b.Sub(b.Scalar(1), ops.Mean(b, b.Reshape(rect, backend.Shape{s[0], s[1] * s[2]}), ops.Axis(1), ops.KeepDims()))
+		d.Labels = blend(b, kept, d.Labels, ops.Take(b, d.Labels, perm, ops.Axis(0)))
+	}
+	return d
 }
 
 // GetConfig returns Keras's config.

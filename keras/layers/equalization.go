@@ -24,6 +24,9 @@ type Equalization struct {
 	ValueRange [2]float64
 	// Bins is the number of histogram bins; zero means Keras's 256.
 	Bins int
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 

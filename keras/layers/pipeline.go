@@ -31,20 +31,28 @@ func (l *Pipeline) Build(inputs []backend.Shape) (backend.Shape, error) {
 	if err != nil {
 		return nil, err
 	}
+	out, err := l.BuildImageData(ImageDataShapes{Images: in})
+	return out.Images, err
+}
+
+// BuildImageData builds each layer for the previous one's output, images
+// alone or with their boxes and labels.
+func (l *Pipeline) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
 	if len(l.Layers) == 0 {
-		return nil, fmt.Errorf("has no layers: give Layers")
+		return in, fmt.Errorf("has no layers: give Layers")
 	}
 	used := map[string]int{}
 	s := in
 	for i, sub := range l.Layers {
 		if sub == nil {
-			return nil, fmt.Errorf("layer %d is nil", i)
+			return in, fmt.Errorf("layer %d is nil", i)
 		}
 		if sub.Common().Name == "" {
 			sub.Common().Name = serialization.UniqueName(serialization.SnakeCase(PythonClassName(sub)), used)
 		}
-		if s, err = sub.Build([]backend.Shape{s}); err != nil {
-			return nil, fmt.Errorf("layer %s: %w", Describe(sub), err)
+		var err error
+		if s, err = buildImageData(sub, s); err != nil {
+			return in, fmt.Errorf("layer %s: %w", Describe(sub), err)
 		}
 	}
 	return s, nil
@@ -52,12 +60,17 @@ func (l *Pipeline) Build(inputs []backend.Shape) (backend.Shape, error) {
 
 // Call applies the layers in turn.
 func (l *Pipeline) Call(ctx *Context, in []backend.Value) backend.Value {
-	x := in[0]
+	return l.CallImageData(ctx, ImageData{Images: in[0]}).Images
+}
+
+// CallImageData applies the layers in turn to the images and what goes
+// with them.
+func (l *Pipeline) CallImageData(ctx *Context, d ImageData) ImageData {
 	inner := ctx.WithMasks(nil)
 	for _, sub := range l.Layers {
-		x = sub.Call(inner, []backend.Value{x})
+		d = callImageData(inner, sub, d)
 	}
-	return x
+	return d
 }
 
 // GetConfig returns Keras's config: the layers, serialized.

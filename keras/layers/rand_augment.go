@@ -36,6 +36,9 @@ type RandAugment struct {
 	// Interpolation of the geometric augmentations: "bilinear" (Keras's
 	// default, when empty) or "nearest".
 	Interpolation string
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 
 	augs []Sublayer // the augmentations, in Keras's order, as its attributes

@@ -19,6 +19,9 @@ type RandomColorJitter struct {
 	// Each factor, when not nil, is the factor of the matching layer
 	// (its number or its pair, read as that layer reads it).
 	Brightness, Contrast, Saturation, Hue *JitterFactor
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 

@@ -20,6 +20,9 @@ import (
 // Keras's documentation there.
 type RandomCrop struct {
 	Height, Width int // required
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 

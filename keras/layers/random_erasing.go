@@ -32,6 +32,9 @@ type RandomErasing struct {
 	// ValueRange is the range of the pixel values; zero means Keras's
 	// default (0, 255).
 	ValueRange [2]float64
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 

@@ -17,6 +17,9 @@ import (
 // so set Factor.
 type RandomGrayscale struct {
 	Factor float64 // the probability of converting an image, in [0, 1]
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 

@@ -26,6 +26,9 @@ type RandomPerspective struct {
 	// Interpolation is "bilinear" (the default when empty) or "nearest".
 	Interpolation string
 	FillValue     float64
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 

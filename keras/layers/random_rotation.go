@@ -1,8 +1,11 @@
 package layers
 
 import (
+	"math"
+
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/serialization"
+	"github.com/kerasgo/kerasgo/keras/utils/boundingboxes"
 )
 
 // RandomRotation turns each image about its centre by a random angle
@@ -11,6 +14,13 @@ import (
 // FactorRange (lower, upper) from [lower, upper] turns. Pixels that come
 // from outside the image are filled by FillMode. Outside training it
 // passes its input through.
+//
+// Given bounding boxes (keras.ImageAugmenter, ApplyImageData), it turns
+// each box's corners with its image and takes their bounding box, clipped
+// to the image, as Keras does (a box left with no area gets label -1).
+// Keras's RandomRotation reads the boxes as xyxy whatever its
+// bounding_box_format; kerasgo converts them from the format first (the
+// same for xyxy boxes).
 type RandomRotation struct {
 	Factor      float64    // in [-1, 1], a fraction of a full turn
 	FactorRange [2]float64 // (lower, upper) instead of Factor
@@ -20,6 +30,9 @@ type RandomRotation struct {
 	FillValue float64
 	// Interpolation is "bilinear" (the default when empty) or "nearest".
 	Interpolation string
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 
@@ -41,15 +54,41 @@ func (l *RandomRotation) Build(inputs []backend.Shape) (backend.Shape, error) {
 
 // Call rotates in training.
 func (l *RandomRotation) Call(ctx *Context, in []backend.Value) backend.Value {
-	x := in[0]
+	return l.CallImageData(ctx, ImageData{Images: in[0]}).Images
+}
+
+// BuildImageData checks the boxes; the shapes are unchanged.
+func (l *RandomRotation) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
+	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
+		return in, err
+	}
+	_, err := l.Build([]backend.Shape{in.Images})
+	return in, err
+}
+
+// CallImageData rotates the images and their boxes, in training.
+func (l *RandomRotation) CallImageData(ctx *Context, d ImageData) ImageData {
+	x := d.Images
 	if !ctx.Training {
-		return x
+		return d
 	}
 	b, s := ctx.B, x.Shape()
 	f, _ := factorRange(l.Factor, l.FactorRange, -1, 1)
 	theta := uniformPerImage(b, s[0], f[0]*fullTurn, f[1]*fullTurn)
 	set := settingsOf(l.FillMode, l.Interpolation)
-	return affineTransform(b, x, rotation(b, theta, s[1], s[2]), set.interpolation, set.fillMode, l.FillValue)
+	d.Images = affineTransform(b, x, rotation(b, theta, s[1], s[2]), set.interpolation, set.fillMode, l.FillValue)
+	if d.Boxes == nil {
+		return d
+	}
+	size, format := imageSize(s), boundingboxes.Format(l.BoundingBoxFormat)
+	n := s[0]
+	zeros, ones := b.Constant(filledWith(0, n), backend.Shape{n}), b.Constant(filledWith(1, n), backend.Shape{n})
+	turn := boundingboxes.Affine{Angle: b.Mul(b.Reshape(theta, backend.Shape{n}), b.Scalar(180/math.Pi)),
+		TranslateX: zeros, TranslateY: zeros, Scale: ones, ShearX: zeros, ShearY: zeros}
+	boxes := boundingboxes.AffineTransform(b, boundingboxes.ConvertFormat(b, d.Boxes, format, boundingboxes.XYXY, size), turn, *size, boundingboxes.XYXY)
+	boxes, d.BoxLabels = boundingboxes.ClipToImageSize(b, boxes, d.BoxLabels, size, boundingboxes.XYXY)
+	d.Boxes = boundingboxes.ConvertFormat(b, boxes, boundingboxes.XYXY, format, size)
+	return d
 }
 
 // GetConfig returns Keras's config.

@@ -28,6 +28,9 @@ type RandomShear struct {
 	FillValue float64
 	// Interpolation is "bilinear" (the default when empty) or "nearest".
 	Interpolation string
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 

@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
+	"github.com/kerasgo/kerasgo/keras/utils/boundingboxes"
 )
 
 // RandomTranslation shifts each image by a random amount during
@@ -13,6 +15,10 @@ import (
 // right by a fraction of its width from WidthFactor (or WidthRange).
 // Pixels that come from outside the image are filled by FillMode.
 // Outside training it passes its input through.
+//
+// Given bounding boxes (keras.ImageAugmenter, ApplyImageData), it shifts
+// them with their image and clips them to it, as Keras does (a box left
+// with no area gets label -1).
 type RandomTranslation struct {
 	HeightFactor float64    // in [-1, 1]
 	HeightRange  [2]float64 // (lower, upper) instead of HeightFactor
@@ -24,6 +30,9 @@ type RandomTranslation struct {
 	FillValue float64
 	// Interpolation is "bilinear" (the default when empty) or "nearest".
 	Interpolation string
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 
@@ -58,9 +67,23 @@ func (l *RandomTranslation) Build(inputs []backend.Shape) (backend.Shape, error)
 
 // Call translates in training: Keras's translation matrix.
 func (l *RandomTranslation) Call(ctx *Context, in []backend.Value) backend.Value {
-	x := in[0]
+	return l.CallImageData(ctx, ImageData{Images: in[0]}).Images
+}
+
+// BuildImageData checks the boxes; the shapes are unchanged.
+func (l *RandomTranslation) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
+	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
+		return in, err
+	}
+	_, err := l.Build([]backend.Shape{in.Images})
+	return in, err
+}
+
+// CallImageData translates the images and their boxes, in training.
+func (l *RandomTranslation) CallImageData(ctx *Context, d ImageData) ImageData {
+	x := d.Images
 	if !ctx.Training {
-		return x
+		return d
 	}
 	b, s := ctx.B, x.Shape()
 	hr, _ := translationRange(l.HeightFactor, l.HeightRange, "")
@@ -70,7 +93,16 @@ func (l *RandomTranslation) Call(ctx *Context, in []backend.Value) backend.Value
 	zero, one := coefficient(b, s[0], 0), coefficient(b, s[0], 1)
 	m := affineMap{a0: one, a1: zero, a2: b.Neg(tx), b0: zero, b1: one, b2: b.Neg(ty)}
 	set := settingsOf(l.FillMode, l.Interpolation)
-	return affineTransform(b, x, m, set.interpolation, set.fillMode, l.FillValue)
+	d.Images = affineTransform(b, x, m, set.interpolation, set.fillMode, l.FillValue)
+	if d.Boxes == nil {
+		return d
+	}
+	size, format := imageSize(s), boundingboxes.Format(l.BoundingBoxFormat)
+	p := ops.Split(b, boundingboxes.ConvertFormat(b, d.Boxes, format, boundingboxes.XYXY, size), 4, -1)
+	boxes := ops.Concatenate(b, []backend.Value{b.Add(p[0], tx), b.Add(p[1], ty), b.Add(p[2], tx), b.Add(p[3], ty)}, -1)
+	boxes, d.BoxLabels = boundingboxes.ClipToImageSize(b, boxes, d.BoxLabels, size, boundingboxes.XYXY)
+	d.Boxes = boundingboxes.ConvertFormat(b, boxes, boundingboxes.XYXY, format, size)
+	return d
 }
 
 // GetConfig returns Keras's config.

@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
+	"github.com/kerasgo/kerasgo/keras/utils/boundingboxes"
 )
 
 // RandomZoom zooms each image about its centre by a random amount during
@@ -27,6 +29,9 @@ type RandomZoom struct {
 	FillValue float64
 	// Interpolation is "bilinear" (the default when empty) or "nearest".
 	Interpolation string
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 
 	// widthGiven: a config set width_factor, possibly to 0.
@@ -79,9 +84,26 @@ func (l *RandomZoom) Build(inputs []backend.Shape) (backend.Shape, error) {
 
 // Call zooms in training: Keras's zoom matrix.
 func (l *RandomZoom) Call(ctx *Context, in []backend.Value) backend.Value {
-	x := in[0]
+	return l.CallImageData(ctx, ImageData{Images: in[0]}).Images
+}
+
+// BuildImageData checks the boxes; the shapes are unchanged.
+func (l *RandomZoom) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
+	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
+		return in, err
+	}
+	_, err := l.Build([]backend.Shape{in.Images})
+	return in, err
+}
+
+// CallImageData zooms the images and their boxes, in training: as
+// Keras's transform_bounding_boxes, each box is clipped to the part of
+// the image the zoom keeps, then scaled with it (a box left with no area
+// gets label -1).
+func (l *RandomZoom) CallImageData(ctx *Context, d ImageData) ImageData {
+	x := d.Images
 	if !ctx.Training {
-		return x
+		return d
 	}
 	b, s := ctx.B, x.Shape()
 	hr, _ := zoomRange(l.HeightFactor, l.HeightRange, "")
@@ -97,7 +119,23 @@ func (l *RandomZoom) Call(ctx *Context, in []backend.Value) backend.Value {
 		a2: b.Mul(b.Scalar(float64(s[2]-1)/2), b.Sub(one, zx)),
 		b2: b.Mul(b.Scalar(float64(s[1]-1)/2), b.Sub(one, zy))}
 	set := settingsOf(l.FillMode, l.Interpolation)
-	return affineTransform(b, x, m, set.interpolation, set.fillMode, l.FillValue)
+	d.Images = affineTransform(b, x, m, set.interpolation, set.fillMode, l.FillValue)
+	if d.Boxes == nil {
+		return d
+	}
+	// The kept window: the zoom's map of (0, 0) and (width, height).
+	size, format := imageSize(s), boundingboxes.Format(l.BoundingBoxFormat)
+	ws, hs := m.a2, m.b2
+	we, he := b.Add(b.Mul(zx, b.Scalar(float64(s[2]))), ws), b.Add(b.Mul(zy, b.Scalar(float64(s[1]))), hs)
+	p := ops.Split(b, boundingboxes.ConvertFormat(b, d.Boxes, format, boundingboxes.XYXY, size), 4, -1)
+	in := func(v, lo, hi, extent backend.Value) backend.Value {
+		return b.Div(b.Sub(ops.Minimum(b, ops.Maximum(b, v, lo), hi), lo), extent)
+	}
+	wt, ht := b.Sub(we, ws), b.Sub(he, hs)
+	rel := ops.Concatenate(b, []backend.Value{in(p[0], ws, we, wt), in(p[1], hs, he, ht), in(p[2], ws, we, wt), in(p[3], hs, he, ht)}, -1)
+	rel, d.BoxLabels = boundingboxes.ClipToImageSize(b, rel, d.BoxLabels, nil, boundingboxes.RelXYXY)
+	d.Boxes = boundingboxes.ConvertFormat(b, rel, boundingboxes.RelXYXY, format, size)
+	return d
 }
 
 // GetConfig returns Keras's config.

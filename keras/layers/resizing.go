@@ -2,11 +2,13 @@ package layers
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/kerasgo/kerasgo/internal/resample"
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
+	"github.com/kerasgo/kerasgo/keras/utils/boundingboxes"
 )
 
 // Resizing resizes images (batch, height, width, channels) to (batch,
@@ -27,6 +29,9 @@ type Resizing struct {
 	FillValue        float64
 	// Antialias widens the kernel when downsampling, as a low-pass filter.
 	Antialias bool
+	// BoundingBoxFormat is the format of the boxes it is given (Keras's
+	// bounding_box_format); needed only with boxes.
+	BoundingBoxFormat string
 	Base
 }
 
@@ -70,6 +75,63 @@ func (l *Resizing) Call(ctx *Context, in []backend.Value) backend.Value {
 		x = padToAspect(b, x, l.Height, l.Width, l.FillValue)
 	}
 	return ops.Resize(b, x, l.Height, l.Width, ops.ResizeOptions{Interpolation: l.interpolation(), Antialias: l.Antialias})
+}
+
+// BuildImageData checks the boxes, which get the new size.
+func (l *Resizing) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
+	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
+		return in, err
+	}
+	out := in
+	var err error
+	out.Images, err = l.Build([]backend.Shape{in.Images})
+	return out, err
+}
+
+// CallImageData resizes the images and moves their boxes, as Keras's
+// transform_bounding_boxes: stretched, or scaled and shifted as the crop
+// or the padding to the aspect ratio moves them (in float32, as Keras),
+// clipped to the new size (a box left with no area gets label -1); a
+// padding box (all -1, or all 0) becomes zeros.
+func (l *Resizing) CallImageData(ctx *Context, d ImageData) ImageData {
+	b, s := ctx.B, d.Images.Shape()
+	d.Images = l.Call(ctx, []backend.Value{d.Images})
+	if d.Boxes == nil {
+		return d
+	}
+	format := boundingboxes.Format(l.BoundingBoxFormat)
+	padding := b.Add(ops.All(b, ops.Equal(b, d.Boxes, b.Scalar(-1)), ops.Axis(-1), ops.KeepDims()), ops.All(b, ops.Equal(b, d.Boxes, b.Scalar(0)), ops.Axis(-1), ops.KeepDims()))
+	boxes := boundingboxes.ConvertFormat(b, d.Boxes, format, boundingboxes.XYXY, imageSize(s))
+	sx, sy, dx, dy := resizeBoxMap(s[1], s[2], l.Height, l.Width, l.CropToAspectRatio, l.PadToAspectRatio)
+	boxes = scaleShiftBoxes(b, boxes, sx, sy, dx, dy)
+	target := &boundingboxes.Size{Height: float64(l.Height), Width: float64(l.Width)}
+	boxes, d.BoxLabels = boundingboxes.ClipToImageSize(b, boxes, d.BoxLabels, target, boundingboxes.XYXY)
+	boxes = ops.Where(b, b.Greater(padding, b.Scalar(0)), b.Scalar(0), boxes)
+	d.Boxes = boundingboxes.ConvertFormat(b, boxes, boundingboxes.XYXY, format, target)
+	return d
+}
+
+// resizeBoxMap is how Keras's Resizing moves xyxy boxes of an inH×inW
+// image resized to h×w: x·sx + dx, y·sy + dy, computed in float32 as
+// Keras computes it (floor division for the offsets).
+func resizeBoxMap(inH, inW, h, w int, crop, pad bool) (sx, sy, dx, dy float64) {
+	fh, fw := float32(inH), float32(inW)
+	floor := func(v float32) float64 { return math.Floor(float64(v)) }
+	switch {
+	case pad:
+		r := min(float32(h)/fh, float32(w)/fw)
+		return float64(r), float64(r), floor((float32(w) - fw*r) / 2), floor((float32(h) - fh*r) / 2)
+	case crop:
+		source := fw / fh
+		newW, newH := float32(w), float32(h)
+		if source > float32(float64(w)/float64(h)) {
+			newW = float32(h) * source
+		} else {
+			newH = float32(w) / source
+		}
+		return float64(newW / fw), float64(newH / fh), -floor((newW - float32(w)) / 2), -floor((newH - float32(h)) / 2)
+	}
+	return float64(float32(w) / fw), float64(float32(h) / fh), 0, 0
 }
 
 // padToAspect pads images with value to the aspect ratio of (h, w), as

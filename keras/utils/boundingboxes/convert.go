@@ -40,6 +40,14 @@ func (f Format) valid() bool {
 	return false
 }
 
+// Check reports a format Keras does not know, naming those it knows.
+func (f Format) Check() error {
+	if f.valid() {
+		return nil
+	}
+	return fmt.Errorf("unknown bounding box format %q: use one of %v", string(f), formats)
+}
+
 // Size is an image's height and width in pixels, which the relative
 // formats need (Keras's height and width arguments).
 type Size struct{ Height, Width float64 }

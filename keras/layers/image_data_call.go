@@ -1,0 +1,117 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/serialization"
+)
+
+// ImageTensors are the symbolic values of an ImageData in a graph
+// (ApplyImageData), nil for an absent one.
+type ImageTensors struct {
+	Images, Boxes, BoxLabels, Labels *KerasTensor
+}
+
+// imageDataCall is a call of an image layer on ImageData in a graph:
+// its inputs are the present values of ImageData in its order, and so
+// are its outputs.
+type imageDataCall struct {
+	inner   Layer
+	present [4]bool
+	outs    []backend.Shape
+	Base
+}
+
+// ClassName returns the inner layer's class.
+func (l *imageDataCall) ClassName() string { return l.inner.ClassName() }
+
+// ApplyImageData applies an image layer (a Pipeline of them) to images
+// and what goes with them, as Keras's layer({"images": ...,
+// "bounding_boxes": ..., "labels": ...}) does, and returns the
+// transformed values. It is for data pipelines (keras.ImageAugmenter
+// runs it): a model holding such a call cannot be saved; save the layer
+// instead.
+func ApplyImageData(layer Layer, in ImageTensors) ImageTensors {
+	if in.Images == nil {
+		return ImageTensors{Images: &KerasTensor{err: fmt.Errorf("ApplyImageData: Images is nil")}}
+	}
+	call := &imageDataCall{inner: layer}
+	var args []*KerasTensor
+	for i, t := range []*KerasTensor{in.Images, in.Boxes, in.BoxLabels, in.Labels} {
+		if t != nil {
+			call.present[i] = true
+			args = append(args, t)
+		}
+	}
+	call.Name = layer.Common().Name
+	outs := ApplyOutputs(call, args...)
+	var res [4]*KerasTensor
+	k := 0
+	for i, p := range call.present {
+		if p {
+			res[i] = outs[min(k, len(outs)-1)]
+			k++
+		}
+	}
+	return ImageTensors{Images: res[0], Boxes: res[1], BoxLabels: res[2], Labels: res[3]}
+}
+
+// Build checks the data's shapes with the inner layer.
+func (l *imageDataCall) Build(inputs []backend.Shape) (backend.Shape, error) {
+	var s [4]backend.Shape
+	k := 0
+	for i, p := range l.present {
+		if p {
+			s[i] = inputs[k]
+			k++
+		}
+	}
+	out, err := buildImageData(l.inner, ImageDataShapes{Images: s[0], Boxes: s[1], BoxLabels: s[2], Labels: s[3]})
+	if err != nil {
+		return nil, err
+	}
+	l.outs = nil
+	for i, o := range []backend.Shape{out.Images, out.Boxes, out.BoxLabels, out.Labels} {
+		if l.present[i] {
+			l.outs = append(l.outs, o)
+		}
+	}
+	return l.outs[0], nil
+}
+
+// OutputShapes returns the shapes of the transformed values.
+func (l *imageDataCall) OutputShapes() []backend.Shape { return l.outs }
+
+// Call returns the transformed images.
+func (l *imageDataCall) Call(ctx *Context, in []backend.Value) backend.Value {
+	return l.CallOutputs(ctx, in)[0]
+}
+
+// CallOutputs transforms the data with one draw of the inner layer.
+func (l *imageDataCall) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
+	var v [4]backend.Value
+	k := 0
+	for i, p := range l.present {
+		if p {
+			v[i] = in[k]
+			k++
+		}
+	}
+	d := callImageData(ctx, l.inner, ImageData{Images: v[0], Boxes: v[1], BoxLabels: v[2], Labels: v[3]})
+	var out []backend.Value
+	for i, o := range []backend.Value{d.Images, d.Boxes, d.BoxLabels, d.Labels} {
+		if l.present[i] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// GetConfig refuses: a call on image data belongs to a data pipeline.
+func (l *imageDataCall) GetConfig() (serialization.Config, error) {
+	return nil, fmt.Errorf("%s transforms images with their boxes or labels, which is a data pipeline's work: save the layer itself, or a model that takes the images alone", Describe(l.inner))
+}
+
+// trainsByDefault: image augmentation trains by default, as in Keras.
+func (*imageDataCall) trainsByDefault() {}
