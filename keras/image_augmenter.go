@@ -12,7 +12,8 @@ import (
 
 // ImageBatch is a batch of images with what moves with them, as host
 // arrays: Keras's dict {"images", "bounding_boxes": {"boxes", "labels"},
-// "labels"}. Every field but Images may be the zero Array (absent).
+// "labels", "segmentation_masks"}. Every field but Images may be the
+// zero Array (absent).
 type ImageBatch struct {
 	// Images is (batch, height, width, channels).
 	Images Array
@@ -25,13 +26,18 @@ type ImageBatch struct {
 	// Labels are the images' own labels, (batch, classes), which MixUp
 	// and CutMix mix.
 	Labels Array
+	// SegmentationMasks is (batch, height, width, channels), a class per
+	// pixel, moved with the pixels (sampled at the nearest pixel). The
+	// result holds them as Data (float32) whichever way they came.
+	SegmentationMasks Array
 }
 
 // ImageAugmenter runs an image preprocessing layer, or a layers.Pipeline
-// of them, over batches of images with their bounding boxes and labels,
-// as Keras's dataset.map(augmenter) runs one over {"images",
-// "bounding_boxes", "labels"} dicts: one random draw per layer moves an
-// image, its boxes and its labels together. Use it where the batches are
+// of them, over batches of images with their bounding boxes, labels and
+// segmentation masks, as Keras's dataset.map(augmenter) runs one over
+// {"images", "bounding_boxes", "labels", "segmentation_masks"} dicts: one
+// random draw per layer moves an image, its boxes, its labels and its
+// masks together. Use it where the batches are
 // made, in a Dataset's Batch or a generator for keras.Batches:
 //
 //	aug := &keras.ImageAugmenter{Layer: &layers.Pipeline{Layers: []layers.Layer{
@@ -67,9 +73,9 @@ func (a *ImageAugmenter) Call(ctx context.Context, batch ImageBatch) (ImageBatch
 	if a.Layer == nil {
 		return ImageBatch{}, errors.New("ImageAugmenter: Layer is nil: give the image layer (a layers.Pipeline) to run")
 	}
-	arrays := [4]Array{batch.Images, batch.Boxes, batch.BoxLabels, batch.Labels}
-	names := [4]string{"Images", "Boxes", "BoxLabels", "Labels"}
-	var present [4]bool
+	arrays := [5]Array{batch.Images, batch.Boxes, batch.BoxLabels, batch.Labels, batch.SegmentationMasks}
+	names := [5]string{"Images", "Boxes", "BoxLabels", "Labels", "SegmentationMasks"}
+	var present [5]bool
 	var xs Arrays
 	key := ""
 	for i, arr := range arrays {
@@ -79,10 +85,10 @@ func (a *ImageAugmenter) Call(ctx context.Context, batch ImageBatch) (ImageBatch
 		if err := arr.Validate("ImageAugmenter: " + names[i]); err != nil {
 			return ImageBatch{}, err
 		}
-		if i == 2 && arr.Ints != nil { // box labels are class ids; the engine takes them as floats
+		if (i == 2 || i == 4) && arr.Ints != nil { // class ids; the engine takes them as floats
 			arr = floatsOf(arr)
 		}
-		if arr.Strings != nil || (i != 2 && arr.Ints != nil) {
+		if arr.Strings != nil || arr.Ints != nil {
 			return ImageBatch{}, fmt.Errorf("ImageAugmenter: %s must hold float Data", names[i])
 		}
 		present[i] = true
@@ -98,7 +104,7 @@ func (a *ImageAugmenter) Call(ctx context.Context, batch ImageBatch) (ImageBatch
 	if err != nil {
 		return ImageBatch{}, fmt.Errorf("ImageAugmenter: %w", err)
 	}
-	var res [4]Array
+	var res [5]Array
 	k := 0
 	for i, p := range present {
 		if p {
@@ -106,7 +112,7 @@ func (a *ImageAugmenter) Call(ctx context.Context, batch ImageBatch) (ImageBatch
 			k++
 		}
 	}
-	return ImageBatch{Images: res[0], Boxes: res[1], BoxLabels: res[2], Labels: res[3]}, nil
+	return ImageBatch{Images: res[0], Boxes: res[1], BoxLabels: res[2], Labels: res[3], SegmentationMasks: res[4]}, nil
 }
 
 // run returns the compiled run for inputs of these shapes.
@@ -126,8 +132,8 @@ func (a *ImageAugmenter) run(key string) *augmenterRun {
 
 // compile builds a model of the layer's call on the present inputs and
 // a Function that runs it in the augmenter's mode.
-func (a *ImageAugmenter) compile(xs Arrays, present [4]bool) (*Function, error) {
-	var ins [4]*layers.KerasTensor
+func (a *ImageAugmenter) compile(xs Arrays, present [5]bool) (*Function, error) {
+	var ins [5]*layers.KerasTensor
 	var inputs []*layers.KerasTensor
 	k := 0
 	for i, p := range present {
@@ -137,9 +143,9 @@ func (a *ImageAugmenter) compile(xs Arrays, present [4]bool) (*Function, error) 
 			k++
 		}
 	}
-	out := layers.ApplyImageData(a.Layer, layers.ImageTensors{Images: ins[0], Boxes: ins[1], BoxLabels: ins[2], Labels: ins[3]})
+	out := layers.ApplyImageData(a.Layer, layers.ImageTensors{Images: ins[0], Boxes: ins[1], BoxLabels: ins[2], Labels: ins[3], SegmentationMasks: ins[4]})
 	var outputs []*layers.KerasTensor
-	for i, t := range []*layers.KerasTensor{out.Images, out.Boxes, out.BoxLabels, out.Labels} {
+	for i, t := range []*layers.KerasTensor{out.Images, out.Boxes, out.BoxLabels, out.Labels, out.SegmentationMasks} {
 		if present[i] {
 			if err := t.Err(); err != nil {
 				return nil, fmt.Errorf("ImageAugmenter: %w", err)

@@ -29,9 +29,10 @@ type imageDataCase struct {
 // included) on images with boxes and labels, run by ImageAugmenter, give
 // Keras's boxes and labels within 1e-3 pixels (1e-5 of the relative
 // formats' fractions) and its images within 1e-3 of the 0-255 range, on
-// every engine. RandomFlip draws its flips: each image's boxes must be
-// Keras's flipped ones where kerasgo flipped the image, Keras's unflipped
-// ones where it did not.
+// every engine. RandomFlip draws its flips, RandomShear the sign of each
+// image's shear: each image's output must be Keras's for the outcome
+// kerasgo's image shows ("outputs", flipped or sheared forwards, or
+// "unflipped", the other).
 func TestImageAugmenterMatchesKeras(t *testing.T) {
 	python := kerasref.Python(t)
 	dir := t.TempDir()
@@ -71,15 +72,14 @@ func TestImageAugmenterMatchesKeras(t *testing.T) {
 					}
 					return
 				}
-				flips := 0
 				for i := range c.Inputs[0].Shape[0] {
-					want := c.Unflipped
+					want, outcome := c.Unflipped, "the other outcome"
 					if imageDataClose(got[0], c.Outputs[0], 0, i, i+1) == nil {
-						want, flips = c.Outputs, flips+1
+						want, outcome = c.Outputs, "flipped or sheared forwards"
 					}
 					for k := range want {
 						if err := imageDataClose(got[k], want[k], k, i, i+1); err != nil {
-							t.Fatalf("image %d (flipped: %v): %v", i, flips > 0 && &want[0] == &c.Outputs[0], err)
+							t.Fatalf("image %d (%s): %v", i, outcome, err)
 						}
 					}
 				}

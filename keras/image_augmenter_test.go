@@ -3,6 +3,7 @@ package keras_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -113,6 +114,99 @@ func TestImageAugmenterMovesBoxesWithPixels(t *testing.T) {
 				if got := out.BoxLabels.Data[2*i+1]; got != -1 {
 					t.Fatalf("image %d: the box shifted out of the image has label %v, want -1", i, got)
 				}
+			}
+		})
+		t.Run("perspective", func(t *testing.T) {
+			// The corners carried by the warp; the image sampled at pixel
+			// centres, so within a pixel and a half.
+			images, boxes, labels := rectangles(6, 16, 16)
+			aug := &keras.ImageAugmenter{Backend: be.Name(), Layer: &layers.RandomPerspective{FactorRange: [2]float64{1, 1}, Scale: 0.4, Interpolation: "nearest", BoundingBoxFormat: "xyxy"}}
+			for range 3 {
+				out, err := aug.Call(ctx, keras.ImageBatch{Images: images, Boxes: boxes, BoxLabels: labels})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkBoxesFollowPixels(t, out, 1.5)
+			}
+		})
+		t.Run("crop", func(t *testing.T) {
+			images, boxes, labels := rectangles(6, 12, 16)
+			crop := &layers.RandomCrop{Height: 8, Width: 10, BoundingBoxFormat: "xyxy"}
+			for range 4 {
+				out, err := (&keras.ImageAugmenter{Backend: be.Name(), Layer: crop}).Call(ctx, keras.ImageBatch{Images: images, Boxes: boxes, BoxLabels: labels})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkBoxesFollowPixels(t, out, 1e-4)
+			}
+			// Outside training: the centred window, resized (bilinearly,
+			// so the rectangle's edges blur by up to a pixel).
+			out, err := (&keras.ImageAugmenter{Backend: be.Name(), Layer: crop, Inference: true}).Call(ctx, keras.ImageBatch{Images: images, Boxes: boxes, BoxLabels: labels})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBoxesFollowPixels(t, out, 1)
+		})
+		t.Run("RandAugment", func(t *testing.T) {
+			// One augmentation per call, picked from Keras's eleven: a
+			// geometric one must move the box with the rectangle (found
+			// as the pixels far from the corner's, since the colour ones
+			// shift every value); a colour one must leave the box as it
+			// was, also where it hid the rectangle (Solarization).
+			const n, h, w = 4, 32, 32
+			images := keras.Array{Shape: []int{n, h, w, 3}, Data: make([]float32, n*h*w*3)}
+			boxes := keras.Array{Shape: []int{n, 1, 4}, Data: make([]float32, n*4)}
+			labels := keras.Array{Shape: []int{n, 1}, Data: make([]float32, n)}
+			for i := range n {
+				x1, y1 := 12+i%2, 13
+				for r := y1; r < y1+6; r++ {
+					for c := x1; c < x1+8; c++ {
+						for k := range 3 {
+							images.Data[((i*h+r)*w+c)*3+k] = 1
+						}
+					}
+				}
+				copy(boxes.Data[i*4:], []float32{float32(x1), float32(y1), float32(x1 + 8), float32(y1 + 6)})
+				labels.Data[i] = float32(i + 1)
+			}
+			aug := &keras.ImageAugmenter{Backend: be.Name(), Layer: &layers.RandAugment{ValueRange: [2]float64{0, 1}, NumOps: 1, Factor: 0.2, Interpolation: "nearest", BoundingBoxFormat: "xyxy"}}
+			moved := 0
+			for range 12 {
+				out, err := aug.Call(ctx, keras.ImageBatch{Images: images, Boxes: boxes, BoxLabels: labels})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range n {
+					got := out.Boxes.Data[i*4 : i*4+4]
+					if out.BoxLabels.Data[i] != float32(i+1) {
+						t.Fatalf("image %d: label %v", i, out.BoxLabels.Data[i])
+					}
+					want, found := farFromCorner(out.Images, i)
+					same := true
+					for k := range 4 {
+						same = same && got[k] == boxes.Data[i*4+k]
+					}
+					if !found {
+						if !same {
+							t.Fatalf("image %d: a colour augmentation hid the rectangle but moved its box to %v", i, got)
+						}
+						continue
+					}
+					for k := range 4 {
+						// Two pixels: a turn of up to 72 degrees sampled at
+						// the nearest pixel cuts the rotated corners off by
+						// up to 1.5 (RandomRotation alone: 1.3).
+						if math.Abs(float64(got[k])-want[k]) > 2 {
+							t.Fatalf("image %d: box %v, but the rectangle spans %v", i, got, want)
+						}
+					}
+					if !same {
+						moved++
+					}
+				}
+			}
+			if moved == 0 {
+				t.Fatal("no geometric augmentation was picked in 48 images")
 			}
 		})
 		t.Run("rotation", func(t *testing.T) {
@@ -285,7 +379,8 @@ func TestImageAugmenterErrors(t *testing.T) {
 		{"unknown format", &layers.RandomFlip{BoundingBoxFormat: "xywz"}, keras.ImageBatch{Images: images, Boxes: boxes}, `unknown bounding box format "xywz"`},
 		{"boxes of 5", &layers.RandomFlip{BoundingBoxFormat: "xyxy"}, keras.ImageBatch{Images: images, Boxes: keras.Array{Shape: []int{2, 1, 5}, Data: make([]float32, 10)}}, "want (batch, boxes, 4)"},
 		{"labels out of step", &layers.RandomFlip{BoundingBoxFormat: "xyxy"}, keras.ImageBatch{Images: images, Boxes: boxes, BoxLabels: keras.Array{Shape: []int{2, 3}, Data: make([]float32, 6)}}, "want (batch, boxes)"},
-		{"shear with boxes", &layers.RandomShear{XFactor: 0.2, BoundingBoxFormat: "xyxy"}, keras.ImageBatch{Images: images, Boxes: boxes}, "does not move bounding boxes with it yet"},
+		{"elastic transform with boxes", &layers.RandomElasticTransform{Factor: 1, Scale: 1, BoundingBoxFormat: "xyxy"}, keras.ImageBatch{Images: images, Boxes: boxes}, "does not move bounding boxes with it yet"},
+		{"AugMix with boxes", &layers.AugMix{ValueRange: [2]float64{0, 1}, BoundingBoxFormat: "xyxy"}, keras.ImageBatch{Images: images, Boxes: boxes}, "does not move bounding boxes with it yet"},
 		{"CutMix with boxes", &layers.CutMix{Factor: 1, BoundingBoxFormat: "xyxy"}, keras.ImageBatch{Images: images, Boxes: boxes}, "CutMix does not transform bounding boxes"},
 		{"MixUp labels (batch, 2, 1)", &layers.MixUp{}, keras.ImageBatch{Images: images, Labels: keras.Array{Shape: []int{2, 2, 1}, Data: []float32{0, 1, 1, 0}}}, "want (batch, classes)"},
 		{"MaxNumber 0", &layers.MaxNumBoundingBoxes{BoundingBoxFormat: "xyxy"}, keras.ImageBatch{Images: images, Boxes: boxes, BoxLabels: labels}, "max_number must be a positive number"},
@@ -378,4 +473,89 @@ func viaJSON(t *testing.T, cfg serialization.Config) serialization.Config {
 		t.Fatal(err)
 	}
 	return back
+}
+
+// farFromCorner is the xyxy box of image i's pixels whose first channel
+// is more than 0.25 from the top-left pixel's.
+func farFromCorner(images keras.Array, i int) (box [4]float64, any bool) {
+	h, w, c := images.Shape[1], images.Shape[2], images.Shape[3]
+	ref := images.Data[i*h*w*c]
+	box = [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for r := range h {
+		for col := range w {
+			if math.Abs(float64(images.Data[((i*h+r)*w+col)*c]-ref)) > 0.25 {
+				any = true
+				box[0], box[1] = math.Min(box[0], float64(col)), math.Min(box[1], float64(r))
+				box[2], box[3] = math.Max(box[2], float64(col+1)), math.Max(box[3], float64(r+1))
+			}
+		}
+	}
+	return box, any
+}
+
+// Segmentation masks move with the pixels: given masks equal to the
+// images (one channel, classes 0 and 1), every layer set to sample at the
+// nearest pixel and fill with 0 returns masks equal to its images, draw
+// for draw, on every engine.
+func TestImageAugmenterMovesMasksWithPixels(t *testing.T) {
+	ctx := context.Background()
+	images, boxes, labels := rectangles(4, 16, 16)
+	cases := []layers.Layer{
+		&layers.RandomFlip{BoundingBoxFormat: "xyxy"},
+		&layers.RandomTranslation{HeightFactor: 0.3, WidthFactor: 0.3, FillMode: "constant", Interpolation: "nearest", BoundingBoxFormat: "xyxy"},
+		&layers.RandomRotation{Factor: 0.3, FillMode: "constant", Interpolation: "nearest", BoundingBoxFormat: "xyxy"},
+		&layers.RandomZoom{HeightFactor: 0.3, FillMode: "constant", Interpolation: "nearest", BoundingBoxFormat: "xyxy"},
+		&layers.RandomShear{XFactor: 0.3, YFactor: 0.3, FillMode: "constant", Interpolation: "nearest", BoundingBoxFormat: "xyxy"},
+		&layers.RandomPerspective{FactorRange: [2]float64{1, 1}, Scale: 0.4, Interpolation: "nearest", BoundingBoxFormat: "xyxy"},
+		&layers.RandomCrop{Height: 10, Width: 12, BoundingBoxFormat: "xyxy"},
+		&layers.Resizing{Height: 20, Width: 12, Interpolation: "nearest", PadToAspectRatio: true, BoundingBoxFormat: "xyxy"},
+		&layers.CenterCrop{Height: 10, Width: 8, BoundingBoxFormat: "xyxy"},
+		&layers.MixUp{BoundingBoxFormat: "xyxy"},
+		&layers.RandomContrast{Factor: 0.5, BoundingBoxFormat: "xyxy"},
+		&layers.Pipeline{Layers: []layers.Layer{
+			&layers.RandomFlip{Mode: "horizontal", BoundingBoxFormat: "xyxy"},
+			&layers.RandomTranslation{HeightFactor: 0.2, WidthFactor: 0.2, FillMode: "constant", Interpolation: "nearest", BoundingBoxFormat: "xyxy"},
+			&layers.MaxNumBoundingBoxes{MaxNumber: 4, BoundingBoxFormat: "xyxy"},
+		}},
+	}
+	backendtest.ForEachEngine(t, func(t *testing.T, be backend.Backend) {
+		for _, l := range cases {
+			out, err := (&keras.ImageAugmenter{Backend: be.Name(), Layer: l}).Call(ctx, keras.ImageBatch{Images: images, Boxes: boxes, BoxLabels: labels, SegmentationMasks: images})
+			if err != nil {
+				t.Fatalf("%s: %v", l.ClassName(), err)
+			}
+			if fmt.Sprint(out.SegmentationMasks.Shape) != fmt.Sprint(out.Images.Shape) {
+				t.Fatalf("%s: masks %v for images %v", l.ClassName(), out.SegmentationMasks.Shape, out.Images.Shape)
+			}
+			_, contrast := l.(*layers.RandomContrast)
+			for i, v := range out.SegmentationMasks.Data {
+				want := out.Images.Data[i]
+				if contrast { // a colour layer leaves the masks as they came
+					want = images.Data[i]
+				}
+				if v != want {
+					t.Fatalf("%s: mask value %d is %v, the pixel's %v", l.ClassName(), i, v, want)
+				}
+			}
+		}
+	})
+	// CutMix takes no boxes, but masks.
+	out, err := (&keras.ImageAugmenter{Layer: &layers.CutMix{Factor: 1}}).Call(ctx, keras.ImageBatch{Images: images, SegmentationMasks: images})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range out.SegmentationMasks.Data {
+		if v != out.Images.Data[i] {
+			t.Fatalf("CutMix: mask value %d is %v, the pixel's %v", i, v, out.Images.Data[i])
+		}
+	}
+	// A layer that moves pixels without moving masks refuses them.
+	_, err = (&keras.ImageAugmenter{Layer: &layers.RandomElasticTransform{Factor: 1, Scale: 1}}).Call(ctx, keras.ImageBatch{Images: images, SegmentationMasks: images})
+	if err == nil || !strings.Contains(err.Error(), "does not move segmentation masks") {
+		t.Fatalf("RandomElasticTransform with masks: got %v", err)
+	}
+	_, err = (&keras.ImageAugmenter{Layer: &layers.RandomFlip{}}).Call(ctx, keras.ImageBatch{Images: images, SegmentationMasks: keras.Array{Shape: []int{4, 8, 16, 1}, Data: make([]float32, 4*8*16)}})
+	if err == nil || !strings.Contains(err.Error(), "want (batch, height, width, channels) of the images'") {
+		t.Fatalf("masks of another height: got %v", err)
+	}
 }

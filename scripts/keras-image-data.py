@@ -67,6 +67,20 @@ for f in [0.25, 0.1, -0.05]:
 for z, fmt in [((-0.25, -0.25), "xyxy"), ((0.5, 0.5), "xyxy"), ((-0.2, -0.2), "center_xywh")]:
     C(f"RandomZoom/{z[0]}/{fmt}", layers.RandomZoom(z, (0.125, 0.125), fill_mode="constant", bounding_box_format=fmt), images, xyxy, labels, fmt)
 C("RandomZoom/keep_aspect", layers.RandomZoom((0.3, 0.3), fill_mode="constant", bounding_box_format="xyxy"), images, xyxy, labels, "xyxy")
+# RandomShear draws a sign per image as well: the shears are the range's one
+# value times it. A batch of one image per sign is run until each is seen.
+square = data(n=1, h=24, w=24)
+for sx, sy, fmt in [(0.2, 0.0, "xyxy"), (0.0, 0.3, "xyxy"), (0.15, 0.25, "rel_xywh")]:
+    shear = layers.RandomShear((sx, sx), (sy, sy), fill_mode="constant", bounding_box_format=fmt)
+    h, w = 24, 24
+    boxes = np.asarray(bb.convert_format(square[1], "xyxy", fmt, height=h, width=w)) if fmt != "xyxy" else square[1]
+    outcome = {}
+    for sign in [1.0, -1.0]:
+        t = {"shear_factor": np.array([[sx * sign, sy * sign]], "float32"), "input_shape": square[0].shape}
+        r = shear.transform_bounding_boxes({"boxes": boxes.copy(), "labels": square[2].copy()}, t, training=True)
+        outcome[sign] = [listed(np.asarray(shear.transform_images(square[0], t, training=True))), listed(np.asarray(r["boxes"])), listed(np.asarray(r["labels"]))]
+    CASES.append({"name": f"RandomShear/{sx}/{sy}/{fmt}", "layer": keras.layers.serialize(shear),
+                  "inputs": [listed(square[0]), listed(boxes), listed(square[2])], "outputs": outcome[1.0], "unflipped": outcome[-1.0]})
 for fmt in ["xyxy", "rel_xywh"]:
     C(f"CenterCrop/smaller/{fmt}", layers.CenterCrop(16, 20, bounding_box_format=fmt), images, xyxy, labels, fmt)
     C(f"CenterCrop/larger/{fmt}", layers.CenterCrop(30, 28, bounding_box_format=fmt), images, xyxy, labels, fmt)

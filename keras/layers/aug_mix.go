@@ -129,7 +129,7 @@ func (l *AugMix) Call(ctx *Context, in []backend.Value) backend.Value {
 	for k := range chains {
 		y := x
 		for range depth {
-			y = applyPicked(ctx, y, l.augs, true) // Keras's py_random.choice(layers + [None])
+			y = applyPicked(ctx, ImageData{Images: y}, l.augs, true).Images // Keras's py_random.choice(layers + [None])
 		}
 		term := b.Mul(y, b.Reshape(b.Slice(mixing, []int{k}, []int{1}), backend.Shape{1, 1, 1, 1}))
 		if mixed == nil {

@@ -38,13 +38,18 @@ func (l *CenterCrop) Build(inputs []backend.Shape) (backend.Shape, error) {
 
 // Call crops, or resizes images smaller than the window.
 func (l *CenterCrop) Call(ctx *Context, in []backend.Value) backend.Value {
-	b, x := ctx.B, in[0]
+	return l.crop(ctx.B, in[0], "")
+}
+
+// crop takes the window of x, or resizes x with this interpolation
+// ("" is bilinear) where it is smaller.
+func (l *CenterCrop) crop(b backend.Builder, x backend.Value, interpolation string) backend.Value {
 	s := x.Shape()
 	if s[1] >= l.Height && s[2] >= l.Width {
 		return sliceImages(b, x, (s[1]-l.Height)/2, (s[2]-l.Width)/2, l.Height, l.Width)
 	}
 	top, left, h, w := resample.AspectCrop(s[1], s[2], l.Height, l.Width)
-	return ops.Resize(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, ops.ResizeOptions{})
+	return ops.Resize(b, sliceImages(b, x, top, left, h, w), l.Height, l.Width, ops.ResizeOptions{Interpolation: interpolation})
 }
 
 // BuildImageData checks the boxes, which get the crop's size.
@@ -55,15 +60,17 @@ func (l *CenterCrop) BuildImageData(in ImageDataShapes) (ImageDataShapes, error)
 	out := in
 	var err error
 	out.Images, err = l.Build([]backend.Shape{in.Images})
+	out.SegmentationMasks = resizedMasks(in, out.Images)
 	return out, err
 }
 
-// CallImageData crops the images and their boxes (clipped to the crop;
+// CallImageData crops the images, their masks and their boxes (clipped to the crop;
 // a box left with no area gets label -1), in training and inference, as
 // Keras's transform_bounding_boxes.
 func (l *CenterCrop) CallImageData(ctx *Context, d ImageData) ImageData {
 	b, s := ctx.B, d.Images.Shape()
 	d.Images = l.Call(ctx, []backend.Value{d.Images})
+	d = withMasks(d, func(m backend.Value) backend.Value { return l.crop(b, m, "nearest") })
 	if d.Boxes == nil {
 		return d
 	}

@@ -63,6 +63,9 @@ func (l *CutMix) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
 	if err := checkMixedLabels(in); err != nil {
 		return in, err
 	}
+	if err := checkMaskShapes(in); err != nil {
+		return in, err
+	}
 	_, err := l.Build([]backend.Shape{in.Images})
 	return in, err
 }
@@ -83,6 +86,7 @@ func (l *CutMix) CallImageData(ctx *Context, d ImageData) ImageData {
 	rect := boxMask(b, s, side, side)
 	perm := permutation(b, s[0])
 	d.Images = ops.Where(b, rect, ops.Take(b, x, perm, ops.Axis(0)), x)
+	d = withMasks(d, func(m backend.Value) backend.Value { return ops.Where(b, rect, ops.Take(b, m, perm, ops.Axis(0)), m) })
 	if d.Labels != nil {
 		kept := b.Sub(b.Scalar(1), ops.Mean(b, b.Reshape(rect, backend.Shape{s[0], s[1] * s[2]}), ops.Axis(1), ops.KeepDims()))
 		d.Labels = blend(b, kept, d.Labels, ops.Take(b, d.Labels, perm, ops.Axis(0)))

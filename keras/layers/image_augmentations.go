@@ -104,25 +104,47 @@ func readAugmentationStrength(r *serialization.Reader) (factor float64, rng [2]f
 	return 0, [2]float64{f[0], f[1]}, nil
 }
 
-// applyPicked applies to x one augmentation of augs picked at random for
+// applyPicked applies to d one augmentation of augs picked at random for
 // the whole batch (Keras's randint or random.choice), or, with orNone,
-// possibly none of them (one more choice, which leaves x): every
+// possibly none of them (one more choice, which leaves d): every
 // augmentation is computed and the picked one kept, as Keras's
-// numpy.where does.
-func applyPicked(ctx *Context, x backend.Value, augs []Sublayer, orNone bool) backend.Value {
+// numpy.where does, for the images and their boxes alike.
+func applyPicked(ctx *Context, d ImageData, augs []Sublayer, orNone bool) ImageData {
 	b := ctx.B
 	choices := len(augs)
 	if orNone {
 		choices++
 	}
-	one := backend.Shape{1, 1, 1, 1}
-	pick := b.Floor(b.Mul(b.RandomUniform(one), b.Scalar(float64(choices))))
-	out := x
+	pick := b.Floor(b.Mul(b.RandomUniform(backend.Shape{1}), b.Scalar(float64(choices))))
+	out := d
+	keep := func(chosen, v, prev backend.Value) backend.Value {
+		if v == nil {
+			return nil
+		}
+		return ops.Where(b, chosen, v, prev)
+	}
 	for k, a := range augs {
-		chosen := b.Equal(pick, b.Constant([]float64{float64(k)}, one))
-		out = ops.Where(b, chosen, a.Layer.Call(ctx, []backend.Value{x}), out)
+		chosen := b.Equal(pick, b.Constant([]float64{float64(k)}, backend.Shape{1}))
+		t := callImageData(ctx, a.Layer, d)
+		out = ImageData{Images: keep(chosen, t.Images, out.Images), Boxes: keep(chosen, t.Boxes, out.Boxes),
+			BoxLabels: keep(chosen, t.BoxLabels, out.BoxLabels), Labels: keep(chosen, t.Labels, out.Labels),
+			SegmentationMasks: keep(chosen, t.SegmentationMasks, out.SegmentationMasks)}
 	}
 	return out
+}
+
+// buildAugmentationsFor builds built augmentations for images with
+// boxes in the given format (the augmentations take their holder's).
+func buildAugmentationsFor(subs []Sublayer, in ImageDataShapes, format string) error {
+	for _, s := range subs {
+		if bf, ok := s.Layer.(boxFormatSetting); ok {
+			*bf.boxFormat() = format
+		}
+		if _, err := buildImageData(s.Layer, in); err != nil {
+			return fmt.Errorf("its %s: %w", s.Layer.ClassName(), err)
+		}
+	}
+	return nil
 }
 
 // augmentationInterpolation is an interpolation setting with Keras's

@@ -10,9 +10,9 @@ import (
 )
 
 // ImageData is a batch of images with what moves with them: Keras's dict
-// {"images", "bounding_boxes": {"boxes", "labels"}, "labels"} that its
-// image preprocessing layers take in a tf.data pipeline. Every field but
-// Images may be nil (absent).
+// {"images", "bounding_boxes": {"boxes", "labels"}, "labels",
+// "segmentation_masks"} that its image preprocessing layers take in a
+// tf.data pipeline. Every field but Images may be nil (absent).
 type ImageData struct {
 	// Images is (batch, height, width, channels).
 	Images backend.Value
@@ -24,12 +24,15 @@ type ImageData struct {
 	// Labels are the images' own labels (batch, ...), which MixUp and
 	// CutMix mix as they mix the images.
 	Labels backend.Value
+	// SegmentationMasks is (batch, height, width, channels), a class per
+	// pixel: moved with the pixels, sampled at the nearest pixel.
+	SegmentationMasks backend.Value
 }
 
 // ImageDataShapes are the shapes of an ImageData's values, nil for an
 // absent one.
 type ImageDataShapes struct {
-	Images, Boxes, BoxLabels, Labels backend.Shape
+	Images, Boxes, BoxLabels, Labels, SegmentationMasks backend.Shape
 }
 
 // ImageDataLayer is an image preprocessing layer that transforms the
@@ -71,10 +74,41 @@ func buildImageData(l Layer, in ImageDataShapes) (ImageDataShapes, error) {
 			return in, err
 		}
 	}
+	if in.SegmentationMasks != nil {
+		if _, ok := l.(keepsPixelPlaces); !ok {
+			return in, fmt.Errorf("%s moves pixels but kerasgo does not move segmentation masks with it yet: use it without masks, or one of the layers docs/preprocessing.md lists", Describe(l))
+		}
+		if err := checkMaskShapes(in); err != nil {
+			return in, err
+		}
+	}
 	out := in
 	s, err := l.Build([]backend.Shape{in.Images})
 	out.Images = s
 	return out, err
+}
+
+// checkMaskShapes checks that segmentation masks cover the images:
+// (batch, height, width, channels) of the images' batch, height and
+// width.
+func checkMaskShapes(in ImageDataShapes) error {
+	m, im := in.SegmentationMasks, in.Images
+	if m == nil {
+		return nil
+	}
+	if len(m) != 4 || len(im) != 4 || m[0] != im[0] || m[1] != im[1] || m[2] != im[2] {
+		return fmt.Errorf("segmentation masks of shape %v for images of shape %v: want (batch, height, width, channels) of the images' batch, height and width", m, im)
+	}
+	return nil
+}
+
+// resizedMasks is the shape of masks after a layer that gives images of
+// shape out: the images' batch, height and width, the masks' channels.
+func resizedMasks(in ImageDataShapes, out backend.Shape) backend.Shape {
+	if in.SegmentationMasks == nil || len(out) != 4 {
+		return nil
+	}
+	return backend.Shape{out[0], out[1], out[2], in.SegmentationMasks[3]}
 }
 
 // callImageData transforms d by l, after buildImageData.
@@ -92,6 +126,9 @@ func callImageData(ctx *Context, l Layer, d ImageData) ImageData {
 func checkBoxShapes(l Layer, in ImageDataShapes, format string) error {
 	if len(in.Images) != 4 {
 		return fmt.Errorf("expected images of shape (batch, height, width, channels), received %v", in.Images)
+	}
+	if err := checkMaskShapes(in); err != nil {
+		return err
 	}
 	if in.Boxes == nil {
 		if in.BoxLabels != nil {
@@ -138,6 +175,15 @@ func withBoxFormat(c serialization.Config, format string) serialization.Config {
 		c["bounding_box_format"] = format
 	}
 	return c
+}
+
+// withMasks applies f to d's segmentation masks, if any, as the layer
+// moves the images' pixels (at the nearest pixel: masks hold classes).
+func withMasks(d ImageData, f func(masks backend.Value) backend.Value) ImageData {
+	if d.SegmentationMasks != nil {
+		d.SegmentationMasks = f(d.SegmentationMasks)
+	}
+	return d
 }
 
 // blend is w·x + (1-w)·y: x where the 0/1 weight w is 1, y where it is 0.

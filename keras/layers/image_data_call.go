@@ -10,7 +10,7 @@ import (
 // ImageTensors are the symbolic values of an ImageData in a graph
 // (ApplyImageData), nil for an absent one.
 type ImageTensors struct {
-	Images, Boxes, BoxLabels, Labels *KerasTensor
+	Images, Boxes, BoxLabels, Labels, SegmentationMasks *KerasTensor
 }
 
 // imageDataCall is a call of an image layer on ImageData in a graph:
@@ -18,7 +18,7 @@ type ImageTensors struct {
 // are its outputs.
 type imageDataCall struct {
 	inner   Layer
-	present [4]bool
+	present [5]bool
 	outs    []backend.Shape
 	Base
 }
@@ -28,7 +28,8 @@ func (l *imageDataCall) ClassName() string { return l.inner.ClassName() }
 
 // ApplyImageData applies an image layer (a Pipeline of them) to images
 // and what goes with them, as Keras's layer({"images": ...,
-// "bounding_boxes": ..., "labels": ...}) does, and returns the
+// "bounding_boxes": ..., "labels": ..., "segmentation_masks": ...}) does,
+// and returns the
 // transformed values. It is for data pipelines (keras.ImageAugmenter
 // runs it): a model holding such a call cannot be saved; save the layer
 // instead.
@@ -38,7 +39,7 @@ func ApplyImageData(layer Layer, in ImageTensors) ImageTensors {
 	}
 	call := &imageDataCall{inner: layer}
 	var args []*KerasTensor
-	for i, t := range []*KerasTensor{in.Images, in.Boxes, in.BoxLabels, in.Labels} {
+	for i, t := range []*KerasTensor{in.Images, in.Boxes, in.BoxLabels, in.Labels, in.SegmentationMasks} {
 		if t != nil {
 			call.present[i] = true
 			args = append(args, t)
@@ -46,7 +47,7 @@ func ApplyImageData(layer Layer, in ImageTensors) ImageTensors {
 	}
 	call.Name = layer.Common().Name
 	outs := ApplyOutputs(call, args...)
-	var res [4]*KerasTensor
+	var res [5]*KerasTensor
 	k := 0
 	for i, p := range call.present {
 		if p {
@@ -54,12 +55,12 @@ func ApplyImageData(layer Layer, in ImageTensors) ImageTensors {
 			k++
 		}
 	}
-	return ImageTensors{Images: res[0], Boxes: res[1], BoxLabels: res[2], Labels: res[3]}
+	return ImageTensors{Images: res[0], Boxes: res[1], BoxLabels: res[2], Labels: res[3], SegmentationMasks: res[4]}
 }
 
 // Build checks the data's shapes with the inner layer.
 func (l *imageDataCall) Build(inputs []backend.Shape) (backend.Shape, error) {
-	var s [4]backend.Shape
+	var s [5]backend.Shape
 	k := 0
 	for i, p := range l.present {
 		if p {
@@ -67,12 +68,12 @@ func (l *imageDataCall) Build(inputs []backend.Shape) (backend.Shape, error) {
 			k++
 		}
 	}
-	out, err := buildImageData(l.inner, ImageDataShapes{Images: s[0], Boxes: s[1], BoxLabels: s[2], Labels: s[3]})
+	out, err := buildImageData(l.inner, ImageDataShapes{Images: s[0], Boxes: s[1], BoxLabels: s[2], Labels: s[3], SegmentationMasks: s[4]})
 	if err != nil {
 		return nil, err
 	}
 	l.outs = nil
-	for i, o := range []backend.Shape{out.Images, out.Boxes, out.BoxLabels, out.Labels} {
+	for i, o := range []backend.Shape{out.Images, out.Boxes, out.BoxLabels, out.Labels, out.SegmentationMasks} {
 		if l.present[i] {
 			l.outs = append(l.outs, o)
 		}
@@ -90,7 +91,7 @@ func (l *imageDataCall) Call(ctx *Context, in []backend.Value) backend.Value {
 
 // CallOutputs transforms the data with one draw of the inner layer.
 func (l *imageDataCall) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
-	var v [4]backend.Value
+	var v [5]backend.Value
 	k := 0
 	for i, p := range l.present {
 		if p {
@@ -98,9 +99,9 @@ func (l *imageDataCall) CallOutputs(ctx *Context, in []backend.Value) []backend.
 			k++
 		}
 	}
-	d := callImageData(ctx, l.inner, ImageData{Images: v[0], Boxes: v[1], BoxLabels: v[2], Labels: v[3]})
+	d := callImageData(ctx, l.inner, ImageData{Images: v[0], Boxes: v[1], BoxLabels: v[2], Labels: v[3], SegmentationMasks: v[4]})
 	var out []backend.Value
-	for i, o := range []backend.Value{d.Images, d.Boxes, d.BoxLabels, d.Labels} {
+	for i, o := range []backend.Value{d.Images, d.Boxes, d.BoxLabels, d.Labels, d.SegmentationMasks} {
 		if l.present[i] {
 			out = append(out, o)
 		}

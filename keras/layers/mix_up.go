@@ -90,6 +90,8 @@ func (l *MixUp) CallImageData(ctx *Context, d ImageData) ImageData {
 	w := b.Reshape(random.Beta(b, []int{n}, l.alpha(), l.alpha(), random.Stream()), backend.Shape{n, 1, 1, 1})
 	perm := permutation(b, n)
 	d.Images = blend(b, w, x, ops.Take(b, x, perm, ops.Axis(0)))
+	// Keras blends the masks with the same weights (soft masks).
+	d = withMasks(d, func(m backend.Value) backend.Value { return blend(b, w, m, ops.Take(b, m, perm, ops.Axis(0))) })
 	if d.Labels != nil {
 		wl := b.Reshape(w, backend.Shape{n, 1})
 		d.Labels = blend(b, wl, d.Labels, ops.Take(b, d.Labels, perm, ops.Axis(0)))

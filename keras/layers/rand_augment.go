@@ -84,14 +84,33 @@ func (l *RandAugment) Build(inputs []backend.Shape) (backend.Shape, error) {
 // Call applies NumOps augmentations, each picked at random, in
 // training.
 func (l *RandAugment) Call(ctx *Context, in []backend.Value) backend.Value {
-	x := in[0]
+	return l.CallImageData(ctx, ImageData{Images: in[0]}).Images
+}
+
+// BuildImageData builds the augmentations for the images and their
+// boxes, in the layer's box format; the shapes are unchanged.
+func (l *RandAugment) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
+	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
+		return in, err
+	}
+	if _, err := l.Build([]backend.Shape{in.Images}); err != nil {
+		return in, err
+	}
+	return in, buildAugmentationsFor(l.augs, in, l.BoundingBoxFormat)
+}
+
+// CallImageData applies NumOps augmentations, each picked at random,
+// to the images and their boxes (each augmentation moves the boxes as
+// it moves the pixels, as Keras's RandAugment.transform_bounding_boxes),
+// in training.
+func (l *RandAugment) CallImageData(ctx *Context, d ImageData) ImageData {
 	if !ctx.Training {
-		return x
+		return d
 	}
 	for range l.numOps() {
-		x = applyPicked(ctx, x, l.augs, false) // Keras's randint(0, 11)
+		d = applyPicked(ctx, d, l.augs, false) // Keras's randint(0, 11)
 	}
-	return x
+	return d
 }
 
 // GetConfig returns Keras's config.

@@ -83,6 +83,16 @@ func (l *RandomFlip) CallImageData(ctx *Context, d ImageData) ImageData {
 	s := x.Shape()
 	flip := b.Sub(b.Scalar(1), b.Greater(b.RandomUniform(backend.Shape{s[0], 1, 1, 1}), b.Scalar(0.5)))
 	d.Images = blend(b, flip, flipped, x)
+	d = withMasks(d, func(m backend.Value) backend.Value {
+		mf := m
+		if l.mode() != "vertical" {
+			mf = reverseAxis(b, mf, 2)
+		}
+		if l.mode() != "horizontal" {
+			mf = reverseAxis(b, mf, 1)
+		}
+		return blend(b, flip, mf, m)
+	})
 	if d.Boxes == nil {
 		return d
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/backend"
 	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
+	"github.com/kerasgo/kerasgo/keras/utils/boundingboxes"
 )
 
 // RandomPerspective warps some images by a random perspective during
@@ -62,9 +63,29 @@ func (l *RandomPerspective) Build(inputs []backend.Shape) (backend.Shape, error)
 
 // Call warps the chosen images in training.
 func (l *RandomPerspective) Call(ctx *Context, in []backend.Value) backend.Value {
-	x := in[0]
+	return l.CallImageData(ctx, ImageData{Images: in[0]}).Images
+}
+
+// BuildImageData checks the boxes; the shapes are unchanged.
+func (l *RandomPerspective) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
+	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
+		return in, err
+	}
+	_, err := l.Build([]backend.Shape{in.Images})
+	return in, err
+}
+
+// CallImageData warps the images and their boxes, in training: each
+// box becomes the bounding box of its four corners carried by the warp
+// (the inverse of the homography that samples the image), clipped to the
+// image (a box left with no area gets label -1), as Keras's
+// transform_bounding_boxes. Keras then returns the boxes as xyxy
+// whatever the format; kerasgo converts them back to the format (the
+// same for xyxy).
+func (l *RandomPerspective) CallImageData(ctx *Context, d ImageData) ImageData {
+	x := d.Images
 	if !ctx.Training {
-		return x
+		return d
 	}
 	b, s := ctx.B, x.Shape()
 	f, _ := factorRange(l.Factor, l.FactorRange, 0, 1)
@@ -75,10 +96,46 @@ func (l *RandomPerspective) Call(ctx *Context, in []backend.Value) backend.Value
 		corners = append(corners, 0, 0, w, 0, 0, h, w, h)
 	}
 	start := b.Constant(corners, backend.Shape{s[0], 4, 2})
-	d := b.Mul(b.Sub(b.RandomUniform(backend.Shape{s[0], 4, 2}), b.Scalar(0.5)), b.Scalar(l.Scale))
-	end := b.Add(start, b.Mul(start, d))
+	shift := b.Mul(b.Sub(b.RandomUniform(backend.Shape{s[0], 4, 2}), b.Scalar(0.5)), b.Scalar(l.Scale))
+	end := b.Add(start, b.Mul(start, shift))
 	warped := ops.PerspectiveTransform(b, x, start, end, ops.PerspectiveTransformOptions{Interpolation: l.interpolation(), FillValue: l.FillValue})
-	return ops.Where(b, apply, warped, x)
+	d.Images = ops.Where(b, apply, warped, x)
+	d = withMasks(d, func(v backend.Value) backend.Value {
+		return ops.Where(b, apply, ops.PerspectiveTransform(b, v, start, end, ops.PerspectiveTransformOptions{Interpolation: "nearest", FillValue: l.FillValue}), v)
+	})
+	if d.Boxes == nil {
+		return d
+	}
+	n := s[0]
+	size, format := imageSize(s), boundingboxes.Format(l.BoundingBoxFormat)
+	boxes := boundingboxes.ConvertFormat(b, d.Boxes, format, boundingboxes.XYXY, size)
+	homography := b.Reshape(ops.Concatenate(b, []backend.Value{ops.HomographyMatrix(b, start, end), ops.Ones(b, n, 1)}, 1), backend.Shape{n, 3, 3})
+	inv := ops.Inv(b, homography)
+	at := func(i, j int) backend.Value {
+		return b.Reshape(ops.Slice(b, inv, []int{0, i, j}, []int{n, 1, 1}), backend.Shape{n, 1, 1})
+	}
+	carry := func(px, py backend.Value) (backend.Value, backend.Value) {
+		row := func(i int) backend.Value { return b.Add(b.Add(b.Mul(at(i, 0), px), b.Mul(at(i, 1), py)), at(i, 2)) }
+		k := row(2)
+		return b.Div(row(0), k), b.Div(row(1), k)
+	}
+	p := ops.Split(b, boxes, 4, -1)
+	var xs, ys []backend.Value
+	for _, c := range [][2]int{{0, 1}, {2, 3}, {0, 3}, {2, 1}} {
+		cx, cy := carry(p[c[0]], p[c[1]])
+		xs, ys = append(xs, cx), append(ys, cy)
+	}
+	lo := func(v []backend.Value) backend.Value {
+		return ops.Min(b, ops.Concatenate(b, v, -1), ops.Axis(-1), ops.KeepDims())
+	}
+	hi := func(v []backend.Value) backend.Value {
+		return ops.Max(b, ops.Concatenate(b, v, -1), ops.Axis(-1), ops.KeepDims())
+	}
+	warpedBoxes := ops.Concatenate(b, []backend.Value{lo(xs), lo(ys), hi(xs), hi(ys)}, -1)
+	boxes = ops.Where(b, b.Reshape(apply, backend.Shape{n, 1, 1}), warpedBoxes, boxes)
+	boxes, d.BoxLabels = boundingboxes.ClipToImageSize(b, boxes, d.BoxLabels, size, boundingboxes.XYXY)
+	d.Boxes = boundingboxes.ConvertFormat(b, boxes, boundingboxes.XYXY, format, size)
+	return d
 }
 
 // GetConfig returns Keras's config.

@@ -76,7 +76,11 @@ func (l *RandomRotation) CallImageData(ctx *Context, d ImageData) ImageData {
 	f, _ := factorRange(l.Factor, l.FactorRange, -1, 1)
 	theta := uniformPerImage(b, s[0], f[0]*fullTurn, f[1]*fullTurn)
 	set := settingsOf(l.FillMode, l.Interpolation)
-	d.Images = affineTransform(b, x, rotation(b, theta, s[1], s[2]), set.interpolation, set.fillMode, l.FillValue)
+	turned := rotation(b, theta, s[1], s[2])
+	d.Images = affineTransform(b, x, turned, set.interpolation, set.fillMode, l.FillValue)
+	d = withMasks(d, func(v backend.Value) backend.Value {
+		return affineTransform(b, v, turned, "nearest", set.fillMode, l.FillValue)
+	})
 	if d.Boxes == nil {
 		return d
 	}

@@ -5,7 +5,9 @@ import (
 	"math"
 
 	"github.com/kerasgo/kerasgo/keras/backend"
+	"github.com/kerasgo/kerasgo/keras/ops"
 	"github.com/kerasgo/kerasgo/keras/serialization"
+	"github.com/kerasgo/kerasgo/keras/utils/boundingboxes"
 )
 
 // RandomShear shears each image during training, like
@@ -80,9 +82,26 @@ func (l *RandomShear) Build(inputs []backend.Shape) (backend.Shape, error) {
 
 // Call shears in training.
 func (l *RandomShear) Call(ctx *Context, in []backend.Value) backend.Value {
-	x := in[0]
+	return l.CallImageData(ctx, ImageData{Images: in[0]}).Images
+}
+
+// BuildImageData checks the boxes; the shapes are unchanged.
+func (l *RandomShear) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
+	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
+		return in, err
+	}
+	_, err := l.Build([]backend.Shape{in.Images})
+	return in, err
+}
+
+// CallImageData shears the images and their boxes, in training. The
+// boxes move as Keras's _shear_bboxes moves them: in rel_xyxy fractions,
+// each corner shifted by the shear times the other fraction (exact for
+// square images), then clipped (a box left with no area gets label -1).
+func (l *RandomShear) CallImageData(ctx *Context, d ImageData) ImageData {
+	x := d.Images
 	if !ctx.Training {
-		return x
+		return d
 	}
 	b, n := ctx.B, x.Shape()[0]
 	fx, fy, _ := l.factors()
@@ -93,7 +112,26 @@ func (l *RandomShear) Call(ctx *Context, in []backend.Value) backend.Value {
 	one, zero := coefficient(b, n, 1), coefficient(b, n, 0)
 	m := affineMap{a0: one, a1: sx, a2: zero, b0: sy, b1: one, b2: zero}
 	set := settingsOf(l.FillMode, l.Interpolation)
-	return affineTransform(b, x, m, set.interpolation, set.fillMode, l.FillValue)
+	d.Images = affineTransform(b, x, m, set.interpolation, set.fillMode, l.FillValue)
+	d = withMasks(d, func(v backend.Value) backend.Value {
+		return affineTransform(b, v, m, "nearest", set.fillMode, l.FillValue)
+	})
+	if d.Boxes == nil {
+		return d
+	}
+	size, format := imageSize(x.Shape()), boundingboxes.Format(l.BoundingBoxFormat)
+	p := ops.Split(b, boundingboxes.ConvertFormat(b, d.Boxes, format, boundingboxes.RelXYXY, size), 4, -1)
+	x1, y1, x2, y2 := p[0], p[1], p[2], p[3]
+	left := ops.Less(b, sx, b.Scalar(0))
+	x1, x2 = ops.Where(b, left, b.Sub(x1, b.Mul(sx, y1)), b.Sub(x1, b.Mul(sx, y2))),
+		ops.Where(b, left, b.Sub(x2, b.Mul(sx, y2)), b.Sub(x2, b.Mul(sx, y1)))
+	down := b.Greater(sy, b.Scalar(0))
+	y1, y2 = ops.Where(b, down, b.Sub(y1, b.Mul(sy, x2)), b.Sub(y1, b.Mul(sy, x1))),
+		ops.Where(b, down, b.Sub(y2, b.Mul(sy, x1)), b.Sub(y2, b.Mul(sy, x2)))
+	var rel backend.Value
+	rel, d.BoxLabels = boundingboxes.ClipToImageSize(b, ops.Concatenate(b, []backend.Value{x1, y1, x2, y2}, -1), d.BoxLabels, nil, boundingboxes.RelXYXY)
+	d.Boxes = boundingboxes.ConvertFormat(b, rel, boundingboxes.RelXYXY, format, size)
+	return d
 }
 
 // GetConfig returns Keras's config.

@@ -94,6 +94,9 @@ func (l *RandomTranslation) CallImageData(ctx *Context, d ImageData) ImageData {
 	m := affineMap{a0: one, a1: zero, a2: b.Neg(tx), b0: zero, b1: one, b2: b.Neg(ty)}
 	set := settingsOf(l.FillMode, l.Interpolation)
 	d.Images = affineTransform(b, x, m, set.interpolation, set.fillMode, l.FillValue)
+	d = withMasks(d, func(v backend.Value) backend.Value {
+		return affineTransform(b, v, m, "nearest", set.fillMode, l.FillValue)
+	})
 	if d.Boxes == nil {
 		return d
 	}

@@ -120,6 +120,9 @@ func (l *RandomZoom) CallImageData(ctx *Context, d ImageData) ImageData {
 		b2: b.Mul(b.Scalar(float64(s[1]-1)/2), b.Sub(one, zy))}
 	set := settingsOf(l.FillMode, l.Interpolation)
 	d.Images = affineTransform(b, x, m, set.interpolation, set.fillMode, l.FillValue)
+	d = withMasks(d, func(v backend.Value) backend.Value {
+		return affineTransform(b, v, m, "nearest", set.fillMode, l.FillValue)
+	})
 	if d.Boxes == nil {
 		return d
 	}

@@ -65,7 +65,12 @@ func (l *Resizing) Build(inputs []backend.Shape) (backend.Shape, error) {
 
 // Call crops or pads to the aspect ratio if asked, then resizes.
 func (l *Resizing) Call(ctx *Context, in []backend.Value) backend.Value {
-	b, x := ctx.B, in[0]
+	return l.resize(ctx.B, in[0], l.interpolation())
+}
+
+// resize crops or pads x to the aspect ratio if asked, then resizes it
+// with this interpolation.
+func (l *Resizing) resize(b backend.Builder, x backend.Value, interpolation string) backend.Value {
 	s := x.Shape()
 	switch {
 	case l.CropToAspectRatio:
@@ -74,7 +79,7 @@ func (l *Resizing) Call(ctx *Context, in []backend.Value) backend.Value {
 	case l.PadToAspectRatio:
 		x = padToAspect(b, x, l.Height, l.Width, l.FillValue)
 	}
-	return ops.Resize(b, x, l.Height, l.Width, ops.ResizeOptions{Interpolation: l.interpolation(), Antialias: l.Antialias})
+	return ops.Resize(b, x, l.Height, l.Width, ops.ResizeOptions{Interpolation: interpolation, Antialias: l.Antialias})
 }
 
 // BuildImageData checks the boxes, which get the new size.
@@ -85,10 +90,12 @@ func (l *Resizing) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
 	out := in
 	var err error
 	out.Images, err = l.Build([]backend.Shape{in.Images})
+	out.SegmentationMasks = resizedMasks(in, out.Images)
 	return out, err
 }
 
-// CallImageData resizes the images and moves their boxes, as Keras's
+// CallImageData resizes the images (and their masks, at the nearest
+// pixel) and moves their boxes, as Keras's
 // transform_bounding_boxes: stretched, or scaled and shifted as the crop
 // or the padding to the aspect ratio moves them (in float32, as Keras),
 // clipped to the new size (a box left with no area gets label -1); a
@@ -96,6 +103,7 @@ func (l *Resizing) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
 func (l *Resizing) CallImageData(ctx *Context, d ImageData) ImageData {
 	b, s := ctx.B, d.Images.Shape()
 	d.Images = l.Call(ctx, []backend.Value{d.Images})
+	d = withMasks(d, func(m backend.Value) backend.Value { return l.resize(b, m, "nearest") })
 	if d.Boxes == nil {
 		return d
 	}
