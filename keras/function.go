@@ -139,6 +139,9 @@ func runFunction(fn FunctionFunc, s *Step, xs []backend.Value) (outs []backend.V
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("function panicked: %v (a FunctionFunc must build its computation with the Step's ops and methods)", r)
+			if first := s.recordedError(); first != nil { // the panic followed an op's error: that is the one to fix
+				err = fmt.Errorf("function: %w", first)
+			}
 		}
 	}()
 	outs, err = fn(s, xs)

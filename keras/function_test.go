@@ -116,4 +116,16 @@ func TestFunctionErrors(t *testing.T) {
 	if _, err := m.NewFunction(nil); err == nil {
 		t.Error("NewFunction(nil) gave no error")
 	}
+	// An op's error, then a panic it caused (code that goes on with the
+	// failed value's shape): the op's error is the one reported.
+	f, err = m.NewFunction(func(s *keras.Step, xs []backend.Value) ([]backend.Value, error) {
+		eq := s.Equal(xs[0], s.Constant([]float64{1, 2}, backend.Shape{2}))
+		_ = eq.Shape()[3]
+		return []backend.Value{eq}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Run(ctx, x)
+	wantErr(t, err, "Equal needs operands of one shape")
 }

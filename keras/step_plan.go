@@ -142,6 +142,9 @@ func runStepFunc(fn StepFunc, s *Step, data StepData) (logs StepLogs, err error)
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s panicked: %v (a StepFunc must build its step with the Step's ops and methods)", s.kind, r)
+			if first := s.recordedError(); first != nil { // the panic followed an op's error: that is the one to fix
+				err = fmt.Errorf("%s: %w", s.kind, first)
+			}
 		}
 	}()
 	logs, err = fn(s, data)
@@ -156,6 +159,15 @@ func runStepFunc(fn StepFunc, s *Step, data StepData) (logs StepLogs, err error)
 	}
 	s.checkLogs(logs)
 	return logs, s.err
+}
+
+// recordedError is the first error the step's calls and ops recorded,
+// if any.
+func (s *Step) recordedError() error {
+	if s.err != nil {
+		return s.err
+	}
+	return s.Err()
 }
 
 func sameStats(a, b []stat) bool {

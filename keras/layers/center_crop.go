@@ -54,14 +54,7 @@ func (l *CenterCrop) crop(b backend.Builder, x backend.Value, interpolation stri
 
 // BuildImageData checks the boxes, which get the crop's size.
 func (l *CenterCrop) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
-	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
-		return in, err
-	}
-	out := in
-	var err error
-	out.Images, err = l.Build([]backend.Shape{in.Images})
-	out.SegmentationMasks = resizedMasks(in, out.Images)
-	return out, err
+	return buildMovingPixels(l, in, l.BoundingBoxFormat)
 }
 
 // CallImageData crops the images, their masks and their boxes (clipped to the crop;

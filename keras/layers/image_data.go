@@ -88,6 +88,20 @@ func buildImageData(l Layer, in ImageDataShapes) (ImageDataShapes, error) {
 	return out, err
 }
 
+// buildMovingPixels is BuildImageData of an image layer that moves its
+// boxes and masks with its pixels: the shapes checked, the layer built on
+// the images, the masks given the images' new height and width.
+func buildMovingPixels(l Layer, in ImageDataShapes, format string) (ImageDataShapes, error) {
+	if err := checkBoxShapes(l, in, format); err != nil {
+		return in, err
+	}
+	out := in
+	var err error
+	out.Images, err = l.Build([]backend.Shape{in.Images})
+	out.SegmentationMasks = resizedMasks(in, out.Images)
+	return out, err
+}
+
 // checkMaskShapes checks that segmentation masks cover the images:
 // (batch, height, width, channels) of the images' batch, height and
 // width.

@@ -29,8 +29,7 @@ func (l *imageDataCall) ClassName() string { return l.inner.ClassName() }
 // ApplyImageData applies an image layer (a Pipeline of them) to images
 // and what goes with them, as Keras's layer({"images": ...,
 // "bounding_boxes": ..., "labels": ..., "segmentation_masks": ...}) does,
-// and returns the
-// transformed values. It is for data pipelines (keras.ImageAugmenter
+// and returns the transformed values. It is for data pipelines (keras.ImageAugmenter
 // runs it): a model holding such a call cannot be saved; save the layer
 // instead.
 func ApplyImageData(layer Layer, in ImageTensors) ImageTensors {
@@ -47,37 +46,21 @@ func ApplyImageData(layer Layer, in ImageTensors) ImageTensors {
 	}
 	call.Name = layer.Common().Name
 	outs := ApplyOutputs(call, args...)
-	var res [5]*KerasTensor
-	k := 0
-	for i, p := range call.present {
-		if p {
-			res[i] = outs[min(k, len(outs)-1)]
-			k++
-		}
+	for len(outs) < len(args) { // a failed call has one output, carrying its error
+		outs = append(outs, outs[0])
 	}
+	res := spread(call.present, outs)
 	return ImageTensors{Images: res[0], Boxes: res[1], BoxLabels: res[2], Labels: res[3], SegmentationMasks: res[4]}
 }
 
 // Build checks the data's shapes with the inner layer.
 func (l *imageDataCall) Build(inputs []backend.Shape) (backend.Shape, error) {
-	var s [5]backend.Shape
-	k := 0
-	for i, p := range l.present {
-		if p {
-			s[i] = inputs[k]
-			k++
-		}
-	}
+	s := spread(l.present, inputs)
 	out, err := buildImageData(l.inner, ImageDataShapes{Images: s[0], Boxes: s[1], BoxLabels: s[2], Labels: s[3], SegmentationMasks: s[4]})
 	if err != nil {
 		return nil, err
 	}
-	l.outs = nil
-	for i, o := range []backend.Shape{out.Images, out.Boxes, out.BoxLabels, out.Labels, out.SegmentationMasks} {
-		if l.present[i] {
-			l.outs = append(l.outs, o)
-		}
-	}
+	l.outs = gather(l.present, [5]backend.Shape{out.Images, out.Boxes, out.BoxLabels, out.Labels, out.SegmentationMasks})
 	return l.outs[0], nil
 }
 
@@ -91,19 +74,31 @@ func (l *imageDataCall) Call(ctx *Context, in []backend.Value) backend.Value {
 
 // CallOutputs transforms the data with one draw of the inner layer.
 func (l *imageDataCall) CallOutputs(ctx *Context, in []backend.Value) []backend.Value {
-	var v [5]backend.Value
+	v := spread(l.present, in)
+	d := callImageData(ctx, l.inner, ImageData{Images: v[0], Boxes: v[1], BoxLabels: v[2], Labels: v[3], SegmentationMasks: v[4]})
+	return gather(l.present, [5]backend.Value{d.Images, d.Boxes, d.BoxLabels, d.Labels, d.SegmentationMasks})
+}
+
+// spread puts the values of the present parts of an ImageData, in its
+// order, in their places.
+func spread[T any](present [5]bool, values []T) [5]T {
+	var out [5]T
 	k := 0
-	for i, p := range l.present {
+	for i, p := range present {
 		if p {
-			v[i] = in[k]
+			out[i] = values[k]
 			k++
 		}
 	}
-	d := callImageData(ctx, l.inner, ImageData{Images: v[0], Boxes: v[1], BoxLabels: v[2], Labels: v[3], SegmentationMasks: v[4]})
-	var out []backend.Value
-	for i, o := range []backend.Value{d.Images, d.Boxes, d.BoxLabels, d.Labels, d.SegmentationMasks} {
-		if l.present[i] {
-			out = append(out, o)
+	return out
+}
+
+// gather is spread's inverse: the present parts' values, in order.
+func gather[T any](present [5]bool, parts [5]T) []T {
+	var out []T
+	for i, p := range present {
+		if p {
+			out = append(out, parts[i])
 		}
 	}
 	return out

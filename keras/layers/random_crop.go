@@ -52,14 +52,7 @@ func (l *RandomCrop) Call(ctx *Context, in []backend.Value) backend.Value {
 
 // BuildImageData checks the boxes, which get the window's size.
 func (l *RandomCrop) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
-	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
-		return in, err
-	}
-	out := in
-	var err error
-	out.Images, err = l.Build([]backend.Shape{in.Images})
-	out.SegmentationMasks = resizedMasks(in, out.Images)
-	return out, err
+	return buildMovingPixels(l, in, l.BoundingBoxFormat)
 }
 
 // CallImageData crops the images and their boxes: each box moved into

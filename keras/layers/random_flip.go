@@ -58,11 +58,7 @@ func (l *RandomFlip) Call(ctx *Context, in []backend.Value) backend.Value {
 
 // BuildImageData checks the boxes; the shapes are unchanged.
 func (l *RandomFlip) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
-	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
-		return in, err
-	}
-	_, err := l.Build([]backend.Shape{in.Images})
-	return in, err
+	return buildMovingPixels(l, in, l.BoundingBoxFormat)
 }
 
 // CallImageData flips the chosen images and their boxes, in training.

@@ -87,11 +87,7 @@ func (l *RandomShear) Call(ctx *Context, in []backend.Value) backend.Value {
 
 // BuildImageData checks the boxes; the shapes are unchanged.
 func (l *RandomShear) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
-	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
-		return in, err
-	}
-	_, err := l.Build([]backend.Shape{in.Images})
-	return in, err
+	return buildMovingPixels(l, in, l.BoundingBoxFormat)
 }
 
 // CallImageData shears the images and their boxes, in training. The

@@ -72,11 +72,7 @@ func (l *RandomTranslation) Call(ctx *Context, in []backend.Value) backend.Value
 
 // BuildImageData checks the boxes; the shapes are unchanged.
 func (l *RandomTranslation) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
-	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
-		return in, err
-	}
-	_, err := l.Build([]backend.Shape{in.Images})
-	return in, err
+	return buildMovingPixels(l, in, l.BoundingBoxFormat)
 }
 
 // CallImageData translates the images and their boxes, in training.

@@ -84,14 +84,7 @@ func (l *Resizing) resize(b backend.Builder, x backend.Value, interpolation stri
 
 // BuildImageData checks the boxes, which get the new size.
 func (l *Resizing) BuildImageData(in ImageDataShapes) (ImageDataShapes, error) {
-	if err := checkBoxShapes(l, in, l.BoundingBoxFormat); err != nil {
-		return in, err
-	}
-	out := in
-	var err error
-	out.Images, err = l.Build([]backend.Shape{in.Images})
-	out.SegmentationMasks = resizedMasks(in, out.Images)
-	return out, err
+	return buildMovingPixels(l, in, l.BoundingBoxFormat)
 }
 
 // CallImageData resizes the images (and their masks, at the nearest
