@@ -18,6 +18,16 @@ A third implementation (--c NAME -- CMD..., e.g. an older kerasgo build)
 joins every round; each implementation's ratio is to --b's. With three,
 rounds alternate A B C and C B A.
 
+--restarts N starts every implementation afresh N times (the rounds
+shared among them, the first of each left out, the start order
+alternating): one process can be several percent faster or slower than
+another of the same binary for its whole life (where its buffers landed,
+say), which rounds within one pair of processes cannot show. An A/A run
+of bench/stepbench's gorgonia LSTM, one binary on both sides, gave
+1.094 (interval 1.005-1.161) in one pair of processes. With restarts the
+interval comes from resampling whole process sets, so it includes that
+spread.
+
 scripts/bench-pairs.sh (make bench-pairs) runs it for kerasgo on PyPI's
 libtorch against PyTorch 2 eager.
 """
@@ -92,41 +102,60 @@ def main():
     first = sys.argv.index("--a") if "--a" in sys.argv else len(sys.argv)
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=30)
+    p.add_argument("--restarts", type=int, default=1,
+                   help="start every implementation afresh this many times, sharing the rounds among them")
     p.add_argument("--pause", type=float, default=0.05,
                    help="seconds between chunks, so that the last process's OpenMP threads stop spinning")
     a = p.parse_args(sys.argv[1:first])
     if a.rounds < 3:
         sys.exit("pairs: --rounds must be at least 3 (the first is left out)")
     named = split_commands(sys.argv[first:])
-    impls = [Impl(name, cmd) for name, cmd in named]
-    names = [impl.name for impl in impls]
+    if a.restarts < 1 or a.rounds < 2 * a.restarts + 1:
+        sys.exit("pairs: --restarts must be at least 1, with at least 2 rounds per restart beyond the first")
+    names = [name for name, _ in named]
     ref = names[1]  # --b: every other implementation's ratio is to it
     others = [n for n in names if n != ref]
     print(f"# round  " + " ".join(f"{n:>9}" for n in names) + "  " +
           ", ".join(f"{n} / {ref}" for n in others) + " (ms per step)", flush=True)
-    rows = []
-    for r in range(a.rounds):
-        order = impls if r % 2 == 0 else impls[::-1]
-        ms = {}
-        for impl in order:
-            ms[impl.name] = impl.chunk()
-            time.sleep(a.pause)
-        print(f"{r + 1:7d}  " + " ".join(f"{ms[n]:9.2f}" for n in names) + "  " +
-              " ".join(f"{ms[n] / ms[ref]:.3f}" for n in others) + ("  (left out)" if r == 0 else ""), flush=True)
-        if r > 0:
-            rows.append(ms)
-    for impl in impls:
-        impl.close()
+    sets = []  # the kept rounds of each process set
+    r = 0
+    for k in range(a.restarts):
+        start = named if k % 2 == 0 else named[::-1]
+        impls = {name: Impl(name, cmd) for name, cmd in start}
+        per = a.rounds // a.restarts + (1 if k < a.rounds % a.restarts else 0)
+        rows = []
+        for i in range(per):
+            order = [impls[n] for n in names] if r % 2 == 0 else [impls[n] for n in names[::-1]]
+            ms = {}
+            for impl in order:
+                ms[impl.name] = impl.chunk()
+                time.sleep(a.pause)
+            r += 1
+            print(f"{r:7d}  " + " ".join(f"{ms[n]:9.2f}" for n in names) + "  " +
+                  " ".join(f"{ms[n] / ms[ref]:.3f}" for n in others) + ("  (left out)" if i == 0 else ""), flush=True)
+            if i > 0:
+                rows.append(ms)
+        for impl in impls.values():
+            impl.close()
+        sets.append(rows)
     rng = random.Random(1)
+    rows = [row for rows in sets for row in rows]
     times = {n: [row[n] for row in rows] for n in names}
     print(", ".join(f"{n} median {st.median(times[n]):.2f} ms ({min(times[n]):.1f}-{max(times[n]):.1f})" for n in names) +
-          f", {len(rows)} rounds")
+          f", {len(rows)} rounds" + (f" in {a.restarts} process sets" if a.restarts > 1 else ""))
     for n in others:
-        ratios = [row[n] / row[ref] for row in rows]
-        lo, hi = median_interval(ratios, st.median, rng)
+        ratios = [[row[n] / row[ref] for row in rows] for rows in sets]
+        pooled = [x for rs in ratios for x in rs]
+        if a.restarts > 1:
+            # Resample whole process sets, then their rounds.
+            lo, hi = median_interval(ratios, lambda picked: st.median([x for rs in picked for x in rs]), rng)
+            each = ", ".join(f"{st.median(rs):.3f}" for rs in ratios)
+        else:
+            lo, hi = median_interval(pooled, st.median, rng)
         of_medians = st.median(times[n]) / st.median(times[ref])
-        print(f"{n} / {ref}: median of the rounds' ratios {st.median(ratios):.3f} "
-              f"(90% bootstrap interval {lo:.3f}-{hi:.3f}), ratio of the medians {of_medians:.3f}")
+        print(f"{n} / {ref}: median of the rounds' ratios {st.median(pooled):.3f} "
+              f"(90% bootstrap interval {lo:.3f}-{hi:.3f}), ratio of the medians {of_medians:.3f}" +
+              (f"; per process set {each}" if a.restarts > 1 else ""))
 
 if __name__ == "__main__":
     main()

@@ -17,9 +17,14 @@
 # alternating (ROUNDS rounds, at least 3; 12 is a good number), so both
 # see the same minutes of the machine; it prints, per engine and model
 # (MODELS, default "mlp cnn lstm transformer resnet"), the median of the
-# rounds' ratios tree/REV with a 90% bootstrap interval.
+# rounds' ratios tree/REV with a 90% bootstrap interval. RESTARTS=N
+# starts both processes afresh N times (pairs.py --restarts): a process
+# can be several percent faster or slower than another of the same
+# binary for its whole life, so one pair alone gives too narrow an
+# interval; 8 restarts of 4 rounds each are a good number.
 #
 #   PAIRS=1 scripts/bench-compare.sh ad520ca 12
+#   PAIRS=1 RESTARTS=8 scripts/bench-compare.sh ad520ca 32
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev=${1:?usage: scripts/bench-compare.sh REV [ROUNDS]}
@@ -37,7 +42,7 @@ if [ "${PAIRS:-}" = 1 ]; then
 		go build "${tags[@]}" -o "$tmp/after_$eng" ./bench/stepbench
 		for m in ${MODELS:-mlp cnn lstm transformer resnet}; do
 			echo "## $eng $m"
-			python3 bench/pairs.py --rounds "$rounds" \
+			python3 bench/pairs.py --rounds "$rounds" --restarts "${RESTARTS:-1}" \
 				--a tree -- "$tmp/after_$eng" -serve -model "$m" -backend "$eng" \
 				--b "$rev" -- "$tmp/before_$eng" -serve -model "$m" -backend "$eng" | tail -2
 		done
