@@ -37,11 +37,11 @@ type ImageDataShapes struct {
 
 // ImageDataLayer is an image preprocessing layer that transforms the
 // data that goes with its images (bounding boxes, labels) with the same
-// random draw as the images: Keras's transform_bounding_boxes and
-// transform_labels. A layer that does not implement it leaves labels as
-// they are, and takes bounding boxes only if it changes pixel values
-// without moving them (colour, contrast, blur): they pass it unchanged,
-// as in Keras.
+// random draw as the images: Keras's transform_bounding_boxes,
+// transform_labels and transform_segmentation_masks. A layer that does
+// not implement it leaves labels as they are, and takes bounding boxes
+// and segmentation masks only if it changes pixel values without moving
+// them (colour, contrast, blur): they pass it unchanged, as in Keras.
 type ImageDataLayer interface {
 	Layer
 	// BuildImageData checks that the layer can transform data of these
@@ -200,7 +200,8 @@ func withMasks(d ImageData, f func(masks backend.Value) backend.Value) ImageData
 	return d
 }
 
-// blend is w·x + (1-w)·y: x where the 0/1 weight w is 1, y where it is 0.
+// blend is w·x + (1-w)·y: x where a 0/1 weight w is 1, y where it is 0,
+// or a mix (MixUp's weights).
 func blend(b backend.Builder, w, x, y backend.Value) backend.Value {
 	return b.Add(b.Mul(w, x), b.Mul(b.Sub(b.Scalar(1), w), y))
 }

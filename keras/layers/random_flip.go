@@ -68,27 +68,21 @@ func (l *RandomFlip) CallImageData(ctx *Context, d ImageData) ImageData {
 		return d
 	}
 	b := ctx.B
-	flipped := x
-	if l.mode() != "vertical" {
-		flipped = reverseAxis(b, flipped, 2)
-	}
-	if l.mode() != "horizontal" {
-		flipped = reverseAxis(b, flipped, 1)
-	}
 	// Keras flips where uniform <= 0.5; 1 - (u > 0.5) is that.
 	s := x.Shape()
 	flip := b.Sub(b.Scalar(1), b.Greater(b.RandomUniform(backend.Shape{s[0], 1, 1, 1}), b.Scalar(0.5)))
-	d.Images = blend(b, flip, flipped, x)
-	d = withMasks(d, func(m backend.Value) backend.Value {
-		mf := m
+	flipChosen := func(v backend.Value) backend.Value {
+		flipped := v
 		if l.mode() != "vertical" {
-			mf = reverseAxis(b, mf, 2)
+			flipped = reverseAxis(b, flipped, 2)
 		}
 		if l.mode() != "horizontal" {
-			mf = reverseAxis(b, mf, 1)
+			flipped = reverseAxis(b, flipped, 1)
 		}
-		return blend(b, flip, mf, m)
-	})
+		return blend(b, flip, flipped, v)
+	}
+	d.Images = flipChosen(x)
+	d = withMasks(d, flipChosen)
 	if d.Boxes == nil {
 		return d
 	}
