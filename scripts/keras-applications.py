@@ -144,6 +144,18 @@ def redraw(model, rng, x):
             # do not grow the activations to 1e5, where float32 rounding
             # no longer agrees between two implementations.
             low, high = (0.1, 0.3) if layer.name.endswith("project_bn") else (0.5, 1.5)
+            # NASNet's cells normalise each cell input's 1x1 projection
+            # (adjust_bn, normal_bn_1, reduction_bn_1) by a moving
+            # variance near 1 whatever the projection's real variance,
+            # and add that input to itself (normal_add_4): drawn as the
+            # others, these grow NASNetLarge's features over 18 cells to
+            # 180, where float32 rounding alone (libtorch's oneDNN
+            # convolutions round up to 3 times further than a BLAS
+            # product) exceeds 1e-4 of the small features. Drawn from
+            # [0.45, 1), they stay under 3, as a trained network's do,
+            # whose moving variances fit its data.
+            if model.name.startswith("nasnet") and layer.name.startswith(("adjust_bn", "normal_bn_1", "reduction_bn_1")):
+                low, high = 0.45, 1.0
             if layer.gamma is not None:  # none with scale=False (InceptionV3)
                 layer.gamma.assign(rng.uniform(low, high, n).astype("float32"))
             if layer.beta is not None:
