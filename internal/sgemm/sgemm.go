@@ -146,7 +146,7 @@ func gemmSplitK(workers int, transA, transB bool, m, n, k int, alpha float32, a 
 // n = 64, had 22, each a fork and a join with a core waking up).
 func gemmBlocks(workers int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, overwrite bool) {
 	kStep, _ := blocking(k, n)
-	gemmBlocksPacked(workers, transA, m, n, k, alpha, a, lda, func(jc, ncur int, bp *[]float32) {
+	gemmBlocksPacked(workers, transA, m, n, k, alpha, a, lda, func(workers, jc, ncur int, bp *[]float32) {
 		packBBand(workers, transB, b, ldb, k, kStep, jc, ncur, *bp)
 	}, nil, c, ldc, overwrite)
 }
@@ -163,9 +163,24 @@ func blocking(k, n int) (kStep, band int) {
 }
 
 // gemmBlocksPacked is gemmBlocks with B's bands from pack (which packs
-// columns [jc, jc+ncur) of op(B) into the buffer it is given) or, where
-// pack is nil, from packed (every band, one after another).
-func gemmBlocksPacked(workers int, transA bool, m, n, k int, alpha float32, a []float32, lda int, pack func(jc, ncur int, bp *[]float32), packed []float32, c []float32, ldc int, overwrite bool) {
+// columns [jc, jc+ncur) of op(B) into the buffer it is given, on up to
+// workers goroutines) or, where pack is nil, from packed (every band, one
+// after another).
+func gemmBlocksPacked(workers int, transA bool, m, n, k int, alpha float32, a []float32, lda int, pack func(workers, jc, ncur int, bp *[]float32), packed []float32, c []float32, ldc int, overwrite bool) {
+	if _, band := blocking(k, n); pack != nil && workers > 1 && m <= bandSplitRows && ceilDiv(n, band) >= 2*workers {
+		// Few rows and many bands: each worker packs whole bands alone
+		// and multiplies every row by them, instead of two parallel loops
+		// (pack, then rows) per band.
+		parallel.For(ceilDiv(n, band), func(i int) {
+			jc := i * band
+			ncur := min(band, n-jc)
+			bp := getBuf(k * roundUp(ncur, nr))
+			defer putBuf(bp)
+			pack(1, jc, ncur, bp)
+			gemmBlocksPacked(1, transA, m, ncur, k, alpha, a, lda, nil, *bp, c[jc:], ldc, overwrite)
+		})
+		return
+	}
 	// Row blocks of A: at least two per worker where m allows, so the
 	// workers finish together.
 	rowBlock := min(mc, roundUp(ceilDiv(m, 2*workers), mr))
@@ -186,7 +201,7 @@ func gemmBlocksPacked(workers int, transA bool, m, n, k int, alpha float32, a []
 		width := roundUp(ncur, nr)
 		var bandB []float32
 		if pack != nil {
-			pack(jc, ncur, bp)
+			pack(workers, jc, ncur, bp)
 			bandB = *bp
 		} else {
 			bandB = packed[bandAt : bandAt+k*width]
@@ -221,6 +236,10 @@ func gemmBlocksPacked(workers int, transA bool, m, n, k int, alpha float32, a []
 		parallel.For(blocks, block)
 	}
 }
+
+// bandSplitRows: a product of at most this many rows of C is split over
+// bands of B's columns rather than over rows (gemmBlocksPacked).
+const bandSplitRows = 2 * mc
 
 // packedBValues bounds a band of packed B (1 MB of float32, an L2): the band of
 // columns narrows as k grows, down to one panel.

@@ -49,7 +49,7 @@ func TestGemmMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	sizes := [][3]int{{1, 1, 1}, {6, 16, 1}, {7, 17, 3}, {5, 15, 300}, {13, 33, 257}, {100, 64, 288}, {288, 64, 600}, {37, 2100, 9}, {64, 10, 512}, {20, 300, 200}, {7, 129, 300}, {0, 5, 5}, {5, 5, 0},
 		{30, 20, 2*splitChunk + 5}, {13, 40, 3 * splitChunk}, // these two split over k
-		{9, 700, 3000}} // B packed in three bands of columns
+		{9, 700, 3000}} // nine bands of B: split over them (bandSplitRows)
 	for _, sz := range sizes {
 		m, n, k := sz[0], sz[1], sz[2]
 		for _, ta := range []bool{false, true} {
@@ -126,7 +126,12 @@ func TestGemmShortSlicePanics(t *testing.T) {
 }
 
 // The convolution GEMMs of the demo CNN's second layer for a chunk of 25
-// samples, and the first Dense layer's product.
+// samples, and the first Dense layer's product; the MLP's; then the
+// largest products of the 2016 networks at scripts/bench.sh's batches
+// (FCN-5's at 64; AlexNet's and ResNet-50's at 16, their convolutions
+// for the chunk of samples one im2col buffer holds, internal/kernels'
+// Geom.chunk), and a square product, the most a GEMM of this size
+// reaches (docs/benchmarks.md compares them).
 var benchShapes = []struct {
 	name    string
 	ta, tb  bool
@@ -141,6 +146,18 @@ var benchShapes = []struct {
 	{"mlp2-forward", false, false, 128, 512, 512},
 	{"mlp2-gradInput", false, true, 128, 512, 512},
 	{"mlp2-gradKernel", true, false, 512, 512, 128},
+	{"fcn5-dense1-forward", false, false, 64, 2048, 26752},
+	{"fcn5-dense1-gradKernel", true, false, 26752, 2048, 64},
+	{"fcn5-hidden-forward", false, false, 64, 2048, 2048},
+	{"fcn5-output-forward", false, false, 64, 26752, 2048},
+	{"fcn5-output-gradInput", false, true, 64, 2048, 26752},
+	{"alexnet-conv2-forward", false, false, 1568, 256, 2400},
+	{"alexnet-conv2-gradKernel", true, false, 2400, 256, 1568},
+	{"alexnet-conv3-forward", false, false, 1764, 384, 2304},
+	{"alexnet-fc6-forward", false, false, 16, 4096, 12544},
+	{"resnet50-conv3x3-64-forward", false, false, 6272, 64, 576},
+	{"resnet50-conv3x3-512-forward", false, false, 784, 512, 4608},
+	{"square-2048", false, false, 2048, 2048, 2048},
 }
 
 func BenchmarkGemm(b *testing.B) {
