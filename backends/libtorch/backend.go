@@ -101,7 +101,7 @@ func (t *tensor) DType() backend.DType { return t.dtype }
 func (e *engine) Name() string { return Name }
 
 func (e *engine) Capabilities() backend.Capabilities {
-	return backend.Capabilities{DTypes: []backend.DType{backend.Float32, backend.Float64}, Device: e.devName}
+	return backend.Capabilities{DTypes: []backend.DType{backend.Float32, backend.Float64}, Autocast: autocastDTypes(e.devName), Device: e.devName}
 }
 
 func kind(d backend.DType) gotch.DType {

@@ -94,6 +94,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 		if err != nil {
 			return err
 		}
+		ops.SetAutocast(backend.Float32) // the outputs in float32
 		out = make([]backend.Tensor, len(results))
 		for i, r := range results {
 			t, err := ops.tensor(r)

@@ -26,6 +26,11 @@ type value struct {
 	// updated marks an update op's result (AdamUpdate, SGDUpdate), in
 	// memory no other tensor views: it may be leased (spares.go).
 	updated bool
+	// half is the half-precision dtype t holds a float32 value in
+	// (autocast.go), or Float32 when t is float32; alt is the value in
+	// another precision (altHalf), made once for the ops that need it.
+	half, altHalf backend.DType
+	alt           *ts.Tensor
 }
 
 func (v *value) Shape() backend.Shape { return v.shape }
@@ -51,6 +56,14 @@ type eagerOps struct {
 	leaves       []*ts.Tensor // the inputs that track gradients
 	// customs are the Run's CustomGradient results so far, in order.
 	customs []customGradient
+	// autocast is the half-precision dtype ops compute in and results
+	// are rounded to (SetAutocast, autocast.go), Float32 for none;
+	// operands is the precision ops take their operands in (autocast, or
+	// Float32 for an op that computes in float32 on rounded values);
+	// autocasts is set once autocast was, for keep to look at the
+	// precision of what ops return.
+	autocast, operands backend.DType
+	autocasts          bool
 }
 
 func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value, error) {
@@ -58,7 +71,11 @@ func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value
 		return nil, err
 	}
 	o.arena = append(o.arena, t)
-	return &value{t: t, shape: s.Clone(), dtype: o.dtype}, nil
+	v := &value{t: t, shape: s.Clone(), dtype: o.dtype}
+	if o.autocasts {
+		return v, o.roundResult(v)
+	}
+	return v, nil
 }
 
 // own returns a handle to t for a Run's output, which outlives the arena
@@ -101,7 +118,10 @@ func (o *eagerOps) tensor(v backend.Value) (*ts.Tensor, error) {
 		if err != nil {
 			return nil, err
 		}
-		val.t = m.(*value).t
+		val.t, val.half = m.(*value).t, m.(*value).half
+	}
+	if o.autocasts {
+		return o.inPrecision(val, o.operands)
 	}
 	return val.t, nil
 }
@@ -464,7 +484,7 @@ func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 	}
 	out := make([]backend.Value, len(wrt))
 	for i, w := range wrt {
-		g, err := o.tv(w).Grad(false)
+		g, err := w.(*value).t.Grad(false) // the leaf itself, not a cast of it (value.alt)
 		if err != nil {
 			return nil, err
 		}
@@ -496,7 +516,10 @@ func (o *eagerOps) gradOfValues(loss backend.Value, wrt []backend.Value, keepGra
 	var live []lib.Ctensor
 	var at []int
 	for i, w := range wrt {
-		t := o.tv(w)
+		if _, err := o.tensor(w); err != nil {
+			return nil, err
+		}
+		t := w.(*value).t // the value as computed, not a cast of it (value.alt)
 		if tracks, err := t.RequiresGrad(); err != nil {
 			return nil, err
 		} else if tracks {
@@ -549,7 +572,7 @@ func (o *eagerOps) copyGrads(wrt []backend.Value) ([]backend.Value, error) {
 			return nil, err
 		}
 		o.arena = append(o.arena, c)
-		g, err := o.tv(w).Grad(false)
+		g, err := w.(*value).t.Grad(false) // the leaf itself, not a cast of it
 		if err != nil {
 			return nil, err
 		}

@@ -47,6 +47,11 @@ type CompileOptions struct {
 type Capabilities struct {
 	// DTypes lists the element types the engine computes in.
 	DTypes []DType
+	// Autocast lists the half-precision dtypes (BFloat16, Float16) the
+	// engine computes float32 matrix products and convolutions in when
+	// a Func asks it to (Autocaster: Keras's mixed-precision policies);
+	// empty if it computes them in float32 only.
+	Autocast []DType
 	// Device names where computation runs, e.g. "cpu" or "cuda:0".
 	Device string
 }

@@ -17,6 +17,7 @@ type checked struct {
 	// inGradient counts the custom gradients' functions being built
 	// (CustomGradient), inside which Grad is refused.
 	inGradient int
+	autocast   DType // SetAutocast's setting: Float32 is none
 }
 
 // Scoper is implemented by builders and engines that label the ops they
@@ -36,6 +37,57 @@ func (c *checked) SetScope(scope string) {
 	if s, ok := c.ops.(Scoper); ok {
 		s.SetScope(scope)
 	}
+}
+
+// Autocaster is implemented by builders and engines that compute float32
+// matrix products (MatMul, BatchMatMul) and convolutions (Conv2D) in a
+// half-precision dtype on request, as PyTorch's autocast does: the
+// operands are rounded to it, the product is computed in it
+// (accumulating in float32 where the engine's kernels do) and comes back
+// as float32, and gradients flow through the casts. Every Value stays
+// float32. Layers set it from their Keras dtype policy
+// ("mixed_bfloat16" is BFloat16) around their Call; an engine computes
+// only the dtypes its Capabilities.Autocast lists, and float32 for any
+// other.
+type Autocaster interface {
+	// SetAutocast sets the dtype the products built from now on compute
+	// in (Float32 for none) and returns the setting it replaces.
+	SetAutocast(d DType) DType
+	// RoundToAutocast rounds a float32 value to the nearest number the
+	// autocast dtype holds (kept as float32), as a layer's inputs and
+	// outputs are rounded under a mixed-precision policy; with no
+	// autocast, or on an engine that computes it in float32, it returns
+	// x. Its gradient is rounded the same way.
+	RoundToAutocast(x Value) Value
+}
+
+// AutocastOps is implemented by engines' Ops that autocast (see
+// Autocaster); the Builder calls them.
+type AutocastOps interface {
+	SetAutocast(d DType) DType
+	RoundToAutocast(x Value) (Value, error)
+}
+
+// SetAutocast sets the dtype the matrix products and convolutions built
+// from now on compute in, telling engines that implement AutocastOps,
+// and returns the setting it replaces.
+func (c *checked) SetAutocast(d DType) DType {
+	before := c.autocast
+	c.autocast = d
+	if a, ok := c.ops.(AutocastOps); ok {
+		a.SetAutocast(d)
+	}
+	return before
+}
+
+// RoundToAutocast rounds x to the autocast dtype on engines that
+// autocast, and returns it as it is on others.
+func (c *checked) RoundToAutocast(x Value) Value {
+	a, ok := c.ops.(AutocastOps)
+	if !ok || c.autocast == Float32 || x == nil || x.DType() != Float32 || !c.ok(x) {
+		return x
+	}
+	return c.call("RoundToAutocast", x.Shape(), func() (Value, error) { return a.RoundToAutocast(x) })
 }
 
 // failed is the placeholder Value returned once an op has failed.

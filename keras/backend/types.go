@@ -16,17 +16,26 @@ type DType int
 // int inputs go to Gather (as indices) or Cast. Int64 and String are host
 // dtypes: model inputs and the outputs of layers that run on the host,
 // before the engine (a lookup's int64 indices reach the engine as Int32;
-// strings never do).
+// strings never do). BFloat16 and Float16 are compute dtypes of Keras's
+// mixed-precision policies only: an engine that autocasts (Autocaster)
+// computes its float32 matrix products and convolutions in them, and no
+// tensor, input or saved variable has them.
 const (
 	Float32 DType = iota
 	Float64
 	Int32
 	Int64
 	String
+	BFloat16
+	Float16
 )
 
 // dtypeNames are the Keras names of the dtypes, in the constants' order.
-var dtypeNames = [...]string{"float32", "float64", "int32", "int64", "string"}
+var dtypeNames = [...]string{"float32", "float64", "int32", "int64", "string", "bfloat16", "float16"}
+
+// tensorDTypes is how many of dtypeNames a tensor or a config's dtype
+// can be (the half-precision compute dtypes come after them).
+const tensorDTypes = 5
 
 // String returns the Keras name of the dtype ("float32", "int64", ...).
 func (d DType) String() string {
@@ -43,12 +52,12 @@ func (d DType) IsInteger() bool { return d == Int32 || d == Int64 }
 // "int64", "string", "float64"), or an error listing the names kerasgo
 // has.
 func ParseDType(name string) (DType, error) {
-	for i, n := range dtypeNames {
+	for i, n := range dtypeNames[:tensorDTypes] {
 		if n == name {
 			return DType(i), nil
 		}
 	}
-	return 0, fmt.Errorf("kerasgo has no dtype %q: it has %s", name, strings.Join(dtypeNames[:], ", "))
+	return 0, fmt.Errorf("kerasgo has no dtype %q: it has %s", name, strings.Join(dtypeNames[:tensorDTypes], ", "))
 }
 
 // Shape is the size of each dimension of a tensor. A scalar has an empty

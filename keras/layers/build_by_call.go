@@ -132,7 +132,7 @@ func (ctx *Context) Apply(l Layer, inputs ...backend.Value) backend.Value {
 		masks[i] = ctx.KerasMask(v)
 	}
 	inner := ctx.WithMasks(masks)
-	y := l.Call(inner, inputs)
+	y := callAutocast(inner, l, inputs, func(in []backend.Value) []backend.Value { return []backend.Value{l.Call(inner, in)} })[0]
 	if mk, ok := l.(Masker); ok && ctx.KerasMask(y) == nil {
 		ctx.SetKerasMask(y, mk.ComputeMask(inner, inputs, masks))
 	}

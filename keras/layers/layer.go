@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/kerasgo/kerasgo/internal/settings"
@@ -12,6 +14,7 @@ import (
 	"github.com/kerasgo/kerasgo/keras/constraints"
 	"github.com/kerasgo/kerasgo/keras/initializers"
 	"github.com/kerasgo/kerasgo/keras/regularizers"
+	"github.com/kerasgo/kerasgo/keras/serialization"
 )
 
 // Layer is a Keras layer. Implementations embed [Base].
@@ -57,11 +60,79 @@ type Base struct {
 	builtInCall bool
 }
 
-// DTypePolicy returns the Keras dtype policy the layer's config named
-// when it is one kerasgo computes in float32 instead
-// (serialization.ReducedPrecisionPolicies: "mixed_float16", ...), and ""
-// for float32. The layer keeps it so that saving writes the policy back.
+// DTypePolicy returns the layer's Keras dtype policy when it is a
+// reduced-precision one (serialization.ReducedPrecisionPolicies:
+// "mixed_bfloat16", "mixed_float16", ...), from SetDTypePolicy or the
+// layer's config, and "" for float32. Saving writes it back.
 func (c *Base) DTypePolicy() string { return c.policy }
+
+// SetDTypePolicy sets the layer's Keras dtype policy, as Keras's
+// dtype="mixed_bfloat16" argument: "float32" (or ""), "mixed_bfloat16",
+// "mixed_float16", "bfloat16" or "float16". Under a reduced-precision
+// policy an engine that autocasts (backend.Capabilities.Autocast:
+// libtorch, bfloat16 on a CPU, both on CUDA) computes the layer's matrix
+// products and convolutions in that dtype, and everything else, the
+// variables too, in float32; other engines compute it all in float32
+// and Model.Notes says so. Set it before the model is compiled.
+func (c *Base) SetDTypePolicy(name string) error {
+	if name == "float32" || name == "" {
+		c.policy = ""
+		return nil
+	}
+	if !slices.Contains(serialization.ReducedPrecisionPolicies, name) {
+		return fmt.Errorf("dtype policy %q: kerasgo has float32 and %s", name, strings.Join(serialization.ReducedPrecisionPolicies, ", "))
+	}
+	c.policy = name
+	return nil
+}
+
+// ComputeDType is the dtype a dtype policy computes matrix products and
+// convolutions in (backend.Autocaster): BFloat16 for "mixed_bfloat16"
+// and "bfloat16", Float16 for "mixed_float16" and "float16", and Float32
+// for "" (float32).
+func ComputeDType(policy string) backend.DType {
+	switch policy {
+	case "mixed_bfloat16", "bfloat16":
+		return backend.BFloat16
+	case "mixed_float16", "float16":
+		return backend.Float16
+	}
+	return backend.Float32
+}
+
+// callAutocast runs call on in with ctx's builder computing products in
+// l's policy's dtype (backend.Autocaster), as Keras computes a layer's
+// call in its policy's compute dtype, and puts the setting back after,
+// so that a float32 layer inside or after a mixed one computes in
+// float32. Under a reduced-precision policy the layer's float inputs and
+// outputs are rounded to that dtype, as Keras's are cast to it, keeping
+// their masks.
+func callAutocast(ctx *Context, l Layer, in []backend.Value, call func(in []backend.Value) []backend.Value) []backend.Value {
+	a, ok := ctx.B.(backend.Autocaster)
+	if !ok {
+		return call(in)
+	}
+	d := ComputeDType(l.Common().policy)
+	before := a.SetAutocast(d)
+	defer a.SetAutocast(before)
+	if d == backend.Float32 {
+		return call(in)
+	}
+	round := func(vs []backend.Value) []backend.Value {
+		out := make([]backend.Value, len(vs))
+		for i, v := range vs {
+			if v == nil {
+				continue
+			}
+			out[i] = a.RoundToAutocast(v)
+			if mk := ctx.KerasMask(v); mk != nil && out[i] != v {
+				ctx.SetKerasMask(out[i], mk)
+			}
+		}
+		return out
+	}
+	return round(call(round(in)))
+}
 
 // Output returns the output of the layer's first call (Keras's
 // layer.output), or nil if it was never applied; for feature extraction:
@@ -286,12 +357,12 @@ func (ctx *Context) activityPenalty(r regularizers.Regularizer, outs ...backend.
 // each of its nodes.
 func CallNode(ctx *Context, t *KerasTensor, in []backend.Value) []backend.Value {
 	ctx.callArgs = t.Head().callArgs
-	var outs []backend.Value
-	if len(t.Head().outputs) > 1 {
-		outs = t.layer.(MultiOutput).CallOutputs(ctx, in)
-	} else {
-		outs = []backend.Value{t.layer.Call(ctx, in)}
-	}
+	outs := callAutocast(ctx, t.layer, in, func(in []backend.Value) []backend.Value {
+		if len(t.Head().outputs) > 1 {
+			return t.layer.(MultiOutput).CallOutputs(ctx, in)
+		}
+		return []backend.Value{t.layer.Call(ctx, in)}
+	})
 	ctx.addActivityPenalty(t.layer, outs...)
 	return outs
 }

@@ -17,8 +17,9 @@ import (
 // mixed_float16 policy with one around its optimizer, and kerasgo does
 // so when it loads such a model.
 //
-// kerasgo computes in float32, so the scaling does not guard a float16
-// backward pass here: scaling by a power of two is exact in float32, so
+// The loss and the gradients kerasgo scales are float32 (no float16
+// backward pass has run yet: libtorch computes float16 on CUDA only, see
+// docs/mixed_precision.md): scaling by a power of two is exact there, so
 // kerasgo takes the gradients of the loss itself and checks that they
 // are finite once multiplied by the scale (Keras checks the gradients of
 // the scaled loss, which agree but for an overflow inside the backward

@@ -453,7 +453,7 @@ func describe(v any) string {
 
 // CommonLayerKeys reads the settings every Keras layer has but trainable
 // (which the caller reads): name and dtype. It returns the name and the
-// layer's dtype policy when it is one kerasgo computes in float32 instead
+// layer's dtype policy when it is a reduced-precision one
 // (see DType); "" means float32.
 func (r *Reader) CommonLayerKeys() (name, policy string) {
 	name = r.String("name", "")
@@ -461,16 +461,19 @@ func (r *Reader) CommonLayerKeys() (name, policy string) {
 }
 
 // ReducedPrecisionPolicies are the Keras dtype policies kerasgo reads
-// and computes in float32: the mixed-precision ones (float32 variables,
-// float16 or bfloat16 computation) and the half-precision ones. Their
-// results then differ from Keras's by the half-precision rounding Keras
-// has and kerasgo has not (about 1e-3 relative for float16).
+// besides float32: the mixed-precision ones (float32 variables, float16
+// or bfloat16 computation) and the half-precision ones, whose variables
+// kerasgo keeps in float32. A layer under one computes in its
+// half-precision dtype on an engine that has it
+// (backend.Capabilities.Autocast) and in float32 on others, whose
+// results then differ from Keras's by the half-precision rounding
+// (about 1e-3 relative for float16).
 var ReducedPrecisionPolicies = []string{"mixed_float16", "mixed_bfloat16", "float16", "bfloat16"}
 
 // DType reads a dtype setting, a string or a DTypePolicy object. It
 // accepts float32, returning "", and the ReducedPrecisionPolicies,
-// returning the policy's name (the caller computes in float32 and says
-// so); any other dtype is an error.
+// returning the policy's name (the layer keeps it); any other dtype is
+// an error.
 func (r *Reader) DType(key string) string {
 	v, ok := r.get(key)
 	if !ok {
@@ -491,7 +494,7 @@ func (r *Reader) DType(key string) string {
 	if slices.Contains(ReducedPrecisionPolicies, name) {
 		return name
 	}
-	r.Fail(key, "%s: kerasgo computes in float32 (and reads the reduced-precision policies %s as float32); set the layer's dtype to float32 in Keras before saving", describe(v), strings.Join(ReducedPrecisionPolicies, ", "))
+	r.Fail(key, "%s: kerasgo has the dtype policies float32, %s; set the layer's dtype to one of them in Keras before saving", describe(v), strings.Join(ReducedPrecisionPolicies, ", "))
 	return ""
 }
 

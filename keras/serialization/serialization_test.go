@@ -58,8 +58,8 @@ func TestReaderIsStrict(t *testing.T) {
 		}, ""},
 		{`{"target_shape": [2, -2]}`, func(r *Reader) { r.Dims("target_shape") }, "want a list of non-negative integers and -1"},
 		{`{"dims": [2, -1]}`, func(r *Reader) { r.Ints("dims") }, "want a list of non-negative integers"},
-		{`{"dtype": {"class_name": "DTypePolicy", "config": {"name": "float64"}}}`, func(r *Reader) { r.DType("dtype") }, "kerasgo computes in float32"},
-		{`{"dtype": "int8"}`, func(r *Reader) { r.DType("dtype") }, "set the layer's dtype to float32"},
+		{`{"dtype": {"class_name": "DTypePolicy", "config": {"name": "float64"}}}`, func(r *Reader) { r.DType("dtype") }, "kerasgo has the dtype policies float32"},
+		{`{"dtype": "int8"}`, func(r *Reader) { r.DType("dtype") }, "set the layer's dtype to one of them"},
 		{`{"dtype": {"class_name": "DTypePolicy", "config": {"name": "mixed_float16"}}}`, func(r *Reader) {
 			if p := r.DType("dtype"); p != "mixed_float16" {
 				r.Fail("dtype", "read as %q", p)

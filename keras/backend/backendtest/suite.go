@@ -68,6 +68,7 @@ func RunWith(t *testing.T, spec string, opts Options) {
 	t.Run("GradOfUnusedThenUpdate", func(t *testing.T) { checkGradOfUnusedThenUpdate(t, be) })
 	t.Run("RandomUniformFrom", func(t *testing.T) { checkRandomUniformFrom(t, be) })
 	t.Run("Executable", func(t *testing.T) { checkExecutable(t, be) })
+	t.Run("Autocast", func(t *testing.T) { checkAutocast(t, be) })
 	t.Run("Release", func(t *testing.T) { checkRelease(t, be) })
 	t.Run("Transfers", func(t *testing.T) { checkTransfers(t, be) })
 	t.Run("ConcurrentUse", func(t *testing.T) { checkConcurrentUse(t, be) })
