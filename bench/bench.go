@@ -130,6 +130,14 @@ func dataFor(model string, n int, seed uint64) (keras.Array, keras.Array) {
 // "alexnet", "resnet50", "lstm32", "lstm64") with the 2016 benchmark's
 // plain SGD (learning rate 0.01) and the loss alone.
 func Compiled(model, engine string) (*keras.Model, error) {
+	return CompiledWithPolicy(model, engine, "")
+}
+
+// CompiledWithPolicy is Compiled with every layer but the model's last
+// (the logits, which Keras's mixed-precision guide keeps float32), and
+// every layer they hold, under the Keras dtype policy ("mixed_bfloat16";
+// "" or "float32" for none).
+func CompiledWithPolicy(model, engine, policy string) (*keras.Model, error) {
 	var m *keras.Model
 	var err error
 	switch {
@@ -146,12 +154,33 @@ func Compiled(model, engine string) (*keras.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if policy != "" && policy != "float32" {
+		all := m.Layers()
+		for _, l := range all[:len(all)-1] {
+			if err := setPolicy(l, policy); err != nil {
+				return nil, err
+			}
+		}
+	}
 	opts := keras.CompileOptions{Optimizer: &optimizers.Adam{}, Loss: keras.Loss("sparse_categorical_crossentropy"), Metrics: keras.Metrics("accuracy"), Backend: engine, Seed: 1}
 	if isSeed(model) {
 		opts.Optimizer, opts.Metrics = &optimizers.SGD{}, keras.PerOutput[[]metrics.Metric]{}
 	}
 	err = m.Compile(opts)
 	return m, err
+}
+
+// setPolicy sets l's dtype policy and that of every layer it holds.
+func setPolicy(l layers.Layer, policy string) error {
+	if err := l.Common().SetDTypePolicy(policy); err != nil {
+		return err
+	}
+	for _, s := range layers.Sublayers(l) {
+		if err := setPolicy(s.Layer, policy); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Result is one measurement.
@@ -174,7 +203,7 @@ type Result struct {
 // StepTime trains steps batches (after warmup ones, which compile) with
 // Fit and returns the mean time per step.
 func StepTime(ctx context.Context, model, engine string, batch, warmup, steps int) (Result, error) {
-	s, err := NewStepper(ctx, model, engine, batch, warmup, steps)
+	s, err := NewStepper(ctx, model, engine, "", batch, warmup, steps)
 	if err != nil {
 		return Result{}, err
 	}
@@ -192,10 +221,11 @@ type Stepper struct {
 	compiled     time.Duration
 }
 
-// NewStepper compiles the named model on engine and trains warmup batches
-// (which compile the step); each Time then trains steps batches.
-func NewStepper(ctx context.Context, model, engine string, batch, warmup, steps int) (*Stepper, error) {
-	m, err := Compiled(model, engine)
+// NewStepper compiles the named model on engine under the dtype policy
+// (CompiledWithPolicy; "" for float32) and trains warmup batches (which
+// compile the step); each Time then trains steps batches.
+func NewStepper(ctx context.Context, model, engine, policy string, batch, warmup, steps int) (*Stepper, error) {
+	m, err := CompiledWithPolicy(model, engine, policy)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func TestStepTimeRuns(t *testing.T) {
 // model times chunk after chunk, each of the steps asked for.
 func TestStepperTimesChunks(t *testing.T) {
 	ctx := context.Background()
-	s, err := bench.NewStepper(ctx, "mlp", "gorgonia", 8, 1, 3)
+	s, err := bench.NewStepper(ctx, "mlp", "gorgonia", "", 8, 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

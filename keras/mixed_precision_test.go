@@ -37,7 +37,7 @@ type mixedPrecisionRecord struct {
 // XLA's excess precision off (scripts/keras-mixed-precision.py), so
 // that it rounds every op's result to bfloat16 as kerasgo on libtorch
 // does: the predictions then agree but for float32 accumulation order
-// (measured 2026-12-06: 4e-7, where the float32 run is 6e-3 to 1e-2
+// (measured 2026-12-06: 4e-7, where the float32 run is 2e-3 to 1e-2
 // away). The backward pass rounds at other places (libtorch's fused
 // backward kernels, tanh's say, round once where XLA rounds each op of
 // the derivative), so the weights agree to about a bfloat16 rounding of

@@ -55,7 +55,22 @@ def conv(policy):
     return x, layers.Dense(CLASSES, dtype="float32")(h)
 
 
-CASES = {"mlp": ((16,), mlp), "conv": ((8, 8, 3), conv)}
+def norm(policy):
+    # Keras's normalization layers compute in float32 under a mixed
+    # policy and round only their outputs to bfloat16.
+    x = keras.Input((16,))
+    h = layers.Dense(32, dtype=policy)(x)
+    h = layers.BatchNormalization(dtype=policy)(h)
+    h = layers.Activation("relu", dtype=policy)(h)
+    h = layers.Dense(32, dtype=policy)(h)
+    h = layers.LayerNormalization(dtype=policy)(h)
+    h = layers.Dense(32, dtype=policy)(h)
+    h = layers.GroupNormalization(4, dtype=policy)(h)
+    h = layers.RMSNormalization(dtype=policy)(h)
+    return x, layers.Dense(CLASSES, dtype="float32")(h)
+
+
+CASES = {"mlp": ((16,), mlp), "conv": ((8, 8, 3), conv), "norm": ((16,), norm)}
 
 
 def run(name, body, weights, x, y, policy, out=None):
@@ -83,8 +98,11 @@ def main(out):
     for name, (sample, body) in CASES.items():
         keras.utils.clear_session()
         inp, logits = body("float32")
-        # Glorot-like scales, so that the logits stay of order one.
-        weights = [rng.normal(scale=1 / np.sqrt(np.prod(w.shape[:-1])) if len(w.shape) > 1 else 0.1, size=w.shape).astype("float32")
+        # Glorot-like scales, so that the logits stay of order one; a
+        # moving variance positive, a normalization's scale near one.
+        weights = [(rng.uniform(0.5, 1.5, size=w.shape) if "variance" in w.path else
+                    1 + rng.normal(scale=0.1, size=w.shape) if "gamma" in w.path else
+                    rng.normal(scale=1 / np.sqrt(np.prod(w.shape[:-1])) if len(w.shape) > 1 else 0.1, size=w.shape)).astype("float32")
                    for w in keras.Model(inp, logits).weights]
         x = rng.normal(size=(SAMPLES, *sample)).astype("float32")
         y = rng.integers(0, CLASSES, size=(SAMPLES,)).astype("float32")

@@ -112,8 +112,14 @@ func (c *chain) transposed(t *ts.Tensor) *ts.Tensor {
 	return c.do(func() (*ts.Tensor, error) { return v.Contiguous(false) })
 }
 
+// zeros is a tensor of zeros in the precision the other operands are
+// in (a half-precision one under autocast).
 func (c *chain) zeros(s backend.Shape) *ts.Tensor {
-	return c.do(func() (*ts.Tensor, error) { return ts.Zeros(dims(s), kind(c.o.dtype), c.o.e.device) })
+	k := kind(c.o.dtype)
+	if c.o.autocasts && c.o.dtype == backend.Float32 {
+		k = halfKind(c.o.operands)
+	}
+	return c.do(func() (*ts.Tensor, error) { return ts.Zeros(dims(s), k, c.o.e.device) })
 }
 
 // layer gives a state (batch, units) PyTorch's leading axis of layers.
@@ -163,6 +169,15 @@ func (c *chain) results(seq *ts.Tensor, x backend.Shape, units int, opt backend.
 	}
 	if opt.ReturnSequences {
 		vals[0] = &value{t: seq, shape: backend.Shape{x[0], x[1], units}, dtype: c.o.dtype}
+	}
+	if c.o.autocasts { // record each result's precision (value.half)
+		for _, v := range vals {
+			if v != nil {
+				if err := c.o.roundResult(v.(*value)); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
 	return vals, nil
 }

@@ -29,6 +29,7 @@ func main() {
 	model := flag.String("model", "mlp", "mlp, cnn, resnet, transformer, lstm, or a 2016 network: fcn5, fcn8, alexnet, resnet50, lstm32, lstm64")
 	engine := flag.String("backend", "", "engine (default: as kerasgo selects)")
 	batch := flag.Int("batch", 128, "batch size")
+	policy := flag.String("policy", "", "Keras dtype policy of every layer but the last, e.g. mixed_bfloat16 (default float32)")
 	warmup := flag.Int("warmup", 3, "untimed steps first (they compile)")
 	steps := flag.Int("steps", 20, "timed steps")
 	label := flag.String("label", "", "name for this build in the output (default kerasgo-<engine>)")
@@ -41,7 +42,7 @@ func main() {
 	record(*cpuProfile, pprof.StartCPUProfile)
 	defer pprof.StopCPUProfile()
 	ctx := context.Background()
-	s, err := bench.NewStepper(ctx, *model, *engine, *batch, *warmup, *steps)
+	s, err := bench.NewStepper(ctx, *model, *engine, *policy, *batch, *warmup, *steps)
 	if err != nil {
 		fail(err)
 	}

@@ -48,7 +48,7 @@ type Capabilities struct {
 	// DTypes lists the element types the engine computes in.
 	DTypes []DType
 	// Autocast lists the half-precision dtypes (BFloat16, Float16) the
-	// engine computes float32 matrix products and convolutions in when
+	// engine computes the ops of a float32 Func in when
 	// a Func asks it to (Autocaster: Keras's mixed-precision policies);
 	// empty if it computes them in float32 only.
 	Autocast []DType

@@ -41,18 +41,22 @@ func (c *checked) BatchNormalize(x, gamma, beta Value, eps float64) (Value, Valu
 		f := failed{shape: shapeOf(x), dtype: c.ops.DType()}
 		return f, f, f
 	}
-	fused, ok := c.ops.(BatchNormOps)
-	if !ok {
-		return BatchNormReference(c, x, gamma, beta, eps)
-	}
-	var mean, variance Value
-	y := c.call("BatchNormalize", x.Shape(), func() (Value, error) {
-		y, m, v, err := fused.BatchNormalize(x, gamma, beta, eps)
-		mean, variance = m, v
-		return y, err
+	out := c.inFloat32(func() []Value {
+		fused, ok := c.ops.(BatchNormOps)
+		if !ok {
+			y, mean, variance := BatchNormReference(c, x, gamma, beta, eps)
+			return []Value{y, mean, variance}
+		}
+		var mean, variance Value
+		y := c.call("BatchNormalize", x.Shape(), func() (Value, error) {
+			y, m, v, err := fused.BatchNormalize(x, gamma, beta, eps)
+			mean, variance = m, v
+			return y, err
+		})
+		if c.err != nil {
+			return []Value{y, y, y}
+		}
+		return []Value{y, mean, variance}
 	})
-	if c.err != nil {
-		return y, y, y
-	}
-	return y, mean, variance
+	return out[0], out[1], out[2]
 }

@@ -39,19 +39,21 @@ func (c *checked) SetScope(scope string) {
 	}
 }
 
-// Autocaster is implemented by builders and engines that compute float32
-// matrix products (MatMul, BatchMatMul) and convolutions (Conv2D) in a
-// half-precision dtype on request, as PyTorch's autocast does: the
-// operands are rounded to it, the product is computed in it
-// (accumulating in float32 where the engine's kernels do) and comes back
-// as float32, and gradients flow through the casts. Every Value stays
-// float32. Layers set it from their Keras dtype policy
+// Autocaster is implemented by builders and engines that compute the
+// ops of a float32 Func in a half-precision dtype on request, as Keras
+// computes a layer under a mixed-precision policy: the operands are
+// rounded to it, each op computes in it (a product accumulating in
+// float32 where the engine's kernels do) and its result is rounded to
+// it, and gradients flow through the casts. Every Value stays float32 to
+// the Builder. The normalizations (BatchNormalize, LayerNormalize)
+// compute in float32 and round only their output, as Keras's
+// ops.layer_normalization and normalization layers do. Layers set it from their Keras dtype policy
 // ("mixed_bfloat16" is BFloat16) around their Call; an engine computes
 // only the dtypes its Capabilities.Autocast lists, and float32 for any
 // other.
 type Autocaster interface {
-	// SetAutocast sets the dtype the products built from now on compute
-	// in (Float32 for none) and returns the setting it replaces.
+	// SetAutocast sets the dtype the ops built from now on compute in
+	// (Float32 for none) and returns the setting it replaces.
 	SetAutocast(d DType) DType
 	// RoundToAutocast rounds a float32 value to the nearest number the
 	// autocast dtype holds (kept as float32), as a layer's inputs and
@@ -68,8 +70,8 @@ type AutocastOps interface {
 	RoundToAutocast(x Value) (Value, error)
 }
 
-// SetAutocast sets the dtype the matrix products and convolutions built
-// from now on compute in, telling engines that implement AutocastOps,
+// SetAutocast sets the dtype the ops built from now on compute in,
+// telling engines that implement AutocastOps,
 // and returns the setting it replaces.
 func (c *checked) SetAutocast(d DType) DType {
 	before := c.autocast
@@ -88,6 +90,22 @@ func (c *checked) RoundToAutocast(x Value) Value {
 		return x
 	}
 	return c.call("RoundToAutocast", x.Shape(), func() (Value, error) { return a.RoundToAutocast(x) })
+}
+
+// inFloat32 runs op with autocast off, for an op Keras computes in at
+// least float32 under a mixed policy, and rounds its first result to the
+// autocast dtype, as Keras casts it back; any other results (a batch's
+// statistics) stay float32.
+func (c *checked) inFloat32(op func() []Value) []Value {
+	d := c.autocast
+	if d == Float32 {
+		return op()
+	}
+	c.SetAutocast(Float32)
+	out := op()
+	c.SetAutocast(d)
+	out[0] = c.RoundToAutocast(out[0])
+	return out
 }
 
 // failed is the placeholder Value returned once an op has failed.

@@ -38,11 +38,13 @@ func (c *checked) LayerNormalize(x, gamma, beta Value, eps float64) Value {
 	if !c.normalizeArgs("LayerNormalize", 1, x, gamma, beta, eps) {
 		return failed{shape: shapeOf(x), dtype: c.ops.DType()}
 	}
-	fused, ok := c.ops.(LayerNormOps)
-	if !ok {
-		return LayerNormReference(c, x, gamma, beta, eps)
-	}
-	return c.call("LayerNormalize", x.Shape(), func() (Value, error) { return fused.LayerNormalize(x, gamma, beta, eps) })
+	return c.inFloat32(func() []Value {
+		fused, ok := c.ops.(LayerNormOps)
+		if !ok {
+			return []Value{LayerNormReference(c, x, gamma, beta, eps)}
+		}
+		return []Value{c.call("LayerNormalize", x.Shape(), func() (Value, error) { return fused.LayerNormalize(x, gamma, beta, eps) })}
+	})[0]
 }
 
 // normalizeArgs checks a normalisation's arguments: x of rank at least

@@ -18,7 +18,7 @@ type DType int
 // before the engine (a lookup's int64 indices reach the engine as Int32;
 // strings never do). BFloat16 and Float16 are compute dtypes of Keras's
 // mixed-precision policies only: an engine that autocasts (Autocaster)
-// computes its float32 matrix products and convolutions in them, and no
+// computes the ops of a float32 Func in them, and no
 // tensor, input or saved variable has them.
 const (
 	Float32 DType = iota

@@ -83,6 +83,11 @@ func (l *BatchNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 	return in.Clone(), nil
 }
 
+// castsInputs makes the layer compute in float32 under a
+// reduced-precision policy, rounding only its outputs, as Keras's does;
+// Keras casts its float inputs to the compute dtype first (autocast=True).
+func (l *BatchNormalization) castsInputs() bool { return true }
+
 // Call normalises x; in training it assigns the new moving averages.
 func (l *BatchNormalization) Call(ctx *Context, inputs []backend.Value) backend.Value {
 	b, x := ctx.B, inputs[0]

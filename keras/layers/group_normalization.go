@@ -47,6 +47,11 @@ func (l *GroupNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 	return in.Clone(), l.affine.build(&l.Base, c, l.NoScale, l.NoCenter, l.GammaBetaPenalties)
 }
 
+// castsInputs makes the layer compute in float32 under a
+// reduced-precision policy, rounding only its outputs, as Keras's does;
+// Keras takes its inputs as they come (autocast=False).
+func (l *GroupNormalization) castsInputs() bool { return false }
+
 // Call normalises each group of each sample: (batch, positions, groups,
 // channels per group), statistics over the positions and channels.
 func (l *GroupNormalization) Call(ctx *Context, in []backend.Value) backend.Value {

@@ -70,10 +70,11 @@ func (c *Base) DTypePolicy() string { return c.policy }
 // dtype="mixed_bfloat16" argument: "float32" (or ""), "mixed_bfloat16",
 // "mixed_float16", "bfloat16" or "float16". Under a reduced-precision
 // policy an engine that autocasts (backend.Capabilities.Autocast:
-// libtorch, bfloat16 on a CPU, both on CUDA) computes the layer's matrix
-// products and convolutions in that dtype, and everything else, the
-// variables too, in float32; other engines compute it all in float32
-// and Model.Notes says so. Set it before the model is compiled.
+// libtorch, bfloat16 on a CPU, both on CUDA) computes the layer in that
+// dtype, rounding each op's result to it, while its variables stay
+// float32; the normalization layers compute in float32 and round their
+// outputs, as Keras's do. Other engines compute it all in float32 and
+// Model.Notes says so. Set it before the model is compiled.
 func (c *Base) SetDTypePolicy(name string) error {
 	if name == "float32" || name == "" {
 		c.policy = ""
@@ -86,8 +87,8 @@ func (c *Base) SetDTypePolicy(name string) error {
 	return nil
 }
 
-// ComputeDType is the dtype a dtype policy computes matrix products and
-// convolutions in (backend.Autocaster): BFloat16 for "mixed_bfloat16"
+// ComputeDType is the dtype a dtype policy computes in
+// (backend.Autocaster): BFloat16 for "mixed_bfloat16"
 // and "bfloat16", Float16 for "mixed_float16" and "float16", and Float32
 // for "" (float32).
 func ComputeDType(policy string) backend.DType {
@@ -100,13 +101,13 @@ func ComputeDType(policy string) backend.DType {
 	return backend.Float32
 }
 
-// callAutocast runs call on in with ctx's builder computing products in
-// l's policy's dtype (backend.Autocaster), as Keras computes a layer's
-// call in its policy's compute dtype, and puts the setting back after,
-// so that a float32 layer inside or after a mixed one computes in
-// float32. Under a reduced-precision policy the layer's float inputs and
-// outputs are rounded to that dtype, as Keras's are cast to it, keeping
-// their masks.
+// callAutocast runs call on in with ctx's builder computing in l's
+// policy's dtype (backend.Autocaster), as Keras computes a layer's call
+// in its policy's compute dtype, and puts the setting back after, so
+// that a float32 layer inside or after a mixed one computes in float32.
+// Under a reduced-precision policy the layer's float inputs and outputs
+// are rounded to that dtype, as Keras's are cast to it, keeping their
+// masks; a float32Computer computes in float32 between the two.
 func callAutocast(ctx *Context, l Layer, in []backend.Value, call func(in []backend.Value) []backend.Value) []backend.Value {
 	a, ok := ctx.B.(backend.Autocaster)
 	if !ok {
@@ -131,7 +132,45 @@ func callAutocast(ctx *Context, l Layer, in []backend.Value, call func(in []back
 		}
 		return out
 	}
-	return round(call(round(in)))
+	f, inFloat32 := l.(float32Computer)
+	if !inFloat32 || f.castsInputs() {
+		in = round(in)
+	}
+	if inFloat32 {
+		a.SetAutocast(backend.Float32)
+	}
+	out := call(in)
+	if inFloat32 {
+		a.SetAutocast(d)
+	}
+	return round(out)
+}
+
+// float32Computer is a layer that, as Keras's normalization layers do
+// for stability, computes in float32 under a reduced-precision policy
+// and rounds only its outputs to the policy's compute dtype. castsInputs
+// says whether Keras first casts its float inputs to the compute dtype:
+// a layer with autocast=True does (BatchNormalization,
+// RMSNormalization); LayerNormalization and GroupNormalization, with
+// autocast=False, take them as they come.
+type float32Computer interface {
+	Layer
+	castsInputs() bool
+}
+
+// roundedToPolicy is v rounded to l's policy's compute dtype on an
+// engine that autocasts, as Keras reads an autocast variable inside a
+// float32Computer's call (RMSNormalization's scale), and v itself
+// otherwise.
+func roundedToPolicy(ctx *Context, l Layer, v backend.Value) backend.Value {
+	a, ok := ctx.B.(backend.Autocaster)
+	d := ComputeDType(l.Common().policy)
+	if !ok || d == backend.Float32 {
+		return v
+	}
+	before := a.SetAutocast(d)
+	defer a.SetAutocast(before)
+	return a.RoundToAutocast(v)
 }
 
 // Output returns the output of the layer's first call (Keras's

@@ -33,6 +33,11 @@ func (l *LayerNormalization) Build(inputs []backend.Shape) (backend.Shape, error
 	return in.Clone(), l.affine.build(&l.Base, in[len(in)-1], l.NoScale, l.NoCenter, l.GammaBetaPenalties)
 }
 
+// castsInputs makes the layer compute in float32 under a
+// reduced-precision policy, rounding only its outputs, as Keras's does;
+// Keras takes its inputs as they come (autocast=False).
+func (l *LayerNormalization) castsInputs() bool { return false }
+
 // Call normalises.
 func (l *LayerNormalization) Call(ctx *Context, in []backend.Value) backend.Value {
 	gamma, beta := l.gammaBeta(ctx)

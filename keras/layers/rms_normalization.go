@@ -53,6 +53,11 @@ func (l *RMSNormalization) Build(inputs []backend.Shape) (backend.Shape, error) 
 	return in.Clone(), nil
 }
 
+// castsInputs makes the layer compute in float32 under a
+// reduced-precision policy, rounding only its outputs, as Keras's does;
+// Keras casts its float inputs to the compute dtype first (autocast=True).
+func (l *RMSNormalization) castsInputs() bool { return true }
+
 // Call normalises and scales.
 func (l *RMSNormalization) Call(ctx *Context, in []backend.Value) backend.Value {
 	b, x := ctx.B, in[0]
@@ -66,7 +71,9 @@ func (l *RMSNormalization) Call(ctx *Context, in []backend.Value) backend.Value 
 	for _, a := range axes {
 		shape[a] = x.Shape()[a]
 	}
-	return b.Mul(y, b.Reshape(ctx.Weight(l.scale), shape))
+	// Keras reads the scale, an autocast variable, in the compute dtype.
+	scale := roundedToPolicy(ctx, l, ctx.Weight(l.scale))
+	return b.Mul(y, b.Reshape(scale, shape))
 }
 
 // GetConfig returns Keras's config.

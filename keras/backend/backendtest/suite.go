@@ -55,6 +55,9 @@ func RunWith(t *testing.T, spec string, opts Options) {
 		if c.grad != nil {
 			t.Run(c.name+"/grad", func(t *testing.T) { checkGrad(t, be, c) })
 		}
+		for _, d := range be.Capabilities().Autocast {
+			t.Run(c.name+"/forward-"+d.String(), func(t *testing.T) { checkForwardAutocast(t, be, c, d) })
+		}
 	}
 	t.Run("Errors", func(t *testing.T) { checkErrors(t, be) })
 	t.Run("GatherOutOfRange", func(t *testing.T) { checkGatherOutOfRange(t, be) })
@@ -181,17 +184,12 @@ func cases() []opCase {
 		// ordinary one): each row's softmax subtracts its own maximum.
 		opCase{name: "Softmax/rowsFarApart", inputs: []Array{{Shape: backend.Shape{2, 3}, Data: []float64{1, 2, 3, -1e4 + 1, -1e4, -1e4 - 1}}},
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.Softmax(x) }),
-			ref: func([]Array) Array {
-				e := []float64{math.Exp(-2), math.Exp(-1), 1, 1, math.Exp(-1), math.Exp(-2)}
-				s1, s2 := e[0]+e[1]+e[2], e[3]+e[4]+e[5]
-				return Array{Shape: backend.Shape{2, 3}, Data: []float64{e[0] / s1, e[1] / s1, e[2] / s1, e[3] / s2, e[4] / s2, e[5] / s2}}
-			}},
+			// From the inputs, which a half-precision check rounds (to
+			// -9984 and -10000 in bfloat16).
+			ref: func(x []Array) Array { return refUnary(backend.OpSoftmax, x[0]) }},
 		opCase{name: "LogSoftmax/rowsFarApart", inputs: []Array{{Shape: backend.Shape{2, 2}, Data: []float64{0, 1, -1e4, -1e4 + 1}}},
 			build: one(func(b backend.Builder, x backend.Value) backend.Value { return b.LogSoftmax(x) }),
-			ref: func([]Array) Array {
-				l := math.Log(1 + math.E)
-				return Array{Shape: backend.Shape{2, 2}, Data: []float64{-l, 1 - l, -l, 1 - l}}
-			}},
+			ref:   func(x []Array) Array { return refUnary(backend.OpLogSoftmax, x[0]) }},
 		// ReLU of a tensor added to itself (one input read twice by the sum).
 		opCase{name: "Relu/ofAddOfItself", inputs: []Array{awayFromZero(76, 3, 4)}, grad: yes,
 			build: func(b backend.Builder, v []backend.Value) backend.Value { return b.Relu(b.Add(v[0], v[0])) },
@@ -690,6 +688,32 @@ func checkForward(t *testing.T, be backend.Backend, c opCase, dt backend.DType, 
 		t.Fatal(err)
 	}
 	AssertClose(t, "output", got[0], want, tol)
+}
+
+// halfPrecisionTol is the forward tolerance of an op computed in half
+// precision (checkForwardAutocast), relative to max(1, |want|): a few
+// roundings to bfloat16's 8 significant bits (2^-9 each).
+const halfPrecisionTol = 1e-2
+
+// checkForwardAutocast checks c computed by a float32 Func with autocast
+// set to d (backend.Autocaster), a half-precision dtype the engine
+// computes in, against the reference on the inputs rounded to d: every
+// op of the suite has a kernel in d, or falls back to float32, and
+// comes within halfPrecisionTol.
+func checkForwardAutocast(t *testing.T, be backend.Backend, c opCase, d backend.DType) {
+	in := make([]Array, len(c.inputs))
+	for i, a := range c.inputs {
+		in[i] = roundedTo(a, d)
+	}
+	want := c.ref(in)
+	got, err := Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+		b.(backend.Autocaster).SetAutocast(d)
+		return []backend.Value{c.build(b, v)}, nil
+	}, in)
+	if err != nil {
+		t.Fatalf("in %v: %v", d, err)
+	}
+	AssertClose(t, "output in "+d.String(), got[0], want, halfPrecisionTol)
 }
 
 // AssertClose fails t unless got and want have one shape and every value
