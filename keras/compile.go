@@ -2,6 +2,7 @@ package keras
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/kerasgo/kerasgo/internal/settings"
@@ -165,6 +166,10 @@ func (m *Model) Compile(opts CompileOptions) error {
 	if err := m.closeBindings(); err != nil {
 		be.Close()
 		return err
+	}
+	policy := DTypePolicy()
+	for _, l := range append(slices.Clone(m.ordered), m.pending...) {
+		layers.AdoptDTypePolicy(l, policy)
 	}
 	m.compiled = c
 	if m.Built() {

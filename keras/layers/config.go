@@ -129,7 +129,7 @@ func FromConfig(className string, cfg serialization.Config) (Layer, error) {
 	}
 	l.Common().Name = name
 	l.Common().SetTrainable(trainable)
-	l.Common().policy = policy
+	l.Common().policy, l.Common().policySet = policy, true
 	if activity != nil {
 		l.Common().ActivityRegularizer = activity
 	}

@@ -55,6 +55,7 @@ type Base struct {
 	trainablePending bool
 	calls            []*KerasTensor // the outputs of each Apply of the layer, in order
 	policy           string         // a reduced-precision dtype policy read from a config ("" is float32)
+	policySet        bool           // the policy was chosen (SetDTypePolicy, a config, AdoptDTypePolicy)
 	// builtInCall is true once Context.Apply built the layer, in the
 	// shape-only run of the Call of a layer holding it (BuildByCall).
 	builtInCall bool
@@ -76,15 +77,43 @@ func (c *Base) DTypePolicy() string { return c.policy }
 // outputs, as Keras's do. Other engines compute it all in float32 and
 // Model.Notes says so. Set it before the model is compiled.
 func (c *Base) SetDTypePolicy(name string) error {
-	if name == "float32" || name == "" {
+	if err := CheckDTypePolicy(name); err != nil {
+		return err
+	}
+	c.policy, c.policySet = name, true
+	if name == "float32" {
 		c.policy = ""
+	}
+	return nil
+}
+
+// CheckDTypePolicy returns an error naming the policies kerasgo has
+// unless name is one of them ("" is float32).
+func CheckDTypePolicy(name string) error {
+	if name == "float32" || name == "" || slices.Contains(serialization.ReducedPrecisionPolicies, name) {
 		return nil
 	}
-	if !slices.Contains(serialization.ReducedPrecisionPolicies, name) {
-		return fmt.Errorf("dtype policy %q: kerasgo has float32 and %s", name, strings.Join(serialization.ReducedPrecisionPolicies, ", "))
+	return fmt.Errorf("dtype policy %q: kerasgo has float32 and %s", name, strings.Join(serialization.ReducedPrecisionPolicies, ", "))
+}
+
+// AdoptDTypePolicy gives policy to l and to every layer it holds
+// (Sublayers) whose policy was never chosen, as Keras gives its global
+// policy (keras.config.set_dtype_policy) to each layer made without a
+// dtype argument; a layer whose policy was set (SetDTypePolicy, even to
+// "float32") or read from a file keeps it, and so does a layer computing
+// on the host (a lookup, a hashing). keras.Model.Compile calls it with
+// keras.DTypePolicy.
+func AdoptDTypePolicy(l Layer, policy string) {
+	c := l.Common()
+	if _, input := l.(*InputLayer); !c.policySet && !input && !hostDTypes[l.ClassName()] {
+		c.policy, c.policySet = policy, true
+		if policy == "float32" {
+			c.policy = ""
+		}
 	}
-	c.policy = name
-	return nil
+	for _, s := range Sublayers(l) {
+		AdoptDTypePolicy(s.Layer, policy)
+	}
 }
 
 // ComputeDType is the dtype a dtype policy computes in

@@ -57,6 +57,9 @@ func RunWith(t *testing.T, spec string, opts Options) {
 		}
 		for _, d := range be.Capabilities().Autocast {
 			t.Run(c.name+"/forward-"+d.String(), func(t *testing.T) { checkForwardAutocast(t, be, c, d) })
+			if c.grad != nil {
+				t.Run(c.name+"/grad-"+d.String(), func(t *testing.T) { checkGradAutocast(t, be, c, d) })
+			}
 		}
 	}
 	t.Run("Errors", func(t *testing.T) { checkErrors(t, be) })
@@ -714,6 +717,49 @@ func checkForwardAutocast(t *testing.T, be backend.Backend, c opCase, d backend.
 		t.Fatalf("in %v: %v", d, err)
 	}
 	AssertClose(t, "output in "+d.String(), got[0], want, halfPrecisionTol)
+}
+
+// checkGradAutocast checks the gradient of c (through a random weighting
+// of its output, as checkGrad) computed with autocast set to d against
+// the engine's float32 gradient, which checkGrad holds to finite
+// differences, both on the inputs rounded to d: every op of the suite
+// has a backward pass in d, or falls back to float32, and comes within
+// halfPrecisionTol of the largest float32 gradient (a gradient's small
+// elements are differences of rounded terms).
+func checkGradAutocast(t *testing.T, be backend.Backend, c opCase, d backend.DType) {
+	in := make([]Array, len(c.inputs))
+	for i, a := range c.inputs {
+		in[i] = roundedTo(a, d)
+	}
+	w := Random(99, -1, 1, c.ref(in).Shape...)
+	grads := func(autocast backend.DType) []Array {
+		out, err := Eval(be, backend.Float32, func(b backend.Builder, v []backend.Value) ([]backend.Value, error) {
+			b.(backend.Autocaster).SetAutocast(autocast)
+			var wrt []backend.Value
+			for i, g := range c.grad {
+				if g {
+					wrt = append(wrt, v[i])
+				}
+			}
+			return b.Grad(b.Sum(b.Mul(c.build(b, v), b.Constant(w.Data, w.Shape))), wrt), nil
+		}, in)
+		if err != nil {
+			t.Fatalf("in %v: %v", autocast, err)
+		}
+		return out
+	}
+	want, got := grads(backend.Float32), grads(d)
+	for i := range want {
+		scale := 1.0
+		for _, v := range want[i].Data {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		for j, v := range want[i].Data {
+			if diff := math.Abs(got[i].Data[j] - v); !(diff <= halfPrecisionTol*scale) {
+				t.Fatalf("gradient %d [%d] in %v = %.6g, in float32 %.6g (|diff| %.3g > %.3g)", i, j, d, got[i].Data[j], v, diff, halfPrecisionTol*scale)
+			}
+		}
+	}
 }
 
 // AssertClose fails t unless got and want have one shape and every value
