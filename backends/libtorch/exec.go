@@ -20,6 +20,9 @@ type program struct {
 	runs  int64
 	// slots hold the outputs' buffers released for reuse (spares.go).
 	slots []recycle.Slot[tensor]
+	// life is when each value the Func's ops make can be freed
+	// (lifetimes.go), recorded by the first Run.
+	life lifetimes
 }
 
 // Compile checks fn with a shape-only trace (so shape errors surface here,
@@ -117,6 +120,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 			p.slots = make([]recycle.Slot[tensor], len(out))
 		}
 		p.leaseOutputs(out, results, inputs)
+		ops.record(results)
 		return nil
 	})
 	return out, err

@@ -31,6 +31,11 @@ type value struct {
 	// another precision (altHalf), made once for the ops that need it.
 	half, altHalf backend.DType
 	alt           *ts.Tensor
+	// num numbers the values a Run's ops made, from 1 in the order they
+	// were made (0: not one of them); dropped is set once the Run freed
+	// t, no later op reading it (lifetimes.go).
+	num     int
+	dropped bool
 }
 
 func (v *value) Shape() backend.Shape { return v.shape }
@@ -38,7 +43,7 @@ func (v *value) DType() backend.DType { return v.dtype }
 
 // eagerOps implements backend.Ops by running each op at once. Every tensor
 // it creates is recorded in the arena and freed when the Run ends, unless
-// it is returned.
+// it is returned, or sooner, once no later op reads it (lifetimes.go).
 type eagerOps struct {
 	e       *engine
 	p       *program // whose released outputs update ops may write into
@@ -64,6 +69,10 @@ type eagerOps struct {
 	// precision of what ops return.
 	autocast, operands backend.DType
 	autocasts          bool
+	// life is the values made so far, for the program's lifetimes
+	// (lifetimes.go); reads, in the first Run, each read as (value, op).
+	life  tracked
+	reads [][2]int
 }
 
 func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value, error) {
@@ -72,6 +81,7 @@ func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value
 	}
 	o.arena = append(o.arena, t)
 	v := &value{t: t, shape: s.Clone(), dtype: o.dtype}
+	o.track(v)
 	if o.autocasts {
 		return v, o.roundResult(v)
 	}
@@ -113,6 +123,9 @@ func (o *eagerOps) tv(v backend.Value) *ts.Tensor {
 
 func (o *eagerOps) tensor(v backend.Value) (*ts.Tensor, error) {
 	val := v.(*value)
+	if err := o.read(val); err != nil {
+		return nil, err
+	}
 	if val.t == nil && val.isConst {
 		m, err := o.fromHost([]float64{val.c}, backend.Shape{})
 		if err != nil {

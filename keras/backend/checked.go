@@ -18,6 +18,18 @@ type checked struct {
 	// (CustomGradient), inside which Grad is refused.
 	inGradient int
 	autocast   DType // SetAutocast's setting: Float32 is none
+	// depth counts the ops being run (call): an op built inside another
+	// (a custom gradient's, inside Grad) starts no new op for OpStarter.
+	depth int
+}
+
+// OpStarter is implemented by engines' Ops that free a value once the
+// last op reading it has run (the libtorch engine, as PyTorch frees a
+// tensor no one holds): the Builder calls BeginOp before each op it runs
+// that is not inside another, so that an engine never frees a value
+// while an op still holds it.
+type OpStarter interface {
+	BeginOp()
 }
 
 // Scoper is implemented by builders and engines that label the ops they
@@ -179,7 +191,14 @@ func (c *checked) Cast(x Value) Value {
 
 // call runs an engine op, turning an error or a panic into the sticky error.
 func (c *checked) call(name string, s Shape, f func() (Value, error)) (v Value) {
+	if c.depth == 0 {
+		if st, ok := c.ops.(OpStarter); ok {
+			st.BeginOp()
+		}
+	}
+	c.depth++
 	defer func() {
+		c.depth--
 		if r := recover(); r != nil {
 			v = c.fail(s, "%s: engine panicked: %v\n%s", name, r, debug.Stack())
 		}
