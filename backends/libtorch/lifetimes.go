@@ -26,10 +26,8 @@ import (
 // with respect to a computed value (their gradients read values outside
 // the op that reads them).
 type lifetimes struct {
-	// lastRead[n] is the op (BeginOp's count) that last read value n, or
-	// -1 when no op read it or the Run returned it.
-	lastRead []int
-	// dropAfter[k] lists the values whose last read was op k.
+	// dropAfter[k] lists the values whose last read was op k (BeginOp's
+	// count), none of them a result.
 	dropAfter [][]int
 	freed     int  // values dropped by the program's Runs, all together
 	ready     bool // recorded: later Runs drop
@@ -109,20 +107,22 @@ func (o *eagerOps) record(results []backend.Value) {
 		l.off = true
 		return
 	}
-	l.lastRead = make([]int, len(o.life.made))
-	for i := range l.lastRead {
-		l.lastRead[i] = -1
+	// lastRead[n] is the op that last read value n, or -1 when no op read
+	// it or the Run returned it.
+	lastRead := make([]int, len(o.life.made))
+	for i := range lastRead {
+		lastRead[i] = -1
 	}
 	for _, r := range o.reads {
-		l.lastRead[r[0]] = max(l.lastRead[r[0]], r[1])
+		lastRead[r[0]] = max(lastRead[r[0]], r[1])
 	}
 	for _, r := range results {
 		if v, ok := r.(*value); ok && v.num > 0 {
-			l.lastRead[v.num-1] = -1
+			lastRead[v.num-1] = -1
 		}
 	}
 	l.dropAfter = make([][]int, o.life.op+1)
-	for n, k := range l.lastRead {
+	for n, k := range lastRead {
 		if k >= 0 {
 			l.dropAfter[k] = append(l.dropAfter[k], n)
 		}
