@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kerasgo/kerasgo/internal/varsync"
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -24,7 +26,12 @@ import (
 // no run uses an older snapshot. So any number of goroutines may run on a
 // binding while Fit trains it, each seeing the state between two steps,
 // and no lock is held while an engine computes (callbacks may read the
-// model from inside a run).
+// model from inside a run). The one exception is a built-in training step
+// that finds no one else holding a snapshot: it donates the tensors it
+// replaces to the engine, which writes the new values into them (as
+// PyTorch updates in place), so only one copy of the weights and the
+// optimizer's slots is alive; a run that starts meanwhile waits for that
+// step to publish (acquireStep).
 //
 // A binding is the holder (internal/varsync) of the variables its Fit trains:
 // their newest values stay on the engine and are copied to the host when
@@ -39,6 +46,14 @@ type binding struct {
 	retired []*stateSet // replaced snapshots, oldest first, not yet freed
 	users   int         // runs and readers holding a snapshot
 	closed  bool
+	// donating is the snapshot a training step runs on while it gives
+	// its updated tensors' memory to the engine (backend.Donor): until
+	// the step publishes its result (or gives up, endDonation) no one
+	// else may acquire a snapshot, adopt variables or publish.
+	donating *stateSet
+	// noDonor is set once a training step found that the engine's steps
+	// cannot donate (backend.Donates): later steps do not ask.
+	noDonor atomic.Bool
 }
 
 // varTable lists the variables a binding holds tensors for, by index:
@@ -88,14 +103,50 @@ func newBinding(be backend.Backend, weights []*layers.Weight) *binding {
 
 // acquire returns the current snapshot, which stays valid until release.
 func (b *binding) acquire() (*stateSet, error) {
+	s, _, err := b.acquireStep(false)
+	return s, err
+}
+
+// acquireStep is acquire for a training step, which may donate the
+// snapshot's tensors to the engine (donate) when no one else holds a
+// snapshot: then the step has the binding to itself until it publishes
+// (publishDonated) or gives up (endDonation). A reader that comes
+// meanwhile waits for the step; one already holding a snapshot makes the
+// step keep the old tensors instead.
+func (b *binding) acquireStep(donate bool) (s *stateSet, donating bool, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.waitDonation()
 	if b.closed {
-		return nil, errBindingClosed
+		return nil, false, errBindingClosed
+	}
+	if donate && b.users == 0 {
+		b.collect()
+		b.donating = b.current
 	}
 	b.current.refs++
 	b.users++
-	return b.current, nil
+	return b.current, b.donating != nil, nil
+}
+
+// waitDonation waits, with b.mu held, until no training step has the
+// binding to itself.
+func (b *binding) waitDonation() {
+	for b.donating != nil && !b.closed {
+		b.changed.Wait()
+	}
+}
+
+// endDonation ends the donation of s, if it is the one in progress,
+// without publishing: the step failed, or its loss was not finite (then
+// the engine wrote into none of s's tensors).
+func (b *binding) endDonation(s *stateSet) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.donating == s {
+		b.donating = nil
+		b.changed.Broadcast()
+	}
 }
 
 func (b *binding) release(s *stateSet) {
@@ -134,6 +185,27 @@ type stateChange struct {
 func (b *binding) publish(ch stateChange, hold []int) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.waitDonation()
+	return b.publishLocked(ch, hold)
+}
+
+// publishDonated is publish for a training step that ran on s, acquired
+// for donation (acquireStep): when it still holds the donation, its new
+// snapshot replaces the one whose tensors it wrote into and the others
+// may go on; when it gave it up (endDonation), it is publish.
+func (b *binding) publishDonated(s *stateSet, ch stateChange, hold []int) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.donating == s {
+		b.donating = nil
+		b.changed.Broadcast()
+	}
+	b.waitDonation()
+	return b.publishLocked(ch, hold)
+}
+
+// publishLocked is publish with b.mu held.
+func (b *binding) publishLocked(ch stateChange, hold []int) error {
 	for len(b.retired) >= maxRetired && !b.closed {
 		b.changed.Wait()
 	}
@@ -176,6 +248,43 @@ func (b *binding) publish(ch stateChange, hold []int) error {
 	return nil
 }
 
+// holdForTraining makes the binding the holder of the variables at
+// indices idx (the ones a training step updates) before the first step,
+// once refresh has uploaded them: their host copies are dropped then, not
+// after the first step, whose peak memory would otherwise hold them, the
+// uploaded tensors and the new ones at once. When that frees at least
+// freeOSThreshold bytes of host copies, their memory goes back to the
+// operating system at once (runtime/debug.FreeOSMemory: a collection),
+// so that the engine's allocator can use it.
+func (b *binding) holdForTraining(idx []int) error {
+	b.mu.Lock()
+	cur := b.current
+	var hold []int
+	bytes := 0
+	for _, i := range idx {
+		w := cur.vars.weights[i]
+		if h, v := weightOps.HolderAndVersion(w); h != varHolder(b) && v == cur.versions[i] && cur.params[i] != nil {
+			hold = append(hold, i)
+			bytes += 4 * w.Shape.Size()
+		}
+	}
+	b.mu.Unlock()
+	if len(hold) == 0 {
+		return nil
+	}
+	if err := b.publish(stateChange{params: map[int]backend.Tensor{}}, hold); err != nil {
+		return err
+	}
+	if bytes >= freeOSThreshold {
+		debug.FreeOSMemory()
+	}
+	return nil
+}
+
+// freeOSThreshold is the size of the host copies holdForTraining drops
+// above which it returns their memory to the operating system at once.
+const freeOSThreshold = 64 << 20
+
 func values(m map[int]backend.Tensor) []backend.Tensor {
 	out := make([]backend.Tensor, 0, len(m))
 	for _, t := range m {
@@ -215,6 +324,7 @@ func (b *binding) adopt(ws []*layers.Weight) error {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.waitDonation()
 	if b.closed {
 		return errBindingClosed
 	}

@@ -96,6 +96,9 @@ type batchOut struct {
 	step, size int
 	state      *stateSet
 	out        []backend.Tensor
+	// donated is set when the step gave state's replaced tensors to the
+	// engine: it holds the binding until it publishes (publishDonated).
+	donated bool
 }
 
 // runBatches runs the step of kind over the batches f gives, from step
@@ -112,6 +115,10 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 	m, bind := r.m, r.bind
 	perStep := kind == trainStep
 	var s *stateSet
+	// A built-in training step donates the tensors it replaces to the
+	// engine (donating), which writes the new weights and optimizer slots
+	// into them, as PyTorch updates in place.
+	donate, donating := perStep && r.donates(), false
 	acquire := func() error {
 		// Variables another model trained or SetWeights assigned since
 		// the last step are uploaded first, with those of the outside
@@ -123,7 +130,7 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 			return err
 		}
 		var err error
-		s, err = bind.acquire()
+		s, donating, err = bind.acquireStep(donate)
 		return err
 	}
 	if !perStep {
@@ -131,6 +138,8 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 			return skip, err
 		}
 		defer func() { bind.release(s) }()
+	} else if err := r.holdTrained(); err != nil {
+		return skip, err
 	}
 	steps := f.steps()
 	step := skip
@@ -154,9 +163,12 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 				return step, err
 			}
 		}
-		out, err := r.runStep(kind, b, s)
+		out, err := r.runStep(kind, b, s, donating)
 		if perStep {
 			bind.release(s)
+		}
+		if err != nil && donating {
+			bind.endDonation(s)
 		}
 		if dp := m.dist(); err != nil && dp != nil && dp.Failure() != nil {
 			err = dp.Failure() // what the job lost, not the engine's wrapping of it
@@ -164,7 +176,11 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 		if err != nil {
 			return step, fmt.Errorf("%s step at batch %d: %w", kind, step+1, err)
 		}
-		if err := handle(batchOut{step: step, size: b.samples(), state: s, out: out}); err != nil {
+		err = handle(batchOut{step: step, size: b.samples(), state: s, out: out, donated: donating})
+		if donating {
+			bind.endDonation(s) // if handle did not publish
+		}
+		if err != nil {
 			return step, err
 		}
 		if kind == trainStep && m.stopRequested.Load() {
@@ -177,7 +193,7 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 // runStep runs the step of kind on batch b with the state s: it uploads
 // the batch (and for training the step's settings), runs a compiled step
 // from the binding's cache and returns its outputs.
-func (r *run) runStep(kind exeKind, b hostData, s *stateSet) ([]backend.Tensor, error) {
+func (r *run) runStep(kind exeKind, b hostData, s *stateSet, donating bool) ([]backend.Tensor, error) {
 	bind, c := r.bind, r.c
 	var err error
 	if b.x, err = r.m.hostFeeds(b.x); err != nil {
@@ -230,7 +246,67 @@ func (r *run) runStep(kind exeKind, b hostData, s *stateSet) ([]backend.Tensor, 
 			return nil, err
 		}
 	}
+	if donating {
+		if inner := exe.(*cachedExe).Executable; backend.Donates(inner) {
+			return inner.(backend.Donor).RunDonating(in, r.donated(len(in)))
+		}
+		bind.noDonor.Store(true) // the engine's steps cannot: stop asking
+		bind.endDonation(s)
+	}
 	return exe.Run(in)
+}
+
+// holdTrained uploads the variables the training step updates and makes
+// the binding their holder before the first step (holdForTraining).
+func (r *run) holdTrained() error {
+	bind, c := r.bind, r.c
+	if err := bind.adopt(c.outside(trainStep)); err != nil {
+		return err
+	}
+	if err := bind.refresh(); err != nil {
+		return err
+	}
+	bind.mu.Lock()
+	vars := bind.current.vars
+	bind.mu.Unlock()
+	nW := len(r.m.weights)
+	idx := make([]int, 0, len(c.trainPlan.updated))
+	for _, i := range c.trainPlan.updated {
+		if i >= nW { // the step's index of an outside variable: the binding's own
+			i = vars.index[c.trainPlan.outside[i-nW]]
+		}
+		idx = append(idx, i)
+	}
+	return bind.holdForTraining(idx)
+}
+
+// donates reports whether the run's training steps donate the tensors
+// they replace (backend.Donor): the built-in step, whose logged loss is
+// the one it differentiates (so the engine's finite-loss rule is Fit's
+// NaN rule), outside a data-parallel job (whose logs are averaged over
+// the processes), on an engine whose steps can.
+func (r *run) donates() bool {
+	c := r.c
+	return c != nil && c.opts.TrainStep == nil && r.m.dist() == nil && !r.bind.noDonor.Load()
+}
+
+// donated returns the training step's donation flags for its n inputs:
+// the model's weights the step updates, and the optimizers' state, which
+// the step's outputs replace.
+func (r *run) donated(n int) []bool {
+	c := r.c
+	flags := make([]bool, n)
+	nW := len(r.m.weights)
+	for _, i := range c.trainPlan.updated {
+		if i < nW {
+			flags[i] = true
+		}
+	}
+	first := nW + len(c.trainPlan.outside)
+	for k := range c.optSpecs {
+		flags[first+k] = true
+	}
+	return flags
 }
 
 // uploadArray puts a batch's array on the engine: integers (token ids) as
@@ -340,9 +416,12 @@ func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoin
 			return err
 		}
 		if loss, bad := nanLoss(acc.stats, stats); bad {
-			// Keep the weights from before this batch; callbacks see the
-			// NaN and may stop training (TerminateOnNaN), else it is an error.
+			// Keep the weights from before this batch (an engine given
+			// them wrote into none, its loss not being finite); callbacks
+			// see the NaN and may stop training (TerminateOnNaN), else it
+			// is an error.
 			c.be.Release(rest...)
+			r.bind.endDonation(b.state)
 			r.each("OnTrainBatchEnd", func(cb callbacks.Callback) { cb.OnTrainBatchEnd(b.step, callbacks.Logs{{Name: "loss", Value: loss}}) })
 			if r.m.stopRequested.Load() {
 				return nil
@@ -364,7 +443,11 @@ func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoin
 			}
 			ch.params[i], hold[k] = rest[k], i
 		}
-		if err := r.bind.publish(ch, hold); err != nil {
+		publish := r.bind.publish
+		if b.donated {
+			publish = func(ch stateChange, hold []int) error { return r.bind.publishDonated(b.state, ch, hold) }
+		}
+		if err := publish(ch, hold); err != nil {
 			return err
 		}
 		acc.add(stats, b.size*world) // stats are the job's (averageAcrossProcesses)

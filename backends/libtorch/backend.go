@@ -93,6 +93,11 @@ type tensor struct {
 	dtype backend.DType
 	lease *recycle.Lease[tensor]
 	ext   extent
+	// fresh marks an upload's memory, no other tensor's, until a Run
+	// returns an output over it (leaseOutputs): a training step may write
+	// its update into it (donation.go). The engine's worker alone reads
+	// and clears it after the upload.
+	fresh bool
 }
 
 func (t *tensor) Shape() backend.Shape { return t.shape.Clone() }
@@ -150,10 +155,14 @@ func (e *engine) upload(data unsafe.Pointer, n int, s backend.Shape, dt backend.
 			// Then one copy to the GPU, on the op thread (the device's).
 			err = e.w.do(func() error {
 				t, err := out.t.ToDevice(e.device, kind(dt), false, false, true)
-				if err == nil {
-					out.t = t
+				if err != nil {
+					return err
 				}
-				return err
+				out.t = t
+				if out.ext, err = extentOf(t, s); err != nil {
+					out.fresh = false
+				}
+				return nil
 			})
 			if err != nil {
 				return nil, err
@@ -201,7 +210,8 @@ func (e *engine) uploadDirect(data unsafe.Pointer, n int, elem uint, d []int64, 
 		}
 		size := n * int(elem)
 		copy(unsafe.Slice((*byte)(dst), size), unsafe.Slice((*byte)(data), size))
-		out = &tensor{t: t, shape: s.Clone(), dtype: dt}
+		lo := uintptr(dst)
+		out = &tensor{t: t, shape: s.Clone(), dtype: dt, fresh: true, ext: extent{lo: lo, hi: lo + uintptr(size)}}
 		return nil
 	})
 	return out, err

@@ -24,6 +24,11 @@ type customGradient struct {
 // back-propagates to the leaf, calls vjp with the leaf's gradient, and
 // back-propagates vjp's gradients from the inputs on.
 func (o *eagerOps) CustomGradient(inputs []backend.Value, forward backend.Value, vjp func(backend.Value) ([]backend.Value, error)) (backend.Value, error) {
+	if o.rehearsal {
+		// Its Runs keep every value (lifetimes.go): a rehearsal records
+		// nothing for them.
+		o.p.life.off = true
+	}
 	d, err := o.tv(forward).Detach(false)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,9 @@
 package libtorch
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kerasgo/kerasgo/internal/recycle"
 	"github.com/kerasgo/kerasgo/keras/backend"
@@ -21,8 +23,10 @@ type program struct {
 	// slots hold the outputs' buffers released for reuse (spares.go).
 	slots []recycle.Slot[tensor]
 	// life is when each value the Func's ops make can be freed
-	// (lifetimes.go), recorded by the first Run.
+	// (lifetimes.go), recorded by the first Run (rehearse).
 	life lifetimes
+	// rehearsing is set during rehearse's Run.
+	rehearsing bool
 }
 
 // Compile checks fn with a shape-only trace (so shape errors surface here,
@@ -41,20 +45,47 @@ func (e *engine) Compile(fn backend.Func, specs []backend.Spec, opts backend.Com
 			info.GradInputs[i] = s.DType != backend.Int32
 		}
 	}
-	return &program{e: e, fn: fn, specs: specs, info: info, seed: opts.Seed}, nil
+	p := &program{e: e, fn: fn, specs: specs, info: info, seed: opts.Seed}
+	if info.Grads == 1 && !info.GradOther {
+		p.rehearse()
+	}
+	return p, nil
 }
 
 // Run runs the Func eagerly on the inputs (backend.Open's guard checked
 // their number, shapes and dtypes).
 func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error) {
+	return p.run(inputs, nil)
+}
+
+// run is Run, writing into the donated inputs where donation.go's rules
+// let it (donated nil: none).
+func (p *program) run(inputs []backend.Tensor, donated []bool) (out []backend.Tensor, err error) {
+	out, wrote, err := p.runOnce(inputs, donated)
+	if errors.Is(err, errDroppedValue) && !wrote {
+		// The Func did other ops than the Run that recorded its
+		// lifetimes (a rehearsal's broadcast zeros may take another path
+		// than data): nothing is dropped from now on, and no input was
+		// written into yet, so the Run is run again.
+		out, _, err = p.runOnce(inputs, nil)
+	}
+	return out, err
+}
+
+// runOnce is run; wrote reports whether an update was written into a
+// donated input.
+func (p *program) runOnce(inputs []backend.Tensor, donated []bool) (out []backend.Tensor, wrote bool, err error) {
 	for i, t := range inputs {
 		if _, ok := t.(*tensor); !ok {
-			return nil, fmt.Errorf("input %d is a %T, not a libtorch tensor", i, t)
+			return nil, false, fmt.Errorf("input %d is a %T, not a libtorch tensor", i, t)
 		}
 	}
+	var ops *eagerOps
+	defer func() { wrote = ops != nil && ops.wrote }()
 	err = p.e.w.do(func() error {
-		ops := &eagerOps{e: p.e, p: p, dtype: p.specs0DType(), gradsLeft: p.info.Grads, severalGrads: p.info.Grads > 1}
+		ops = &eagerOps{e: p.e, p: p, dtype: p.specs0DType(), gradsLeft: p.info.Grads, severalGrads: p.info.Grads > 1, rehearsal: p.rehearsing}
 		defer func() {
+			ops.dropPending()
 			for _, t := range ops.arena {
 				if t != nil { // nil: given to an output (eagerOps.own)
 					t.Drop()
@@ -71,8 +102,13 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 			return err
 		}
 		args := make([]backend.Value, len(inputs))
+		ops.inputs = make([]*tensor, len(inputs))
+		if slices.Contains(donated, true) {
+			ops.donated = donated
+		}
 		for i, in := range inputs {
-			t := in.(*tensor).t
+			ops.inputs[i] = in.(*tensor)
+			t := ops.inputs[i].t
 			if p.info.GradInputs[i] {
 				// A fresh leaf that shares the input's storage and tracks
 				// gradients for this Run only.
@@ -87,7 +123,7 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 				ops.arena = append(ops.arena, t)
 				ops.leaves = append(ops.leaves, t)
 			}
-			args[i] = &value{t: t, shape: in.Shape(), dtype: in.DType()}
+			args[i] = &value{t: t, shape: in.Shape(), dtype: in.DType(), input: i + 1}
 		}
 		b := backend.NewBuilder(ops)
 		results, err := p.fn(b, args)
@@ -116,14 +152,17 @@ func (p *program) Run(inputs []backend.Tensor) (out []backend.Tensor, err error)
 			}
 			out[i] = &tensor{t: d, shape: r.Shape().Clone(), dtype: ops.dtype}
 		}
+		ops.record(results)
+		if p.rehearsing { // its outputs are dropped, not recycled
+			return nil
+		}
 		if p.slots == nil {
 			p.slots = make([]recycle.Slot[tensor], len(out))
 		}
 		p.leaseOutputs(out, results, inputs)
-		ops.record(results)
 		return nil
 	})
-	return out, err
+	return out, wrote, err
 }
 
 func (p *program) specs0DType() backend.DType { return backend.ComputeDType(p.specs) }

@@ -16,15 +16,28 @@ import (
 // where gotch's wrappers took ten, each with a Go tensor to track: Adam
 // on the LSTM(64) benchmark's five variables went from 370-510 to 250-285
 // µs a step (bench/opcost). The new parameter and moments are written
+// into the old ones' memory when the caller donated it (donation.go), or
 // into released buffers when the program has them (spares.go).
 func (o *eagerOps) AdamUpdate(p, g, m, v, alpha backend.Value, beta1, beta2, eps float64) (newP, newM, newV backend.Value, err error) {
 	defer o.pauseGrad()()
 	s := p.Shape()
+	if o.rehearsal { // the op's reads, and results that take no memory
+		for _, in := range []backend.Value{p, g, m, v, alpha} {
+			o.tv(in)
+		}
+		var r [3]backend.Value
+		for i := range r {
+			if r[i], err = o.stands(s); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		return r[0], r[1], r[2], nil
+	}
 	// A spare for each result, or nil (allocate): they are distinct
 	// buffers, each in the arena until the result's handle replaces it.
 	var outs [3]lib.Ctensor
-	for i := range outs {
-		if t := o.spare(s); t != nil {
+	for i, old := range [3]backend.Value{p, m, v} {
+		if t := o.target(old); t != nil {
 			outs[i] = ctensor(t)
 		}
 	}
@@ -63,7 +76,7 @@ func (o *eagerOps) SGDUpdate(p, g, lr backend.Value) (backend.Value, error) {
 		neg = t
 	}
 	pt, gt := o.tv(p), o.tv(g)
-	return o.update(p.Shape(),
+	return o.update(p,
 		func(out *ts.Tensor) (*ts.Tensor, error) { return pt.AddcmulOut(out, gt, neg, false) },
 		func() (*ts.Tensor, error) { return pt.Addcmul(gt, neg, false) })
 }

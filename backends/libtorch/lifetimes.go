@@ -32,6 +32,8 @@ type lifetimes struct {
 	freed     int  // values dropped by the program's Runs, all together
 	ready     bool // recorded: later Runs drop
 	off       bool // never drop (not applicable, or a Run diverged)
+	// donation is where the inputs were last read (donation.go).
+	donation donation
 }
 
 var errDroppedValue = errors.New("a value was read after the op that last read it in this program's first Run: a Func must do the same ops in the same order on every call")
@@ -42,6 +44,7 @@ type tracked struct {
 	op      int // ops begun (BeginOp)
 	made    []*value
 	arenaAt []int
+	madeAt  []int // the op that made each value
 }
 
 // BeginOp implements backend.OpStarter: the ops of a recorded program
@@ -50,6 +53,7 @@ func (o *eagerOps) BeginOp() {
 	if o.p == nil {
 		return
 	}
+	o.dropPending()
 	l := &o.p.life
 	if l.ready && !l.off && o.life.op < len(l.dropAfter) {
 		for _, n := range l.dropAfter[o.life.op] {
@@ -78,6 +82,7 @@ func (o *eagerOps) track(v *value) {
 	v.num = len(o.life.made) + 1
 	o.life.made = append(o.life.made, v)
 	o.life.arenaAt = append(o.life.arenaAt, len(o.arena)-1)
+	o.life.madeAt = append(o.life.madeAt, o.life.op)
 }
 
 // read records that the current op reads v (first Run) and fails if v
@@ -87,8 +92,12 @@ func (o *eagerOps) read(v *value) error {
 		o.p.life.off = true // v was made by this program's Run
 		return errDroppedValue
 	}
-	if v.num > 0 && o.p != nil && !o.p.life.ready {
-		o.reads = append(o.reads, [2]int{v.num - 1, o.life.op})
+	if o.p != nil && !o.p.life.ready {
+		if v.num > 0 {
+			o.reads = append(o.reads, [2]int{v.num - 1, o.life.op})
+		} else if v.input > 0 {
+			o.inputReads = append(o.inputReads, [2]int{v.input - 1, o.life.op})
+		}
 	}
 	return nil
 }
@@ -116,6 +125,7 @@ func (o *eagerOps) record(results []backend.Value) {
 	for _, r := range o.reads {
 		lastRead[r[0]] = max(lastRead[r[0]], r[1])
 	}
+	l.donation = o.recordDonation(results, lastRead)
 	for _, r := range results {
 		if v, ok := r.(*value); ok && v.num > 0 {
 			lastRead[v.num-1] = -1

@@ -36,6 +36,8 @@ type value struct {
 	// t, no later op reading it (lifetimes.go).
 	num     int
 	dropped bool
+	// input numbers a Run's inputs, from 1 (0: not an input).
+	input int
 }
 
 func (v *value) Shape() backend.Shape { return v.shape }
@@ -71,13 +73,36 @@ type eagerOps struct {
 	autocasts          bool
 	// life is the values made so far, for the program's lifetimes
 	// (lifetimes.go); reads, in the first Run, each read as (value, op).
-	life  tracked
-	reads [][2]int
+	life       tracked
+	reads      [][2]int
+	inputReads [][2]int // the first Run's reads of inputs, as (input, op)
+	// inputs are the Run's input tensors; donated, those the caller gave
+	// up (RunDonating; nil when none, or once the Run declined to write
+	// into any: donation.go).
+	inputs  []*tensor
+	donated []bool
+	// rehearsal is set in rehearse's Run, on inputs of no memory.
+	rehearsal bool
+	// extents caches the values' extents for donation (viewedLater).
+	extents map[int]extent
+	// wrote is set once an update was written into a donated input.
+	wrote bool
+	// pending holds, in a rehearsal, the results of the op in progress,
+	// which its values no longer use (keep), to free at the next op.
+	pending []*ts.Tensor
 }
 
 func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value, error) {
 	if err != nil {
 		return nil, err
+	}
+	if o.rehearsal && t != nil {
+		// The result gives way to a zero of no memory once the op is done
+		// (BeginOp): a rehearsal holds one op's tensors at a time.
+		o.pending = append(o.pending, t)
+		if t, err = broadcastZero(s, o.dtype, o.e.device); err != nil {
+			return nil, err
+		}
 	}
 	o.arena = append(o.arena, t)
 	v := &value{t: t, shape: s.Clone(), dtype: o.dtype}
@@ -505,6 +530,23 @@ func (o *eagerOps) Grad(loss backend.Value, wrt []backend.Value) ([]backend.Valu
 	keep := 1
 	if last {
 		o.gradDone, keep = true, 0
+		o.checkLoss(loss)
+	}
+	if o.rehearsal { // its values have no history: zeros stand for the gradients
+		o.tv(loss)
+		if last {
+			if _, err := ts.GradSetEnabled(false); err != nil {
+				return nil, err
+			}
+		}
+		out := make([]backend.Value, len(wrt))
+		for i, w := range wrt {
+			var err error
+			if out[i], err = o.stands(w.Shape()); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
 	}
 	if len(o.customs) > 0 {
 		out, err := o.gradThroughCustoms(loss, wrt)

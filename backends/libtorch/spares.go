@@ -41,13 +41,28 @@ func (o *eagerOps) spare(s backend.Shape) *ts.Tensor {
 	return nil
 }
 
-// update runs an update op of result shape s: into a spare buffer when
-// the program has one, else fresh (allocating). Its result is in memory of
-// its own, which may be leased to the output it becomes.
-func (o *eagerOps) update(s backend.Shape, into func(out *ts.Tensor) (*ts.Tensor, error), fresh func() (*ts.Tensor, error)) (backend.Value, error) {
+// target returns the buffer an update op writes its new value of old
+// into: old's own memory when the caller donated it (donation.go), else a
+// spare buffer, else nil (the op allocates).
+func (o *eagerOps) target(old backend.Value) *ts.Tensor {
+	if t := o.donatedInto(old); t != nil {
+		return t
+	}
+	return o.spare(old.Shape())
+}
+
+// update runs an update op that computes a new value of old: into old's
+// memory or a spare buffer (target), else fresh (allocating). Its result
+// is in memory of its own, which may be leased to the output it becomes.
+func (o *eagerOps) update(old backend.Value, into func(out *ts.Tensor) (*ts.Tensor, error), fresh func() (*ts.Tensor, error)) (backend.Value, error) {
+	s := old.Shape()
+	if o.rehearsal {
+		o.tv(old) // the op's read
+		return o.stands(s)
+	}
 	var t *ts.Tensor
 	var err error
-	if out := o.spare(s); out != nil {
+	if out := o.target(old); out != nil {
 		t, err = into(out)
 	} else {
 		t, err = fresh()
@@ -99,18 +114,20 @@ func (p *program) leaseOutputs(out []backend.Tensor, results []backend.Value, in
 		if ext[i], err = extentOf(t.(*tensor).t, t.Shape()); err != nil {
 			for _, in := range inputs {
 				in.(*tensor).lease.Revoke()
+				in.(*tensor).fresh = false
 			}
 			return
 		}
 	}
 	for _, in := range inputs {
 		lt := in.(*tensor)
-		if lt.lease == nil {
+		if lt.lease == nil && !lt.fresh {
 			continue
 		}
 		for i := range out {
 			if lt.ext.overlaps(ext[i]) {
 				lt.lease.Revoke()
+				lt.fresh = false
 				break
 			}
 		}

@@ -76,3 +76,9 @@ func (l *Lease[T]) Revoke() {
 		l.state.CompareAndSwap(active, revoked)
 	}
 }
+
+// Active reports whether the lease is neither returned nor revoked: the
+// buffer is its output's alone (a nil lease is not active).
+func (l *Lease[T]) Active() bool {
+	return l != nil && l.state.Load() == active
+}

@@ -119,23 +119,56 @@ type guardedExecutable struct {
 }
 
 func (e guardedExecutable) Run(inputs []Tensor) (out []Tensor, err error) {
+	if err := e.check(inputs); err != nil {
+		return nil, err
+	}
+	defer recoverRun(&out, &err)
+	return e.Executable.Run(inputs)
+}
+
+// RunDonating is Donor's RunDonating where the engine's Executable is a
+// Donor, and Run where it is not.
+func (e guardedExecutable) RunDonating(inputs []Tensor, donated []bool) (out []Tensor, err error) {
+	if err := e.check(inputs); err != nil {
+		return nil, err
+	}
+	if len(donated) != len(inputs) {
+		return nil, fmt.Errorf("got %d donation flags for %d inputs: give one per input", len(donated), len(inputs))
+	}
+	for i, d := range donated {
+		for j := range i {
+			if d && donated[j] && inputs[i] == inputs[j] {
+				return nil, fmt.Errorf("inputs %d and %d are one tensor, donated twice: donate a tensor once", j, i)
+			}
+		}
+	}
+	defer recoverRun(&out, &err)
+	if d, ok := e.Executable.(Donor); ok {
+		return d.RunDonating(inputs, donated)
+	}
+	return e.Executable.Run(inputs)
+}
+
+func recoverRun(out *[]Tensor, err *error) {
+	if r := recover(); r != nil {
+		*out, *err = nil, fmt.Errorf("the engine panicked while running the computation: %v\n%s", r, debug.Stack())
+	}
+}
+
+// check checks a Run's inputs against the compiled specs.
+func (e guardedExecutable) check(inputs []Tensor) error {
 	if len(inputs) != len(e.specs) {
-		return nil, fmt.Errorf("got %d inputs, the compiled function takes %d", len(inputs), len(e.specs))
+		return fmt.Errorf("got %d inputs, the compiled function takes %d", len(inputs), len(e.specs))
 	}
 	for i, t := range inputs {
 		if t == nil {
-			return nil, fmt.Errorf("input %d is nil", i)
+			return fmt.Errorf("input %d is nil", i)
 		}
 		if !t.Shape().Equal(e.specs[i].Shape) || t.DType() != e.specs[i].DType {
-			return nil, fmt.Errorf("input %d is %v %v; the function was compiled for %v %v", i, t.DType(), t.Shape(), e.specs[i].DType, e.specs[i].Shape)
+			return fmt.Errorf("input %d is %v %v; the function was compiled for %v %v", i, t.DType(), t.Shape(), e.specs[i].DType, e.specs[i].Shape)
 		}
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("the engine panicked while running the computation: %v\n%s", r, debug.Stack())
-		}
-	}()
-	return e.Executable.Run(inputs)
+	return nil
 }
 
 // ComputeDType is the float dtype a Func with these inputs computes in:

@@ -143,12 +143,13 @@ func (w *Weight) Assign(v []float32) error {
 }
 
 // hold records that h (a model's engine) now holds the variable's newest
-// value, and returns the new version. The host copy is brought up to date
-// when the value is next read.
+// value, and returns the new version. The host copy, stale from now on, is
+// dropped (a big model's weights would stay in memory twice, as PyTorch's
+// do not), and read back from h when the value is next read.
 func (w *Weight) hold(h holder) uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.holder = h
+	w.holder, w.value = h, nil
 	w.version = nextVersion()
 	return w.version
 }
