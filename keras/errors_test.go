@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/kerasgo/kerasgo/internal/testcheck"
 	"github.com/kerasgo/kerasgo/keras"
+	"github.com/kerasgo/kerasgo/keras/backend/backendtest"
+	"github.com/kerasgo/kerasgo/keras/callbacks"
 	"github.com/kerasgo/kerasgo/keras/layers"
 	"github.com/kerasgo/kerasgo/keras/optimizers"
 )
@@ -118,6 +121,61 @@ func TestNaNLossStopsTrainingAndKeepsWeights(t *testing.T) {
 		for _, f := range v {
 			if math.IsNaN(float64(f)) {
 				t.Fatal("weights hold NaN after the stop; want those of the last good step")
+			}
+		}
+	}
+}
+
+// The weights after a step whose loss is not finite are exactly those of
+// the step before (an engine that updates in place, given the old weights
+// by Fit, must leave them alone), not merely free of NaN.
+func TestNaNLossKeepsTheLastGoodStepsWeights(t *testing.T) {
+	for _, spec := range backendtest.Engines() {
+		t.Run(spec, func(t *testing.T) { checkNaNKeepsWeights(t, spec) })
+	}
+}
+
+func checkNaNKeepsWeights(t *testing.T, spec string) {
+	m := mlp(t, 2, 1, "")
+	if err := m.Compile(keras.CompileOptions{Optimizer: &optimizers.SGD{LearningRate: 1e30}, Loss: keras.Loss("mse"), Backend: spec}); err != nil {
+		if strings.Contains(err.Error(), "built without") {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	x := keras.Array{Shape: []int{8, 2}, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}}
+	y := keras.Array{Shape: []int{8, 1}, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8}}
+	var good, atNaN [][]float32
+	// The callback reads the weights after every batch, the bad one
+	// included (a reader while Fit still holds the model).
+	record := &callbacks.Lambda{TrainBatchEnd: func(batch int, logs callbacks.Logs) {
+		w, err := m.GetWeights()
+		if err != nil {
+			t.Error(err)
+		}
+		if v, ok := logs.Get("loss"); ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			good = w
+		} else if atNaN == nil {
+			atNaN = w
+		}
+	}}
+	_, err := m.Fit(context.Background(), x, y, keras.FitOptions{Verbose: keras.Silent, Epochs: 5, BatchSize: 2, NoShuffle: true, Callbacks: []callbacks.Callback{record}})
+	if !errors.Is(err, keras.ErrNaNLoss) {
+		t.Fatalf("error = %v, want ErrNaNLoss", err)
+	}
+	if good == nil {
+		t.Fatal("no step had a finite loss: the test needs one")
+	}
+	w, err := m.GetWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string][][]float32{"after Fit": w, "in the callback of the bad batch": atNaN} {
+		for i := range got {
+			for j := range got[i] {
+				if got[i][j] != good[i][j] {
+					t.Fatalf("%s, weight %d[%d] is %v; %v after the last good step", name, i, j, got[i][j], good[i][j])
+				}
 			}
 		}
 	}
