@@ -54,7 +54,13 @@
 //     (and, for Save, the optimizer's state) between two training steps,
 //     never half an update: a Predict or Evaluate call computes every
 //     batch with the weights of one step, and a saved file holds one
-//     step's weights and optimizer state.
+//     step's weights and optimizer state. On an engine that updates in
+//     place (libtorch: backend.Donor), a training step that starts while
+//     no other call holds the model writes the new weights and optimizer
+//     state over the old ones, as PyTorch does, keeping one copy of them;
+//     a call that starts during that step waits for it to end (one step
+//     at most), and one already running makes the step keep the old
+//     copy instead.
 //   - SetWeights, LoadWeights and a variable's Assign take effect at the
 //     next step of every model containing the variables; beside a running
 //     Fit, the next training step may overwrite them.
