@@ -69,13 +69,7 @@ func runDonating(t *testing.T, be backend.Backend, exe backend.Executable, p0 []
 // the program's first Run on (rehearse recorded its reads at Compile);
 // the values are those of the same step without donation.
 func TestDonationWritesUpdateInPlace(t *testing.T) {
-	be := openCPU(t)
-	exe, err := be.Compile(donationFunc(nil), donationSpecs, backend.CompileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer exe.Close()
-	p0 := []float32{1, -2, 3, 0.5}
+	be, exe := compileDonation(t, nil)
 	want := make([]float32, 4)
 	for i, v := range p0 {
 		want[i] = v - 0.1*2*v
@@ -96,13 +90,7 @@ func TestDonationWritesUpdateInPlace(t *testing.T) {
 // A step whose loss is not finite writes into no input: the caller keeps
 // the parameter it had.
 func TestDonationKeepsInputsOnNaNLoss(t *testing.T) {
-	be := openCPU(t)
-	exe, err := be.Compile(donationFunc(nil), donationSpecs, backend.CompileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer exe.Close()
-	p0 := []float32{1, -2, 3, 0.5}
+	be, exe := compileDonation(t, nil)
 	_, input, inPlace, _ := runDonating(t, be, exe, p0, float32(math.NaN()))
 	if inPlace {
 		t.Error("a NaN loss's update was written into the donated input")
@@ -123,15 +111,9 @@ func TestDonationDeclinesLaterReaders(t *testing.T) {
 			return []backend.Value{b.Add(view, b.Reshape(newP, backend.Shape{4}))}
 		},
 	}
-	p0 := []float32{1, -2, 3, 0.5}
 	for name, after := range cases {
 		t.Run(name, func(t *testing.T) {
-			be := openCPU(t)
-			exe, err := be.Compile(donationFunc(after), donationSpecs, backend.CompileOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer exe.Close()
+			be, exe := compileDonation(t, after)
 			for run := 1; run <= 2; run++ {
 				newP, _, inPlace, extra := runDonating(t, be, exe, p0, 1)
 				if inPlace {
@@ -154,12 +136,7 @@ func TestDonationDeclinesLaterReaders(t *testing.T) {
 // An input whose memory another tensor shares (a Run returned it as an
 // output) is never written into.
 func TestDonationDeclinesSharedMemory(t *testing.T) {
-	be := openCPU(t)
-	exe, err := be.Compile(donationFunc(nil), donationSpecs, backend.CompileOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer exe.Close()
+	be, exe := compileDonation(t, nil)
 	ident, err := be.Compile(func(b backend.Builder, in []backend.Value) ([]backend.Value, error) {
 		return []backend.Value{in[0]}, nil
 	}, donationSpecs[:1], backend.CompileOptions{})
@@ -167,7 +144,6 @@ func TestDonationDeclinesSharedMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ident.Close()
-	p0 := []float32{1, -2, 3, 0.5}
 	p, _ := be.FromFloat32(p0, backend.Shape{2, 2})
 	s, _ := be.FromFloat32([]float32{1}, backend.Shape{})
 	defer be.Release(p, s)
@@ -187,6 +163,21 @@ func TestDonationDeclinesSharedMemory(t *testing.T) {
 			t.Fatalf("a tensor sharing the donated input's memory changed: %v, want %v", got, p0)
 		}
 	}
+}
+
+// p0 is the parameter's value before the step.
+var p0 = []float32{1, -2, 3, 0.5}
+
+// compileDonation compiles donationFunc(after) on a CPU engine.
+func compileDonation(t *testing.T, after func(b backend.Builder, view, newP backend.Value) []backend.Value) (backend.Backend, backend.Executable) {
+	t.Helper()
+	be := openCPU(t)
+	exe, err := be.Compile(donationFunc(after), donationSpecs, backend.CompileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { exe.Close() })
+	return be, exe
 }
 
 var donationSpecs = []backend.Spec{{Shape: backend.Shape{2, 2}, DType: backend.Float32}, {Shape: backend.Shape{}, DType: backend.Float32}}
