@@ -120,13 +120,14 @@ func (b *binding) acquireStep(donate bool) (s *stateSet, donating bool, err erro
 	if b.closed {
 		return nil, false, errBindingClosed
 	}
-	if donate && b.users == 0 {
+	donating = donate && b.users == 0
+	if donating {
 		b.collect()
 		b.donating = b.current
 	}
 	b.current.refs++
 	b.users++
-	return b.current, b.donating != nil, nil
+	return b.current, donating, nil
 }
 
 // waitDonation waits, with b.mu held, until no training step has the

@@ -118,7 +118,7 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 	// A built-in training step donates the tensors it replaces to the
 	// engine (donating), which writes the new weights and optimizer slots
 	// into them, as PyTorch updates in place.
-	donate, donating := perStep && r.donates(), false
+	donate, donating, held := perStep && r.donates(), false, false
 	acquire := func() error {
 		// Variables another model trained or SetWeights assigned since
 		// the last step are uploaded first, with those of the outside
@@ -129,6 +129,12 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 		if err := bind.refresh(); err != nil {
 			return err
 		}
+		if perStep && !held { // once, before the first step
+			if err := r.holdTrained(); err != nil {
+				return err
+			}
+			held = true
+		}
 		var err error
 		s, donating, err = bind.acquireStep(donate)
 		return err
@@ -138,8 +144,6 @@ func (r *run) runBatches(ctx context.Context, kind exeKind, f feed, skip int, be
 			return skip, err
 		}
 		defer func() { bind.release(s) }()
-	} else if err := r.holdTrained(); err != nil {
-		return skip, err
 	}
 	steps := f.steps()
 	step := skip
@@ -256,28 +260,28 @@ func (r *run) runStep(kind exeKind, b hostData, s *stateSet, donating bool) ([]b
 	return exe.Run(in)
 }
 
-// holdTrained uploads the variables the training step updates and makes
-// the binding their holder before the first step (holdForTraining).
+// holdTrained makes the binding the holder of the variables the training
+// step updates, once uploaded, before the first step (holdForTraining).
 func (r *run) holdTrained() error {
-	bind, c := r.bind, r.c
-	if err := bind.adopt(c.outside(trainStep)); err != nil {
-		return err
-	}
-	if err := bind.refresh(); err != nil {
-		return err
-	}
+	bind := r.bind
 	bind.mu.Lock()
 	vars := bind.current.vars
 	bind.mu.Unlock()
-	nW := len(r.m.weights)
-	idx := make([]int, 0, len(c.trainPlan.updated))
-	for _, i := range c.trainPlan.updated {
-		if i >= nW { // the step's index of an outside variable: the binding's own
-			i = vars.index[c.trainPlan.outside[i-nW]]
-		}
-		idx = append(idx, i)
+	idx := make([]int, len(r.c.trainPlan.updated))
+	for k, i := range r.c.trainPlan.updated {
+		idx[k] = r.bindingIndex(vars, i)
 	}
 	return bind.holdForTraining(idx)
+}
+
+// bindingIndex returns the binding's index in vars of the training
+// step's variable i: the model's weights come first in both, and an
+// outside model's variable is where the binding adopted it.
+func (r *run) bindingIndex(vars *varTable, i int) int {
+	if nW := len(r.m.weights); i >= nW {
+		return vars.index[r.c.trainPlan.outside[i-nW]]
+	}
+	return i
 }
 
 // donates reports whether the run's training steps donate the tensors
@@ -434,13 +438,11 @@ func (r *run) trainEpoch(ctx context.Context, f feed, epoch int, from resumePoin
 		// that the step changed are among them), which the binding now
 		// holds, and the optimizers' state.
 		updated := c.trainPlan.updated
-		nU, nW := len(updated), len(r.m.weights)
+		nU := len(updated)
 		ch := stateChange{params: map[int]backend.Tensor{}, optState: rest[nU : nU+len(c.optSpecs)], steps: 1}
 		hold := make([]int, nU)
 		for k, i := range updated {
-			if i >= nW { // the step's index of an outside variable: the binding's own
-				i = b.state.vars.index[c.trainPlan.outside[i-nW]]
-			}
+			i = r.bindingIndex(b.state.vars, i)
 			ch.params[i], hold[k] = rest[k], i
 		}
 		publish := r.bind.publish

@@ -189,10 +189,11 @@ func (p *program) rehearse() {
 // memory (a broadcast zero), standing for an update op's result or a
 // gradient: the rehearsal needs the ops' reads, not their values.
 func (o *eagerOps) stands(s backend.Shape) (backend.Value, error) {
-	o.rehearsal = false // keep the zero as it is
 	t, err := broadcastZero(s, o.dtype, o.e.device)
-	v, err := o.keep(t, err, s)
-	o.rehearsal = true
+	if err != nil {
+		return nil, err
+	}
+	v, err := o.keepAsIs(t, s)
 	if err != nil {
 		return nil, err
 	}

@@ -153,7 +153,7 @@ func (p *program) runOnce(inputs []backend.Tensor, donated []bool) (out []backen
 			out[i] = &tensor{t: d, shape: r.Shape().Clone(), dtype: ops.dtype}
 		}
 		ops.record(results)
-		if p.rehearsing { // its outputs are dropped, not recycled
+		if ops.rehearsal { // its outputs are dropped, not recycled
 			return nil
 		}
 		if p.slots == nil {

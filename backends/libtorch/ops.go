@@ -104,6 +104,11 @@ func (o *eagerOps) keep(t *ts.Tensor, err error, s backend.Shape) (backend.Value
 			return nil, err
 		}
 	}
+	return o.keepAsIs(t, s)
+}
+
+// keepAsIs is keep without a rehearsal's zero for t.
+func (o *eagerOps) keepAsIs(t *ts.Tensor, s backend.Shape) (backend.Value, error) {
 	o.arena = append(o.arena, t)
 	v := &value{t: t, shape: s.Clone(), dtype: o.dtype}
 	o.track(v)

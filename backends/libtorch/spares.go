@@ -56,8 +56,7 @@ func (o *eagerOps) target(old backend.Value) *ts.Tensor {
 // is in memory of its own, which may be leased to the output it becomes.
 func (o *eagerOps) update(old backend.Value, into func(out *ts.Tensor) (*ts.Tensor, error), fresh func() (*ts.Tensor, error)) (backend.Value, error) {
 	s := old.Shape()
-	if o.rehearsal {
-		o.tv(old) // the op's read
+	if o.rehearsal { // the caller has read its operands
 		return o.stands(s)
 	}
 	var t *ts.Tensor

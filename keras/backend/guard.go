@@ -135,12 +135,15 @@ func (e guardedExecutable) RunDonating(inputs []Tensor, donated []bool) (out []T
 	if len(donated) != len(inputs) {
 		return nil, fmt.Errorf("got %d donation flags for %d inputs: give one per input", len(donated), len(inputs))
 	}
+	seen := make(map[Tensor]int, len(donated))
 	for i, d := range donated {
-		for j := range i {
-			if d && donated[j] && inputs[i] == inputs[j] {
-				return nil, fmt.Errorf("inputs %d and %d are one tensor, donated twice: donate a tensor once", j, i)
-			}
+		if !d {
+			continue
 		}
+		if j, ok := seen[inputs[i]]; ok {
+			return nil, fmt.Errorf("inputs %d and %d are one tensor, donated twice: donate a tensor once", j, i)
+		}
+		seen[inputs[i]] = i
 	}
 	defer recoverRun(&out, &err)
 	if d, ok := e.Executable.(Donor); ok {
